@@ -1,0 +1,279 @@
+package io.tributary.broker;
+
+import io.tributary.broker.api.ApiHandlers;
+import io.tributary.broker.api.KafkaApis;
+import io.tributary.broker.cluster.AdminManager;
+import io.tributary.broker.cluster.BrokerInfo;
+import io.tributary.broker.cluster.BrokerRegistration;
+import io.tributary.broker.cluster.Controller;
+import io.tributary.broker.cluster.EmbeddedZooKeeper;
+import io.tributary.broker.cluster.KafkaZkClient;
+import io.tributary.broker.cluster.MetadataCache;
+import io.tributary.broker.cluster.ReplicaAssignor;
+import io.tributary.broker.cluster.ZkProducerIdManager;
+import io.tributary.broker.config.BrokerProperties;
+import io.tributary.broker.config.EndPoint;
+import io.tributary.broker.config.LogConfig;
+import io.tributary.broker.log.LogManager;
+import io.tributary.broker.network.KafkaServer;
+import io.tributary.broker.replica.ReplicaManager;
+import io.tributary.broker.scheduler.DefaultScheduler;
+import java.io.File;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.common.utils.Time;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One broker, wired from plain Java parts (no Spring inside, so tests can run several in one
+ * JVM): embedded or external ZooKeeper, log manager, metadata cache, replica manager,
+ * controller candidacy, request handlers and the Kafka listener.
+ *
+ * <p>Start order: ZooKeeper, logs loaded and recovered, metadata loaded (partitions this broker
+ * leads become leaders), listener bound, registration in ZooKeeper, controller election. Stop
+ * order is the reverse; logs are flushed, checkpointed and marked clean last.
+ *
+ * <p>Thread-safe for start and stop.
+ */
+public final class BrokerServer {
+
+    private static final Logger log = LoggerFactory.getLogger(BrokerServer.class);
+
+    private final BrokerProperties properties;
+    private final Time time;
+    private final Map<String, Object> logConfigDefaults;
+    private EmbeddedZooKeeper embeddedZooKeeper;
+    private KafkaZkClient zkClient;
+    private DefaultScheduler scheduler;
+    private LogManager logManager;
+    private MetadataCache metadataCache;
+    private ReplicaManager replicaManager;
+    private Controller controller;
+    private BrokerRegistration registration;
+    private ExecutorService requestHandlerPool;
+    private final List<KafkaServer> listeners = new ArrayList<>();
+    private final List<EndPoint> boundEndPoints = new ArrayList<>();
+    private volatile boolean started;
+    private volatile boolean stopped;
+
+    public BrokerServer(BrokerProperties properties, Time time) {
+        this.properties = properties;
+        this.time = time;
+        this.logConfigDefaults = LogConfig.brokerDefaults(properties);
+        LogConfig.create(logConfigDefaults, Map.of());
+    }
+
+    /**
+     * Starts the broker.
+     *
+     * @throws IllegalStateException when it cannot start (port taken, ZooKeeper unreachable, log directory in use);
+     *                               whatever was started is stopped again
+     */
+    public synchronized void startup() {
+        if (started) {
+            return;
+        }
+        long start = time.milliseconds();
+        try {
+            String connect = properties.zookeeperConnect();
+            if (properties.useEmbeddedZookeeper()) {
+                embeddedZooKeeper = EmbeddedZooKeeper.start(properties.embeddedZookeeperDir().toFile(),
+                    properties.embeddedZookeeperPort(), properties.embeddedZookeeperTickTimeMs(), true);
+                connect = embeddedZooKeeper.connectString();
+            }
+            zkClient = KafkaZkClient.connect(connect, properties.zookeeperSessionTimeoutMs(),
+                properties.zookeeperConnectionTimeoutMs());
+            zkClient.ensurePersistentPaths();
+            String clusterId = zkClient.getOrCreateClusterId();
+
+            scheduler = new DefaultScheduler(2, "broker-" + properties.id() + "-scheduler");
+            List<File> logDirs = properties.logDirPaths().stream().map(java.nio.file.Path::toFile).toList();
+            logManager = new LogManager(logDirs, new LogManager.Settings(properties.numRecoveryThreadsPerDataDir(),
+                properties.logRetentionCheckIntervalMs(), 1000, properties.logFlushOffsetCheckpointIntervalMs(), 5000,
+                properties.producerIdExpirationMs(), properties.producerIdExpirationCheckIntervalMs()), scheduler, time);
+            logManager.lockAndVerifyDirs(clusterId, properties.id());
+            logManager.loadLogs(this::logConfigFromZooKeeper);
+
+            metadataCache = new MetadataCache(zkClient);
+            replicaManager = new ReplicaManager(properties.id(), logManager, metadataCache, this::logConfigFromZooKeeper);
+            controller = new Controller(properties.id(), zkClient, metadataCache,
+                topic -> logConfigFromZooKeeper(topic).uncleanLeaderElectionEnable(), time);
+            metadataCache.addListener(replicaManager);
+            metadataCache.addListener(controller);
+
+            AtomicInteger threads = new AtomicInteger();
+            requestHandlerPool = Executors.newFixedThreadPool(properties.numIoThreads(), r -> {
+                Thread t = new Thread(r, "broker-" + properties.id() + "-request-handler-" + threads.incrementAndGet());
+                t.setDaemon(true);
+                return t;
+            });
+            AdminManager adminManager = new AdminManager(zkClient, metadataCache, logConfigDefaults,
+                properties.numPartitions(), properties.defaultReplicationFactor(), properties.deleteTopicEnable(),
+                new ReplicaAssignor(new Random()));
+            KafkaApis apis = new KafkaApis(ApiHandlers.create(properties, metadataCache, replicaManager, adminManager,
+                new ZkProducerIdManager(properties.id(), zkClient), requestHandlerPool), requestHandlerPool);
+
+            metadataCache.start(clusterId, properties.zookeeperConnectionTimeoutMs());
+            replicaManager.removeStrayLogs();
+            logManager.startup();
+
+            for (EndPoint endPoint : properties.listenerEndPoints()) {
+                KafkaServer server = new KafkaServer(endPoint, properties.numNetworkThreads(),
+                    properties.socketRequestMaxBytes(), 600_000, apis);
+                listeners.add(server);
+                boundEndPoints.add(endPoint.withPort(server.start()));
+            }
+            registration = new BrokerRegistration(zkClient, new BrokerInfo(properties.id(), advertisedEndPoints(),
+                properties.rack(), -1), properties.zookeeperSessionTimeoutMs(), time);
+            registration.register();
+            controller.startup();
+            started = true;
+            log.info("Broker {} started in {} ms: cluster {}, listeners {}, log dirs {}", properties.id(),
+                time.milliseconds() - start, clusterId, boundEndPoints.stream().map(EndPoint::connectionString).toList(),
+                logDirs);
+        } catch (IOException | RuntimeException e) {
+            log.error("Broker {} failed to start: {}", properties.id(), e.getMessage());
+            shutdown();
+            throw e instanceof IllegalStateException ise ? ise : new IllegalStateException("Broker failed to start: "
+                + e.getMessage(), e);
+        }
+    }
+
+    private LogConfig logConfigFromZooKeeper(String topic) {
+        Map<String, String> overrides = zkClient.getTopicConfig(topic).config();
+        try {
+            return LogConfig.create(logConfigDefaults, overrides);
+        } catch (RuntimeException e) {
+            log.error("Topic {} has an invalid config {} in ZooKeeper ({}); using the broker defaults", topic, overrides,
+                e.getMessage());
+            return LogConfig.create(logConfigDefaults, Map.of());
+        }
+    }
+
+    private List<EndPoint> advertisedEndPoints() {
+        List<EndPoint> advertised = properties.advertisedEndPoints();
+        List<EndPoint> source = advertised.isEmpty() ? boundEndPoints : advertised;
+        List<EndPoint> out = new ArrayList<>();
+        for (EndPoint e : source) {
+            EndPoint endPoint = e;
+            if (endPoint.port() == 0) {
+                int bound = boundEndPoints.stream().filter(b -> b.listenerName().equals(e.listenerName()))
+                    .mapToInt(EndPoint::port).findFirst().orElse(0);
+                endPoint = endPoint.withPort(bound);
+            }
+            if (endPoint.host().isEmpty() || endPoint.host().equals("0.0.0.0") || endPoint.host().equals("::")) {
+                endPoint = endPoint.withHost(localHostName());
+            }
+            out.add(endPoint);
+        }
+        return out;
+    }
+
+    private static String localHostName() {
+        try {
+            return InetAddress.getLocalHost().getCanonicalHostName();
+        } catch (UnknownHostException e) {
+            return InetAddress.getLoopbackAddress().getHostAddress();
+        }
+    }
+
+    /** Stops the broker: network first, logs flushed and marked clean last. Idempotent. */
+    public synchronized void shutdown() {
+        if (stopped) {
+            return;
+        }
+        stopped = true;
+        log.info("Broker {} shutting down", properties.id());
+        closeQuietly("controller", controller == null ? null : controller::close);
+        closeQuietly("registration", registration == null ? null : registration::close);
+        for (KafkaServer server : listeners) {
+            closeQuietly("listener", server::close);
+        }
+        if (requestHandlerPool != null) {
+            requestHandlerPool.shutdown();
+            try {
+                requestHandlerPool.awaitTermination(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        closeQuietly("replica manager", replicaManager == null ? null : replicaManager::shutdown);
+        closeQuietly("metadata cache", metadataCache == null ? null : metadataCache::close);
+        closeQuietly("log manager", logManager == null ? null : logManager::shutdown);
+        closeQuietly("scheduler", scheduler == null ? null : () -> {
+            try {
+                scheduler.shutdown();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        closeQuietly("ZooKeeper client", zkClient == null ? null : zkClient::close);
+        closeQuietly("embedded ZooKeeper", embeddedZooKeeper == null ? null : embeddedZooKeeper::close);
+        log.info("Broker {} shut down", properties.id());
+    }
+
+    private static void closeQuietly(String what, Runnable close) {
+        if (close == null) {
+            return;
+        }
+        try {
+            close.run();
+        } catch (RuntimeException e) {
+            log.warn("Error stopping the {}", what, e);
+        }
+    }
+
+    public BrokerProperties properties() {
+        return properties;
+    }
+
+    /** The listeners as bound (with ephemeral ports resolved). */
+    public List<EndPoint> boundEndPoints() {
+        return List.copyOf(boundEndPoints);
+    }
+
+    /** {@code host:port} of the first listener, for clients' bootstrap.servers. */
+    public String bootstrapServers() {
+        EndPoint e = advertisedEndPoints().get(0);
+        return e.host() + ":" + e.port();
+    }
+
+    public boolean isStarted() {
+        return started && !stopped;
+    }
+
+    public MetadataCache metadataCache() {
+        return metadataCache;
+    }
+
+    public ReplicaManager replicaManager() {
+        return replicaManager;
+    }
+
+    public LogManager logManager() {
+        return logManager;
+    }
+
+    public KafkaZkClient zkClient() {
+        return zkClient;
+    }
+
+    public Controller controller() {
+        return controller;
+    }
+
+    /** The embedded ZooKeeper, if this broker started one. */
+    public EmbeddedZooKeeper embeddedZooKeeper() {
+        return embeddedZooKeeper;
+    }
+}

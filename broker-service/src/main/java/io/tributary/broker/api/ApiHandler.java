@@ -1,0 +1,47 @@
+package io.tributary.broker.api;
+
+import io.tributary.broker.network.RequestContext;
+import io.tributary.broker.network.Response;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.requests.AbstractRequest;
+
+/**
+ * Handles one Kafka API: decodes nothing itself (the library's codec did), calls the domain
+ * services, builds the response. Each handler declares the versions it serves; ApiVersions
+ * advertises exactly those (never the library's latest), so a kafka-clients upgrade cannot
+ * silently advertise what was never built.
+ */
+public interface ApiHandler {
+
+    ApiKeys apiKey();
+
+    /** Oldest version served. */
+    short minVersion();
+
+    /** Newest version served. */
+    short maxVersion();
+
+    /**
+     * Oldest version advertised; below {@link #minVersion()} only where old clients need it
+     * (KAFKA-18659), and those versions are answered with UNSUPPORTED_VERSION.
+     */
+    default short advertisedMinVersion() {
+        return minVersion();
+    }
+
+    /**
+     * Whether the handler may block (ZooKeeper writes, fsync): it then runs on the request
+     * handler pool ({@code num.io.threads}) instead of the network thread.
+     */
+    default boolean blocking() {
+        return false;
+    }
+
+    /**
+     * Handles a parsed request.
+     *
+     * @return the response; may complete later (long polls, acks=all)
+     */
+    CompletableFuture<Response> handle(RequestContext context, AbstractRequest request);
+}

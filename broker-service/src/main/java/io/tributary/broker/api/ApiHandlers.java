@@ -1,0 +1,42 @@
+package io.tributary.broker.api;
+
+import io.tributary.broker.cluster.AdminManager;
+import io.tributary.broker.cluster.MetadataCache;
+import io.tributary.broker.config.BrokerProperties;
+import io.tributary.broker.producer.ProducerIdManager;
+import io.tributary.broker.replica.ReplicaManager;
+import java.util.List;
+import java.util.concurrent.Executor;
+
+/** Builds the handler of every api this broker serves. */
+public final class ApiHandlers {
+
+    private ApiHandlers() {
+    }
+
+    /**
+     * @param blockingExecutor the request handler pool, for work that may block
+     * @return every handler, ApiVersions included
+     */
+    public static List<ApiHandler> create(BrokerProperties properties, MetadataCache metadataCache,
+                                          ReplicaManager replicaManager, AdminManager adminManager,
+                                          ProducerIdManager producerIdManager, Executor blockingExecutor) {
+        ConfigDescriber configDescriber = new ConfigDescriber(properties, adminManager.logConfigDefaults());
+        List<ApiHandler> handlers = List.of(
+            new ProduceHandler(replicaManager, metadataCache),
+            new FetchHandler(replicaManager, metadataCache),
+            new ListOffsetsHandler(replicaManager),
+            new MetadataHandler(metadataCache, adminManager, properties.autoCreateTopicsEnable(), blockingExecutor),
+            new OffsetForLeaderEpochHandler(replicaManager),
+            new CreateTopicsHandler(adminManager, metadataCache, configDescriber),
+            new DeleteTopicsHandler(adminManager, metadataCache),
+            new CreatePartitionsHandler(adminManager, metadataCache),
+            new DeleteRecordsHandler(replicaManager),
+            new InitProducerIdHandler(producerIdManager),
+            new DescribeConfigsHandler(metadataCache, configDescriber, properties.id()),
+            new IncrementalAlterConfigsHandler(adminManager),
+            new DescribeClusterHandler(metadataCache),
+            new DescribeLogDirsHandler(replicaManager));
+        return new ApiVersionsHandler(handlers, metadataCache::clusterId, properties.id()).allHandlers();
+    }
+}

@@ -1,0 +1,102 @@
+package io.tributary.broker.api;
+
+import io.tributary.broker.network.RequestContext;
+import io.tributary.broker.network.Response;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+import org.apache.kafka.common.message.ApiVersionsResponseData;
+import org.apache.kafka.common.message.ApiVersionsResponseData.ApiVersion;
+import org.apache.kafka.common.message.ApiVersionsResponseData.ApiVersionCollection;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.AbstractRequest;
+import org.apache.kafka.common.requests.ApiVersionsRequest;
+import org.apache.kafka.common.requests.ApiVersionsResponse;
+import org.apache.kafka.common.requests.ResponseHeader;
+
+/**
+ * ApiVersions (v0-5): the apis and version ranges this broker serves, from the handlers' own
+ * declarations. A version beyond 5 is answered in the v0 layout with UNSUPPORTED_VERSION and
+ * the supported ranges, so the client retries at our maximum (KIP-511). v3+ requests with an
+ * invalid client software name or version get INVALID_REQUEST; v5 requests naming another
+ * cluster or node get REBOOTSTRAP_REQUIRED (KIP-1242). Throttle time is always 0.
+ */
+public final class ApiVersionsHandler implements ApiHandler {
+
+    private final List<ApiHandler> handlers;
+    private final Supplier<String> clusterId;
+    private final int brokerId;
+
+    /**
+     * @param otherHandlers every other handler of the broker
+     * @param clusterId     the cluster id, once known
+     * @param brokerId      this broker's id
+     */
+    public ApiVersionsHandler(Collection<ApiHandler> otherHandlers, Supplier<String> clusterId, int brokerId) {
+        this.handlers = new ArrayList<>(otherHandlers);
+        this.handlers.add(this);
+        this.clusterId = clusterId;
+        this.brokerId = brokerId;
+    }
+
+    /** Every handler of the broker, this one included. */
+    public List<ApiHandler> allHandlers() {
+        return List.copyOf(handlers);
+    }
+
+    @Override
+    public ApiKeys apiKey() {
+        return ApiKeys.API_VERSIONS;
+    }
+
+    @Override
+    public short minVersion() {
+        return 0;
+    }
+
+    @Override
+    public short maxVersion() {
+        return 5;
+    }
+
+    @Override
+    public CompletableFuture<Response> handle(RequestContext context, AbstractRequest request) {
+        ApiVersionsRequest apiVersions = (ApiVersionsRequest) request;
+        if (context.apiVersion() >= 3 && !apiVersions.isValid()) {
+            return Responses.completed(context, apiVersions.getErrorResponse(0,
+                Errors.INVALID_REQUEST.exception("Invalid client software name or version")));
+        }
+        ApiVersionsResponseData data = responseData(handlers);
+        if (context.apiVersion() >= 5) {
+            String requestedCluster = apiVersions.data().clusterId();
+            int requestedNode = apiVersions.data().nodeId();
+            if ((requestedCluster != null && !requestedCluster.equals(clusterId.get()))
+                    || (requestedNode >= 0 && requestedNode != brokerId)) {
+                data.setErrorCode(Errors.REBOOTSTRAP_REQUIRED.code());
+            }
+        }
+        return Responses.completed(context, new ApiVersionsResponse(data));
+    }
+
+    static ApiVersionsResponseData responseData(Collection<ApiHandler> handlers) {
+        ApiVersionCollection keys = new ApiVersionCollection();
+        handlers.stream().sorted((a, b) -> Short.compare(a.apiKey().id, b.apiKey().id)).forEach(h -> keys.add(
+            new ApiVersion().setApiKey(h.apiKey().id).setMinVersion(h.advertisedMinVersion()).setMaxVersion(h.maxVersion())));
+        return new ApiVersionsResponseData()
+            .setErrorCode(Errors.NONE.code())
+            .setApiKeys(keys)
+            .setThrottleTimeMs(0)
+            .setFinalizedFeaturesEpoch(-1);
+    }
+
+    /** The v0-layout answer to an ApiVersions request in a version this broker does not serve. */
+    static Response unsupportedVersion(RequestContext context, Collection<ApiHandler> handlers) {
+        ApiVersionsResponseData data = responseData(handlers).setErrorCode(Errors.UNSUPPORTED_VERSION.code());
+        ApiVersionsResponseData v0 = new ApiVersionsResponseData().setErrorCode(data.errorCode()).setApiKeys(data.apiKeys());
+        ResponseHeader header = new ResponseHeader(context.header().correlationId(), (short) 0);
+        return Response.send(new ApiVersionsResponse(v0).toSend(header, (short) 0));
+    }
+}

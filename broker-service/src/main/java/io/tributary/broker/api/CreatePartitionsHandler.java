@@ -1,0 +1,99 @@
+package io.tributary.broker.api;
+
+import io.tributary.broker.cluster.AdminManager;
+import io.tributary.broker.cluster.MetadataCache;
+import io.tributary.broker.network.RequestContext;
+import io.tributary.broker.network.Response;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.common.message.CreatePartitionsRequestData;
+import org.apache.kafka.common.message.CreatePartitionsResponseData;
+import org.apache.kafka.common.message.CreatePartitionsResponseData.CreatePartitionsTopicResult;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.AbstractRequest;
+import org.apache.kafka.common.requests.ApiError;
+import org.apache.kafka.common.requests.CreatePartitionsRequest;
+import org.apache.kafka.common.requests.CreatePartitionsResponse;
+
+/**
+ * CreatePartitions (v0-3): raises a topic's partition count, with explicit or automatic
+ * placement of the new replicas, and waits up to the timeout for their leaders. Errors:
+ * UNKNOWN_TOPIC_OR_PARTITION, INVALID_PARTITIONS, INVALID_REPLICA_ASSIGNMENT, REQUEST_TIMED_OUT.
+ */
+public final class CreatePartitionsHandler implements ApiHandler {
+
+    private final AdminManager adminManager;
+    private final MetadataCache metadataCache;
+
+    public CreatePartitionsHandler(AdminManager adminManager, MetadataCache metadataCache) {
+        this.adminManager = adminManager;
+        this.metadataCache = metadataCache;
+    }
+
+    @Override
+    public ApiKeys apiKey() {
+        return ApiKeys.CREATE_PARTITIONS;
+    }
+
+    @Override
+    public short minVersion() {
+        return 0;
+    }
+
+    @Override
+    public short maxVersion() {
+        return 3;
+    }
+
+    @Override
+    public boolean blocking() {
+        return true;
+    }
+
+    @Override
+    public CompletableFuture<Response> handle(RequestContext context, AbstractRequest r) {
+        CreatePartitionsRequest request = (CreatePartitionsRequest) r;
+        List<CreatePartitionsTopicResult> results = new ArrayList<>();
+        Set<String> changed = new HashSet<>();
+        Set<String> names = new HashSet<>();
+        for (CreatePartitionsRequestData.CreatePartitionsTopic topic : request.data().topics()) {
+            ApiError error;
+            if (!names.add(topic.name())) {
+                error = new ApiError(Errors.INVALID_REQUEST, "Duplicate topic in request.");
+            } else {
+                List<List<Integer>> assignment = null;
+                if (topic.assignments() != null) {
+                    assignment = new ArrayList<>();
+                    for (CreatePartitionsRequestData.CreatePartitionsAssignment a : topic.assignments()) {
+                        assignment.add(new ArrayList<>(a.brokerIds()));
+                    }
+                }
+                error = adminManager.createPartitions(topic.name(), topic.count(), assignment, request.data().validateOnly());
+                if (error.isSuccess() && !request.data().validateOnly()) {
+                    changed.add(topic.name());
+                }
+            }
+            results.add(new CreatePartitionsTopicResult().setName(topic.name()).setErrorCode(error.error().code())
+                .setErrorMessage(error.message()));
+        }
+        CompletableFuture<Boolean> ready = changed.isEmpty() || request.data().timeoutMs() <= 0
+            ? CompletableFuture.completedFuture(true)
+            : metadataCache.waitFor(() -> changed.stream().allMatch(metadataCache::allPartitionsHaveLeaders),
+                request.data().timeoutMs());
+        return ready.thenApply(allReady -> {
+            CreatePartitionsResponseData data = new CreatePartitionsResponseData().setThrottleTimeMs(0);
+            for (CreatePartitionsTopicResult result : results) {
+                if (!allReady && changed.contains(result.name()) && !metadataCache.allPartitionsHaveLeaders(result.name())) {
+                    result.setErrorCode(Errors.REQUEST_TIMED_OUT.code())
+                        .setErrorMessage("Leaders of the new partitions were not elected in time");
+                }
+                data.results().add(result);
+            }
+            return Responses.of(context, new CreatePartitionsResponse(data));
+        });
+    }
+}

@@ -1,0 +1,126 @@
+package io.tributary.broker.api;
+
+import io.tributary.broker.cluster.AdminManager;
+import io.tributary.broker.cluster.MetadataCache;
+import io.tributary.broker.network.RequestContext;
+import io.tributary.broker.network.Response;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.common.message.CreateTopicsRequestData;
+import org.apache.kafka.common.message.CreateTopicsResponseData;
+import org.apache.kafka.common.message.CreateTopicsResponseData.CreatableTopicConfigs;
+import org.apache.kafka.common.message.CreateTopicsResponseData.CreatableTopicResult;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.AbstractRequest;
+import org.apache.kafka.common.requests.ApiError;
+import org.apache.kafka.common.requests.CreateTopicsRequest;
+import org.apache.kafka.common.requests.CreateTopicsResponse;
+
+/**
+ * CreateTopics (v2-7): validates and writes each topic (or only validates, with
+ * {@code validateOnly}), then waits up to the request's timeout for every partition to have a
+ * leader, as Kafka does; topics not ready in time get REQUEST_TIMED_OUT (they are still
+ * created). v5+ answers with the topic's configs; v7 with its id. A name given twice gets
+ * INVALID_REQUEST.
+ */
+public final class CreateTopicsHandler implements ApiHandler {
+
+    private final AdminManager adminManager;
+    private final MetadataCache metadataCache;
+    private final ConfigDescriber configDescriber;
+
+    CreateTopicsHandler(AdminManager adminManager, MetadataCache metadataCache, ConfigDescriber configDescriber) {
+        this.adminManager = adminManager;
+        this.metadataCache = metadataCache;
+        this.configDescriber = configDescriber;
+    }
+
+    @Override
+    public ApiKeys apiKey() {
+        return ApiKeys.CREATE_TOPICS;
+    }
+
+    @Override
+    public short minVersion() {
+        return 2;
+    }
+
+    @Override
+    public short maxVersion() {
+        return 7;
+    }
+
+    @Override
+    public boolean blocking() {
+        return true;
+    }
+
+    @Override
+    public CompletableFuture<Response> handle(RequestContext context, AbstractRequest r) {
+        CreateTopicsRequest request = (CreateTopicsRequest) r;
+        boolean validateOnly = request.data().validateOnly();
+        Map<String, Integer> counts = new HashMap<>();
+        request.data().topics().forEach(t -> counts.merge(t.name(), 1, Integer::sum));
+        Map<String, CreatableTopicResult> results = new LinkedHashMap<>();
+        Set<String> created = new HashSet<>();
+        for (CreateTopicsRequestData.CreatableTopic topic : request.data().topics()) {
+            if (counts.get(topic.name()) > 1) {
+                results.put(topic.name(), failure(topic.name(), new ApiError(Errors.INVALID_REQUEST,
+                    "Create topics request from client `" + context.clientId() + "` contains multiple entries for the "
+                        + "following topics: " + topic.name())));
+                continue;
+            }
+            Map<Integer, List<Integer>> assignment = new LinkedHashMap<>();
+            topic.assignments().forEach(a -> assignment.put(a.partitionIndex(), new ArrayList<>(a.brokerIds())));
+            Map<String, String> configs = new HashMap<>();
+            topic.configs().forEach(c -> configs.put(c.name(), c.value()));
+            AdminManager.CreateTopicResult result = adminManager.createTopic(new AdminManager.TopicCreation(topic.name(),
+                topic.numPartitions(), topic.replicationFactor(), assignment, configs), validateOnly);
+            if (result.error().isFailure()) {
+                results.put(topic.name(), failure(topic.name(), result.error()));
+                continue;
+            }
+            CreatableTopicResult ok = new CreatableTopicResult().setName(topic.name())
+                .setTopicId(result.assignment().topicId())
+                .setErrorCode(Errors.NONE.code())
+                .setNumPartitions(result.assignment().partitionCount())
+                .setReplicationFactor((short) result.assignment().replicationFactor());
+            if (context.apiVersion() >= 5) {
+                configDescriber.topicConfigs(configs, null, false, false).forEach(c -> ok.configs().add(
+                    new CreatableTopicConfigs().setName(c.name()).setValue(c.value()).setReadOnly(c.readOnly())
+                        .setConfigSource(c.configSource()).setIsSensitive(c.isSensitive())));
+            }
+            results.put(topic.name(), ok);
+            if (!validateOnly) {
+                created.add(topic.name());
+            }
+        }
+        CompletableFuture<Boolean> ready = created.isEmpty() || request.data().timeoutMs() <= 0
+            ? CompletableFuture.completedFuture(true)
+            : metadataCache.waitFor(() -> created.stream().allMatch(metadataCache::allPartitionsHaveLeaders),
+                request.data().timeoutMs());
+        return ready.thenApply(allReady -> {
+            CreateTopicsResponseData data = new CreateTopicsResponseData().setThrottleTimeMs(0);
+            for (CreatableTopicResult result : results.values()) {
+                if (!allReady && created.contains(result.name()) && !metadataCache.allPartitionsHaveLeaders(result.name())) {
+                    result.setErrorCode(Errors.REQUEST_TIMED_OUT.code())
+                        .setErrorMessage("Leaders were not elected for every partition within the timeout");
+                }
+                data.topics().add(result);
+            }
+            return Responses.of(context, new CreateTopicsResponse(data));
+        });
+    }
+
+    private static CreatableTopicResult failure(String name, ApiError error) {
+        return new CreatableTopicResult().setName(name).setErrorCode(error.error().code()).setErrorMessage(error.message())
+            .setNumPartitions(-1).setReplicationFactor((short) -1).setConfigs(null);
+    }
+}

@@ -1,0 +1,66 @@
+package io.tributary.broker.api;
+
+import io.tributary.broker.cluster.BrokerInfo;
+import io.tributary.broker.cluster.MetadataCache;
+import io.tributary.broker.network.RequestContext;
+import io.tributary.broker.network.Response;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.common.message.DescribeClusterResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.AbstractRequest;
+import org.apache.kafka.common.requests.DescribeClusterRequest;
+import org.apache.kafka.common.requests.DescribeClusterResponse;
+
+/**
+ * DescribeCluster (v0-2, KIP-700): the cluster id, the controller and the live brokers on the
+ * request's listener. Asking for controller end points (KIP-919) gets UNSUPPORTED_ENDPOINT_TYPE,
+ * as from a Kafka broker.
+ */
+public final class DescribeClusterHandler implements ApiHandler {
+
+    private static final byte BROKER_ENDPOINTS = 1;
+
+    private final MetadataCache metadataCache;
+
+    public DescribeClusterHandler(MetadataCache metadataCache) {
+        this.metadataCache = metadataCache;
+    }
+
+    @Override
+    public ApiKeys apiKey() {
+        return ApiKeys.DESCRIBE_CLUSTER;
+    }
+
+    @Override
+    public short minVersion() {
+        return 0;
+    }
+
+    @Override
+    public short maxVersion() {
+        return 2;
+    }
+
+    @Override
+    public CompletableFuture<Response> handle(RequestContext context, AbstractRequest r) {
+        DescribeClusterRequest request = (DescribeClusterRequest) r;
+        DescribeClusterResponseData data = new DescribeClusterResponseData().setThrottleTimeMs(0)
+            .setEndpointType(request.data().endpointType());
+        if (request.data().endpointType() != BROKER_ENDPOINTS) {
+            data.setErrorCode(Errors.UNSUPPORTED_ENDPOINT_TYPE.code())
+                .setErrorMessage("Brokers only describe broker end points");
+            return Responses.completed(context, new DescribeClusterResponse(data));
+        }
+        data.setErrorCode(Errors.NONE.code()).setClusterId(metadataCache.clusterId())
+            .setControllerId(metadataCache.controllerId())
+            .setClusterAuthorizedOperations(request.data().includeClusterAuthorizedOperations()
+                ? AuthorizedOperations.CLUSTER_ALL : Integer.MIN_VALUE);
+        for (BrokerInfo broker : metadataCache.aliveBrokers()) {
+            broker.endPoint(context.listenerName()).ifPresent(e -> data.brokers().add(
+                new DescribeClusterResponseData.DescribeClusterBroker().setBrokerId(broker.id()).setHost(e.host())
+                    .setPort(e.port()).setRack(broker.rack()).setIsFenced(false)));
+        }
+        return Responses.completed(context, new DescribeClusterResponse(data));
+    }
+}

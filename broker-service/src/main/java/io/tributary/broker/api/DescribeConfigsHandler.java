@@ -1,0 +1,87 @@
+package io.tributary.broker.api;
+
+import io.tributary.broker.cluster.MetadataCache;
+import io.tributary.broker.network.RequestContext;
+import io.tributary.broker.network.Response;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.message.DescribeConfigsRequestData;
+import org.apache.kafka.common.message.DescribeConfigsResponseData;
+import org.apache.kafka.common.message.DescribeConfigsResponseData.DescribeConfigsResult;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.AbstractRequest;
+import org.apache.kafka.common.requests.DescribeConfigsRequest;
+import org.apache.kafka.common.requests.DescribeConfigsResponse;
+
+/**
+ * DescribeConfigs (v1-4): a topic's effective configs (overrides, broker defaults, Kafka
+ * defaults, with synonyms and documentation on request), or this broker's static settings by
+ * their Kafka names. Other resources get INVALID_REQUEST; an unknown topic
+ * UNKNOWN_TOPIC_OR_PARTITION; another broker's id INVALID_REQUEST (ask that broker).
+ */
+public final class DescribeConfigsHandler implements ApiHandler {
+
+    private final MetadataCache metadataCache;
+    private final ConfigDescriber configDescriber;
+    private final int brokerId;
+
+    DescribeConfigsHandler(MetadataCache metadataCache, ConfigDescriber configDescriber, int brokerId) {
+        this.metadataCache = metadataCache;
+        this.configDescriber = configDescriber;
+        this.brokerId = brokerId;
+    }
+
+    @Override
+    public ApiKeys apiKey() {
+        return ApiKeys.DESCRIBE_CONFIGS;
+    }
+
+    @Override
+    public short minVersion() {
+        return 1;
+    }
+
+    @Override
+    public short maxVersion() {
+        return 4;
+    }
+
+    @Override
+    public CompletableFuture<Response> handle(RequestContext context, AbstractRequest r) {
+        DescribeConfigsRequest request = (DescribeConfigsRequest) r;
+        DescribeConfigsRequestData data = request.data();
+        DescribeConfigsResponseData response = new DescribeConfigsResponseData().setThrottleTimeMs(0);
+        for (DescribeConfigsRequestData.DescribeConfigsResource resource : data.resources()) {
+            DescribeConfigsResult result = new DescribeConfigsResult().setResourceType(resource.resourceType())
+                .setResourceName(resource.resourceName()).setErrorCode(Errors.NONE.code());
+            ConfigResource.Type type = ConfigResource.Type.forId(resource.resourceType());
+            try {
+                if (type == ConfigResource.Type.TOPIC) {
+                    if (metadataCache.topic(resource.resourceName()).isEmpty()) {
+                        result.setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code())
+                            .setErrorMessage("Topic " + resource.resourceName() + " does not exist");
+                    } else {
+                        result.setConfigs(configDescriber.topicConfigs(metadataCache.topicConfig(resource.resourceName()),
+                            resource.configurationKeys(), data.includeSynonyms(), data.includeDocumentation()));
+                    }
+                } else if (type == ConfigResource.Type.BROKER) {
+                    if (!resource.resourceName().isEmpty() && !resource.resourceName().equals(Integer.toString(brokerId))) {
+                        result.setErrorCode(Errors.INVALID_REQUEST.code())
+                            .setErrorMessage("Describe the configs of broker " + resource.resourceName() + " on that broker");
+                    } else {
+                        result.setConfigs(configDescriber.brokerConfigs(resource.configurationKeys(), data.includeSynonyms(),
+                            data.includeDocumentation()));
+                    }
+                } else {
+                    result.setErrorCode(Errors.INVALID_REQUEST.code())
+                        .setErrorMessage("Configs of " + type + " resources are not supported");
+                }
+            } catch (org.apache.kafka.common.errors.ApiException e) {
+                result.setErrorCode(Errors.forException(e).code()).setErrorMessage(e.getMessage());
+            }
+            response.results().add(result);
+        }
+        return Responses.completed(context, new DescribeConfigsResponse(response));
+    }
+}

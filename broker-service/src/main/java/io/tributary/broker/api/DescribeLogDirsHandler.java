@@ -1,0 +1,86 @@
+package io.tributary.broker.api;
+
+import io.tributary.broker.network.RequestContext;
+import io.tributary.broker.network.Response;
+import io.tributary.broker.replica.ReplicaManager;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.message.DescribeLogDirsRequestData;
+import org.apache.kafka.common.message.DescribeLogDirsResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.AbstractRequest;
+import org.apache.kafka.common.requests.DescribeLogDirsRequest;
+import org.apache.kafka.common.requests.DescribeLogDirsResponse;
+
+/**
+ * DescribeLogDirs (v1-4): each log directory with the size in bytes of every (requested)
+ * partition in it and, from v4, the directory's total and usable bytes. Used by
+ * {@code kafka-log-dirs} and the admin UI.
+ */
+public final class DescribeLogDirsHandler implements ApiHandler {
+
+    private final ReplicaManager replicaManager;
+
+    public DescribeLogDirsHandler(ReplicaManager replicaManager) {
+        this.replicaManager = replicaManager;
+    }
+
+    @Override
+    public ApiKeys apiKey() {
+        return ApiKeys.DESCRIBE_LOG_DIRS;
+    }
+
+    @Override
+    public short minVersion() {
+        return 1;
+    }
+
+    @Override
+    public short maxVersion() {
+        return 4;
+    }
+
+    @Override
+    public boolean blocking() {
+        return true;
+    }
+
+    @Override
+    public CompletableFuture<Response> handle(RequestContext context, AbstractRequest r) {
+        DescribeLogDirsRequest request = (DescribeLogDirsRequest) r;
+        Set<TopicPartition> wanted = null;
+        if (request.data().topics() != null) {
+            wanted = new HashSet<>();
+            for (DescribeLogDirsRequestData.DescribableLogDirTopic t : request.data().topics()) {
+                for (int p : t.partitions()) {
+                    wanted.add(new TopicPartition(t.topic(), p));
+                }
+            }
+        }
+        DescribeLogDirsResponseData data = new DescribeLogDirsResponseData().setThrottleTimeMs(0)
+            .setErrorCode(Errors.NONE.code());
+        for (ReplicaManager.LogDirInfo dir : replicaManager.describeLogDirs()) {
+            DescribeLogDirsResponseData.DescribeLogDirsResult result = new DescribeLogDirsResponseData.DescribeLogDirsResult()
+                .setErrorCode(Errors.NONE.code()).setLogDir(dir.path())
+                .setTotalBytes(dir.totalBytes()).setUsableBytes(dir.usableBytes());
+            Map<String, DescribeLogDirsResponseData.DescribeLogDirsTopic> topics = new LinkedHashMap<>();
+            for (Map.Entry<TopicPartition, Long> e : dir.partitions().entrySet()) {
+                if (wanted != null && !wanted.contains(e.getKey())) {
+                    continue;
+                }
+                topics.computeIfAbsent(e.getKey().topic(), n -> new DescribeLogDirsResponseData.DescribeLogDirsTopic().setName(n))
+                    .partitions().add(new DescribeLogDirsResponseData.DescribeLogDirsPartition()
+                        .setPartitionIndex(e.getKey().partition()).setPartitionSize(e.getValue()).setOffsetLag(0)
+                        .setIsFutureKey(false));
+            }
+            result.topics().addAll(topics.values());
+            data.results().add(result);
+        }
+        return Responses.completed(context, new DescribeLogDirsResponse(data));
+    }
+}

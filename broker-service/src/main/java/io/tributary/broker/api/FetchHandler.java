@@ -1,0 +1,130 @@
+package io.tributary.broker.api;
+
+import io.tributary.broker.cluster.MetadataCache;
+import io.tributary.broker.network.RequestContext;
+import io.tributary.broker.network.Response;
+import io.tributary.broker.replica.FetchParams;
+import io.tributary.broker.replica.FetchPartition;
+import io.tributary.broker.replica.FetchPartitionResult;
+import io.tributary.broker.replica.ReplicaManager;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.message.FetchRequestData;
+import org.apache.kafka.common.message.FetchResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.requests.AbstractRequest;
+import org.apache.kafka.common.requests.FetchRequest;
+import org.apache.kafka.common.requests.FetchResponse;
+import org.apache.kafka.common.requests.FetchMetadata;
+
+/**
+ * Fetch (v4-18): reads each partition from its fetch offset, up to the high watermark for
+ * consumers, and long-polls up to {@code max.wait.ms} for {@code min.bytes}. Records go out
+ * as file slices with zero copy. {@code max.bytes} and partition max bytes bound the response,
+ * softly for the first batch (KIP-74). read_committed reads up to the last stable offset, which
+ * equals the high watermark while there are no transactions.
+ *
+ * <p>Incremental fetch sessions (KIP-227) are declined per protocol: every response carries
+ * session id 0, so clients send full requests; a request naming a session gets
+ * FETCH_SESSION_ID_NOT_FOUND, and a session epoch other than initial or final gets
+ * INVALID_FETCH_SESSION_EPOCH.
+ */
+public final class FetchHandler implements ApiHandler {
+
+    private final ReplicaManager replicaManager;
+    private final MetadataCache metadataCache;
+
+    public FetchHandler(ReplicaManager replicaManager, MetadataCache metadataCache) {
+        this.replicaManager = replicaManager;
+        this.metadataCache = metadataCache;
+    }
+
+    @Override
+    public ApiKeys apiKey() {
+        return ApiKeys.FETCH;
+    }
+
+    @Override
+    public short minVersion() {
+        return 4;
+    }
+
+    @Override
+    public short maxVersion() {
+        return 18;
+    }
+
+    /** A partition of the request and how the response names its topic. */
+    private record Entry(String topicName, Uuid topicId, int partition, TopicPartition tp) {
+    }
+
+    @Override
+    public CompletableFuture<Response> handle(RequestContext context, AbstractRequest r) {
+        FetchRequest request = (FetchRequest) r;
+        FetchRequestData data = request.data();
+        short version = context.apiVersion();
+        FetchMetadata metadata = request.metadata();
+        if (metadata.sessionId() != FetchMetadata.INVALID_SESSION_ID) {
+            return Responses.completed(context, FetchResponse.of(new FetchResponseData()
+                .setErrorCode(Errors.FETCH_SESSION_ID_NOT_FOUND.code()).setSessionId(0)));
+        }
+        if (metadata.epoch() != FetchMetadata.INITIAL_EPOCH && metadata.epoch() != FetchMetadata.FINAL_EPOCH) {
+            return Responses.completed(context, FetchResponse.of(new FetchResponseData()
+                .setErrorCode(Errors.INVALID_FETCH_SESSION_EPOCH.code()).setSessionId(0)));
+        }
+        List<Entry> entries = new ArrayList<>();
+        LinkedHashMap<TopicPartition, FetchPartition> fetchInfos = new LinkedHashMap<>();
+        for (FetchRequestData.FetchTopic topic : data.topics()) {
+            String name = version >= 13 ? metadataCache.topicName(topic.topicId()).orElse(null) : topic.topic();
+            for (FetchRequestData.FetchPartition p : topic.partitions()) {
+                TopicPartition tp = name == null ? null : new TopicPartition(name, p.partition());
+                entries.add(new Entry(topic.topic(), topic.topicId(), p.partition(), tp));
+                if (tp != null) {
+                    fetchInfos.put(tp, new FetchPartition(p.fetchOffset(), p.currentLeaderEpoch(), p.partitionMaxBytes(),
+                        p.lastFetchedEpoch()));
+                }
+            }
+        }
+        IsolationLevel isolation = request.isolationLevel();
+        FetchParams params = new FetchParams(request.replicaId(), request.maxWait(), request.minBytes(),
+            request.maxBytes(), isolation);
+        return replicaManager.fetchMessages(params, fetchInfos)
+            .thenApply(results -> Responses.of(context, FetchResponse.of(response(entries, results, isolation))));
+    }
+
+    private static FetchResponseData response(List<Entry> entries, Map<TopicPartition, FetchPartitionResult> results,
+                                              IsolationLevel isolation) {
+        FetchResponseData data = new FetchResponseData().setThrottleTimeMs(0).setErrorCode(Errors.NONE.code()).setSessionId(0);
+        Map<String, FetchResponseData.FetchableTopicResponse> byTopic = new LinkedHashMap<>();
+        for (Entry entry : entries) {
+            FetchPartitionResult result = entry.tp() == null ? FetchPartitionResult.error(Errors.UNKNOWN_TOPIC_ID)
+                : results.get(entry.tp());
+            FetchResponseData.FetchableTopicResponse topic = byTopic.computeIfAbsent(entry.topicName() + "/" + entry.topicId(),
+                k -> {
+                    FetchResponseData.FetchableTopicResponse t = new FetchResponseData.FetchableTopicResponse()
+                        .setTopic(entry.topicName()).setTopicId(entry.topicId());
+                    data.responses().add(t);
+                    return t;
+                });
+            topic.partitions().add(new FetchResponseData.PartitionData()
+                .setPartitionIndex(entry.partition())
+                .setErrorCode(result.error().code())
+                .setHighWatermark(result.highWatermark())
+                .setLastStableOffset(result.lastStableOffset())
+                .setLogStartOffset(result.logStartOffset())
+                .setAbortedTransactions(isolation == IsolationLevel.READ_COMMITTED && result.error() == Errors.NONE
+                    ? new ArrayList<>() : null)
+                .setPreferredReadReplica(FetchResponse.INVALID_PREFERRED_REPLICA_ID)
+                .setRecords(result.records() == null ? MemoryRecords.EMPTY : result.records()));
+        }
+        return data;
+    }
+}

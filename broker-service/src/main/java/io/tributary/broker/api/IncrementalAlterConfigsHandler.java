@@ -1,0 +1,84 @@
+package io.tributary.broker.api;
+
+import io.tributary.broker.cluster.AdminManager;
+import io.tributary.broker.network.RequestContext;
+import io.tributary.broker.network.Response;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.message.IncrementalAlterConfigsRequestData;
+import org.apache.kafka.common.message.IncrementalAlterConfigsResponseData;
+import org.apache.kafka.common.message.IncrementalAlterConfigsResponseData.AlterConfigsResourceResponse;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.AbstractRequest;
+import org.apache.kafka.common.requests.ApiError;
+import org.apache.kafka.common.requests.IncrementalAlterConfigsRequest;
+import org.apache.kafka.common.requests.IncrementalAlterConfigsResponse;
+
+/**
+ * IncrementalAlterConfigs (v0-1, KIP-339): SET, DELETE, APPEND and SUBTRACT on topic configs,
+ * validated like CreateTopics and stored in ZooKeeper, from where every broker applies them.
+ * Broker settings are static (INVALID_REQUEST); other resource types likewise.
+ */
+public final class IncrementalAlterConfigsHandler implements ApiHandler {
+
+    private final AdminManager adminManager;
+
+    public IncrementalAlterConfigsHandler(AdminManager adminManager) {
+        this.adminManager = adminManager;
+    }
+
+    @Override
+    public ApiKeys apiKey() {
+        return ApiKeys.INCREMENTAL_ALTER_CONFIGS;
+    }
+
+    @Override
+    public short minVersion() {
+        return 0;
+    }
+
+    @Override
+    public short maxVersion() {
+        return 1;
+    }
+
+    @Override
+    public boolean blocking() {
+        return true;
+    }
+
+    @Override
+    public CompletableFuture<Response> handle(RequestContext context, AbstractRequest r) {
+        IncrementalAlterConfigsRequest request = (IncrementalAlterConfigsRequest) r;
+        IncrementalAlterConfigsResponseData response = new IncrementalAlterConfigsResponseData().setThrottleTimeMs(0);
+        for (IncrementalAlterConfigsRequestData.AlterConfigsResource resource : request.data().resources()) {
+            ConfigResource.Type type = ConfigResource.Type.forId(resource.resourceType());
+            ApiError error;
+            if (type == ConfigResource.Type.TOPIC) {
+                List<AdminManager.ConfigChange> changes = new ArrayList<>();
+                for (IncrementalAlterConfigsRequestData.AlterableConfig config : resource.configs()) {
+                    AlterConfigOp.OpType op = AlterConfigOp.OpType.forId(config.configOperation());
+                    if (op == null) {
+                        changes = null;
+                        break;
+                    }
+                    changes.add(new AdminManager.ConfigChange(config.name(), op, config.value()));
+                }
+                error = changes == null ? new ApiError(Errors.INVALID_REQUEST, "Unknown config operation")
+                    : adminManager.alterTopicConfig(resource.resourceName(), changes, request.data().validateOnly());
+            } else if (type == ConfigResource.Type.BROKER) {
+                error = new ApiError(Errors.INVALID_REQUEST, "Broker settings are static: set them in the broker's "
+                    + "configuration (broker.* properties or server.properties) and restart it");
+            } else {
+                error = new ApiError(Errors.INVALID_REQUEST, "Configs of " + type + " resources are not supported");
+            }
+            response.responses().add(new AlterConfigsResourceResponse().setResourceType(resource.resourceType())
+                .setResourceName(resource.resourceName()).setErrorCode(error.error().code()).setErrorMessage(error.message()));
+        }
+        return Responses.completed(context, new IncrementalAlterConfigsResponse(response));
+    }
+}

@@ -1,0 +1,116 @@
+package io.tributary.broker.api;
+
+import io.tributary.broker.network.RequestContext;
+import io.tributary.broker.network.RequestHandler;
+import io.tributary.broker.network.Response;
+import java.nio.ByteBuffer;
+import java.util.Collection;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import org.apache.kafka.common.errors.UnsupportedVersionException;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ByteBufferAccessor;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.AbstractRequest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Dispatches requests to the {@link ApiHandler} of their api key after checking the version
+ * against the handler's served range.
+ *
+ * <p>An api this broker does not serve, or a version outside what it advertises, closes the
+ * connection (there is no response layout to answer in), except ApiVersions, answered with
+ * UNSUPPORTED_VERSION in the v0 layout so the client retries lower (KIP-511). A version that is
+ * advertised but not served (Produce v0-2, KAFKA-18659) gets UNSUPPORTED_VERSION. A body the
+ * codec cannot parse closes the connection. An exception from a handler becomes the request's
+ * error response with the matching Kafka error code.
+ *
+ * <p>Thread-safe. Non-blocking handlers run on the network thread; blocking ones on the request
+ * handler pool.
+ */
+public final class KafkaApis implements RequestHandler {
+
+    private static final Logger log = LoggerFactory.getLogger(KafkaApis.class);
+
+    private final Map<ApiKeys, ApiHandler> handlers = new EnumMap<>(ApiKeys.class);
+    private final Executor requestHandlerPool;
+
+    /**
+     * @param handlers           one handler per api served
+     * @param requestHandlerPool runs blocking handlers
+     */
+    public KafkaApis(Collection<ApiHandler> handlers, Executor requestHandlerPool) {
+        for (ApiHandler h : handlers) {
+            if (this.handlers.put(h.apiKey(), h) != null) {
+                throw new IllegalArgumentException("Two handlers for " + h.apiKey());
+            }
+        }
+        this.requestHandlerPool = requestHandlerPool;
+    }
+
+    /** The handlers, for ApiVersions. */
+    public Map<ApiKeys, ApiHandler> handlers() {
+        return handlers;
+    }
+
+    @Override
+    public CompletableFuture<Response> handle(RequestContext context, ByteBuffer body) {
+        ApiKeys apiKey = context.apiKey();
+        short version = context.apiVersion();
+        ApiHandler handler = handlers.get(apiKey);
+        if (handler == null) {
+            return CompletableFuture.completedFuture(Response.close("api " + apiKey + " is not served by this broker"));
+        }
+        if (version < handler.minVersion() || version > handler.maxVersion()) {
+            if (apiKey == ApiKeys.API_VERSIONS) {
+                return CompletableFuture.completedFuture(ApiVersionsHandler.unsupportedVersion(context, handlers.values()));
+            }
+            if (version >= handler.advertisedMinVersion() && version < handler.minVersion()) {
+                return CompletableFuture.completedFuture(UnsupportedVersionResponses.of(context, body));
+            }
+            return CompletableFuture.completedFuture(Response.close(apiKey + " version " + version
+                + " is outside the served range " + handler.minVersion() + ".." + handler.maxVersion()));
+        }
+        AbstractRequest request;
+        try {
+            request = AbstractRequest.parseRequest(apiKey, version, new ByteBufferAccessor(body)).request;
+        } catch (RuntimeException e) {
+            return CompletableFuture.completedFuture(Response.close("malformed " + apiKey + " v" + version
+                + " request: " + e.getMessage()));
+        }
+        if (handler.blocking()) {
+            return CompletableFuture.supplyAsync(() -> invoke(handler, context, request), requestHandlerPool)
+                .thenCompose(f -> f);
+        }
+        return invoke(handler, context, request);
+    }
+
+    private CompletableFuture<Response> invoke(ApiHandler handler, RequestContext context, AbstractRequest request) {
+        CompletableFuture<Response> result;
+        try {
+            result = handler.handle(context, request);
+        } catch (RuntimeException e) {
+            result = CompletableFuture.failedFuture(e);
+        }
+        return result.exceptionally(e -> errorResponse(context, request, e));
+    }
+
+    private static Response errorResponse(RequestContext context, AbstractRequest request, Throwable e) {
+        Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+        Errors error = Errors.forException(cause);
+        if (error == Errors.UNKNOWN_SERVER_ERROR) {
+            log.error("Error handling {} v{} from client {} on {}", context.apiKey(), context.apiVersion(),
+                context.clientId(), context.connectionId(), cause);
+        } else {
+            log.debug("{} from client {} failed with {}: {}", context.apiKey(), context.clientId(), error, cause.getMessage());
+        }
+        try {
+            return Responses.of(context, request.getErrorResponse(0, cause));
+        } catch (UnsupportedVersionException | IllegalStateException | UnsupportedOperationException ex) {
+            return Response.close("no error response for " + context.apiKey() + ": " + cause);
+        }
+    }
+}

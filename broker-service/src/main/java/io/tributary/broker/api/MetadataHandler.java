@@ -1,0 +1,193 @@
+package io.tributary.broker.api;
+
+import io.tributary.broker.cluster.AdminManager;
+import io.tributary.broker.cluster.BrokerInfo;
+import io.tributary.broker.cluster.LeaderAndIsr;
+import io.tributary.broker.cluster.MetadataCache;
+import io.tributary.broker.cluster.TopicAssignment;
+import io.tributary.broker.config.EndPoint;
+import io.tributary.broker.network.RequestContext;
+import io.tributary.broker.network.Response;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.internals.Topic;
+import org.apache.kafka.common.message.MetadataRequestData;
+import org.apache.kafka.common.message.MetadataResponseData;
+import org.apache.kafka.common.message.MetadataResponseData.MetadataResponseBroker;
+import org.apache.kafka.common.message.MetadataResponseData.MetadataResponsePartition;
+import org.apache.kafka.common.message.MetadataResponseData.MetadataResponseTopic;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.AbstractRequest;
+import org.apache.kafka.common.requests.MetadataRequest;
+import org.apache.kafka.common.requests.MetadataResponse;
+
+/**
+ * Metadata (v0-13): brokers on the request's listener, the controller, and each requested
+ * topic's id, partitions, leaders, leader epochs, replicas, ISR and offline replicas. A topic
+ * the request asks to auto-create (v4+ {@code AllowAutoTopicCreation}) is created when
+ * {@code auto.create.topics.enable} allows it and answered with LEADER_NOT_AVAILABLE, as Kafka
+ * does, until its leaders are elected. A partition without a leader answers
+ * LEADER_NOT_AVAILABLE; a topic being deleted is unknown.
+ */
+public final class MetadataHandler implements ApiHandler {
+
+    private final MetadataCache metadataCache;
+    private final AdminManager adminManager;
+    private final boolean autoCreateTopicsEnable;
+    private final Executor blockingExecutor;
+
+    /**
+     * @param blockingExecutor runs auto-creation (ZooKeeper writes) off the network thread
+     */
+    public MetadataHandler(MetadataCache metadataCache, AdminManager adminManager, boolean autoCreateTopicsEnable,
+                           Executor blockingExecutor) {
+        this.metadataCache = metadataCache;
+        this.adminManager = adminManager;
+        this.autoCreateTopicsEnable = autoCreateTopicsEnable;
+        this.blockingExecutor = blockingExecutor;
+    }
+
+    @Override
+    public ApiKeys apiKey() {
+        return ApiKeys.METADATA;
+    }
+
+    @Override
+    public short minVersion() {
+        return 0;
+    }
+
+    @Override
+    public short maxVersion() {
+        return 13;
+    }
+
+    @Override
+    public CompletableFuture<Response> handle(RequestContext context, AbstractRequest r) {
+        MetadataRequest request = (MetadataRequest) r;
+        MetadataRequestData data = request.data();
+        short version = context.apiVersion();
+        boolean allTopics = data.topics() == null || (version == 0 && data.topics().isEmpty());
+        List<MetadataResponseTopic> unknownIds = new ArrayList<>();
+        Set<String> names = new LinkedHashSet<>();
+        if (allTopics) {
+            metadataCache.topicNames().stream().sorted().filter(t -> !metadataCache.isPendingDeletion(t)).forEach(names::add);
+        } else {
+            for (MetadataRequestData.MetadataRequestTopic t : data.topics()) {
+                if (t.name() == null && t.topicId() != null && !Uuid.ZERO_UUID.equals(t.topicId())) {
+                    Optional<String> name = metadataCache.topicName(t.topicId());
+                    if (name.isPresent()) {
+                        names.add(name.get());
+                    } else {
+                        unknownIds.add(new MetadataResponseTopic().setTopicId(t.topicId())
+                            .setErrorCode(Errors.UNKNOWN_TOPIC_ID.code()).setIsInternal(false));
+                    }
+                } else if (t.name() != null) {
+                    names.add(t.name());
+                }
+            }
+        }
+        boolean mayCreate = !allTopics && autoCreateTopicsEnable && (version < 4 || data.allowAutoTopicCreation());
+        List<String> toCreate = new ArrayList<>();
+        if (mayCreate) {
+            for (String name : names) {
+                if (metadataCache.topic(name).isEmpty() && !metadataCache.isPendingDeletion(name) && Topic.isValid(name)
+                        && !Topic.isInternal(name)) {
+                    toCreate.add(name);
+                }
+            }
+        }
+        if (toCreate.isEmpty()) {
+            return CompletableFuture.completedFuture(respond(context, request, names, unknownIds, Map.of()));
+        }
+        return CompletableFuture.supplyAsync(() -> {
+            Map<String, Errors> creationErrors = new java.util.HashMap<>();
+            for (String name : toCreate) {
+                AdminManager.CreateTopicResult result = adminManager.createTopic(
+                    new AdminManager.TopicCreation(name, -1, (short) -1, Map.of(), Map.of()), false);
+                Errors error = result.error().error();
+                creationErrors.put(name, error == Errors.NONE || error == Errors.TOPIC_ALREADY_EXISTS
+                    ? Errors.LEADER_NOT_AVAILABLE : error);
+            }
+            return respond(context, request, names, unknownIds, creationErrors);
+        }, blockingExecutor);
+    }
+
+    private Response respond(RequestContext context, MetadataRequest request, Set<String> names,
+                             List<MetadataResponseTopic> unknownIds, Map<String, Errors> creationErrors) {
+        MetadataResponseData response = new MetadataResponseData()
+            .setThrottleTimeMs(0)
+            .setClusterId(metadataCache.clusterId())
+            .setControllerId(metadataCache.controllerId());
+        for (BrokerInfo broker : metadataCache.aliveBrokers()) {
+            Optional<EndPoint> endPoint = broker.endPoint(context.listenerName());
+            endPoint.ifPresent(e -> response.brokers().add(new MetadataResponseBroker()
+                .setNodeId(broker.id()).setHost(e.host()).setPort(e.port()).setRack(broker.rack())));
+        }
+        boolean includeTopicOps = context.apiVersion() >= 8 && request.data().includeTopicAuthorizedOperations();
+        for (String name : names) {
+            response.topics().add(topicMetadata(context, name, creationErrors.get(name), includeTopicOps));
+        }
+        unknownIds.forEach(response.topics()::add);
+        if (context.apiVersion() >= 8 && context.apiVersion() <= 10 && request.data().includeClusterAuthorizedOperations()) {
+            response.setClusterAuthorizedOperations(AuthorizedOperations.CLUSTER_ALL);
+        }
+        return Responses.of(context, new MetadataResponse(response, context.apiVersion()));
+    }
+
+    private MetadataResponseTopic topicMetadata(RequestContext context, String name, Errors creationError,
+                                                boolean includeTopicOps) {
+        MetadataResponseTopic topic = new MetadataResponseTopic().setName(name).setIsInternal(Topic.isInternal(name));
+        if (includeTopicOps) {
+            topic.setTopicAuthorizedOperations(AuthorizedOperations.TOPIC_ALL);
+        }
+        if (creationError != null) {
+            return topic.setErrorCode(creationError.code());
+        }
+        if (!Topic.isValid(name)) {
+            return topic.setErrorCode(Errors.INVALID_TOPIC_EXCEPTION.code());
+        }
+        Optional<TopicAssignment> assignment = metadataCache.topic(name).filter(t -> !metadataCache.isPendingDeletion(name));
+        if (assignment.isEmpty()) {
+            return topic.setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+        }
+        topic.setTopicId(assignment.get().topicId()).setErrorCode(Errors.NONE.code());
+        assignment.get().replicas().forEach((partition, replicas) ->
+            topic.partitions().add(partitionMetadata(context, new TopicPartition(name, partition), replicas)));
+        return topic;
+    }
+
+    private MetadataResponsePartition partitionMetadata(RequestContext context, TopicPartition tp, List<Integer> replicas) {
+        MetadataResponsePartition partition = new MetadataResponsePartition()
+            .setPartitionIndex(tp.partition())
+            .setReplicaNodes(new ArrayList<>(replicas))
+            .setOfflineReplicas(replicas.stream().filter(r -> !metadataCache.isAlive(r)).toList());
+        Optional<LeaderAndIsr> state = metadataCache.partitionState(tp);
+        if (state.isEmpty() || !state.get().hasLeader()) {
+            return partition.setErrorCode(Errors.LEADER_NOT_AVAILABLE.code()).setLeaderId(-1)
+                .setLeaderEpoch(state.map(LeaderAndIsr::leaderEpoch).orElse(-1))
+                .setIsrNodes(state.map(s -> new ArrayList<>(s.isr())).orElse(new ArrayList<>()));
+        }
+        LeaderAndIsr s = state.get();
+        Optional<BrokerInfo> leader = metadataCache.broker(s.leader());
+        Errors error = Errors.NONE;
+        if (leader.isEmpty()) {
+            error = Errors.LEADER_NOT_AVAILABLE;
+        } else if (leader.get().endPoint(context.listenerName()).isEmpty()) {
+            error = Errors.LISTENER_NOT_FOUND;
+        }
+        return partition.setErrorCode(error.code())
+            .setLeaderId(error == Errors.NONE ? s.leader() : -1)
+            .setLeaderEpoch(s.leaderEpoch())
+            .setIsrNodes(new ArrayList<>(s.isr()));
+    }
+}

@@ -1,0 +1,61 @@
+package io.tributary.broker.api;
+
+import io.tributary.broker.network.RequestContext;
+import io.tributary.broker.network.Response;
+import io.tributary.broker.replica.ReplicaManager;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.message.OffsetForLeaderEpochRequestData;
+import org.apache.kafka.common.message.OffsetForLeaderEpochResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.requests.AbstractRequest;
+import org.apache.kafka.common.requests.OffsetsForLeaderEpochRequest;
+import org.apache.kafka.common.requests.OffsetsForLeaderEpochResponse;
+
+/**
+ * OffsetForLeaderEpoch (v2-4, KIP-101/KIP-320): for each partition the largest leader epoch at
+ * most the requested one and the offset where it ends. Consumers use it to validate their
+ * position after a leader change; followers to find where their log diverged.
+ */
+public final class OffsetForLeaderEpochHandler implements ApiHandler {
+
+    private final ReplicaManager replicaManager;
+
+    public OffsetForLeaderEpochHandler(ReplicaManager replicaManager) {
+        this.replicaManager = replicaManager;
+    }
+
+    @Override
+    public ApiKeys apiKey() {
+        return ApiKeys.OFFSET_FOR_LEADER_EPOCH;
+    }
+
+    @Override
+    public short minVersion() {
+        return 2;
+    }
+
+    @Override
+    public short maxVersion() {
+        return 4;
+    }
+
+    @Override
+    public CompletableFuture<Response> handle(RequestContext context, AbstractRequest r) {
+        OffsetsForLeaderEpochRequest request = (OffsetsForLeaderEpochRequest) r;
+        OffsetForLeaderEpochResponseData response = new OffsetForLeaderEpochResponseData().setThrottleTimeMs(0);
+        for (OffsetForLeaderEpochRequestData.OffsetForLeaderTopic topic : request.data().topics()) {
+            OffsetForLeaderEpochResponseData.OffsetForLeaderTopicResult topicResult =
+                new OffsetForLeaderEpochResponseData.OffsetForLeaderTopicResult().setTopic(topic.topic());
+            for (OffsetForLeaderEpochRequestData.OffsetForLeaderPartition p : topic.partitions()) {
+                ReplicaManager.EpochEndOffset end = replicaManager.lastOffsetForLeaderEpoch(
+                    new TopicPartition(topic.topic(), p.partition()), p.currentLeaderEpoch(), p.leaderEpoch());
+                topicResult.partitions().add(new OffsetForLeaderEpochResponseData.EpochEndOffset()
+                    .setPartition(p.partition()).setErrorCode(end.error().code())
+                    .setLeaderEpoch(end.leaderEpoch()).setEndOffset(end.endOffset()));
+            }
+            response.topics().add(topicResult);
+        }
+        return Responses.completed(context, new OffsetsForLeaderEpochResponse(response));
+    }
+}

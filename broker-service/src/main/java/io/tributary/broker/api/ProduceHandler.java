@@ -1,0 +1,153 @@
+package io.tributary.broker.api;
+
+import io.tributary.broker.cluster.MetadataCache;
+import io.tributary.broker.network.RequestContext;
+import io.tributary.broker.network.Response;
+import io.tributary.broker.replica.ProduceResult;
+import io.tributary.broker.replica.ReplicaManager;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.message.ProduceRequestData;
+import org.apache.kafka.common.message.ProduceResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.RecordBatch;
+import org.apache.kafka.common.requests.AbstractRequest;
+import org.apache.kafka.common.requests.ProduceRequest;
+import org.apache.kafka.common.requests.ProduceResponse;
+
+/**
+ * Produce (served v3-13, advertised from v0 for old librdkafka, KAFKA-18659): appends each
+ * partition's batches through the {@link ReplicaManager} and answers with the base offset,
+ * log append time and log start offset per partition, or the partition's error code and, for
+ * invalid records, the records at fault (KIP-467). v13 names topics by id (UNKNOWN_TOPIC_ID when
+ * unknown). acks=0 gets no response; if such a produce fails the connection is closed, as Kafka
+ * does, so the client notices. Transactional batches are refused (no transaction support yet).
+ */
+public final class ProduceHandler implements ApiHandler {
+
+    private final ReplicaManager replicaManager;
+    private final MetadataCache metadataCache;
+
+    public ProduceHandler(ReplicaManager replicaManager, MetadataCache metadataCache) {
+        this.replicaManager = replicaManager;
+        this.metadataCache = metadataCache;
+    }
+
+    @Override
+    public ApiKeys apiKey() {
+        return ApiKeys.PRODUCE;
+    }
+
+    @Override
+    public short minVersion() {
+        return 3;
+    }
+
+    @Override
+    public short advertisedMinVersion() {
+        return 0;
+    }
+
+    @Override
+    public short maxVersion() {
+        return 13;
+    }
+
+    /** A partition of the request: how the response names it, and its records. */
+    private record Entry(String topicName, Uuid topicId, int partition, TopicPartition tp, MemoryRecords records) {
+    }
+
+    @Override
+    public CompletableFuture<Response> handle(RequestContext context, AbstractRequest r) {
+        ProduceRequest request = (ProduceRequest) r;
+        short acks = request.acks();
+        short version = context.apiVersion();
+        List<Entry> entries = new ArrayList<>();
+        Map<Entry, ProduceResult> early = new java.util.IdentityHashMap<>();
+        Map<TopicPartition, MemoryRecords> toAppend = new LinkedHashMap<>();
+        for (ProduceRequestData.TopicProduceData topic : request.data().topicData()) {
+            String name = topic.name();
+            if (version >= 13) {
+                name = metadataCache.topicName(topic.topicId()).orElse(null);
+            }
+            for (ProduceRequestData.PartitionProduceData p : topic.partitionData()) {
+                TopicPartition tp = name == null ? null : new TopicPartition(name, p.index());
+                Entry entry = new Entry(topic.name(), topic.topicId(), p.index(), tp, (MemoryRecords) p.records());
+                entries.add(entry);
+                ProduceResult problem = precheck(entry, acks, version, request.transactionalId());
+                if (problem != null) {
+                    early.put(entry, problem);
+                } else if (toAppend.putIfAbsent(tp, entry.records()) != null) {
+                    early.put(entry, ProduceResult.error(Errors.INVALID_REQUEST, "Partition " + tp + " appears twice"));
+                }
+            }
+        }
+        return replicaManager.appendRecords(request.timeout(), acks, toAppend).thenApply(results -> {
+            ProduceResponseData data = new ProduceResponseData().setThrottleTimeMs(0);
+            Map<String, ProduceResponseData.TopicProduceResponse> byTopic = new LinkedHashMap<>();
+            boolean anyError = false;
+            for (Entry entry : entries) {
+                ProduceResult result = early.containsKey(entry) ? early.get(entry) : results.get(entry.tp());
+                anyError |= result.error() != Errors.NONE;
+                String key = entry.topicName() + "/" + entry.topicId();
+                ProduceResponseData.TopicProduceResponse topic = byTopic.computeIfAbsent(key, k -> {
+                    ProduceResponseData.TopicProduceResponse t = new ProduceResponseData.TopicProduceResponse()
+                        .setName(entry.topicName()).setTopicId(entry.topicId());
+                    data.responses().add(t);
+                    return t;
+                });
+                ProduceResponseData.PartitionProduceResponse partition = new ProduceResponseData.PartitionProduceResponse()
+                    .setIndex(entry.partition())
+                    .setErrorCode(result.error().code())
+                    .setErrorMessage(result.error() == Errors.NONE ? null : result.errorMessage())
+                    .setBaseOffset(result.baseOffset())
+                    .setLogAppendTimeMs(result.logAppendTime())
+                    .setLogStartOffset(result.logStartOffset());
+                if (version >= 8) {
+                    result.recordErrors().forEach(e -> partition.recordErrors().add(
+                    new ProduceResponseData.BatchIndexAndErrorMessage().setBatchIndex(e.batchIndex)
+                        .setBatchIndexErrorMessage(e.message)));
+                }
+                topic.partitionResponses().add(partition);
+            }
+            if (acks == 0) {
+                return anyError ? Response.close("acks=0 produce failed") : Response.none();
+            }
+            return Responses.of(context, new ProduceResponse(data));
+        });
+    }
+
+    private static ProduceResult precheck(Entry entry, short acks, short version, String transactionalId) {
+        if (entry.tp() == null) {
+            return ProduceResult.error(Errors.UNKNOWN_TOPIC_ID, "Unknown topic id " + entry.topicId());
+        }
+        if (acks != -1 && acks != 0 && acks != 1) {
+            return ProduceResult.error(Errors.INVALID_REQUIRED_ACKS, "acks must be -1, 0 or 1, was " + acks);
+        }
+        if (entry.records() == null) {
+            return ProduceResult.error(Errors.INVALID_RECORD, "No records");
+        }
+        try {
+            ProduceRequest.validateRecords(version, entry.records());
+        } catch (org.apache.kafka.common.errors.ApiException e) {
+            return ProduceResult.error(Errors.forException(e), e.getMessage());
+        }
+        if (transactionalId != null) {
+            return ProduceResult.error(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED,
+                "Transactions are not supported by this broker");
+        }
+        for (RecordBatch batch : entry.records().batches()) {
+            if (batch.isTransactional()) {
+                return ProduceResult.error(Errors.INVALID_TXN_STATE, "Transactions are not supported by this broker");
+            }
+        }
+        return null;
+    }
+}

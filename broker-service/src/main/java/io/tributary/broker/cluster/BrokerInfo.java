@@ -1,0 +1,72 @@
+package io.tributary.broker.cluster;
+
+import io.tributary.broker.config.EndPoint;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.kafka.common.security.auth.SecurityProtocol;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A broker's registration, the ephemeral node {@code /brokers/ids/{id}}, in Kafka's JSON (v5):
+ * <pre>
+ * {"version":5,"host":"h","port":9092,"endpoints":["PLAINTEXT://h:9092"],
+ *  "listener_security_protocol_map":{"PLAINTEXT":"PLAINTEXT"},"jmx_port":-1,"rack":"r1",
+ *  "timestamp":"1700000000000","features":{}}
+ * </pre>
+ *
+ * @param id        broker id
+ * @param endPoints advertised listeners
+ * @param rack      rack, or null
+ * @param epoch     broker epoch: the czxid of the registration node (-1 before registration)
+ */
+public record BrokerInfo(int id, List<EndPoint> endPoints, String rack, long epoch) {
+
+    public BrokerInfo {
+        endPoints = List.copyOf(endPoints);
+    }
+
+    /** The end point of a listener, by name. */
+    public Optional<EndPoint> endPoint(String listenerName) {
+        return endPoints.stream().filter(e -> e.listenerName().equals(listenerName)).findFirst();
+    }
+
+    byte[] toJson(long timestampMs) {
+        ObjectNode node = ZkJson.object();
+        node.put("version", 5);
+        EndPoint first = endPoints.isEmpty() ? null : endPoints.get(0);
+        node.put("host", first == null ? "" : first.host());
+        node.put("port", first == null ? -1 : first.port());
+        var endpoints = node.putArray("endpoints");
+        var protocolMap = node.putObject("listener_security_protocol_map");
+        for (EndPoint e : endPoints) {
+            endpoints.add(e.connectionString());
+            protocolMap.put(e.listenerName(), e.securityProtocol().name);
+        }
+        node.put("jmx_port", -1);
+        if (rack != null) {
+            node.put("rack", rack);
+        }
+        node.put("timestamp", Long.toString(timestampMs));
+        node.putObject("features");
+        return ZkJson.bytes(node);
+    }
+
+    static BrokerInfo fromJson(int id, byte[] data, long czxid) {
+        JsonNode node = ZkJson.parse(data, ZkPaths.broker(id));
+        JsonNode protocolMap = node.path("listener_security_protocol_map");
+        List<EndPoint> endPoints = new ArrayList<>();
+        for (JsonNode e : node.path("endpoints")) {
+            String value = e.asString();
+            int schemeEnd = value.indexOf("://");
+            String listener = value.substring(0, schemeEnd);
+            String protocolName = protocolMap.path(listener).asString(listener);
+            EndPoint parsed = EndPoint.parse(protocolName + value.substring(schemeEnd));
+            endPoints.add(new EndPoint(listener, SecurityProtocol.forName(protocolName), parsed.host(), parsed.port()));
+        }
+        JsonNode rackNode = node.get("rack");
+        String rack = rackNode == null || rackNode.isNull() ? null : rackNode.asString();
+        return new BrokerInfo(id, endPoints, rack, czxid);
+    }
+}

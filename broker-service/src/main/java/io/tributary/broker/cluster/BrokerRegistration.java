@@ -1,0 +1,123 @@
+package io.tributary.broker.cluster;
+
+import java.io.Closeable;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.framework.state.ConnectionStateListener;
+import org.apache.kafka.common.utils.Time;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The broker's ephemeral registration {@code /brokers/ids/{id}}: present while the broker's
+ * ZooKeeper session lives, so the controller learns of its failure when the session ends.
+ *
+ * <p>At start, a node left by this broker's previous process (whose session has not expired
+ * yet) is waited out for up to the session timeout; a node that stays is another live broker
+ * with the same id, and the start fails. After a session expiry the node is created again.
+ *
+ * <p>Thread-safe.
+ */
+public final class BrokerRegistration implements Closeable {
+
+    private static final Logger log = LoggerFactory.getLogger(BrokerRegistration.class);
+
+    private final KafkaZkClient zkClient;
+    private final BrokerInfo brokerInfo;
+    private final int sessionTimeoutMs;
+    private final Time time;
+    private final ExecutorService reregistration = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "broker-registration");
+        t.setDaemon(true);
+        return t;
+    });
+    private final ConnectionStateListener listener = this::onConnectionStateChanged;
+    private volatile long brokerEpoch = -1;
+    private volatile boolean closed;
+
+    public BrokerRegistration(KafkaZkClient zkClient, BrokerInfo brokerInfo, int sessionTimeoutMs, Time time) {
+        this.zkClient = zkClient;
+        this.brokerInfo = brokerInfo;
+        this.sessionTimeoutMs = sessionTimeoutMs;
+        this.time = time;
+    }
+
+    /**
+     * Creates the registration, waiting out a stale one.
+     *
+     * @throws IllegalStateException when another live broker holds this id
+     */
+    public void register() {
+        String path = ZkPaths.broker(brokerInfo.id());
+        long deadline = time.milliseconds() + sessionTimeoutMs + sessionTimeoutMs / 2 + 2000;
+        boolean logged = false;
+        while (true) {
+            if (zkClient.createEphemeral(path, brokerInfo.toJson(time.milliseconds()))) {
+                break;
+            }
+            Optional<KafkaZkClient.Versioned> existing = zkClient.getDataAndVersion(path);
+            if (existing.isPresent() && existing.get().ephemeralOwner() == zkClient.sessionId()) {
+                break;
+            }
+            if (time.milliseconds() > deadline) {
+                throw new IllegalStateException("Broker id " + brokerInfo.id() + " is registered in ZooKeeper by "
+                    + "another live broker (session 0x" + Long.toHexString(existing.map(KafkaZkClient.Versioned::ephemeralOwner)
+                    .orElse(0L)) + "); give this broker another broker.id");
+            }
+            if (!logged) {
+                log.info("Waiting for the previous registration of broker {} to expire (up to {} ms)",
+                    brokerInfo.id(), deadline - time.milliseconds());
+                logged = true;
+            }
+            time.sleep(200);
+        }
+        brokerEpoch = zkClient.getDataAndVersion(path).map(KafkaZkClient.Versioned::czxid).orElse(-1L);
+        zkClient.curator().getConnectionStateListenable().addListener(listener);
+        log.info("Registered broker {} at {} with broker epoch {}", brokerInfo.id(), path, brokerEpoch);
+    }
+
+    /** The czxid of the registration node. */
+    public long brokerEpoch() {
+        return brokerEpoch;
+    }
+
+    public BrokerInfo brokerInfo() {
+        return brokerInfo;
+    }
+
+    private void onConnectionStateChanged(CuratorFramework client, ConnectionState state) {
+        if (state == ConnectionState.RECONNECTED && !closed) {
+            reregistration.execute(() -> {
+                try {
+                    String path = ZkPaths.broker(brokerInfo.id());
+                    Optional<KafkaZkClient.Versioned> existing = zkClient.getDataAndVersion(path);
+                    if (existing.isEmpty() && zkClient.createEphemeral(path, brokerInfo.toJson(time.milliseconds()))) {
+                        brokerEpoch = zkClient.getDataAndVersion(path).map(KafkaZkClient.Versioned::czxid).orElse(-1L);
+                        log.info("Registered broker {} again after a ZooKeeper session expiry, broker epoch {}",
+                            brokerInfo.id(), brokerEpoch);
+                    }
+                } catch (RuntimeException e) {
+                    log.error("Could not register broker {} again after reconnecting", brokerInfo.id(), e);
+                }
+            });
+        }
+    }
+
+    /** Removes the registration (controlled shutdown), so the controller moves leaderships at once. */
+    @Override
+    public void close() {
+        closed = true;
+        zkClient.curator().getConnectionStateListenable().removeListener(listener);
+        reregistration.shutdownNow();
+        try {
+            String path = ZkPaths.broker(brokerInfo.id());
+            zkClient.getDataAndVersion(path).filter(v -> v.ephemeralOwner() == zkClient.sessionId())
+                .ifPresent(v -> zkClient.deleteIfExists(path, v.version()));
+        } catch (RuntimeException e) {
+            log.debug("Could not delete the registration of broker {}: {}", brokerInfo.id(), e.toString());
+        }
+    }
+}

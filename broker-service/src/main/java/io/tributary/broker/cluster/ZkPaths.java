@@ -1,0 +1,62 @@
+package io.tributary.broker.cluster;
+
+/**
+ * The ZooKeeper layout, Kafka's classic one (see DESIGN.md section 5):
+ * <pre>
+ * /cluster/id                                   {"version":"1","id":"..."}
+ * /brokers/ids/{id}                  ephemeral  host, port, endpoints, rack
+ * /brokers/topics/{topic}                       {"version":3,"topic_id":"...","partitions":{"0":[1,2]},...}
+ * /brokers/topics/{topic}/partitions/{p}/state  {"controller_epoch":1,"leader":1,"leader_epoch":0,"isr":[1,2],"version":1}
+ * /controller                        ephemeral  {"version":2,"brokerid":1,"timestamp":"..."}
+ * /controller_epoch                             fencing counter
+ * /config/topics/{topic}                        {"version":1,"config":{...}}
+ * /admin/delete_topics/{topic}                  pending deletions
+ * /latest_producer_id_block                     {"version":1,"broker":1,"block_start":"0","block_end":"999"}
+ * </pre>
+ */
+public final class ZkPaths {
+
+    public static final String CLUSTER_ID = "/cluster/id";
+    public static final String BROKERS = "/brokers";
+    public static final String BROKER_IDS = "/brokers/ids";
+    public static final String TOPICS = "/brokers/topics";
+    public static final String CONTROLLER = "/controller";
+    public static final String CONTROLLER_EPOCH = "/controller_epoch";
+    public static final String CONFIG_TOPICS = "/config/topics";
+    public static final String DELETE_TOPICS = "/admin/delete_topics";
+    public static final String PRODUCER_ID_BLOCK = "/latest_producer_id_block";
+
+    /** Persistent paths created at start when missing. */
+    public static final String[] PERSISTENT = {BROKER_IDS, TOPICS, CONFIG_TOPICS, DELETE_TOPICS, "/cluster"};
+
+    private ZkPaths() {
+    }
+
+    public static String broker(int id) {
+        return BROKER_IDS + "/" + id;
+    }
+
+    public static String topic(String topic) {
+        return TOPICS + "/" + topic;
+    }
+
+    public static String partitions(String topic) {
+        return topic(topic) + "/partitions";
+    }
+
+    public static String partition(String topic, int partition) {
+        return partitions(topic) + "/" + partition;
+    }
+
+    public static String partitionState(String topic, int partition) {
+        return partition(topic, partition) + "/state";
+    }
+
+    public static String topicConfig(String topic) {
+        return CONFIG_TOPICS + "/" + topic;
+    }
+
+    public static String deleteTopic(String topic) {
+        return DELETE_TOPICS + "/" + topic;
+    }
+}

@@ -1,0 +1,114 @@
+package io.tributary.broker.config;
+
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Parameter;
+import java.lang.reflect.RecordComponent;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * The mapping between Kafka's broker setting names ({@code log.segment.bytes}) and this
+ * broker's properties ({@code broker.log-segment-bytes}, the component {@code logSegmentBytes}
+ * of {@link BrokerProperties}): dots become dashes under the {@code broker.} prefix, and
+ * {@code broker.id} (or KRaft's {@code node.id}) is {@code broker.id}. Derived from the record,
+ * so a new setting is mapped by adding it there.
+ */
+public final class BrokerConfigNames {
+
+    private static final Map<String, String> KAFKA_TO_COMPONENT;
+    private static final Map<String, String> COMPONENT_TO_KAFKA;
+    private static final Map<String, String> DEFAULTS;
+
+    static {
+        Map<String, String> kafkaToComponent = new LinkedHashMap<>();
+        Map<String, String> componentToKafka = new LinkedHashMap<>();
+        Map<String, String> defaults = new LinkedHashMap<>();
+        Constructor<?> canonical = canonicalConstructor();
+        RecordComponent[] components = BrokerProperties.class.getRecordComponents();
+        Parameter[] parameters = canonical.getParameters();
+        for (int i = 0; i < components.length; i++) {
+            String component = components[i].getName();
+            String kafka = component.equals("id") ? "broker.id" : toDotted(component);
+            kafkaToComponent.put(kafka, component);
+            componentToKafka.put(component, kafka);
+            DefaultValue defaultValue = parameters[i].getAnnotation(DefaultValue.class);
+            defaults.put(kafka, defaultValue == null || defaultValue.value().length == 0 ? null
+                : String.join(",", defaultValue.value()));
+        }
+        KAFKA_TO_COMPONENT = Collections.unmodifiableMap(kafkaToComponent);
+        COMPONENT_TO_KAFKA = Collections.unmodifiableMap(componentToKafka);
+        DEFAULTS = Collections.unmodifiableMap(defaults);
+    }
+
+    private BrokerConfigNames() {
+    }
+
+    private static Constructor<?> canonicalConstructor() {
+        Class<?>[] types = java.util.Arrays.stream(BrokerProperties.class.getRecordComponents())
+            .map(RecordComponent::getType).toArray(Class<?>[]::new);
+        try {
+            return BrokerProperties.class.getDeclaredConstructor(types);
+        } catch (NoSuchMethodException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String toDotted(String camel) {
+        StringBuilder sb = new StringBuilder();
+        for (char c : camel.toCharArray()) {
+            if (Character.isUpperCase(c)) {
+                sb.append('.').append(Character.toLowerCase(c));
+            } else {
+                sb.append(c);
+            }
+        }
+        return sb.toString();
+    }
+
+    /**
+     * The Spring property for a Kafka broker setting, e.g. {@code broker.log-segment-bytes} for
+     * {@code log.segment.bytes}; empty when the setting is not supported.
+     */
+    public static Optional<String> propertyFor(String kafkaName) {
+        String key = kafkaName.trim();
+        if (key.equals("node.id")) {
+            key = "broker.id";
+        }
+        String component = KAFKA_TO_COMPONENT.get(key);
+        if (component == null) {
+            return Optional.empty();
+        }
+        return Optional.of("broker." + toDotted(component).replace('.', '-'));
+    }
+
+    /** Every supported setting with its value, keyed by Kafka name, in declaration order. */
+    public static Map<String, String> describe(BrokerProperties properties) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (RecordComponent component : BrokerProperties.class.getRecordComponents()) {
+            Object value;
+            try {
+                value = component.getAccessor().invoke(properties);
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException(e);
+            }
+            String text = value == null ? null : value instanceof List<?> list
+                ? String.join(",", list.stream().map(Object::toString).toList()) : value.toString();
+            out.put(COMPONENT_TO_KAFKA.get(component.getName()), text);
+        }
+        return out;
+    }
+
+    /** The default of a setting, by Kafka name, or null when it has none. */
+    public static String defaultValue(String kafkaName) {
+        return DEFAULTS.get(kafkaName);
+    }
+
+    /** Whether {@code kafkaName} names a supported setting. */
+    public static boolean isSupported(String kafkaName) {
+        return propertyFor(kafkaName).isPresent();
+    }
+}

@@ -1,0 +1,167 @@
+package io.tributary.broker.config;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+
+/**
+ * The broker's static settings, bound from the {@code broker.*} properties (command line,
+ * environment, application.yml, or a Kafka {@code server.properties} mapped by
+ * {@link ServerPropertiesEnvironmentPostProcessor}).
+ *
+ * <p>Each name is Kafka's broker setting in Spring's relaxed form: Kafka's {@code log.dirs} is
+ * {@code broker.log-dirs}, {@code log.segment.bytes} is {@code broker.log-segment-bytes},
+ * {@code broker.id} stays {@code broker.id}. Units are in the names, as in Kafka (ms, bytes).
+ * Defaults are Kafka 4's unless a comment says otherwise. Immutable.
+ *
+ * @param id                                 broker id, unique in the cluster ({@code broker.id} / {@code node.id})
+ * @param rack                               rack of this broker, or null
+ * @param listeners                          {@code NAME://host:port[,...]} to bind
+ * @param advertisedListeners                what clients are told to connect to; defaults to the bound listeners
+ * @param dataDir                            base directory for defaults: log dirs and the embedded ZooKeeper live under it
+ * @param logDirs                            partition log directories; defaults to {@code <data-dir>/kafka-logs}
+ * @param zookeeperConnect                   ZooKeeper connect string; empty starts an embedded ZooKeeper
+ * @param zookeeperSessionTimeoutMs          ZooKeeper session timeout
+ * @param zookeeperConnectionTimeoutMs       how long to wait for a ZooKeeper connection at start
+ * @param embeddedZookeeperPort              loopback port of the embedded ZooKeeper (0 for ephemeral)
+ * @param embeddedZookeeperTickTimeMs        tick of the embedded ZooKeeper (session timeouts are 2 to 20 ticks)
+ * @param numPartitions                      default partition count of auto-created topics
+ * @param defaultReplicationFactor           default replication factor of auto-created topics
+ * @param autoCreateTopicsEnable             whether Metadata requests may create topics
+ * @param deleteTopicEnable                  whether DeleteTopics is allowed
+ * @param logSegmentBytes                    segment size before a roll, bytes
+ * @param logRollMs                          segment age before a roll, ms
+ * @param logRollJitterMs                    random jitter subtracted from the roll age, ms
+ * @param logRetentionMs                     retention by time, ms; -1 keeps forever
+ * @param logRetentionBytes                  retention by size per partition, bytes; -1 unlimited
+ * @param logRetentionCheckIntervalMs        how often retention runs, ms
+ * @param logSegmentDeleteDelayMs            delay between a segment's removal from the log and its file deletion, ms
+ * @param logIndexIntervalBytes              bytes between offset index entries
+ * @param logIndexSizeMaxBytes               maximum offset index size, bytes
+ * @param logFlushIntervalMessages           messages appended before an fsync (default: never, rely on replication)
+ * @param logFlushIntervalMs                 time before an fsync, ms (default: never)
+ * @param logFlushOffsetCheckpointIntervalMs how often the recovery point checkpoint is written, ms
+ * @param logCleanupPolicy                   default {@code cleanup.policy}
+ * @param logMessageTimestampType            default {@code message.timestamp.type}
+ * @param logMessageTimestampBeforeMaxMs     default {@code message.timestamp.before.max.ms}
+ * @param logMessageTimestampAfterMaxMs      default {@code message.timestamp.after.max.ms} (Kafka 4: one hour)
+ * @param logPreallocate                     preallocate segment files
+ * @param messageMaxBytes                    default {@code max.message.bytes}: largest record batch, bytes
+ * @param socketRequestMaxBytes              largest request frame accepted, bytes
+ * @param numNetworkThreads                  Netty event loop threads for the Kafka listeners
+ * @param numIoThreads                       threads for requests that block (ZooKeeper writes, fsync)
+ * @param numRecoveryThreadsPerDataDir       threads loading logs per log directory at start
+ * @param minInsyncReplicas                  default {@code min.insync.replicas}
+ * @param uncleanLeaderElectionEnable        default {@code unclean.leader.election.enable}
+ * @param producerIdExpirationMs             idle time after which a producer's state is dropped, ms
+ * @param producerIdExpirationCheckIntervalMs how often idle producers are looked for, ms
+ */
+@ConfigurationProperties("broker")
+public record BrokerProperties(
+        @DefaultValue("0") int id,
+        String rack,
+        @DefaultValue("PLAINTEXT://127.0.0.1:9092") String listeners,
+        String advertisedListeners,
+        @DefaultValue("data") String dataDir,
+        List<String> logDirs,
+        String zookeeperConnect,
+        @DefaultValue("18000") int zookeeperSessionTimeoutMs,
+        @DefaultValue("18000") int zookeeperConnectionTimeoutMs,
+        @DefaultValue("2181") int embeddedZookeeperPort,
+        @DefaultValue("2000") int embeddedZookeeperTickTimeMs,
+        @DefaultValue("1") int numPartitions,
+        @DefaultValue("1") short defaultReplicationFactor,
+        @DefaultValue("true") boolean autoCreateTopicsEnable,
+        @DefaultValue("true") boolean deleteTopicEnable,
+        @DefaultValue("1073741824") int logSegmentBytes,
+        @DefaultValue("604800000") long logRollMs,
+        @DefaultValue("0") long logRollJitterMs,
+        @DefaultValue("604800000") long logRetentionMs,
+        @DefaultValue("-1") long logRetentionBytes,
+        @DefaultValue("300000") long logRetentionCheckIntervalMs,
+        @DefaultValue("60000") long logSegmentDeleteDelayMs,
+        @DefaultValue("4096") int logIndexIntervalBytes,
+        @DefaultValue("10485760") int logIndexSizeMaxBytes,
+        @DefaultValue("9223372036854775807") long logFlushIntervalMessages,
+        @DefaultValue("9223372036854775807") long logFlushIntervalMs,
+        @DefaultValue("60000") long logFlushOffsetCheckpointIntervalMs,
+        @DefaultValue("delete") String logCleanupPolicy,
+        @DefaultValue("CreateTime") String logMessageTimestampType,
+        @DefaultValue("9223372036854775807") long logMessageTimestampBeforeMaxMs,
+        @DefaultValue("3600000") long logMessageTimestampAfterMaxMs,
+        @DefaultValue("false") boolean logPreallocate,
+        @DefaultValue("1048588") int messageMaxBytes,
+        @DefaultValue("104857600") int socketRequestMaxBytes,
+        @DefaultValue("3") int numNetworkThreads,
+        @DefaultValue("8") int numIoThreads,
+        @DefaultValue("2") int numRecoveryThreadsPerDataDir,
+        @DefaultValue("1") int minInsyncReplicas,
+        @DefaultValue("false") boolean uncleanLeaderElectionEnable,
+        @DefaultValue("86400000") int producerIdExpirationMs,
+        @DefaultValue("600000") int producerIdExpirationCheckIntervalMs) {
+
+    public BrokerProperties {
+        if (id < 0) {
+            throw new IllegalArgumentException("broker.id must be >= 0, was " + id);
+        }
+        EndPoint.parseList(listeners);
+        if (advertisedListeners != null) {
+            EndPoint.parseList(advertisedListeners);
+        }
+        if (socketRequestMaxBytes <= 0) {
+            throw new IllegalArgumentException("broker.socket-request-max-bytes must be positive");
+        }
+        if (numNetworkThreads <= 0 || numIoThreads <= 0 || numRecoveryThreadsPerDataDir <= 0) {
+            throw new IllegalArgumentException("broker thread counts must be positive");
+        }
+        if (logSegmentBytes < 1024) {
+            throw new IllegalArgumentException("broker.log-segment-bytes must be at least 1024, was " + logSegmentBytes);
+        }
+        logDirs = logDirs == null ? List.of() : List.copyOf(logDirs);
+    }
+
+    /**
+     * Binds properties given as a map of {@code broker.*} keys, with the same rules and defaults
+     * as the Spring environment. Used by tests and embedded brokers.
+     *
+     * @throws org.springframework.boot.context.properties.bind.BindException on a bad value
+     */
+    public static BrokerProperties bind(Map<String, ?> properties) {
+        Binder binder = new Binder(new MapConfigurationPropertySource(properties));
+        return binder.bindOrCreate("broker", Bindable.of(BrokerProperties.class));
+    }
+
+    /** The listeners to bind. */
+    public List<EndPoint> listenerEndPoints() {
+        return EndPoint.parseList(listeners);
+    }
+
+    /** The advertised listeners, or empty when they default to the bound listeners. */
+    public List<EndPoint> advertisedEndPoints() {
+        return EndPoint.parseList(advertisedListeners);
+    }
+
+    /** The log directories, absolute: {@code log-dirs} if set, else {@code <data-dir>/kafka-logs}. */
+    public List<Path> logDirPaths() {
+        if (logDirs.isEmpty()) {
+            return List.of(Path.of(dataDir, "kafka-logs").toAbsolutePath());
+        }
+        return logDirs.stream().map(String::trim).filter(s -> !s.isEmpty())
+            .map(s -> Path.of(s).toAbsolutePath()).toList();
+    }
+
+    /** Where the embedded ZooKeeper keeps its data. */
+    public Path embeddedZookeeperDir() {
+        return Path.of(dataDir, "zookeeper").toAbsolutePath();
+    }
+
+    /** Whether the broker starts its own ZooKeeper. */
+    public boolean useEmbeddedZookeeper() {
+        return zookeeperConnect == null || zookeeperConnect.isBlank();
+    }
+}

@@ -1,0 +1,220 @@
+package io.tributary.broker.log;
+
+import io.tributary.broker.config.LogConfig;
+import io.tributary.broker.producer.ProducerStateManager;
+import io.tributary.broker.scheduler.Scheduler;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentSkipListMap;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.record.internal.FileLogInputStream.FileChannelRecordBatch;
+import org.apache.kafka.common.record.internal.FileRecords;
+import org.apache.kafka.common.utils.Time;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Opens a partition directory and brings its log to a consistent state.
+ *
+ * <p>After a clean shutdown the segments are trusted and only indexes that are missing or fail
+ * their sanity check are rebuilt. After an unclean stop every segment from the recovery point
+ * on is re-read: each batch's CRC and offsets are checked, the indexes are rebuilt, and the
+ * log is truncated at the first invalid or incomplete batch (a torn write), dropping later
+ * segments. Every valid batch before the damage is kept; the broker never refuses to start
+ * because of a torn tail. Producer state is then reloaded from the latest snapshot and the
+ * log after it replayed.
+ */
+final class LogLoader {
+
+    private static final Logger log = LoggerFactory.getLogger(LogLoader.class);
+
+    private LogLoader() {
+    }
+
+    /**
+     * Loads the log in {@code dir}.
+     *
+     * @param recoveryPointCheckpoint  offset below which data is known to be on disk
+     * @param logStartOffsetCheckpoint last checkpointed log start offset
+     * @param highWatermarkCheckpoint  last checkpointed high watermark
+     * @param hadCleanShutdown         whether the log directory holds a clean-shutdown marker
+     * @throws IOException when files cannot be read or repaired
+     */
+    static PartitionLog load(File dir, TopicPartition tp, LogConfig config, long recoveryPointCheckpoint,
+                             long logStartOffsetCheckpoint, long highWatermarkCheckpoint, boolean hadCleanShutdown,
+                             Scheduler scheduler, Time time, int producerIdExpirationMs) throws IOException {
+        removeTemporaryFiles(dir);
+        ConcurrentSkipListMap<Long, LogSegment> segments = new ConcurrentSkipListMap<>();
+        Set<Long> needRebuild = new HashSet<>();
+        openSegments(dir, config, time, segments, needRebuild);
+
+        LeaderEpochFileCache leaderEpochCache = new LeaderEpochFileCache(dir);
+        ProducerStateManager producerStateManager = new ProducerStateManager(tp, dir, producerIdExpirationMs);
+
+        // After an unclean stop, every segment from the one holding the recovery point on is re-read.
+        Long recoverFrom = null;
+        if (!hadCleanShutdown && !segments.isEmpty()) {
+            Long floor = segments.floorKey(recoveryPointCheckpoint);
+            recoverFrom = floor == null ? segments.firstKey() : floor;
+        }
+        List<LogSegment> toRecover = new ArrayList<>();
+        for (LogSegment segment : segments.values()) {
+            if ((recoverFrom != null && segment.baseOffset() >= recoverFrom) || needRebuild.contains(segment.baseOffset())) {
+                toRecover.add(segment);
+            }
+        }
+        recoverSegments(tp, segments, toRecover, leaderEpochCache);
+
+        if (segments.isEmpty()) {
+            long start = Math.max(logStartOffsetCheckpoint, 0);
+            segments.put(start, LogSegment.open(dir, start, config.segmentIndexBytes(), config.indexIntervalBytes(), 0,
+                config.preallocate(), config.segmentBytes(), time, false, ""));
+        }
+        LogSegment active = segments.lastEntry().getValue();
+        active.resizeIndexesToMax();
+        long nextOffset = active.readNextOffset();
+        long logStartOffset = Math.min(Math.max(logStartOffsetCheckpoint, segments.firstKey()), nextOffset);
+        long recoveryPoint = hadCleanShutdown ? nextOffset : Math.min(recoveryPointCheckpoint, nextOffset);
+        leaderEpochCache.truncateFromEnd(nextOffset);
+        leaderEpochCache.truncateFromStart(logStartOffset);
+        LogOffsetMetadata nextOffsetMetadata = new LogOffsetMetadata(nextOffset, active.baseOffset(), active.size());
+
+        PartitionLog partitionLog = new PartitionLog(dir, tp, config, segments, logStartOffset, recoveryPoint,
+            nextOffsetMetadata, highWatermarkCheckpoint, producerStateManager, leaderEpochCache, scheduler, time);
+        rebuildProducerState(partitionLog, producerStateManager, segments, logStartOffset, nextOffset, time.milliseconds());
+        log.info("Loaded {} from {}: {} segment(s), log start offset {}, log end offset {}, {} shutdown",
+            tp, dir, segments.size(), logStartOffset, nextOffset, hadCleanShutdown ? "clean" : "unclean");
+        return partitionLog;
+    }
+
+    private static void removeTemporaryFiles(File dir) throws IOException {
+        File[] files = dir.listFiles();
+        if (files == null) {
+            throw new IOException("Could not list " + dir);
+        }
+        for (File f : files) {
+            String name = f.getName();
+            if (name.endsWith(".tmp") || name.endsWith(LogFileNames.DELETED_SUFFIX) || name.endsWith(".cleaned")
+                    || name.endsWith(".swap")) {
+                Files.deleteIfExists(f.toPath());
+            }
+        }
+    }
+
+    private static void openSegments(File dir, LogConfig config, Time time, Map<Long, LogSegment> segments,
+                                     Set<Long> needRebuild) throws IOException {
+        File[] files = dir.listFiles();
+        if (files == null) {
+            throw new IOException("Could not list " + dir);
+        }
+        Set<Long> logOffsets = new HashSet<>();
+        for (File f : files) {
+            if (f.getName().endsWith(LogFileNames.LOG_SUFFIX)) {
+                logOffsets.add(LogFileNames.offsetFromFileName(f.getName()));
+            }
+        }
+        for (File f : files) {
+            String name = f.getName();
+            if ((name.endsWith(LogFileNames.INDEX_SUFFIX) || name.endsWith(LogFileNames.TIME_INDEX_SUFFIX))
+                    && !logOffsets.contains(LogFileNames.offsetFromFileName(name))) {
+                log.warn("Deleting index {} which has no segment file", f);
+                Files.deleteIfExists(f.toPath());
+            }
+        }
+        for (long baseOffset : logOffsets) {
+            boolean indexMissing = !LogFileNames.offsetIndexFile(dir, baseOffset, "").exists()
+                || !LogFileNames.timeIndexFile(dir, baseOffset, "").exists();
+            LogSegment segment = LogSegment.open(dir, baseOffset, config.segmentIndexBytes(), config.indexIntervalBytes(),
+                0, config.preallocate(), config.segmentBytes(), time, true, "");
+            if (indexMissing) {
+                log.warn("Index files of segment {} in {} are missing; rebuilding them", baseOffset, dir);
+                needRebuild.add(baseOffset);
+            } else {
+                try {
+                    segment.offsetIndex().sanityCheck(segment.size());
+                    segment.timeIndex().sanityCheck(segment.size());
+                } catch (CorruptIndexException e) {
+                    log.warn("{}; rebuilding the indexes of segment {}", e.getMessage(), baseOffset);
+                    needRebuild.add(baseOffset);
+                }
+            }
+            segments.put(baseOffset, segment);
+        }
+    }
+
+    /**
+     * Recovers the given segments in offset order. A segment that loses bytes ends the log:
+     * every later segment is deleted.
+     */
+    private static void recoverSegments(TopicPartition tp, ConcurrentSkipListMap<Long, LogSegment> segments,
+                                        List<LogSegment> toRecover, LeaderEpochFileCache leaderEpochCache) throws IOException {
+        for (LogSegment segment : toRecover) {
+            if (!segments.containsKey(segment.baseOffset())) {
+                continue;
+            }
+            int truncated = segment.recover(batch -> leaderEpochCache.assign(batch.partitionLeaderEpoch(), batch.baseOffset()));
+            if (truncated > 0) {
+                List<LogSegment> later = new ArrayList<>(segments.tailMap(segment.baseOffset(), false).values());
+                for (LogSegment l : later) {
+                    log.warn("Deleting segment {} of {}: it follows invalid data in segment {}", l.baseOffset(), tp,
+                        segment.baseOffset());
+                    segments.remove(l.baseOffset());
+                    l.deleteIfExists();
+                }
+            }
+        }
+        // An empty segment that is not the last one holds nothing; keep the ordering invariant simple.
+        for (Map.Entry<Long, LogSegment> e : new ArrayList<>(segments.entrySet())) {
+            if (e.getValue().size() == 0 && !e.getKey().equals(segments.lastKey())) {
+                segments.remove(e.getKey());
+                e.getValue().deleteIfExists();
+            }
+        }
+        // The last valid segment becomes active again: its indexes must take appends.
+        if (!segments.isEmpty()) {
+            segments.lastEntry().getValue().resizeIndexesToMax();
+        }
+    }
+
+    /**
+     * Reloads producer state from the latest snapshot and replays batches from there to
+     * {@code logEndOffset}; snapshots the result when anything was replayed.
+     */
+    static void rebuildProducerState(PartitionLog partitionLog, ProducerStateManager producerStateManager,
+                                     ConcurrentSkipListMap<Long, LogSegment> segments, long logStartOffset,
+                                     long logEndOffset, long now) throws IOException {
+        producerStateManager.truncateAndReload(logStartOffset, logEndOffset, now);
+        long from = producerStateManager.mapEndOffset();
+        if (from < logEndOffset) {
+            Long firstKey = segments.floorKey(from);
+            Map<Long, LogSegment> tail = firstKey == null ? segments : segments.tailMap(firstKey, true);
+            int replayed = 0;
+            for (LogSegment segment : tail.values()) {
+                FileRecords.LogOffsetPosition start = segment.translateOffset(from, 0);
+                if (start == null) {
+                    continue;
+                }
+                for (FileChannelRecordBatch batch : segment.log().batchesFrom(start.position)) {
+                    if (batch.lastOffset() >= from && batch.baseOffset() < logEndOffset) {
+                        producerStateManager.replay(batch);
+                        replayed++;
+                    }
+                }
+            }
+            producerStateManager.updateMapEndOffset(logEndOffset);
+            if (replayed > 0) {
+                producerStateManager.takeSnapshot();
+            }
+            log.debug("Rebuilt producer state of {} from offset {} to {} ({} batches)", partitionLog.topicPartition(),
+                from, logEndOffset, replayed);
+        } else {
+            producerStateManager.updateMapEndOffset(logEndOffset);
+        }
+    }
+}

@@ -1,0 +1,475 @@
+package io.tributary.broker.log;
+
+import io.tributary.broker.config.LogConfig;
+import io.tributary.broker.scheduler.Scheduler;
+import java.io.File;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledFuture;
+import java.util.function.Function;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.KafkaStorageException;
+import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.common.utils.Utils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Owns the log directories of a broker and every partition log in them: loading and recovery
+ * at start, creation and placement of new logs (the directory with the fewest partitions),
+ * deletion, background retention, flushing and checkpoints, and the clean shutdown.
+ *
+ * <p>Each log directory holds, as in Kafka: one directory per partition
+ * ({@code <topic>-<partition>}), {@code recovery-point-offset-checkpoint},
+ * {@code log-start-offset-checkpoint}, {@code replication-offset-checkpoint} (high watermarks),
+ * {@code meta.properties} (cluster and broker id), a {@code .lock} held while the broker runs,
+ * and {@code .kafka_cleanshutdown} written after a clean shutdown.
+ *
+ * <p>Thread-safe.
+ */
+public final class LogManager {
+
+    private static final Logger log = LoggerFactory.getLogger(LogManager.class);
+
+    static final String CLEAN_SHUTDOWN_FILE = ".kafka_cleanshutdown";
+    static final String RECOVERY_POINT_CHECKPOINT = "recovery-point-offset-checkpoint";
+    static final String LOG_START_OFFSET_CHECKPOINT = "log-start-offset-checkpoint";
+    static final String HIGH_WATERMARK_CHECKPOINT = "replication-offset-checkpoint";
+    static final String META_PROPERTIES = "meta.properties";
+    private static final String LOCK_FILE = ".lock";
+    private static final long INITIAL_TASK_DELAY_MS = 30_000;
+
+    /**
+     * Settings of the log manager.
+     *
+     * @param recoveryThreadsPerDir         threads loading logs per directory
+     * @param retentionCheckIntervalMs      period of the retention run, ms
+     * @param flushCheckIntervalMs          period of the {@code flush.ms} check, ms
+     * @param checkpointIntervalMs          period of the recovery point and log start offset checkpoints, ms
+     * @param highWatermarkCheckpointIntervalMs period of the high watermark checkpoint, ms
+     * @param producerIdExpirationMs        idle producer expiry, ms
+     * @param producerExpirationCheckIntervalMs period of the idle producer check, ms
+     */
+    public record Settings(int recoveryThreadsPerDir, long retentionCheckIntervalMs, long flushCheckIntervalMs,
+                           long checkpointIntervalMs, long highWatermarkCheckpointIntervalMs, int producerIdExpirationMs,
+                           long producerExpirationCheckIntervalMs) {
+    }
+
+    private final List<File> logDirs;
+    private final Settings settings;
+    private final Scheduler scheduler;
+    private final Time time;
+    private final Map<TopicPartition, PartitionLog> logs = new ConcurrentHashMap<>();
+    private final Map<File, FileLock> dirLocks = new HashMap<>();
+    private final Map<File, CheckpointFile<OffsetEntry>> recoveryPointCheckpoints = new HashMap<>();
+    private final Map<File, CheckpointFile<OffsetEntry>> logStartOffsetCheckpoints = new HashMap<>();
+    private final Map<File, CheckpointFile<OffsetEntry>> highWatermarkCheckpoints = new HashMap<>();
+    private final List<ScheduledFuture<?>> tasks = new ArrayList<>();
+    private final Object createLock = new Object();
+
+    /** One line of an offset checkpoint: {@code topic partition offset}. */
+    record OffsetEntry(TopicPartition tp, long offset) {
+        static String format(OffsetEntry e) {
+            return e.tp.topic() + " " + e.tp.partition() + " " + e.offset;
+        }
+
+        static OffsetEntry parse(String line) {
+            String[] parts = line.split("\\s+");
+            if (parts.length != 3) {
+                throw new IllegalArgumentException("expected 'topic partition offset', got '" + line + "'");
+            }
+            return new OffsetEntry(new TopicPartition(parts[0], Integer.parseInt(parts[1])), Long.parseLong(parts[2]));
+        }
+    }
+
+    /**
+     * @param logDirs   the log directories; created if missing
+     * @param settings  intervals and thread counts
+     * @param scheduler runs retention, flushes, checkpoints and delayed deletions
+     * @param time      the clock
+     */
+    public LogManager(List<File> logDirs, Settings settings, Scheduler scheduler, Time time) {
+        if (logDirs.isEmpty()) {
+            throw new IllegalArgumentException("At least one log directory is required");
+        }
+        this.logDirs = List.copyOf(logDirs);
+        this.settings = settings;
+        this.scheduler = scheduler;
+        this.time = time;
+        for (File dir : this.logDirs) {
+            recoveryPointCheckpoints.put(dir, offsetCheckpoint(dir, RECOVERY_POINT_CHECKPOINT));
+            logStartOffsetCheckpoints.put(dir, offsetCheckpoint(dir, LOG_START_OFFSET_CHECKPOINT));
+            highWatermarkCheckpoints.put(dir, offsetCheckpoint(dir, HIGH_WATERMARK_CHECKPOINT));
+        }
+    }
+
+    private static CheckpointFile<OffsetEntry> offsetCheckpoint(File dir, String name) {
+        return new CheckpointFile<>(new File(dir, name), OffsetEntry::format, OffsetEntry::parse);
+    }
+
+    public List<File> logDirs() {
+        return logDirs;
+    }
+
+    /**
+     * Creates and locks the log directories, and checks or writes their {@code meta.properties}.
+     *
+     * @throws IllegalStateException when a directory is locked by another process or belongs to another
+     *                               cluster or broker
+     * @throws IOException           when a directory cannot be created or written
+     */
+    public void lockAndVerifyDirs(String clusterId, int brokerId) throws IOException {
+        for (File dir : logDirs) {
+            Files.createDirectories(dir.toPath());
+            RandomAccessFile raf = new RandomAccessFile(new File(dir, LOCK_FILE), "rw");
+            FileLock lock = raf.getChannel().tryLock();
+            if (lock == null) {
+                raf.close();
+                throw new IllegalStateException("Log directory " + dir + " is in use by another broker process");
+            }
+            dirLocks.put(dir, lock);
+            File metaFile = new File(dir, META_PROPERTIES);
+            Properties meta = new Properties();
+            if (metaFile.exists()) {
+                meta = Utils.loadProps(metaFile.getPath());
+                String storedCluster = meta.getProperty("cluster.id");
+                String storedBroker = meta.getProperty("broker.id");
+                if (storedCluster != null && !storedCluster.equals(clusterId)) {
+                    throw new IllegalStateException("Log directory " + dir + " belongs to cluster " + storedCluster
+                        + " but ZooKeeper holds cluster " + clusterId + "; point the broker at the right ZooKeeper "
+                        + "or give it an empty log directory");
+                }
+                if (storedBroker != null && Integer.parseInt(storedBroker) != brokerId) {
+                    throw new IllegalStateException("Log directory " + dir + " belongs to broker " + storedBroker
+                        + " but this broker's id is " + brokerId);
+                }
+            } else {
+                meta.setProperty("version", "0");
+                meta.setProperty("cluster.id", clusterId);
+                meta.setProperty("broker.id", Integer.toString(brokerId));
+                File tmp = new File(dir, META_PROPERTIES + ".tmp");
+                try (var out = Files.newOutputStream(tmp.toPath())) {
+                    meta.store(out, "Written by Tributary; identifies the cluster and broker owning this directory");
+                }
+                Files.move(tmp.toPath(), metaFile.toPath(), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            }
+        }
+    }
+
+    /**
+     * Loads every partition log, recovering those not shut down cleanly, and removes the
+     * clean-shutdown markers (they are written again by {@link #shutdown()}).
+     *
+     * @param configs the config of each topic's logs
+     */
+    public void loadLogs(Function<String, LogConfig> configs) throws IOException {
+        long start = time.milliseconds();
+        for (File dir : logDirs) {
+            Files.createDirectories(dir.toPath());
+            File marker = new File(dir, CLEAN_SHUTDOWN_FILE);
+            boolean cleanShutdown = marker.exists();
+            Map<TopicPartition, Long> recoveryPoints = readCheckpoint(recoveryPointCheckpoints.get(dir));
+            Map<TopicPartition, Long> logStartOffsets = readCheckpoint(logStartOffsetCheckpoints.get(dir));
+            Map<TopicPartition, Long> highWatermarks = readCheckpoint(highWatermarkCheckpoints.get(dir));
+            File[] children = dir.listFiles(File::isDirectory);
+            if (children == null) {
+                throw new IOException("Could not list log directory " + dir);
+            }
+            ExecutorService pool = Executors.newFixedThreadPool(settings.recoveryThreadsPerDir(),
+                r -> new Thread(r, "log-recovery-" + dir.getName()));
+            try {
+                List<Future<PartitionLog>> loads = new ArrayList<>();
+                for (File child : children) {
+                    if (child.getName().endsWith(LogFileNames.DELETE_DIR_SUFFIX)) {
+                        scheduleDirDeletion(child, 0);
+                        continue;
+                    }
+                    TopicPartition tp = LogFileNames.parseTopicPartitionName(child.getName());
+                    if (tp == null) {
+                        log.warn("Ignoring directory {} in log directory {}: not a partition directory", child.getName(), dir);
+                        continue;
+                    }
+                    loads.add(pool.submit(() -> LogLoader.load(child, tp, configs.apply(tp.topic()),
+                        recoveryPoints.getOrDefault(tp, 0L), logStartOffsets.getOrDefault(tp, 0L),
+                        highWatermarks.getOrDefault(tp, 0L), cleanShutdown, scheduler, time,
+                        settings.producerIdExpirationMs())));
+                }
+                for (Future<PartitionLog> load : loads) {
+                    PartitionLog partitionLog = load.get();
+                    PartitionLog previous = logs.putIfAbsent(partitionLog.topicPartition(), partitionLog);
+                    if (previous != null) {
+                        throw new IllegalStateException("Duplicate log directories for " + partitionLog.topicPartition()
+                            + ": " + previous.dir() + " and " + partitionLog.dir());
+                    }
+                }
+            } catch (ExecutionException e) {
+                Throwable cause = e.getCause();
+                if (cause instanceof IOException io) {
+                    throw io;
+                }
+                throw new IllegalStateException("Error loading logs in " + dir + ": " + cause, cause);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("Interrupted while loading logs", e);
+            } finally {
+                pool.shutdownNow();
+            }
+            Files.deleteIfExists(marker.toPath());
+        }
+        log.info("Loaded {} log(s) from {} in {} ms", logs.size(), logDirs, time.milliseconds() - start);
+    }
+
+    private Map<TopicPartition, Long> readCheckpoint(CheckpointFile<OffsetEntry> checkpoint) {
+        Map<TopicPartition, Long> offsets = new HashMap<>();
+        try {
+            for (OffsetEntry e : checkpoint.read()) {
+                offsets.put(e.tp(), e.offset());
+            }
+        } catch (IOException e) {
+            log.warn("Ignoring unreadable checkpoint {}: {}; affected logs are recovered in full",
+                checkpoint.file(), e.getMessage());
+        }
+        return offsets;
+    }
+
+    /** Starts retention, flushing, checkpoints and producer expiry. */
+    public void startup() {
+        tasks.add(scheduler.schedule("log-retention", this::cleanupLogs, INITIAL_TASK_DELAY_MS,
+            settings.retentionCheckIntervalMs()));
+        tasks.add(scheduler.schedule("log-flusher", this::flushDirtyLogs, INITIAL_TASK_DELAY_MS,
+            settings.flushCheckIntervalMs()));
+        tasks.add(scheduler.schedule("recovery-point-checkpoint", this::checkpointRecoveryPointsAndLogStartOffsets,
+            INITIAL_TASK_DELAY_MS, settings.checkpointIntervalMs()));
+        tasks.add(scheduler.schedule("high-watermark-checkpoint", this::checkpointHighWatermarks,
+            settings.highWatermarkCheckpointIntervalMs(), settings.highWatermarkCheckpointIntervalMs()));
+        tasks.add(scheduler.schedule("producer-expiration", () -> logs.values().forEach(PartitionLog::removeExpiredProducers),
+            settings.producerExpirationCheckIntervalMs(), settings.producerExpirationCheckIntervalMs()));
+    }
+
+    public Optional<PartitionLog> getLog(TopicPartition tp) {
+        return Optional.ofNullable(logs.get(tp));
+    }
+
+    public Collection<PartitionLog> allLogs() {
+        return List.copyOf(logs.values());
+    }
+
+    /**
+     * The log of a partition, created in the log directory with the fewest partitions when absent.
+     *
+     * @param topicId stored in the new log's {@code partition.metadata}
+     * @throws KafkaStorageException when the log cannot be created
+     */
+    public PartitionLog getOrCreateLog(TopicPartition tp, Uuid topicId, LogConfig config) {
+        PartitionLog existing = logs.get(tp);
+        if (existing != null) {
+            return existing;
+        }
+        synchronized (createLock) {
+            existing = logs.get(tp);
+            if (existing != null) {
+                return existing;
+            }
+            File parent = nextLogDir();
+            File dir = new File(parent, LogFileNames.logDirName(tp));
+            try {
+                Files.createDirectories(dir.toPath());
+                PartitionLog created = LogLoader.load(dir, tp, config, 0, 0, 0, true, scheduler, time,
+                    settings.producerIdExpirationMs());
+                if (topicId != null && !Uuid.ZERO_UUID.equals(topicId)) {
+                    created.assignTopicId(topicId);
+                }
+                logs.put(tp, created);
+                log.info("Created log for {} in {}", tp, dir);
+                return created;
+            } catch (IOException e) {
+                throw new KafkaStorageException("Error creating the log of " + tp + " in " + parent + ": " + e, e);
+            }
+        }
+    }
+
+    /** The log directory holding the fewest partitions (ties go to the first listed). */
+    private File nextLogDir() {
+        Map<File, Integer> counts = new HashMap<>();
+        logDirs.forEach(d -> counts.put(d, 0));
+        for (PartitionLog l : logs.values()) {
+            File parent = l.dir().getParentFile();
+            counts.computeIfPresent(parent, (k, v) -> v + 1);
+        }
+        return logDirs.stream().min(Comparator.comparingInt(counts::get)).orElseThrow();
+    }
+
+    /**
+     * Removes a partition's log: the directory is renamed {@code <topic>-<p>.<uuid>-delete} at
+     * once and deleted after {@code file.delete.delay.ms}, so reads in flight complete.
+     */
+    public void asyncDelete(TopicPartition tp) {
+        PartitionLog removed = logs.remove(tp);
+        if (removed == null) {
+            return;
+        }
+        File dir = removed.dir();
+        File renamed = new File(dir.getParentFile(), LogFileNames.logDirName(tp) + "." + Uuid.randomUuid()
+            + LogFileNames.DELETE_DIR_SUFFIX);
+        try {
+            removed.renameDir(renamed);
+        } catch (IOException e) {
+            log.error("Could not rename {} for deletion; deleting it in place", dir, e);
+            renamed = dir;
+        }
+        removed.closeHandlers();
+        scheduleDirDeletion(renamed, removed.config().fileDeleteDelayMs());
+        log.info("Scheduled deletion of the log of {} ({})", tp, renamed);
+    }
+
+    private void scheduleDirDeletion(File dir, long delayMs) {
+        scheduler.schedule("delete-log-" + dir.getName(), () -> {
+            try {
+                Utils.delete(dir);
+            } catch (IOException e) {
+                log.warn("Could not delete {}", dir, e);
+            }
+        }, delayMs, 0);
+    }
+
+    /** Runs retention on every log. */
+    public void cleanupLogs() {
+        int total = 0;
+        for (PartitionLog partitionLog : logs.values()) {
+            try {
+                total += partitionLog.deleteOldSegments();
+            } catch (RuntimeException e) {
+                log.error("Retention failed for {}", partitionLog.topicPartition(), e);
+            }
+        }
+        if (total > 0) {
+            log.debug("Retention deleted {} segment(s)", total);
+        }
+    }
+
+    private void flushDirtyLogs() {
+        long now = time.milliseconds();
+        for (PartitionLog partitionLog : logs.values()) {
+            if (now - partitionLog.lastFlushedTimeMs() >= partitionLog.config().flushMs()) {
+                try {
+                    partitionLog.flush(partitionLog.logEndOffset());
+                } catch (RuntimeException e) {
+                    log.error("Flush failed for {}", partitionLog.topicPartition(), e);
+                }
+            }
+        }
+    }
+
+    /** Writes the recovery point and log start offset checkpoints of every directory. */
+    public void checkpointRecoveryPointsAndLogStartOffsets() {
+        writeCheckpoints(recoveryPointCheckpoints, PartitionLog::recoveryPoint);
+        writeCheckpoints(logStartOffsetCheckpoints, PartitionLog::logStartOffset);
+    }
+
+    /** Writes the high watermark checkpoint of every directory. */
+    public void checkpointHighWatermarks() {
+        writeCheckpoints(highWatermarkCheckpoints, PartitionLog::highWatermark);
+    }
+
+    private void writeCheckpoints(Map<File, CheckpointFile<OffsetEntry>> files, Function<PartitionLog, Long> offset) {
+        Map<File, List<OffsetEntry>> byDir = new HashMap<>();
+        logDirs.forEach(d -> byDir.put(d, new ArrayList<>()));
+        for (PartitionLog partitionLog : logs.values()) {
+            List<OffsetEntry> entries = byDir.get(partitionLog.dir().getParentFile());
+            if (entries != null) {
+                entries.add(new OffsetEntry(partitionLog.topicPartition(), offset.apply(partitionLog)));
+            }
+        }
+        for (Map.Entry<File, List<OffsetEntry>> e : byDir.entrySet()) {
+            try {
+                files.get(e.getKey()).write(e.getValue());
+            } catch (IOException ex) {
+                log.error("Could not write checkpoint {}", files.get(e.getKey()).file(), ex);
+            }
+        }
+    }
+
+    /**
+     * Flushes and closes every log, writes the checkpoints and the clean-shutdown markers, and
+     * releases the directory locks. Called after the network and replication have stopped.
+     */
+    public void shutdown() {
+        tasks.forEach(t -> t.cancel(false));
+        boolean clean = true;
+        for (PartitionLog partitionLog : logs.values()) {
+            try {
+                partitionLog.flush(partitionLog.logEndOffset());
+                partitionLog.close();
+            } catch (RuntimeException e) {
+                clean = false;
+                log.error("Error closing the log of {}", partitionLog.topicPartition(), e);
+            }
+        }
+        checkpointRecoveryPointsAndLogStartOffsets();
+        checkpointHighWatermarks();
+        for (File dir : logDirs) {
+            try {
+                if (clean) {
+                    Files.createFile(new File(dir, CLEAN_SHUTDOWN_FILE).toPath());
+                }
+            } catch (java.nio.file.FileAlreadyExistsException e) {
+                // already marked
+            } catch (IOException e) {
+                log.error("Could not write the clean shutdown marker in {}", dir, e);
+            }
+            FileLock lock = dirLocks.remove(dir);
+            if (lock != null) {
+                try {
+                    lock.release();
+                    lock.channel().close();
+                } catch (IOException e) {
+                    log.warn("Could not release the lock of {}", dir, e);
+                }
+            }
+        }
+        logs.clear();
+        log.info("Log manager shut down{}", clean ? " cleanly" : " with errors; logs will be recovered at the next start");
+    }
+
+    /**
+     * What DescribeLogDirs reports of one directory.
+     *
+     * @param path        absolute path
+     * @param partitions  partition to log size, bytes
+     * @param totalBytes  capacity of the file system, bytes
+     * @param usableBytes free space usable by the broker, bytes
+     */
+    public record LogDirDescription(String path, Map<TopicPartition, Long> partitions, long totalBytes, long usableBytes) {
+    }
+
+    /** Every log directory with its partitions' sizes and its free space. */
+    public List<LogDirDescription> describeLogDirs() {
+        List<LogDirDescription> out = new ArrayList<>();
+        for (File dir : logDirs) {
+            Map<TopicPartition, Long> sizes = new HashMap<>();
+            for (PartitionLog partitionLog : logs.values()) {
+                if (partitionLog.dir().getParentFile().equals(dir)) {
+                    sizes.put(partitionLog.topicPartition(), partitionLog.size());
+                }
+            }
+            out.add(new LogDirDescription(dir.getAbsolutePath(), sizes, dir.getTotalSpace(), dir.getUsableSpace()));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,308 @@
+package io.tributary.broker.log;
+
+import io.tributary.broker.config.LogConfig;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.common.InvalidRecordException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.CorruptRecordException;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.TimestampType;
+import org.apache.kafka.common.record.internal.DefaultRecordBatch;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.MutableRecordBatch;
+import org.apache.kafka.common.record.internal.Record;
+import org.apache.kafka.common.record.internal.RecordBatch;
+import org.apache.kafka.common.requests.ProduceResponse.RecordError;
+import org.apache.kafka.common.utils.internals.ByteUtils;
+import org.apache.kafka.common.utils.internals.BufferSupplier;
+import org.apache.kafka.common.utils.internals.CloseableIterator;
+
+/**
+ * Validates record batches from producers and assigns their offsets in place.
+ *
+ * <p>Batch checks (all batches): magic v2, CRC, size within {@code max.message.bytes}, base
+ * offset 0 as sent by clients, record count consistent with the offset range, no control
+ * batches from clients, a sequence for idempotent batches. Record checks: each record's
+ * offset delta in order, a key on compacted topics, timestamps within
+ * {@code message.timestamp.before/after.max.ms} for CreateTime topics. Uncompressed batches
+ * are walked in their buffer without allocating; compressed ones are decompressed to validate,
+ * as Kafka does, but never recompressed: offsets, leader epoch and (for LogAppendTime) the max
+ * timestamp are written into the batch header, where the CRC does not cover the first two and
+ * the library recomputes it for the third.
+ *
+ * <p>Stateless apart from a per-thread decompression buffer; thread-safe.
+ */
+public final class LogValidator {
+
+    private static final ThreadLocal<BufferSupplier> BUFFER_SUPPLIER = ThreadLocal.withInitial(BufferSupplier::create);
+
+    private LogValidator() {
+    }
+
+    /**
+     * Batch-level facts of a produce request's records, gathered before taking the log lock.
+     *
+     * @param validBytes   bytes of whole batches (a trailing partial batch is ignored)
+     * @param batchCount   number of batches
+     * @param recordCount  number of records
+     * @param hasProducerId whether any batch comes from an idempotent producer
+     */
+    public record BatchSummary(int validBytes, int batchCount, int recordCount, boolean hasProducerId) {
+    }
+
+    /**
+     * Offsets and timestamps assigned to an append.
+     *
+     * @param lastOffset                  offset of the last record
+     * @param maxTimestamp                largest record timestamp, ms
+     * @param shallowOffsetOfMaxTimestamp last offset of the batch holding it
+     * @param logAppendTime               the time set on LogAppendTime topics, else -1
+     */
+    public record AssignedOffsets(long lastOffset, long maxTimestamp, long shallowOffsetOfMaxTimestamp, long logAppendTime) {
+    }
+
+    /**
+     * Checks every batch of a client append.
+     *
+     * @throws RecordValidationException  with INVALID_RECORD, MESSAGE_TOO_LARGE or CORRUPT_MESSAGE
+     */
+    public static BatchSummary analyze(TopicPartition tp, MemoryRecords records, LogConfig config, boolean fromClient) {
+        int validBytes = 0;
+        int batches = 0;
+        int recordCount = 0;
+        boolean hasProducerId = false;
+        for (MutableRecordBatch batch : records.batches()) {
+            int batchSize = batch.sizeInBytes();
+            if (batch.magic() != RecordBatch.MAGIC_VALUE_V2) {
+                throw new RecordValidationException(Errors.INVALID_RECORD, "Record batch with magic " + batch.magic()
+                    + " appended to " + tp + "; only magic v2 is accepted");
+            }
+            if (fromClient && batch.baseOffset() != 0) {
+                throw new RecordValidationException(Errors.INVALID_RECORD, "The baseOffset of the record batch in the append to "
+                    + tp + " should be 0, but it is " + batch.baseOffset());
+            }
+            if (batchSize > config.maxMessageBytes()) {
+                throw new RecordValidationException(Errors.MESSAGE_TOO_LARGE, "The record batch size in the append to " + tp
+                    + " is " + batchSize + " bytes which exceeds the maximum configured value of " + config.maxMessageBytes());
+            }
+            try {
+                batch.ensureValid();
+            } catch (CorruptRecordException | InvalidRecordException e) {
+                throw new RecordValidationException(Errors.CORRUPT_MESSAGE, "Record batch in the append to " + tp
+                    + " is corrupt: " + e.getMessage());
+            }
+            long countFromOffsets = batch.lastOffset() - batch.baseOffset() + 1;
+            Integer count = batch.countOrNull();
+            if (countFromOffsets <= 0 || count == null || count <= 0 || countFromOffsets != count) {
+                throw new RecordValidationException(Errors.INVALID_RECORD, "Inconsistent batch offset range "
+                    + batch.baseOffset() + ".." + batch.lastOffset() + " and record count " + count + " in the append to " + tp);
+            }
+            if (fromClient && batch.isControlBatch()) {
+                throw new RecordValidationException(Errors.INVALID_RECORD, "Clients are not allowed to write control records");
+            }
+            if (batch.hasProducerId()) {
+                hasProducerId = true;
+                if (batch.baseSequence() < 0) {
+                    throw new RecordValidationException(Errors.INVALID_RECORD, "Invalid sequence number "
+                        + batch.baseSequence() + " in an idempotent batch appended to " + tp);
+                }
+            }
+            validBytes += batchSize;
+            batches++;
+            recordCount += count;
+        }
+        return new BatchSummary(validBytes, batches, recordCount, hasProducerId);
+    }
+
+    /**
+     * Checks every record and assigns offsets from {@code firstOffset}, in place.
+     *
+     * @param leaderEpoch the leader epoch written into each batch
+     * @param now         current time, ms (LogAppendTime and timestamp bounds)
+     * @throws RecordValidationException with INVALID_RECORD or INVALID_TIMESTAMP and the records at fault
+     */
+    public static AssignedOffsets validateAndAssignOffsets(TopicPartition tp, MemoryRecords records, long firstOffset,
+                                                           int leaderEpoch, LogConfig config, long now) {
+        ByteBuffer buffer = records.buffer();
+        int position = buffer.position();
+        long nextOffset = firstOffset;
+        long maxTimestamp = RecordBatch.NO_TIMESTAMP;
+        long shallowOffsetOfMaxTimestamp = -1;
+        boolean logAppendTime = config.messageTimestampType() == TimestampType.LOG_APPEND_TIME;
+        for (MutableRecordBatch batch : records.batches()) {
+            long batchMaxTimestamp;
+            if (batch.isCompressed()) {
+                batchMaxTimestamp = validateCompressedRecords(tp, batch, config, now);
+            } else {
+                batchMaxTimestamp = validateUncompressedRecords(tp, batch, buffer, position, config, now);
+            }
+            position += batch.sizeInBytes();
+            int lastOffsetDelta = (int) (batch.lastOffset() - batch.baseOffset());
+            batch.setLastOffset(nextOffset + lastOffsetDelta);
+            batch.setPartitionLeaderEpoch(leaderEpoch);
+            if (logAppendTime) {
+                batch.setMaxTimestamp(TimestampType.LOG_APPEND_TIME, now);
+                batchMaxTimestamp = now;
+            } else if (batch.maxTimestamp() != batchMaxTimestamp) {
+                batch.setMaxTimestamp(TimestampType.CREATE_TIME, batchMaxTimestamp);
+            }
+            nextOffset += lastOffsetDelta + 1;
+            if (batchMaxTimestamp > maxTimestamp) {
+                maxTimestamp = batchMaxTimestamp;
+                shallowOffsetOfMaxTimestamp = nextOffset - 1;
+            }
+        }
+        return new AssignedOffsets(nextOffset - 1, maxTimestamp, shallowOffsetOfMaxTimestamp,
+            logAppendTime ? now : RecordBatch.NO_TIMESTAMP);
+    }
+
+    /**
+     * Walks the records of an uncompressed batch in its buffer: record layout (varint length,
+     * attributes, varlong timestamp delta, varint offset delta, key, value, headers) checked
+     * without allocating.
+     *
+     * @return the largest record timestamp
+     */
+    private static long validateUncompressedRecords(TopicPartition tp, RecordBatch batch, ByteBuffer buffer, int batchStart,
+                                                    LogConfig config, long now) {
+        int count = batch.countOrNull();
+        int end = batchStart + batch.sizeInBytes();
+        ByteBuffer view = buffer.duplicate();
+        view.position(batchStart + DefaultRecordBatch.RECORD_BATCH_OVERHEAD);
+        view.limit(end);
+        long baseTimestamp = ((DefaultRecordBatch) batch).baseTimestamp();
+        long maxTimestamp = RecordBatch.NO_TIMESTAMP;
+        List<RecordError> errors = null;
+        Errors errorCode = Errors.INVALID_RECORD;
+        try {
+            for (int i = 0; i < count; i++) {
+                int length = ByteUtils.readVarint(view);
+                int recordStart = view.position();
+                if (length <= 0 || length > view.remaining()) {
+                    throw invalid(tp, "Record " + i + " has invalid size " + length);
+                }
+                view.get(); // attributes
+                long timestamp = baseTimestamp + ByteUtils.readVarlong(view);
+                int offsetDelta = ByteUtils.readVarint(view);
+                int keyLength = ByteUtils.readVarint(view);
+                skip(view, keyLength);
+                skip(view, ByteUtils.readVarint(view));
+                int headers = ByteUtils.readVarint(view);
+                if (headers < 0) {
+                    throw invalid(tp, "Record " + i + " has " + headers + " headers");
+                }
+                for (int h = 0; h < headers; h++) {
+                    int headerKeyLength = ByteUtils.readVarint(view);
+                    if (headerKeyLength < 0) {
+                        throw invalid(tp, "Record " + i + " has a header with a null key");
+                    }
+                    skip(view, headerKeyLength);
+                    skip(view, ByteUtils.readVarint(view));
+                }
+                if (view.position() - recordStart != length) {
+                    throw invalid(tp, "Record " + i + " declares " + length + " bytes but holds "
+                        + (view.position() - recordStart));
+                }
+                Problem problem = recordProblem(i, offsetDelta, keyLength >= 0, timestamp, config, now);
+                if (problem != null) {
+                    errors = addError(errors, i, problem.message());
+                    errorCode = problem.error();
+                }
+                if (timestamp > maxTimestamp) {
+                    maxTimestamp = timestamp;
+                }
+            }
+        } catch (RuntimeException e) {
+            if (e instanceof RecordValidationException rve) {
+                throw rve;
+            }
+            throw invalid(tp, "Malformed records in batch: " + e);
+        }
+        if (view.hasRemaining()) {
+            throw invalid(tp, "Batch has " + view.remaining() + " bytes after its " + count + " records");
+        }
+        throwIfErrors(tp, errors, errorCode);
+        return maxTimestamp;
+    }
+
+    private static long validateCompressedRecords(TopicPartition tp, RecordBatch batch, LogConfig config, long now) {
+        long maxTimestamp = RecordBatch.NO_TIMESTAMP;
+        List<RecordError> errors = null;
+        Errors errorCode = Errors.INVALID_RECORD;
+        int i = 0;
+        try (CloseableIterator<Record> records = ((DefaultRecordBatch) batch).skipKeyValueIterator(BUFFER_SUPPLIER.get())) {
+            while (records.hasNext()) {
+                Record record = records.next();
+                int offsetDelta = (int) (record.offset() - batch.baseOffset());
+                Problem problem = recordProblem(i, offsetDelta, record.hasKey(), record.timestamp(), config, now);
+                if (problem != null) {
+                    errors = addError(errors, i, problem.message());
+                    errorCode = problem.error();
+                }
+                maxTimestamp = Math.max(maxTimestamp, record.timestamp());
+                i++;
+            }
+        } catch (CorruptRecordException | InvalidRecordException | IllegalStateException e) {
+            throw invalid(tp, "Malformed compressed records: " + e.getMessage());
+        } catch (org.apache.kafka.common.KafkaException e) {
+            throw invalid(tp, "Compressed records cannot be read: " + e.getMessage());
+        }
+        if (i != batch.countOrNull()) {
+            throw invalid(tp, "Batch declares " + batch.countOrNull() + " records but holds " + i);
+        }
+        throwIfErrors(tp, errors, errorCode);
+        return maxTimestamp;
+    }
+
+    /** What is wrong with one record, and the partition error code it earns. */
+    private record Problem(Errors error, String message) {
+    }
+
+    private static Problem recordProblem(int index, int offsetDelta, boolean hasKey, long timestamp, LogConfig config, long now) {
+        if (offsetDelta != index) {
+            return new Problem(Errors.INVALID_RECORD, "Inner record " + index + " has offset delta " + offsetDelta);
+        }
+        if (config.compact() && !hasKey) {
+            return new Problem(Errors.INVALID_RECORD, "Compacted topic cannot accept message without key");
+        }
+        if (config.messageTimestampType() == TimestampType.CREATE_TIME && timestamp != RecordBatch.NO_TIMESTAMP) {
+            if (now - timestamp > config.messageTimestampBeforeMaxMs()) {
+                return new Problem(Errors.INVALID_TIMESTAMP, "Timestamp " + timestamp + " of message with offset delta " + index + " is before the broker's time "
+                    + now + " by more than message.timestamp.before.max.ms=" + config.messageTimestampBeforeMaxMs());
+            }
+            if (timestamp - now > config.messageTimestampAfterMaxMs()) {
+                return new Problem(Errors.INVALID_TIMESTAMP, "Timestamp " + timestamp + " of message with offset delta " + index + " is after the broker's time "
+                    + now + " by more than message.timestamp.after.max.ms=" + config.messageTimestampAfterMaxMs());
+            }
+        }
+        return null;
+    }
+
+    private static List<RecordError> addError(List<RecordError> errors, int index, String message) {
+        List<RecordError> list = errors == null ? new ArrayList<>() : errors;
+        list.add(new RecordError(index, message));
+        return list;
+    }
+
+    private static void throwIfErrors(TopicPartition tp, List<RecordError> errors, Errors errorCode) {
+        if (errors != null) {
+            throw new RecordValidationException(errorCode, "One or more records have been rejected in the append to "
+                + tp + ": " + errors.get(0).message, errors);
+        }
+    }
+
+    private static void skip(ByteBuffer view, int length) {
+        if (length > 0) {
+            if (length > view.remaining()) {
+                throw new IllegalStateException("field of " + length + " bytes overruns the record");
+            }
+            view.position(view.position() + length);
+        }
+    }
+
+    private static RecordValidationException invalid(TopicPartition tp, String message) {
+        return new RecordValidationException(Errors.INVALID_RECORD, message + " (in the append to " + tp + ")");
+    }
+}

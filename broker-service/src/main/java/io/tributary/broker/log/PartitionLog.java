@@ -1,0 +1,774 @@
+package io.tributary.broker.log;
+
+import io.tributary.broker.config.LogConfig;
+import io.tributary.broker.producer.AppendOrigin;
+import io.tributary.broker.producer.BatchMetadata;
+import io.tributary.broker.producer.ProducerAppendInfo;
+import io.tributary.broker.producer.ProducerStateManager;
+import io.tributary.broker.scheduler.Scheduler;
+import java.io.File;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.ThreadLocalRandom;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.KafkaStorageException;
+import org.apache.kafka.common.errors.OffsetOutOfRangeException;
+import org.apache.kafka.common.record.internal.FileRecords;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.MutableRecordBatch;
+import org.apache.kafka.common.record.internal.RecordBatch;
+import org.apache.kafka.common.utils.Time;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The log of one partition replica: an ordered set of {@link LogSegment}s with the log start
+ * offset, log end offset (LEO), high watermark and recovery point, the producer state used for
+ * idempotence and the leader epoch cache.
+ *
+ * <p>Invariants: logStartOffset &lt;= highWatermark &lt;= logEndOffset; segments are keyed by base
+ * offset, the last is active; recoveryPoint &lt;= logEndOffset and everything below it is on disk.
+ *
+ * <p>Thread-safety: every change (append, roll, truncation, retention, config) holds the log's
+ * lock; reads never lock and see a consistent prefix bounded by the volatile end offsets.
+ * Retention and segment roll retention rely on delayed deletion: a removed segment is renamed
+ * {@code .deleted} and its files closed only after {@code file.delete.delay.ms}, so reads in
+ * flight (including zero-copy sends) complete.
+ *
+ * <p>Errors: I/O failures surface as {@link KafkaStorageException} (KAFKA_STORAGE_ERROR); a
+ * failed write is rolled back so the file never keeps a partial batch.
+ */
+public final class PartitionLog {
+
+    private static final Logger log = LoggerFactory.getLogger(PartitionLog.class);
+
+    private final Object lock = new Object();
+    private final TopicPartition topicPartition;
+    private final ConcurrentSkipListMap<Long, LogSegment> segments;
+    private final ProducerStateManager producerStateManager;
+    private final LeaderEpochFileCache leaderEpochCache;
+    private final PartitionMetadataFile partitionMetadataFile;
+    private final Scheduler scheduler;
+    private final Time time;
+    private volatile File dir;
+    private volatile LogConfig config;
+    private volatile LogOffsetMetadata nextOffsetMetadata;
+    private volatile LogOffsetMetadata highWatermarkMetadata;
+    private volatile long logStartOffset;
+    private volatile long recoveryPoint;
+    private volatile long lastFlushedTimeMs;
+    private volatile boolean closed;
+
+    PartitionLog(File dir, TopicPartition topicPartition, LogConfig config, ConcurrentSkipListMap<Long, LogSegment> segments,
+                 long logStartOffset, long recoveryPoint, LogOffsetMetadata nextOffsetMetadata, long highWatermark,
+                 ProducerStateManager producerStateManager, LeaderEpochFileCache leaderEpochCache,
+                 Scheduler scheduler, Time time) {
+        this.dir = dir;
+        this.topicPartition = topicPartition;
+        this.config = config;
+        this.segments = segments;
+        this.logStartOffset = logStartOffset;
+        this.recoveryPoint = recoveryPoint;
+        this.nextOffsetMetadata = nextOffsetMetadata;
+        this.producerStateManager = producerStateManager;
+        this.leaderEpochCache = leaderEpochCache;
+        this.partitionMetadataFile = new PartitionMetadataFile(dir);
+        this.scheduler = scheduler;
+        this.time = time;
+        this.lastFlushedTimeMs = time.milliseconds();
+        long hw = Math.min(Math.max(highWatermark, logStartOffset), nextOffsetMetadata.messageOffset());
+        this.highWatermarkMetadata = hw == nextOffsetMetadata.messageOffset()
+            ? nextOffsetMetadata : LogOffsetMetadata.unknownPosition(hw);
+    }
+
+    public TopicPartition topicPartition() {
+        return topicPartition;
+    }
+
+    public File dir() {
+        return dir;
+    }
+
+    public LogConfig config() {
+        return config;
+    }
+
+    /** Applies a new topic config to future appends, rolls and retention runs. */
+    public void updateConfig(LogConfig newConfig) {
+        this.config = newConfig;
+    }
+
+    public long logStartOffset() {
+        return logStartOffset;
+    }
+
+    /** The offset the next record will get. */
+    public long logEndOffset() {
+        return nextOffsetMetadata.messageOffset();
+    }
+
+    public LogOffsetMetadata logEndOffsetMetadata() {
+        return nextOffsetMetadata;
+    }
+
+    public long highWatermark() {
+        return highWatermarkMetadata.messageOffset();
+    }
+
+    public long recoveryPoint() {
+        return recoveryPoint;
+    }
+
+    public LeaderEpochFileCache leaderEpochCache() {
+        return leaderEpochCache;
+    }
+
+    public ProducerStateManager producerStateManager() {
+        return producerStateManager;
+    }
+
+    /** The topic id stored beside the log, if any. */
+    public Optional<Uuid> topicId() {
+        return partitionMetadataFile.read();
+    }
+
+    /** Stores the topic id beside the log. */
+    public void assignTopicId(Uuid topicId) throws IOException {
+        if (!topicId.equals(partitionMetadataFile.read().orElse(null))) {
+            partitionMetadataFile.write(topicId);
+        }
+    }
+
+    /** Total bytes of the segment files. */
+    public long size() {
+        long size = 0;
+        for (LogSegment segment : segments.values()) {
+            size += segment.size();
+        }
+        return size;
+    }
+
+    public int numberOfSegments() {
+        return segments.size();
+    }
+
+    /** Base offsets of the segments, oldest first. */
+    public List<Long> segmentBaseOffsets() {
+        return new ArrayList<>(segments.keySet());
+    }
+
+    LogSegment activeSegment() {
+        return segments.lastEntry().getValue();
+    }
+
+    /**
+     * Appends records from a producer to this leader's log: validates them, drops a retried
+     * duplicate, assigns offsets and the leader epoch in place, and writes them.
+     *
+     * @throws RecordValidationException for invalid records (INVALID_RECORD, CORRUPT_MESSAGE, ...)
+     * @throws org.apache.kafka.common.errors.OutOfOrderSequenceException for a sequence gap
+     * @throws org.apache.kafka.common.errors.InvalidProducerEpochException for a fenced producer epoch
+     * @throws KafkaStorageException when the write fails
+     */
+    public LogAppendInfo appendAsLeader(MemoryRecords records, int leaderEpoch) {
+        LogValidator.BatchSummary summary = LogValidator.analyze(topicPartition, records, config, true);
+        MemoryRecords valid = summary.validBytes() < records.sizeInBytes()
+            ? records.slice(0, summary.validBytes()) : records;
+        synchronized (lock) {
+            checkOpen();
+            if (summary.batchCount() == 0) {
+                return LogAppendInfo.empty(logEndOffset(), logStartOffset);
+            }
+            if (summary.hasProducerId()) {
+                for (MutableRecordBatch batch : valid.batches()) {
+                    if (batch.hasProducerId()) {
+                        Optional<BatchMetadata> duplicate = producerStateManager.findDuplicate(batch);
+                        if (duplicate.isPresent()) {
+                            BatchMetadata d = duplicate.get();
+                            return new LogAppendInfo(d.firstOffset(), d.lastOffset(), d.timestamp(),
+                                RecordBatch.NO_TIMESTAMP, logStartOffset, 0, 0, true);
+                        }
+                    }
+                }
+            }
+            long now = time.milliseconds();
+            long firstOffset = logEndOffset();
+            LogValidator.AssignedOffsets assigned = LogValidator.validateAndAssignOffsets(topicPartition, valid,
+                firstOffset, leaderEpoch, config, now);
+            Map<Long, ProducerAppendInfo> producers = summary.hasProducerId()
+                ? validateProducerState(valid, AppendOrigin.CLIENT) : Map.of();
+            leaderEpochCache.assign(leaderEpoch, firstOffset);
+            LogSegment segment = maybeRoll(valid.sizeInBytes(), assigned.maxTimestamp(), assigned.lastOffset(), now);
+            writeToSegment(segment, assigned.lastOffset(), assigned.maxTimestamp(), assigned.shallowOffsetOfMaxTimestamp(), valid);
+            producers.values().forEach(producerStateManager::update);
+            producerStateManager.updateMapEndOffset(assigned.lastOffset() + 1);
+            maybeFlushByMessages();
+            return new LogAppendInfo(firstOffset, assigned.lastOffset(), assigned.maxTimestamp(), assigned.logAppendTime(),
+                logStartOffset, summary.recordCount(), summary.validBytes(), false);
+        }
+    }
+
+    /**
+     * Appends batches copied from the leader, which already carry offsets and epochs.
+     *
+     * @throws RecordValidationException for corrupt batches
+     * @throws IllegalStateException when the batches do not start at the log end offset
+     */
+    public LogAppendInfo appendAsFollower(MemoryRecords records) {
+        LogValidator.BatchSummary summary = LogValidator.analyze(topicPartition, records, config, false);
+        MemoryRecords valid = summary.validBytes() < records.sizeInBytes()
+            ? records.slice(0, summary.validBytes()) : records;
+        synchronized (lock) {
+            checkOpen();
+            if (summary.batchCount() == 0) {
+                return LogAppendInfo.empty(logEndOffset(), logStartOffset);
+            }
+            long firstOffset = -1;
+            long lastOffset = -1;
+            long maxTimestamp = RecordBatch.NO_TIMESTAMP;
+            long shallowOffsetOfMax = -1;
+            for (MutableRecordBatch batch : valid.batches()) {
+                if (firstOffset < 0) {
+                    firstOffset = batch.baseOffset();
+                }
+                if (batch.baseOffset() <= lastOffset) {
+                    throw new RecordValidationException(org.apache.kafka.common.protocol.Errors.CORRUPT_MESSAGE,
+                        "Out of order offsets in batches fetched for " + topicPartition);
+                }
+                lastOffset = batch.lastOffset();
+                if (batch.maxTimestamp() > maxTimestamp) {
+                    maxTimestamp = batch.maxTimestamp();
+                    shallowOffsetOfMax = batch.lastOffset();
+                }
+                leaderEpochCache.assign(batch.partitionLeaderEpoch(), batch.baseOffset());
+            }
+            if (firstOffset < logEndOffset()) {
+                throw new IllegalStateException("Follower append to " + topicPartition + " starts at " + firstOffset
+                    + ", below the log end offset " + logEndOffset());
+            }
+            Map<Long, ProducerAppendInfo> producers = summary.hasProducerId()
+                ? validateProducerState(valid, AppendOrigin.REPLICATION) : Map.of();
+            LogSegment segment = maybeRoll(valid.sizeInBytes(), maxTimestamp, lastOffset, time.milliseconds());
+            writeToSegment(segment, lastOffset, maxTimestamp, shallowOffsetOfMax, valid);
+            producers.values().forEach(producerStateManager::update);
+            producerStateManager.updateMapEndOffset(lastOffset + 1);
+            maybeFlushByMessages();
+            return new LogAppendInfo(firstOffset, lastOffset, maxTimestamp, RecordBatch.NO_TIMESTAMP, logStartOffset,
+                summary.recordCount(), summary.validBytes(), false);
+        }
+    }
+
+    private Map<Long, ProducerAppendInfo> validateProducerState(MemoryRecords records, AppendOrigin origin) {
+        Map<Long, ProducerAppendInfo> producers = new HashMap<>();
+        for (MutableRecordBatch batch : records.batches()) {
+            if (batch.hasProducerId()) {
+                producers.computeIfAbsent(batch.producerId(), id -> producerStateManager.prepareUpdate(id, origin))
+                    .append(batch);
+            }
+        }
+        return producers;
+    }
+
+    private void writeToSegment(LogSegment segment, long lastOffset, long maxTimestamp, long shallowOffsetOfMax,
+                                MemoryRecords records) {
+        int sizeBefore = segment.size();
+        try {
+            segment.append(lastOffset, maxTimestamp, shallowOffsetOfMax, records);
+        } catch (IOException e) {
+            rollbackPartialWrite(segment, sizeBefore, e);
+            throw new KafkaStorageException("Error appending " + records.sizeInBytes() + " bytes to " + topicPartition
+                + " in " + dir + ": " + e.getMessage(), e);
+        }
+        nextOffsetMetadata = new LogOffsetMetadata(lastOffset + 1, segment.baseOffset(), segment.size());
+    }
+
+    /** A failed write (full disk) may leave part of a batch: cut the file back to its last whole batch. */
+    private void rollbackPartialWrite(LogSegment segment, int sizeBefore, IOException cause) {
+        try {
+            segment.log().truncateTo(sizeBefore);
+            log.error("Append to {} failed and was rolled back to {} bytes: {}", topicPartition, sizeBefore, cause.toString());
+        } catch (IOException | RuntimeException e) {
+            log.error("Append to {} failed and could not be rolled back; the log is closed until restart, "
+                + "when recovery truncates the partial batch", topicPartition, e);
+            closed = true;
+        }
+    }
+
+    private void maybeFlushByMessages() {
+        if (logEndOffset() - recoveryPoint >= config.flushMessages()) {
+            flush(logEndOffset());
+        }
+    }
+
+    /**
+     * Rolls to a new segment if the append would overflow the active one by size, age, index
+     * capacity or relative offset range. Caller holds the lock.
+     */
+    private LogSegment maybeRoll(int appendBytes, long maxTimestampInAppend, long maxOffsetInAppend, long now) {
+        LogSegment active = activeSegment();
+        if (active.shouldRoll(config.segmentBytes(), config.segmentMs(), appendBytes, maxTimestampInAppend,
+                maxOffsetInAppend, now)) {
+            return roll();
+        }
+        return active;
+    }
+
+    /**
+     * Starts a new active segment at the log end offset, snapshots the producer state there, and
+     * flushes the previous segment in the background (which advances the recovery point).
+     */
+    public LogSegment roll() {
+        synchronized (lock) {
+            checkOpen();
+            long newOffset = logEndOffset();
+            LogSegment active = activeSegment();
+            if (active.baseOffset() == newOffset && active.size() == 0) {
+                return active;
+            }
+            try {
+                active.onBecomeInactiveSegment();
+                producerStateManager.updateMapEndOffset(newOffset);
+                producerStateManager.takeSnapshot();
+                long jitter = config.segmentJitterMs() > 0 ? ThreadLocalRandom.current().nextLong(config.segmentJitterMs()) : 0;
+                LogSegment segment = LogSegment.open(dir, newOffset, config.segmentIndexBytes(), config.indexIntervalBytes(),
+                    jitter, config.preallocate(), config.segmentBytes(), time, false, "");
+                segments.put(newOffset, segment);
+                nextOffsetMetadata = new LogOffsetMetadata(newOffset, newOffset, 0);
+                scheduler.scheduleOnce("flush-" + topicPartition, () -> flushUpTo(newOffset));
+                log.debug("Rolled {} to a new segment at offset {}", topicPartition, newOffset);
+                return segment;
+            } catch (IOException e) {
+                throw new KafkaStorageException("Error rolling " + topicPartition + " at offset " + newOffset + ": " + e, e);
+            }
+        }
+    }
+
+    /**
+     * Reads from {@code startOffset}.
+     *
+     * @param maxLength     byte limit
+     * @param isolation     how far the read may go
+     * @param minOneMessage whether the first batch is returned whole even above {@code maxLength}
+     * @throws OffsetOutOfRangeException if {@code startOffset} is below the log start or above the log end
+     */
+    public FetchDataInfo read(long startOffset, int maxLength, FetchIsolation isolation, boolean minOneMessage) {
+        LogOffsetMetadata end = nextOffsetMetadata;
+        long logStart = logStartOffset;
+        if (startOffset > end.messageOffset() || startOffset < logStart) {
+            throw new OffsetOutOfRangeException("Offset " + startOffset + " is out of range for " + topicPartition
+                + ": log start offset " + logStart + ", log end offset " + end.messageOffset());
+        }
+        LogOffsetMetadata maxOffsetMetadata = isolation == FetchIsolation.LOG_END ? end : fetchHighWatermarkMetadata();
+        if (startOffset >= maxOffsetMetadata.messageOffset()) {
+            return FetchDataInfo.empty(startOffset == maxOffsetMetadata.messageOffset()
+                ? maxOffsetMetadata : LogOffsetMetadata.unknownPosition(startOffset));
+        }
+        Map.Entry<Long, LogSegment> entry = segments.floorEntry(startOffset);
+        while (entry != null) {
+            LogSegment segment = entry.getValue();
+            long maxPosition = maxOffsetMetadata.segmentBaseOffset() == segment.baseOffset()
+                ? maxOffsetMetadata.relativePositionInSegment() : segment.size();
+            FetchDataInfo info = segment.read(startOffset, maxLength, maxPosition, minOneMessage);
+            if (info != null) {
+                return info;
+            }
+            entry = segments.higherEntry(entry.getKey());
+        }
+        return FetchDataInfo.empty(end);
+    }
+
+    /** The high watermark with its position, computing the position if unknown. */
+    public LogOffsetMetadata fetchHighWatermarkMetadata() {
+        LogOffsetMetadata hw = highWatermarkMetadata;
+        if (hw.positionKnown()) {
+            return hw;
+        }
+        synchronized (lock) {
+            hw = highWatermarkMetadata;
+            if (!hw.positionKnown()) {
+                hw = convertToOffsetMetadata(hw.messageOffset());
+                if (hw.positionKnown()) {
+                    highWatermarkMetadata = hw;
+                }
+            }
+            return hw;
+        }
+    }
+
+    /** Where an offset lies on disk, or unknown when it is not in the log. */
+    public LogOffsetMetadata convertToOffsetMetadata(long offset) {
+        LogOffsetMetadata end = nextOffsetMetadata;
+        if (offset == end.messageOffset()) {
+            return end;
+        }
+        Map.Entry<Long, LogSegment> entry = segments.floorEntry(offset);
+        if (entry == null || offset > end.messageOffset()) {
+            return LogOffsetMetadata.unknownPosition(offset);
+        }
+        FileRecords.LogOffsetPosition position = entry.getValue().translateOffset(offset, 0);
+        if (position == null) {
+            Map.Entry<Long, LogSegment> next = segments.higherEntry(entry.getKey());
+            return next == null ? LogOffsetMetadata.unknownPosition(offset) : new LogOffsetMetadata(offset, next.getKey(), 0);
+        }
+        return new LogOffsetMetadata(offset, entry.getKey(), position.position);
+    }
+
+    /**
+     * Moves the high watermark up to {@code newHighWatermark} (bounded by the log end offset).
+     *
+     * @return whether it moved
+     */
+    public boolean maybeIncrementHighWatermark(LogOffsetMetadata newHighWatermark) {
+        synchronized (lock) {
+            LogOffsetMetadata current = highWatermarkMetadata;
+            long newOffset = Math.min(newHighWatermark.messageOffset(), logEndOffset());
+            if (newOffset > current.messageOffset() || (newOffset == current.messageOffset() && !current.positionKnown())) {
+                highWatermarkMetadata = newOffset == logEndOffset() ? nextOffsetMetadata : newHighWatermark;
+                return true;
+            }
+            return false;
+        }
+    }
+
+    /** Sets the high watermark, e.g. from a follower's fetch response or after truncation. */
+    public void updateHighWatermark(long offset) {
+        synchronized (lock) {
+            long bounded = Math.max(logStartOffset, Math.min(offset, logEndOffset()));
+            highWatermarkMetadata = bounded == logEndOffset() ? nextOffsetMetadata : LogOffsetMetadata.unknownPosition(bounded);
+        }
+    }
+
+    /**
+     * Raises the log start offset (DeleteRecords, retention), dropping producer state and leader
+     * epochs below it. Segments wholly below it are deleted by the next retention run.
+     *
+     * @throws OffsetOutOfRangeException if {@code newLogStartOffset} is above the high watermark
+     */
+    public boolean maybeIncrementLogStartOffset(long newLogStartOffset, String reason) {
+        synchronized (lock) {
+            checkOpen();
+            if (newLogStartOffset > highWatermark()) {
+                throw new OffsetOutOfRangeException("Cannot increment the log start offset of " + topicPartition + " to "
+                    + newLogStartOffset + " since it is larger than the high watermark " + highWatermark());
+            }
+            if (newLogStartOffset <= logStartOffset) {
+                return false;
+            }
+            logStartOffset = newLogStartOffset;
+            leaderEpochCache.truncateFromStart(newLogStartOffset);
+            try {
+                producerStateManager.onLogStartOffsetIncremented(newLogStartOffset);
+            } catch (IOException e) {
+                throw new KafkaStorageException("Error removing producer snapshots of " + topicPartition, e);
+            }
+            log.info("Incremented the log start offset of {} to {} ({})", topicPartition, newLogStartOffset, reason);
+            return true;
+        }
+    }
+
+    /**
+     * Applies retention: deletes segments wholly below the log start offset, then (with
+     * {@code cleanup.policy=delete}) those beyond {@code retention.bytes} or older than
+     * {@code retention.ms}. Never deletes data above the high watermark; rolls first when every
+     * segment qualifies, so the log keeps an (empty) active segment at its end offset.
+     *
+     * @return segments deleted
+     */
+    public int deleteOldSegments() {
+        int deleted = deleteSegments((segment, next) -> next != null && next.baseOffset() <= logStartOffset,
+            "log start offset " + logStartOffset);
+        if (!config.deleteEnabled()) {
+            return deleted;
+        }
+        long retentionBytes = config.retentionBytes();
+        if (retentionBytes >= 0) {
+            long[] excess = {size() - retentionBytes};
+            deleted += deleteSegments((segment, next) -> {
+                if (excess[0] - segment.size() >= 0) {
+                    excess[0] -= segment.size();
+                    return true;
+                }
+                return false;
+            }, "retention.bytes " + retentionBytes);
+        }
+        long retentionMs = config.retentionMs();
+        if (retentionMs >= 0) {
+            long now = time.milliseconds();
+            deleted += deleteSegments((segment, next) -> now - segment.largestTimestamp() > retentionMs,
+                "retention.ms " + retentionMs);
+        }
+        return deleted;
+    }
+
+    private interface DeletionPredicate {
+        boolean shouldDelete(LogSegment segment, LogSegment next);
+    }
+
+    private int deleteSegments(DeletionPredicate predicate, String reason) {
+        synchronized (lock) {
+            if (closed) {
+                return 0;
+            }
+            List<LogSegment> deletable = new ArrayList<>();
+            long highWatermark = highWatermark();
+            for (Map.Entry<Long, LogSegment> entry : segments.entrySet()) {
+                LogSegment segment = entry.getValue();
+                Map.Entry<Long, LogSegment> nextEntry = segments.higherEntry(entry.getKey());
+                LogSegment next = nextEntry == null ? null : nextEntry.getValue();
+                long upperBoundOffset = next == null ? logEndOffset() : next.baseOffset();
+                boolean lastAndEmpty = next == null && segment.size() == 0;
+                if (!lastAndEmpty && upperBoundOffset <= highWatermark && predicate.shouldDelete(segment, next)) {
+                    deletable.add(segment);
+                } else {
+                    break;
+                }
+            }
+            if (deletable.isEmpty()) {
+                return 0;
+            }
+            if (deletable.size() == segments.size()) {
+                roll();
+            }
+            for (LogSegment segment : deletable) {
+                removeAndScheduleDeletion(segment);
+            }
+            long newStart = Math.max(logStartOffset, segments.firstKey());
+            log.info("Deleted {} segment(s) of {} by {}; log start offset now {}", deletable.size(), topicPartition,
+                reason, newStart);
+            if (newStart > logStartOffset) {
+                maybeIncrementLogStartOffset(newStart, "segment deletion by " + reason);
+            }
+            return deletable.size();
+        }
+    }
+
+    private void removeAndScheduleDeletion(LogSegment segment) {
+        segments.remove(segment.baseOffset());
+        try {
+            segment.changeFileSuffixes("", LogFileNames.DELETED_SUFFIX);
+        } catch (IOException e) {
+            throw new KafkaStorageException("Error renaming segment " + segment.baseOffset() + " of " + topicPartition, e);
+        }
+        scheduler.schedule("delete-segment-" + topicPartition + "-" + segment.baseOffset(), () -> {
+            try {
+                segment.deleteIfExists();
+            } catch (IOException e) {
+                log.warn("Could not delete segment files of {} at {}", topicPartition, segment.baseOffset(), e);
+            }
+        }, config.fileDeleteDelayMs(), 0);
+    }
+
+    /**
+     * The first offset whose record timestamp is at least {@code targetTimestamp}, with that
+     * timestamp and the batch's leader epoch; empty when every record is older. The caller
+     * bounds the answer by what the reader may see (high watermark).
+     */
+    public Optional<FileRecords.TimestampAndOffset> fetchOffsetByTimestamp(long targetTimestamp) {
+        for (LogSegment segment : segments.values()) {
+            if (segment.maxTimestampSoFar() >= targetTimestamp) {
+                FileRecords.TimestampAndOffset found = segment.findOffsetByTimestamp(targetTimestamp,
+                    Math.max(logStartOffset, segment.baseOffset()));
+                if (found != null) {
+                    return Optional.of(found);
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The record with the largest timestamp (its first occurrence), for ListOffsets MAX_TIMESTAMP (KIP-734). */
+    public Optional<FileRecords.TimestampAndOffset> fetchOffsetOfMaxTimestamp() {
+        LogSegment best = null;
+        for (LogSegment segment : segments.values()) {
+            if (segment.maxTimestampSoFar() >= 0 && (best == null || segment.maxTimestampSoFar() > best.maxTimestampSoFar())) {
+                best = segment;
+            }
+        }
+        if (best == null) {
+            return Optional.empty();
+        }
+        return Optional.ofNullable(best.findOffsetByTimestamp(best.maxTimestampSoFar(),
+            Math.max(logStartOffset, best.baseOffset())));
+    }
+
+    /**
+     * Removes everything at or above {@code targetOffset} (a follower diverged from its leader).
+     *
+     * @return whether anything was removed
+     */
+    public boolean truncateTo(long targetOffset) {
+        synchronized (lock) {
+            checkOpen();
+            if (targetOffset >= logEndOffset()) {
+                return false;
+            }
+            try {
+                if (targetOffset <= logStartOffset || targetOffset < segments.firstKey()) {
+                    truncateFullyAndStartAt(Math.max(targetOffset, 0));
+                    return true;
+                }
+                for (LogSegment segment : new ArrayList<>(segments.tailMap(targetOffset, false).values())) {
+                    removeAndScheduleDeletion(segment);
+                }
+                LogSegment active = activeSegment();
+                active.truncateTo(targetOffset);
+                active.resizeIndexesToMax();
+                nextOffsetMetadata = new LogOffsetMetadata(targetOffset, active.baseOffset(), active.size());
+                leaderEpochCache.truncateFromEnd(targetOffset);
+                if (recoveryPoint > targetOffset) {
+                    recoveryPoint = targetOffset;
+                }
+                if (highWatermark() > targetOffset) {
+                    highWatermarkMetadata = nextOffsetMetadata;
+                }
+                LogLoader.rebuildProducerState(this, producerStateManager, segments, logStartOffset, targetOffset,
+                    time.milliseconds());
+                log.info("Truncated {} to offset {}", topicPartition, targetOffset);
+                return true;
+            } catch (IOException e) {
+                throw new KafkaStorageException("Error truncating " + topicPartition + " to " + targetOffset, e);
+            }
+        }
+    }
+
+    /** Deletes every segment and restarts the log empty at {@code newOffset}. */
+    public void truncateFullyAndStartAt(long newOffset) {
+        synchronized (lock) {
+            checkOpen();
+            try {
+                for (LogSegment segment : new ArrayList<>(segments.values())) {
+                    removeAndScheduleDeletion(segment);
+                }
+                LogSegment segment = LogSegment.open(dir, newOffset, config.segmentIndexBytes(), config.indexIntervalBytes(),
+                    0, config.preallocate(), config.segmentBytes(), time, false, "");
+                segments.put(newOffset, segment);
+                nextOffsetMetadata = new LogOffsetMetadata(newOffset, newOffset, 0);
+                highWatermarkMetadata = nextOffsetMetadata;
+                logStartOffset = newOffset;
+                recoveryPoint = newOffset;
+                leaderEpochCache.clear();
+                producerStateManager.truncateFullyAndStartAt(newOffset);
+            } catch (IOException e) {
+                throw new KafkaStorageException("Error truncating " + topicPartition + " fully", e);
+            }
+        }
+    }
+
+    /** Forces segments up to {@code offset} (exclusive) to disk and moves the recovery point there. */
+    public void flush(long offset) {
+        if (offset <= recoveryPoint) {
+            return;
+        }
+        try {
+            for (LogSegment segment : segments.subMap(segmentFloor(recoveryPoint), true, offset, false).values()) {
+                segment.flush();
+            }
+            synchronized (lock) {
+                if (offset > recoveryPoint) {
+                    recoveryPoint = Math.min(offset, logEndOffset());
+                    lastFlushedTimeMs = time.milliseconds();
+                }
+            }
+        } catch (IOException e) {
+            throw new KafkaStorageException("Error flushing " + topicPartition + " up to offset " + offset, e);
+        } catch (RuntimeException e) {
+            if (!closed) {
+                throw e;
+            }
+        }
+    }
+
+    private long segmentFloor(long offset) {
+        Long floor = segments.floorKey(offset);
+        return floor == null ? segments.firstKey() : floor;
+    }
+
+    private void flushUpTo(long offset) {
+        if (!closed) {
+            flush(offset);
+        }
+    }
+
+    /** Time of the last flush, ms, for {@code flush.ms}. */
+    public long lastFlushedTimeMs() {
+        return lastFlushedTimeMs;
+    }
+
+    /** Drops idle producers ({@code producer.id.expiration.ms}). */
+    public void removeExpiredProducers() {
+        synchronized (lock) {
+            producerStateManager.removeExpiredProducers(time.milliseconds());
+        }
+    }
+
+    /** Points files at a renamed directory (topic deletion renames it before deleting). */
+    void renameDir(File newDir) throws IOException {
+        synchronized (lock) {
+            java.nio.file.Files.move(dir.toPath(), newDir.toPath(), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            this.dir = newDir;
+            for (LogSegment segment : segments.values()) {
+                segment.updateParentDir(newDir);
+            }
+            leaderEpochCache.updateParentDir(newDir);
+            partitionMetadataFile.updateParentDir(newDir);
+            producerStateManager.updateParentDir(newDir);
+        }
+    }
+
+    /** Flushes, snapshots producer state at the log end and closes the files. */
+    public void close() {
+        synchronized (lock) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            try {
+                producerStateManager.updateMapEndOffset(logEndOffset());
+                producerStateManager.takeSnapshot();
+            } catch (IOException e) {
+                log.warn("Could not snapshot producer state of {} on close", topicPartition, e);
+            }
+            for (LogSegment segment : segments.values()) {
+                try {
+                    segment.close();
+                } catch (IOException e) {
+                    log.warn("Error closing segment {} of {}", segment.baseOffset(), topicPartition, e);
+                }
+            }
+        }
+    }
+
+    /** Closes file handles without flushing or snapshotting (the log is being deleted). */
+    void closeHandlers() {
+        synchronized (lock) {
+            closed = true;
+            segments.values().forEach(LogSegment::closeHandlers);
+        }
+    }
+
+    public boolean isClosed() {
+        return closed;
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new KafkaStorageException("The log of " + topicPartition + " in " + dir + " is closed");
+        }
+    }
+
+    Object lock() {
+        return lock;
+    }
+
+    @Override
+    public String toString() {
+        return "PartitionLog(" + topicPartition + ", dir=" + dir + ", logStartOffset=" + logStartOffset
+            + ", logEndOffset=" + logEndOffset() + ", highWatermark=" + highWatermark() + ")";
+    }
+}

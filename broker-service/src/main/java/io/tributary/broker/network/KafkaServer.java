@@ -1,0 +1,130 @@
+package io.tributary.broker.network;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import io.tributary.broker.config.EndPoint;
+import java.io.Closeable;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Kafka protocol server of one listener: a Netty server whose pipeline per connection is
+ * frame decoding (4-byte big-endian length, at most {@code socket.request.max.bytes}), an idle
+ * timeout ({@code connections.max.idle.ms}) and a {@link RequestChannel}. Uses the native
+ * epoll transport (with {@code sendfile} for file regions) when available.
+ *
+ * <p>Thread-safe for start and close.
+ */
+public final class KafkaServer implements Closeable {
+
+    private static final Logger log = LoggerFactory.getLogger(KafkaServer.class);
+
+    private final EndPoint endPoint;
+    private final int numThreads;
+    private final int maxRequestBytes;
+    private final long idleTimeoutMs;
+    private final RequestHandler handler;
+    private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+    private EventLoopGroup bossGroup;
+    private EventLoopGroup workerGroup;
+    private Channel serverChannel;
+
+    /**
+     * @param endPoint        listener to bind
+     * @param numThreads      event loop threads ({@code num.network.threads})
+     * @param maxRequestBytes largest request frame ({@code socket.request.max.bytes})
+     * @param idleTimeoutMs   idle connections are closed after this, ms ({@code connections.max.idle.ms})
+     */
+    public KafkaServer(EndPoint endPoint, int numThreads, int maxRequestBytes, long idleTimeoutMs, RequestHandler handler) {
+        this.endPoint = endPoint;
+        this.numThreads = numThreads;
+        this.maxRequestBytes = maxRequestBytes;
+        this.idleTimeoutMs = idleTimeoutMs;
+        this.handler = handler;
+    }
+
+    /**
+     * Binds the listener.
+     *
+     * @return the bound port
+     * @throws IllegalStateException when the port cannot be bound
+     */
+    public int start() {
+        boolean epoll = Epoll.isAvailable();
+        var ioHandler = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        bossGroup = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("kafka-acceptor-" + endPoint.listenerName()),
+            ioHandler);
+        workerGroup = new MultiThreadIoEventLoopGroup(numThreads,
+            new DefaultThreadFactory("kafka-network-" + endPoint.listenerName()), ioHandler);
+        Class<? extends ServerChannel> channelClass = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+        ServerBootstrap bootstrap = new ServerBootstrap()
+            .group(bossGroup, workerGroup)
+            .channel(channelClass)
+            .option(ChannelOption.SO_BACKLOG, 1024)
+            .option(ChannelOption.SO_REUSEADDR, true)
+            .childOption(ChannelOption.TCP_NODELAY, true)
+            .childOption(ChannelOption.SO_KEEPALIVE, true)
+            .childHandler(new ChannelInitializer<SocketChannel>() {
+                @Override
+                protected void initChannel(SocketChannel ch) {
+                    connections.add(ch);
+                    ch.pipeline()
+                        .addLast("idle", new IdleStateHandler(0, 0, idleTimeoutMs, TimeUnit.MILLISECONDS))
+                        .addLast("frames", new LengthFieldBasedFrameDecoder(maxRequestBytes, 0, 4, 0, 4))
+                        .addLast("requests", new RequestChannel(handler, endPoint.listenerName(),
+                            endPoint.securityProtocol()));
+                }
+            });
+        InetSocketAddress address = endPoint.host() == null || endPoint.host().isEmpty()
+            ? new InetSocketAddress(endPoint.port()) : new InetSocketAddress(endPoint.host(), endPoint.port());
+        try {
+            serverChannel = bootstrap.bind(address).sync().channel();
+        } catch (Exception e) {
+            close();
+            throw new IllegalStateException("Could not bind listener " + endPoint.connectionString() + ": " + e.getMessage(), e);
+        }
+        int port = ((InetSocketAddress) serverChannel.localAddress()).getPort();
+        log.info("Listening for Kafka clients on {} ({} transport, {} network threads)",
+            endPoint.withPort(port).connectionString(), epoll ? "epoll" : "nio", numThreads);
+        return port;
+    }
+
+    /** Number of open client connections. */
+    public int connectionCount() {
+        return connections.size();
+    }
+
+    /** Stops accepting, closes every connection and stops the event loops. */
+    @Override
+    public void close() {
+        if (serverChannel != null) {
+            serverChannel.close().syncUninterruptibly();
+        }
+        connections.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        if (bossGroup != null) {
+            bossGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+        if (workerGroup != null) {
+            workerGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+    }
+}

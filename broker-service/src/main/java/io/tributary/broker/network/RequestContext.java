@@ -1,0 +1,39 @@
+package io.tributary.broker.network;
+
+import java.net.InetAddress;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.requests.RequestHeader;
+import org.apache.kafka.common.requests.ResponseHeader;
+import org.apache.kafka.common.security.auth.KafkaPrincipal;
+import org.apache.kafka.common.security.auth.SecurityProtocol;
+
+/**
+ * Who sent a request and how: the parsed header, the connection and the listener.
+ *
+ * @param header           request header (api key, version, correlation id, client id)
+ * @param connectionId     {@code local-remote} address pair, for logs
+ * @param clientAddress    the client's address
+ * @param listenerName     the listener the request arrived on
+ * @param securityProtocol that listener's protocol
+ * @param principal        the authenticated principal (ANONYMOUS on PLAINTEXT)
+ */
+public record RequestContext(RequestHeader header, String connectionId, InetAddress clientAddress, String listenerName,
+                             SecurityProtocol securityProtocol, KafkaPrincipal principal) {
+
+    public ApiKeys apiKey() {
+        return header.apiKey();
+    }
+
+    public short apiVersion() {
+        return header.apiVersion();
+    }
+
+    public String clientId() {
+        return header.clientId();
+    }
+
+    /** The response header for this request's api and version. */
+    public ResponseHeader responseHeader() {
+        return new ResponseHeader(header.correlationId(), header.apiKey().responseHeaderVersion(header.apiVersion()));
+    }
+}

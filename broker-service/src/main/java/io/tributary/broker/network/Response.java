@@ -1,0 +1,31 @@
+package io.tributary.broker.network;
+
+import org.apache.kafka.common.network.Send;
+
+/** What the network layer does once a request is handled. */
+public sealed interface Response {
+
+    /** Write {@code send} (a size-prefixed response frame, possibly with file slices). */
+    record SendResponse(Send send) implements Response {
+    }
+
+    /** Write nothing (Produce with acks=0) and go on with the next request. */
+    record NoResponse() implements Response {
+    }
+
+    /** Close the connection, e.g. after an acks=0 produce failed, as Kafka does. */
+    record CloseConnection(String reason) implements Response {
+    }
+
+    static Response send(Send send) {
+        return new SendResponse(send);
+    }
+
+    static Response none() {
+        return new NoResponse();
+    }
+
+    static Response close(String reason) {
+        return new CloseConnection(reason);
+    }
+}

@@ -1,0 +1,123 @@
+package io.tributary.broker.producer;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.Optional;
+import org.apache.kafka.common.record.internal.RecordBatch;
+
+/**
+ * The state of one producer id on one partition: its epoch and its last few batches (as many
+ * as a producer may have in flight, {@value #NUM_BATCHES_TO_RETAIN}), so that any retried
+ * batch among them is recognised as a duplicate.
+ *
+ * <p>Not thread-safe: owned by a {@link ProducerStateManager} and used under the log's lock.
+ */
+public final class ProducerStateEntry {
+
+    /** The Java producer allows at most 5 in-flight requests with idempotence (KIP-98). */
+    public static final int NUM_BATCHES_TO_RETAIN = 5;
+
+    private final long producerId;
+    private final Deque<BatchMetadata> batchMetadata = new ArrayDeque<>(NUM_BATCHES_TO_RETAIN);
+    private short producerEpoch;
+    private long lastTimestamp;
+
+    ProducerStateEntry(long producerId, short producerEpoch, long lastTimestamp) {
+        this.producerId = producerId;
+        this.producerEpoch = producerEpoch;
+        this.lastTimestamp = lastTimestamp;
+    }
+
+    /** An entry for a producer not seen before on this partition. */
+    static ProducerStateEntry empty(long producerId) {
+        return new ProducerStateEntry(producerId, RecordBatch.NO_PRODUCER_EPOCH, RecordBatch.NO_TIMESTAMP);
+    }
+
+    public long producerId() {
+        return producerId;
+    }
+
+    public short producerEpoch() {
+        return producerEpoch;
+    }
+
+    /** Timestamp of the last batch, ms; producers idle past {@code producer.id.expiration.ms} are dropped. */
+    public long lastTimestamp() {
+        return lastTimestamp;
+    }
+
+    public boolean isEmpty() {
+        return batchMetadata.isEmpty();
+    }
+
+    /** Sequence of the last record written, or -1 when none. */
+    public int lastSeq() {
+        return batchMetadata.isEmpty() ? RecordBatch.NO_SEQUENCE : batchMetadata.getLast().lastSeq();
+    }
+
+    /** Offset of the last record written, or -1 when none. */
+    public long lastDataOffset() {
+        return batchMetadata.isEmpty() ? -1L : batchMetadata.getLast().lastOffset();
+    }
+
+    /** The retained batches, oldest first. */
+    public List<BatchMetadata> batches() {
+        return List.copyOf(batchMetadata);
+    }
+
+    void addBatch(short epoch, int lastSeq, long lastOffset, int offsetDelta, long timestamp) {
+        maybeUpdateEpoch(epoch);
+        if (batchMetadata.size() == NUM_BATCHES_TO_RETAIN) {
+            batchMetadata.removeFirst();
+        }
+        batchMetadata.addLast(new BatchMetadata(lastSeq, lastOffset, offsetDelta, timestamp));
+        this.lastTimestamp = timestamp;
+    }
+
+    /** A new epoch starts a new sequence: the batches of the old epoch no longer count. */
+    void maybeUpdateEpoch(short epoch) {
+        if (producerEpoch != epoch) {
+            batchMetadata.clear();
+            producerEpoch = epoch;
+        }
+    }
+
+    void update(ProducerStateEntry next) {
+        maybeUpdateEpoch(next.producerEpoch);
+        for (BatchMetadata b : next.batchMetadata) {
+            if (batchMetadata.size() == NUM_BATCHES_TO_RETAIN) {
+                batchMetadata.removeFirst();
+            }
+            batchMetadata.addLast(b);
+        }
+        this.lastTimestamp = next.lastTimestamp;
+    }
+
+    /** The retained batch with the same epoch and sequence range as {@code batch}, if any. */
+    public Optional<BatchMetadata> findDuplicateBatch(RecordBatch batch) {
+        if (batch.producerEpoch() != producerEpoch) {
+            return Optional.empty();
+        }
+        int firstSeq = batch.baseSequence();
+        int lastSeq = batch.lastSequence();
+        for (BatchMetadata metadata : batchMetadata) {
+            if (metadata.firstSeq() == firstSeq && metadata.lastSeq() == lastSeq) {
+                return Optional.of(metadata);
+            }
+        }
+        return Optional.empty();
+    }
+
+    ProducerStateEntry copy() {
+        ProducerStateEntry copy = new ProducerStateEntry(producerId, producerEpoch, lastTimestamp);
+        copy.batchMetadata.addAll(batchMetadata);
+        return copy;
+    }
+
+    @Override
+    public String toString() {
+        return "ProducerStateEntry(producerId=" + producerId + ", epoch=" + producerEpoch
+            + ", lastSeq=" + lastSeq() + ", lastOffset=" + lastDataOffset() + ")";
+    }
+}

@@ -1,0 +1,248 @@
+package io.tributary.broker.producer;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentSkipListMap;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.record.internal.RecordBatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The idempotent-producer state of one partition: for each producer id, its epoch and last
+ * batches, as of {@link #mapEndOffset()} in the log.
+ *
+ * <p>Snapshots ({@code <offset>.snapshot} beside the segments, see {@link ProducerSnapshotFile})
+ * record the state at an offset; on load the latest snapshot at or below the log end is read
+ * and the log after it is replayed, so duplicates are still recognised after a restart.
+ *
+ * <p>Not thread-safe: called under the owning log's lock (appends, truncation, recovery),
+ * except {@link #activeProducers()} which returns a copy.
+ */
+public final class ProducerStateManager {
+
+    private static final Logger log = LoggerFactory.getLogger(ProducerStateManager.class);
+
+    private final TopicPartition topicPartition;
+    private final int producerIdExpirationMs;
+    private final Map<Long, ProducerStateEntry> producers = new HashMap<>();
+    private final ConcurrentSkipListMap<Long, File> snapshots = new ConcurrentSkipListMap<>();
+    private volatile File logDir;
+    private long lastMapOffset;
+    private long lastSnapOffset;
+
+    /**
+     * @param topicPartition          for messages
+     * @param logDir                  the partition's directory
+     * @param producerIdExpirationMs  idle time after which a producer's state is dropped, ms
+     */
+    public ProducerStateManager(TopicPartition topicPartition, File logDir, int producerIdExpirationMs) throws IOException {
+        this.topicPartition = topicPartition;
+        this.logDir = logDir;
+        this.producerIdExpirationMs = producerIdExpirationMs;
+        loadSnapshotFiles();
+    }
+
+    private void loadSnapshotFiles() throws IOException {
+        snapshots.clear();
+        File[] files = logDir.listFiles((d, name) -> name.endsWith(ProducerSnapshotFile.SUFFIX));
+        if (files == null) {
+            throw new IOException("Could not list " + logDir);
+        }
+        for (File f : files) {
+            try {
+                snapshots.put(ProducerSnapshotFile.offsetOf(f), f);
+            } catch (NumberFormatException e) {
+                log.warn("Ignoring file {} with an unexpected name", f);
+            }
+        }
+    }
+
+    /** The log offset up to which the state reflects the log. */
+    public long mapEndOffset() {
+        return lastMapOffset;
+    }
+
+    /** The state of one producer, if known. */
+    public Optional<ProducerStateEntry> lastEntry(long producerId) {
+        return Optional.ofNullable(producers.get(producerId));
+    }
+
+    /** A copy of the known producers. */
+    public Map<Long, ProducerStateEntry> activeProducers() {
+        Map<Long, ProducerStateEntry> copy = new HashMap<>();
+        producers.forEach((id, entry) -> copy.put(id, entry.copy()));
+        return Collections.unmodifiableMap(copy);
+    }
+
+    /** Starts validating an append for one producer. */
+    public ProducerAppendInfo prepareUpdate(long producerId, AppendOrigin origin) {
+        ProducerStateEntry current = producers.getOrDefault(producerId, ProducerStateEntry.empty(producerId));
+        return new ProducerAppendInfo(topicPartition, producerId, current, origin);
+    }
+
+    /** The batch already written that {@code batch} retries, if any. */
+    public Optional<BatchMetadata> findDuplicate(RecordBatch batch) {
+        ProducerStateEntry entry = producers.get(batch.producerId());
+        return entry == null ? Optional.empty() : entry.findDuplicateBatch(batch);
+    }
+
+    /** Commits a validated append. */
+    public void update(ProducerAppendInfo appendInfo) {
+        ProducerStateEntry updated = appendInfo.updatedEntry();
+        ProducerStateEntry current = producers.get(appendInfo.producerId());
+        if (current == null) {
+            producers.put(appendInfo.producerId(), updated);
+        } else {
+            current.update(updated);
+        }
+    }
+
+    /** Replays one batch read from the log (recovery); no checks. */
+    public void replay(RecordBatch batch) {
+        if (!batch.hasProducerId()) {
+            return;
+        }
+        ProducerAppendInfo info = prepareUpdate(batch.producerId(), AppendOrigin.LOG);
+        info.append(batch);
+        update(info);
+    }
+
+    /** Records that the state now reflects the log up to {@code offset} (exclusive). */
+    public void updateMapEndOffset(long offset) {
+        lastMapOffset = offset;
+    }
+
+    /**
+     * Drops the state and snapshots outside the log's offsets and loads the latest snapshot at
+     * or below {@code logEndOffset}; the caller then replays the log from {@link #mapEndOffset()}.
+     * A snapshot that cannot be read is deleted and the next older one used.
+     */
+    public void truncateAndReload(long logStartOffset, long logEndOffset, long currentTimeMs) throws IOException {
+        for (Map.Entry<Long, File> e : new ArrayList<>(snapshots.entrySet())) {
+            if (e.getKey() > logEndOffset || e.getKey() < logStartOffset) {
+                removeSnapshot(e.getKey());
+            }
+        }
+        if (logEndOffset != mapEndOffset()) {
+            producers.clear();
+            loadFromSnapshot(logStartOffset, currentTimeMs);
+        } else {
+            onLogStartOffsetIncremented(logStartOffset);
+        }
+    }
+
+    private void loadFromSnapshot(long logStartOffset, long currentTimeMs) throws IOException {
+        while (true) {
+            Map.Entry<Long, File> latest = snapshots.lastEntry();
+            if (latest == null) {
+                lastSnapOffset = logStartOffset;
+                lastMapOffset = logStartOffset;
+                return;
+            }
+            try {
+                Collection<ProducerStateEntry> loaded = ProducerSnapshotFile.read(latest.getValue());
+                for (ProducerStateEntry entry : loaded) {
+                    if (!isExpired(currentTimeMs, entry)) {
+                        producers.put(entry.producerId(), entry);
+                    }
+                }
+                lastSnapOffset = latest.getKey();
+                lastMapOffset = latest.getKey();
+                return;
+            } catch (CorruptSnapshotException e) {
+                log.warn("Deleting corrupt producer state snapshot {} of {}: {}", latest.getValue(), topicPartition,
+                    e.getMessage());
+                removeSnapshot(latest.getKey());
+            }
+        }
+    }
+
+    /** Writes a snapshot at the current map end offset, unless one exists there. */
+    public void takeSnapshot() throws IOException {
+        if (lastMapOffset > lastSnapOffset || !snapshots.containsKey(lastMapOffset)) {
+            File file = ProducerSnapshotFile.fileFor(logDir, lastMapOffset);
+            ProducerSnapshotFile.write(file, producers.values());
+            snapshots.put(lastMapOffset, file);
+            lastSnapOffset = lastMapOffset;
+        }
+    }
+
+    /** Offset of the newest snapshot. */
+    public OptionalLong latestSnapshotOffset() {
+        Map.Entry<Long, File> e = snapshots.lastEntry();
+        return e == null ? OptionalLong.empty() : OptionalLong.of(e.getKey());
+    }
+
+    /** Offset of the oldest snapshot. */
+    public OptionalLong oldestSnapshotOffset() {
+        Map.Entry<Long, File> e = snapshots.firstEntry();
+        return e == null ? OptionalLong.empty() : OptionalLong.of(e.getKey());
+    }
+
+    /** Deletes snapshots below {@code offset}. */
+    public void deleteSnapshotsBefore(long offset) throws IOException {
+        for (Long snapshotOffset : new ArrayList<>(snapshots.headMap(offset, false).keySet())) {
+            removeSnapshot(snapshotOffset);
+        }
+    }
+
+    /**
+     * The log start offset moved up (retention or DeleteRecords): producers whose last write
+     * lies below it are dropped, as are older snapshots.
+     */
+    public void onLogStartOffsetIncremented(long logStartOffset) throws IOException {
+        producers.values().removeIf(entry -> entry.lastDataOffset() >= 0 && entry.lastDataOffset() < logStartOffset);
+        deleteSnapshotsBefore(logStartOffset);
+        if (lastMapOffset < logStartOffset) {
+            lastMapOffset = logStartOffset;
+        }
+        lastSnapOffset = latestSnapshotOffset().orElse(logStartOffset);
+    }
+
+    /** Drops producers idle for longer than {@code producer.id.expiration.ms}. */
+    public void removeExpiredProducers(long currentTimeMs) {
+        producers.values().removeIf(entry -> isExpired(currentTimeMs, entry));
+    }
+
+    private boolean isExpired(long currentTimeMs, ProducerStateEntry entry) {
+        return currentTimeMs - entry.lastTimestamp() >= producerIdExpirationMs;
+    }
+
+    /** Forgets every producer and snapshot; the log restarts at {@code offset}. */
+    public void truncateFullyAndStartAt(long offset) throws IOException {
+        producers.clear();
+        for (Long snapshotOffset : new ArrayList<>(snapshots.keySet())) {
+            removeSnapshot(snapshotOffset);
+        }
+        lastSnapOffset = 0;
+        lastMapOffset = offset;
+    }
+
+    /** Points the snapshot files at a renamed directory. */
+    public void updateParentDir(File dir) throws IOException {
+        this.logDir = dir;
+        loadSnapshotFiles();
+    }
+
+    /** Snapshot offsets, oldest first (for tests). */
+    public List<Long> snapshotOffsets() {
+        return List.copyOf(snapshots.keySet());
+    }
+
+    private void removeSnapshot(long offset) throws IOException {
+        File f = snapshots.remove(offset);
+        if (f != null) {
+            Files.deleteIfExists(f.toPath());
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package io.tributary.broker.replica;
+
+import io.tributary.broker.log.LogOffsetMetadata;
+import io.tributary.broker.log.PartitionLog;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * A fetch waiting until {@code fetch.min.bytes} are readable on its partitions or
+ * {@code fetch.max.wait.ms} passes; then it reads again and answers. It completes early when a
+ * partition changes leader or its log shrinks (the client must learn of it).
+ */
+final class DelayedFetch extends DelayedOperation {
+
+    private final FetchParams params;
+    private final LinkedHashMap<TopicPartition, FetchPartition> fetchInfos;
+    private final Map<TopicPartition, LogOffsetMetadata> fetchOffsets;
+    private final ReplicaManager replicaManager;
+    private final Consumer<Map<TopicPartition, FetchPartitionResult>> callback;
+
+    DelayedFetch(FetchParams params, LinkedHashMap<TopicPartition, FetchPartition> fetchInfos,
+                 Map<TopicPartition, LogOffsetMetadata> fetchOffsets, ReplicaManager replicaManager,
+                 Consumer<Map<TopicPartition, FetchPartitionResult>> callback) {
+        super(params.maxWaitMs());
+        this.params = params;
+        this.fetchInfos = fetchInfos;
+        this.fetchOffsets = fetchOffsets;
+        this.replicaManager = replicaManager;
+        this.callback = callback;
+    }
+
+    @Override
+    protected boolean tryComplete() {
+        long accumulatedBytes = 0;
+        for (Map.Entry<TopicPartition, LogOffsetMetadata> e : fetchOffsets.entrySet()) {
+            Optional<Partition> partition = replicaManager.getPartition(e.getKey());
+            if (partition.isEmpty() || !partition.get().isLeader() || partition.get().log().isEmpty()) {
+                return forceComplete();
+            }
+            PartitionLog log = partition.get().log().get();
+            LogOffsetMetadata end = params.isFromFollower() ? log.logEndOffsetMetadata() : log.fetchHighWatermarkMetadata();
+            LogOffsetMetadata fetchOffset = e.getValue();
+            if (end.messageOffset() < fetchOffset.messageOffset()) {
+                return forceComplete();
+            }
+            if (end.messageOffset() > fetchOffset.messageOffset()) {
+                if (!end.onSameSegment(fetchOffset)) {
+                    return forceComplete();
+                }
+                int partitionMax = fetchInfos.get(e.getKey()).maxBytes();
+                accumulatedBytes += Math.min(end.positionDiff(fetchOffset), partitionMax);
+            }
+        }
+        return accumulatedBytes >= params.minBytes() && forceComplete();
+    }
+
+    @Override
+    protected void onComplete() {
+        callback.accept(replicaManager.readFromLog(params, fetchInfos).results());
+    }
+}

@@ -1,0 +1,22 @@
+package io.tributary.broker.replica;
+
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.Records;
+
+/**
+ * What a fetch returns for one partition.
+ *
+ * @param error            NONE or the partition's error code
+ * @param highWatermark    the partition's high watermark, or -1
+ * @param lastStableOffset the last stable offset, or -1 (equal to the high watermark without transactions)
+ * @param logStartOffset   the log start offset, or -1
+ * @param records          batches read, a file slice sent with zero copy
+ */
+public record FetchPartitionResult(Errors error, long highWatermark, long lastStableOffset, long logStartOffset,
+                                   Records records) {
+
+    public static FetchPartitionResult error(Errors error) {
+        return new FetchPartitionResult(error, -1, -1, -1, MemoryRecords.EMPTY);
+    }
+}

@@ -1,0 +1,31 @@
+package io.tributary.broker.replica;
+
+import java.util.List;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.internal.RecordBatch;
+import org.apache.kafka.common.requests.ProduceResponse.RecordError;
+
+/**
+ * The outcome of a produce to one partition.
+ *
+ * @param error          NONE or the partition's error code
+ * @param errorMessage   detail for the client, or null
+ * @param baseOffset     offset of the first record written (of the original write for a retried duplicate), or -1
+ * @param logAppendTime  broker time set on LogAppendTime topics, else -1
+ * @param logStartOffset the partition's log start offset, or -1
+ * @param recordErrors   the records at fault (KIP-467)
+ * @param lastOffset     offset of the last record written, or -1 (used to wait for acks=all)
+ */
+public record ProduceResult(Errors error, String errorMessage, long baseOffset, long logAppendTime,
+                            long logStartOffset, List<RecordError> recordErrors, long lastOffset) {
+
+    /** A failed produce. */
+    public static ProduceResult error(Errors error, String message) {
+        return new ProduceResult(error, message, -1, RecordBatch.NO_TIMESTAMP, -1, List.of(), -1);
+    }
+
+    /** The same result with another error (e.g. a timeout while waiting for replicas). */
+    public ProduceResult withError(Errors newError, String message) {
+        return new ProduceResult(newError, message, baseOffset, logAppendTime, logStartOffset, recordErrors, lastOffset);
+    }
+}

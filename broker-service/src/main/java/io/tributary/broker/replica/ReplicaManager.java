@@ -1,0 +1,424 @@
+package io.tributary.broker.replica;
+
+import io.tributary.broker.cluster.LeaderAndIsr;
+import io.tributary.broker.cluster.MetadataCache;
+import io.tributary.broker.cluster.MetadataListener;
+import io.tributary.broker.cluster.TopicAssignment;
+import io.tributary.broker.config.LogConfig;
+import io.tributary.broker.log.EpochEntry;
+import io.tributary.broker.log.FetchDataInfo;
+import io.tributary.broker.log.FetchIsolation;
+import io.tributary.broker.log.LogAppendInfo;
+import io.tributary.broker.log.LogManager;
+import io.tributary.broker.log.LogOffsetMetadata;
+import io.tributary.broker.log.PartitionLog;
+import io.tributary.broker.log.RecordValidationException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.ApiException;
+import org.apache.kafka.common.errors.InvalidTopicException;
+import org.apache.kafka.common.errors.KafkaStorageException;
+import org.apache.kafka.common.errors.NotLeaderOrFollowerException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.internals.Topic;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.internal.FileRecords;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.RecordBatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The partitions this broker replicates and the operations on them: produce (with acks=all
+ * waiting in a purgatory), fetch (with long polling in a purgatory), offsets by time, record
+ * deletion and leader epochs. It follows the cluster's partition states from the
+ * {@link MetadataCache}: a partition whose leader is this broker becomes leader here, one it
+ * only replicates becomes a follower, a deleted one loses its log.
+ *
+ * <p>Thread-safe. Produce and fetch run on network threads and never block; role changes run on
+ * the metadata event thread.
+ */
+public final class ReplicaManager implements MetadataListener {
+
+    private static final Logger log = LoggerFactory.getLogger(ReplicaManager.class);
+
+    private final int brokerId;
+    private final LogManager logManager;
+    private final MetadataCache metadataCache;
+    private final Function<String, LogConfig> logConfigs;
+    private final Map<TopicPartition, Partition> partitions = new ConcurrentHashMap<>();
+    private final DelayedOperationPurgatory<DelayedFetch> fetchPurgatory = new DelayedOperationPurgatory<>("fetch");
+    private final DelayedOperationPurgatory<DelayedProduce> producePurgatory = new DelayedOperationPurgatory<>("produce");
+
+    /**
+     * @param logConfigs the current config of a topic's logs (broker defaults overlaid with the topic's overrides)
+     */
+    public ReplicaManager(int brokerId, LogManager logManager, MetadataCache metadataCache,
+                          Function<String, LogConfig> logConfigs) {
+        this.brokerId = brokerId;
+        this.logManager = logManager;
+        this.metadataCache = metadataCache;
+        this.logConfigs = logConfigs;
+    }
+
+    public int brokerId() {
+        return brokerId;
+    }
+
+    public Optional<Partition> getPartition(TopicPartition tp) {
+        return Optional.ofNullable(partitions.get(tp));
+    }
+
+    /** Partitions this broker leads. */
+    public List<Partition> leaderPartitions() {
+        return partitions.values().stream().filter(Partition::isLeader).toList();
+    }
+
+    /**
+     * Deletes local logs the cluster no longer assigns here: topics deleted or recreated (another
+     * topic id) while this broker was down. Call once the metadata has loaded.
+     */
+    public void removeStrayLogs() {
+        for (PartitionLog partitionLog : logManager.allLogs()) {
+            TopicPartition tp = partitionLog.topicPartition();
+            Optional<TopicAssignment> topic = metadataCache.topic(tp.topic());
+            boolean assignedHere = topic.map(t -> t.replicas().getOrDefault(tp.partition(), List.of()).contains(brokerId))
+                .orElse(false);
+            boolean sameTopic = topic.isPresent() && partitionLog.topicId()
+                .map(id -> id.equals(topic.get().topicId())).orElse(true);
+            if (!assignedHere || !sameTopic) {
+                log.warn("Deleting stray log {}: {}", tp, !sameTopic ? "its topic was recreated" : "not assigned to this broker");
+                partitions.remove(tp);
+                logManager.asyncDelete(tp);
+            }
+        }
+    }
+
+    @Override
+    public void onPartitionStateChanged(TopicPartition tp, LeaderAndIsr state) {
+        Optional<TopicAssignment> topic = metadataCache.topic(tp.topic());
+        if (topic.isEmpty()) {
+            return;
+        }
+        List<Integer> replicas = topic.get().replicas().get(tp.partition());
+        if (replicas == null || !replicas.contains(brokerId)) {
+            if (partitions.containsKey(tp)) {
+                stopReplica(tp, true);
+            }
+            return;
+        }
+        try {
+            Uuid topicId = topic.get().topicId();
+            PartitionLog partitionLog = logManager.getLog(tp).orElse(null);
+            if (partitionLog == null) {
+                partitionLog = logManager.getOrCreateLog(tp, topicId, logConfigs.apply(tp.topic()));
+            } else {
+                partitionLog.assignTopicId(topicId);
+            }
+            Partition partition = partitions.computeIfAbsent(tp, k -> new Partition(k, brokerId));
+            if (state.leader() == brokerId) {
+                if (partition.makeLeader(state, replicas, topicId, partitionLog)) {
+                    log.info("Broker {} is the leader of {} in leader epoch {} (log end offset {}, high watermark {})",
+                        brokerId, tp, state.leaderEpoch(), partitionLog.logEndOffset(), partitionLog.highWatermark());
+                }
+            } else if (partition.makeFollower(state, replicas, topicId, partitionLog)) {
+                log.info("Broker {} follows leader {} for {} in leader epoch {}", brokerId, state.leader(), tp,
+                    state.leaderEpoch());
+            }
+            completeDelayedRequests(tp);
+        } catch (RuntimeException | java.io.IOException e) {
+            log.error("Could not apply the state of {} ({}); the partition stays offline on this broker", tp, state, e);
+        }
+    }
+
+    @Override
+    public void onPartitionRemoved(TopicPartition tp) {
+        stopReplica(tp, true);
+    }
+
+    @Override
+    public void onTopicConfigChanged(String topic, Map<String, String> overrides) {
+        LogConfig config;
+        try {
+            config = logConfigs.apply(topic);
+        } catch (RuntimeException e) {
+            log.error("Ignoring an invalid config of topic {}: {}", topic, e.getMessage());
+            return;
+        }
+        for (Partition partition : partitions.values()) {
+            if (partition.topicPartition().topic().equals(topic)) {
+                partition.log().ifPresent(l -> l.updateConfig(config));
+            }
+        }
+    }
+
+    private void stopReplica(TopicPartition tp, boolean deleteLog) {
+        Partition removed = partitions.remove(tp);
+        if (deleteLog) {
+            logManager.asyncDelete(tp);
+        }
+        if (removed != null) {
+            completeDelayedRequests(tp);
+            log.info("Stopped replica {}{}", tp, deleteLog ? " and scheduled its log for deletion" : "");
+        }
+    }
+
+    /** Lets waiting fetches and acks=all produces on {@code tp} complete. */
+    void completeDelayedRequests(TopicPartition tp) {
+        fetchPurgatory.checkAndComplete(tp);
+        producePurgatory.checkAndComplete(tp);
+    }
+
+    /**
+     * Appends producers' records to the partitions this broker leads.
+     *
+     * @param timeoutMs    how long acks=all may wait for replication, ms
+     * @param requiredAcks -1, 0 or 1
+     * @param entries      records per partition
+     * @return per-partition results, complete once acks are satisfied
+     */
+    public CompletableFuture<Map<TopicPartition, ProduceResult>> appendRecords(long timeoutMs, short requiredAcks,
+                                                                              Map<TopicPartition, MemoryRecords> entries) {
+        Map<TopicPartition, ProduceResult> results = new LinkedHashMap<>();
+        for (Map.Entry<TopicPartition, MemoryRecords> e : entries.entrySet()) {
+            TopicPartition tp = e.getKey();
+            results.put(tp, appendToPartition(tp, e.getValue(), requiredAcks));
+        }
+        CompletableFuture<Map<TopicPartition, ProduceResult>> future = new CompletableFuture<>();
+        if (requiredAcks == -1) {
+            DelayedProduce delayed = new DelayedProduce(timeoutMs, results, this, future::complete);
+            if (delayed.hasPending()) {
+                producePurgatory.tryCompleteElseWatch(delayed, new ArrayList<>(results.keySet()));
+                return future;
+            }
+        }
+        future.complete(results);
+        return future;
+    }
+
+    private ProduceResult appendToPartition(TopicPartition tp, MemoryRecords records, short requiredAcks) {
+        try {
+            if (Topic.isInternal(tp.topic())) {
+                throw new InvalidTopicException("Cannot append to internal topic " + tp.topic());
+            }
+            Partition partition = partitionOrError(tp);
+            int minIsr = partition.log().map(l -> l.config().minInSyncReplicas()).orElse(1);
+            LogAppendInfo info = partition.appendRecordsToLeader(records, requiredAcks, minIsr);
+            if (info.recordCount() > 0) {
+                completeDelayedRequests(tp);
+            }
+            return new ProduceResult(Errors.NONE, null, info.firstOffset(), info.logAppendTime(), info.logStartOffset(),
+                List.of(), info.lastOffset());
+        } catch (RecordValidationException e) {
+            return new ProduceResult(e.error(), e.getMessage(), -1, RecordBatch.NO_TIMESTAMP, -1, e.recordErrors(), -1);
+        } catch (KafkaStorageException e) {
+            log.error("Storage error appending to {}", tp, e);
+            return ProduceResult.error(Errors.KAFKA_STORAGE_ERROR, e.getMessage());
+        } catch (ApiException e) {
+            return ProduceResult.error(Errors.forException(e), e.getMessage());
+        } catch (RuntimeException e) {
+            log.error("Unexpected error appending to {}", tp, e);
+            return ProduceResult.error(Errors.UNKNOWN_SERVER_ERROR, e.toString());
+        }
+    }
+
+    private Partition partitionOrError(TopicPartition tp) {
+        Partition partition = partitions.get(tp);
+        if (partition != null) {
+            return partition;
+        }
+        boolean known = metadataCache.topic(tp.topic()).map(t -> t.replicas().containsKey(tp.partition())).orElse(false);
+        if (known) {
+            throw new NotLeaderOrFollowerException("Broker " + brokerId + " does not replicate " + tp);
+        }
+        throw new UnknownTopicOrPartitionException("This server does not host this topic-partition.");
+    }
+
+    /**
+     * Reads for a consumer (up to the high watermark) or a follower (up to the log end), waiting
+     * up to {@code maxWaitMs} for {@code minBytes}.
+     *
+     * @param fetchInfos partitions in request order
+     */
+    public CompletableFuture<Map<TopicPartition, FetchPartitionResult>> fetchMessages(
+            FetchParams params, LinkedHashMap<TopicPartition, FetchPartition> fetchInfos) {
+        ReadResults read = readFromLog(params, fetchInfos);
+        CompletableFuture<Map<TopicPartition, FetchPartitionResult>> future = new CompletableFuture<>();
+        if (params.maxWaitMs() <= 0 || fetchInfos.isEmpty() || read.bytesReadable() >= params.minBytes()
+                || read.anyError()) {
+            future.complete(read.results());
+            return future;
+        }
+        DelayedFetch delayed = new DelayedFetch(params, fetchInfos, read.fetchOffsets(), this, future::complete);
+        fetchPurgatory.tryCompleteElseWatch(delayed, new ArrayList<>(fetchInfos.keySet()));
+        return future;
+    }
+
+    /**
+     * The reads of one pass over a fetch's partitions.
+     *
+     * @param results       per-partition results in request order
+     * @param fetchOffsets  where each read started, for the delayed fetch's progress check
+     * @param bytesReadable total bytes read
+     * @param anyError      whether a partition failed
+     */
+    record ReadResults(Map<TopicPartition, FetchPartitionResult> results, Map<TopicPartition, LogOffsetMetadata> fetchOffsets,
+                       long bytesReadable, boolean anyError) {
+    }
+
+    ReadResults readFromLog(FetchParams params, LinkedHashMap<TopicPartition, FetchPartition> fetchInfos) {
+        Map<TopicPartition, FetchPartitionResult> results = new LinkedHashMap<>();
+        Map<TopicPartition, LogOffsetMetadata> offsets = new LinkedHashMap<>();
+        FetchIsolation isolation = params.isFromFollower() ? FetchIsolation.LOG_END
+            : params.isolationLevel() == IsolationLevel.READ_COMMITTED ? FetchIsolation.TXN_COMMITTED
+            : FetchIsolation.HIGH_WATERMARK;
+        int limitBytes = params.maxBytes();
+        boolean minOneMessage = true;
+        long bytesReadable = 0;
+        boolean anyError = false;
+        for (Map.Entry<TopicPartition, FetchPartition> e : fetchInfos.entrySet()) {
+            TopicPartition tp = e.getKey();
+            FetchPartition request = e.getValue();
+            try {
+                Partition partition = partitionOrError(tp);
+                int maxBytes = Math.min(request.maxBytes(), limitBytes);
+                FetchDataInfo info = partition.read(request.fetchOffset(), request.currentLeaderEpoch(), maxBytes, isolation,
+                    minOneMessage);
+                PartitionLog partitionLog = partition.log().orElseThrow();
+                int size = info.records().sizeInBytes();
+                limitBytes = Math.max(0, limitBytes - size);
+                if (size > 0) {
+                    minOneMessage = false;
+                }
+                bytesReadable += size;
+                long highWatermark = partitionLog.highWatermark();
+                results.put(tp, new FetchPartitionResult(Errors.NONE, highWatermark, highWatermark,
+                    partitionLog.logStartOffset(), info.records()));
+                offsets.put(tp, info.fetchOffsetMetadata());
+            } catch (KafkaStorageException ex) {
+                log.error("Storage error reading {}", tp, ex);
+                results.put(tp, FetchPartitionResult.error(Errors.KAFKA_STORAGE_ERROR));
+                anyError = true;
+            } catch (ApiException ex) {
+                Errors error = Errors.forException(ex);
+                results.put(tp, withOffsets(tp, error));
+                anyError = true;
+            } catch (RuntimeException ex) {
+                log.error("Unexpected error reading {}", tp, ex);
+                results.put(tp, FetchPartitionResult.error(Errors.UNKNOWN_SERVER_ERROR));
+                anyError = true;
+            }
+        }
+        return new ReadResults(results, offsets, bytesReadable, anyError);
+    }
+
+    /** An error result that still tells the client the offsets it needs (e.g. for OFFSET_OUT_OF_RANGE). */
+    private FetchPartitionResult withOffsets(TopicPartition tp, Errors error) {
+        Partition partition = partitions.get(tp);
+        if (error == Errors.OFFSET_OUT_OF_RANGE && partition != null && partition.log().isPresent()) {
+            PartitionLog l = partition.log().get();
+            return new FetchPartitionResult(error, l.highWatermark(), l.highWatermark(), l.logStartOffset(),
+                MemoryRecords.EMPTY);
+        }
+        return FetchPartitionResult.error(error);
+    }
+
+    /**
+     * An answer of ListOffsets for one partition.
+     *
+     * @param error       NONE or the error code
+     * @param timestamp   timestamp of the record found, or -1
+     * @param offset      offset found, or -1 when no record is that recent
+     * @param leaderEpoch leader epoch of that offset, or -1
+     */
+    public record ListOffsetResult(Errors error, long timestamp, long offset, int leaderEpoch) {
+    }
+
+    /** ListOffsets for one partition: earliest, latest, max timestamp or by timestamp. */
+    public ListOffsetResult listOffset(TopicPartition tp, long timestamp, IsolationLevel isolationLevel,
+                                       int currentLeaderEpoch) {
+        try {
+            Partition partition = partitionOrError(tp);
+            PartitionLog l = partition.log().orElseThrow(() -> new NotLeaderOrFollowerException("No log for " + tp));
+            long lastFetchable = l.highWatermark();
+            Optional<FileRecords.TimestampAndOffset> found = partition.fetchOffsetForTimestamp(timestamp,
+                currentLeaderEpoch, lastFetchable);
+            return found.map(t -> new ListOffsetResult(Errors.NONE, t.timestamp, t.offset, t.leaderEpoch.orElse(-1)))
+                .orElse(new ListOffsetResult(Errors.NONE, RecordBatch.NO_TIMESTAMP, -1, -1));
+        } catch (ApiException e) {
+            return new ListOffsetResult(Errors.forException(e), RecordBatch.NO_TIMESTAMP, -1, -1);
+        }
+    }
+
+    /**
+     * DeleteRecords for one partition.
+     *
+     * @param error        NONE or the error code
+     * @param lowWatermark the new log start offset, or -1
+     */
+    public record DeleteRecordsResult(Errors error, long lowWatermark) {
+    }
+
+    public DeleteRecordsResult deleteRecords(TopicPartition tp, long offset) {
+        try {
+            if (Topic.isInternal(tp.topic())) {
+                throw new InvalidTopicException("Cannot delete records of internal topic " + tp.topic());
+            }
+            return new DeleteRecordsResult(Errors.NONE, partitionOrError(tp).deleteRecordsOnLeader(offset));
+        } catch (ApiException e) {
+            return new DeleteRecordsResult(Errors.forException(e), -1);
+        }
+    }
+
+    /**
+     * OffsetForLeaderEpoch for one partition.
+     *
+     * @param error        NONE or the error code
+     * @param leaderEpoch  the largest epoch at most the requested one, or -1
+     * @param endOffset    where it ends, or -1
+     */
+    public record EpochEndOffset(Errors error, int leaderEpoch, long endOffset) {
+    }
+
+    public EpochEndOffset lastOffsetForLeaderEpoch(TopicPartition tp, int currentLeaderEpoch, int requestedEpoch) {
+        try {
+            EpochEntry entry = partitionOrError(tp).lastOffsetForLeaderEpoch(currentLeaderEpoch, requestedEpoch);
+            return new EpochEndOffset(Errors.NONE, entry.epoch(), entry.startOffset());
+        } catch (ApiException e) {
+            return new EpochEndOffset(Errors.forException(e), -1, -1);
+        }
+    }
+
+    /**
+     * What DescribeLogDirs reports of one log directory.
+     *
+     * @param path        absolute path
+     * @param partitions  partition to log size, bytes
+     * @param totalBytes  capacity of its file system, bytes
+     * @param usableBytes free space usable by the broker, bytes
+     */
+    public record LogDirInfo(String path, Map<TopicPartition, Long> partitions, long totalBytes, long usableBytes) {
+    }
+
+    /** The log directories and the size of each partition in them. */
+    public List<LogDirInfo> describeLogDirs() {
+        return logManager.describeLogDirs().stream()
+            .map(d -> new LogDirInfo(d.path(), d.partitions(), d.totalBytes(), d.usableBytes())).toList();
+    }
+
+    /** Completes every waiting request and forgets the partitions (before the logs close). */
+    public void shutdown() {
+        fetchPurgatory.shutdown();
+        producePurgatory.shutdown();
+        partitions.clear();
+    }
+}

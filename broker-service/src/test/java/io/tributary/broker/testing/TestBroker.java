@@ -1,0 +1,135 @@
+package io.tributary.broker.testing;
+
+import io.tributary.broker.BrokerServer;
+import io.tributary.broker.config.BrokerProperties;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.utils.Time;
+
+/**
+ * A single broker in the test JVM with its own embedded ZooKeeper, on loopback ports, with
+ * short timers. The Kafka port is fixed at creation so a restarted broker keeps its address.
+ */
+public final class TestBroker implements AutoCloseable {
+
+    private final Path dataDir;
+    private final Map<String, Object> settings;
+    private BrokerServer server;
+
+    private TestBroker(Path dataDir, Map<String, Object> settings) {
+        this.dataDir = dataDir;
+        this.settings = settings;
+    }
+
+    /**
+     * Starts a broker with data under {@code dataDir}.
+     *
+     * @param overrides {@code broker.*} settings on top of the test defaults
+     */
+    public static TestBroker start(Path dataDir, Map<String, Object> overrides) {
+        Map<String, Object> settings = new HashMap<>();
+        settings.put("broker.id", "0");
+        settings.put("broker.data-dir", dataDir.toString());
+        settings.put("broker.listeners", "PLAINTEXT://127.0.0.1:" + freePort());
+        settings.put("broker.embedded-zookeeper-port", "0");
+        settings.put("broker.embedded-zookeeper-tick-time-ms", "200");
+        settings.put("broker.zookeeper-session-timeout-ms", "4000");
+        settings.put("broker.zookeeper-connection-timeout-ms", "20000");
+        settings.put("broker.num-network-threads", "2");
+        settings.put("broker.num-io-threads", "2");
+        settings.putAll(overrides);
+        TestBroker broker = new TestBroker(dataDir, settings);
+        broker.startServer();
+        return broker;
+    }
+
+    public static TestBroker start(Path dataDir) {
+        return start(dataDir, Map.of());
+    }
+
+    private void startServer() {
+        server = new BrokerServer(BrokerProperties.bind(settings), Time.SYSTEM);
+        server.startup();
+    }
+
+    /** Stops the broker cleanly and starts it again on the same data and port. */
+    public void restart() {
+        server.shutdown();
+        startServer();
+    }
+
+    public void stop() {
+        server.shutdown();
+    }
+
+    /** Starts a stopped broker again. */
+    public void startAgain() {
+        startServer();
+    }
+
+    public BrokerServer server() {
+        return server;
+    }
+
+    public Path dataDir() {
+        return dataDir;
+    }
+
+    public String bootstrapServers() {
+        return server.bootstrapServers();
+    }
+
+    public Admin admin() {
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        return Admin.create(p);
+    }
+
+    public KafkaProducer<byte[], byte[]> producer(Map<String, Object> overrides) {
+        Map<String, Object> p = new HashMap<>();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        p.putAll(overrides);
+        return new KafkaProducer<>(p);
+    }
+
+    public KafkaConsumer<byte[], byte[]> consumer(Map<String, Object> overrides) {
+        Map<String, Object> p = new HashMap<>();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        p.putAll(overrides);
+        return new KafkaConsumer<>(p);
+    }
+
+    @Override
+    public void close() {
+        if (server != null) {
+            server.shutdown();
+        }
+    }
+
+    /** A port that was free a moment ago. */
+    public static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            socket.setReuseAddress(true);
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
