@@ -33,7 +33,7 @@ public final class ApiHandlers {
             new CreatePartitionsHandler(adminManager, metadataCache),
             new DeleteRecordsHandler(replicaManager),
             new InitProducerIdHandler(producerIdManager),
-            new DescribeConfigsHandler(metadataCache, configDescriber, properties.id()),
+            new DescribeConfigsHandler(adminManager, configDescriber, properties.id()),
             new IncrementalAlterConfigsHandler(adminManager),
             new DescribeClusterHandler(metadataCache),
             new DescribeLogDirsHandler(replicaManager));

@@ -5,8 +5,10 @@ import io.tributary.broker.cluster.MetadataCache;
 import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.Response;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.message.CreatePartitionsRequestData;
@@ -34,6 +36,12 @@ public final class CreatePartitionsHandler implements ApiHandler {
         this.metadataCache = metadataCache;
     }
 
+    /** Whether the cluster's metadata shows the new partition count with a leader for every partition. */
+    private boolean ready(String topic, int count) {
+        return metadataCache.topic(topic).map(t -> t.partitionCount() >= count).orElse(false)
+            && metadataCache.allPartitionsHaveLeaders(topic);
+    }
+
     @Override
     public ApiKeys apiKey() {
         return ApiKeys.CREATE_PARTITIONS;
@@ -58,7 +66,7 @@ public final class CreatePartitionsHandler implements ApiHandler {
     public CompletableFuture<Response> handle(RequestContext context, AbstractRequest r) {
         CreatePartitionsRequest request = (CreatePartitionsRequest) r;
         List<CreatePartitionsTopicResult> results = new ArrayList<>();
-        Set<String> changed = new HashSet<>();
+        Map<String, Integer> changed = new HashMap<>();
         Set<String> names = new HashSet<>();
         for (CreatePartitionsRequestData.CreatePartitionsTopic topic : request.data().topics()) {
             ApiError error;
@@ -74,7 +82,7 @@ public final class CreatePartitionsHandler implements ApiHandler {
                 }
                 error = adminManager.createPartitions(topic.name(), topic.count(), assignment, request.data().validateOnly());
                 if (error.isSuccess() && !request.data().validateOnly()) {
-                    changed.add(topic.name());
+                    changed.put(topic.name(), topic.count());
                 }
             }
             results.add(new CreatePartitionsTopicResult().setName(topic.name()).setErrorCode(error.error().code())
@@ -82,12 +90,12 @@ public final class CreatePartitionsHandler implements ApiHandler {
         }
         CompletableFuture<Boolean> ready = changed.isEmpty() || request.data().timeoutMs() <= 0
             ? CompletableFuture.completedFuture(true)
-            : metadataCache.waitFor(() -> changed.stream().allMatch(metadataCache::allPartitionsHaveLeaders),
+            : metadataCache.waitFor(() -> changed.entrySet().stream().allMatch(e -> ready(e.getKey(), e.getValue())),
                 request.data().timeoutMs());
         return ready.thenApply(allReady -> {
             CreatePartitionsResponseData data = new CreatePartitionsResponseData().setThrottleTimeMs(0);
             for (CreatePartitionsTopicResult result : results) {
-                if (!allReady && changed.contains(result.name()) && !metadataCache.allPartitionsHaveLeaders(result.name())) {
+                if (!allReady && changed.containsKey(result.name()) && !ready(result.name(), changed.get(result.name()))) {
                     result.setErrorCode(Errors.REQUEST_TIMED_OUT.code())
                         .setErrorMessage("Leaders of the new partitions were not elected in time");
                 }

@@ -1,6 +1,6 @@
 package io.tributary.broker.api;
 
-import io.tributary.broker.cluster.MetadataCache;
+import io.tributary.broker.cluster.AdminManager;
 import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.Response;
 import java.util.concurrent.CompletableFuture;
@@ -15,19 +15,20 @@ import org.apache.kafka.common.requests.DescribeConfigsRequest;
 import org.apache.kafka.common.requests.DescribeConfigsResponse;
 
 /**
- * DescribeConfigs (v1-4): a topic's effective configs (overrides, broker defaults, Kafka
- * defaults, with synonyms and documentation on request), or this broker's static settings by
+ * DescribeConfigs (v1-4): a topic's effective configs (overrides read from ZooKeeper, so a
+ * change just made is seen; broker defaults; Kafka defaults; with synonyms and documentation
+ * on request), or this broker's static settings by
  * their Kafka names. Other resources get INVALID_REQUEST; an unknown topic
  * UNKNOWN_TOPIC_OR_PARTITION; another broker's id INVALID_REQUEST (ask that broker).
  */
 public final class DescribeConfigsHandler implements ApiHandler {
 
-    private final MetadataCache metadataCache;
+    private final AdminManager adminManager;
     private final ConfigDescriber configDescriber;
     private final int brokerId;
 
-    DescribeConfigsHandler(MetadataCache metadataCache, ConfigDescriber configDescriber, int brokerId) {
-        this.metadataCache = metadataCache;
+    DescribeConfigsHandler(AdminManager adminManager, ConfigDescriber configDescriber, int brokerId) {
+        this.adminManager = adminManager;
         this.configDescriber = configDescriber;
         this.brokerId = brokerId;
     }
@@ -48,6 +49,11 @@ public final class DescribeConfigsHandler implements ApiHandler {
     }
 
     @Override
+    public boolean blocking() {
+        return true;
+    }
+
+    @Override
     public CompletableFuture<Response> handle(RequestContext context, AbstractRequest r) {
         DescribeConfigsRequest request = (DescribeConfigsRequest) r;
         DescribeConfigsRequestData data = request.data();
@@ -58,12 +64,14 @@ public final class DescribeConfigsHandler implements ApiHandler {
             ConfigResource.Type type = ConfigResource.Type.forId(resource.resourceType());
             try {
                 if (type == ConfigResource.Type.TOPIC) {
-                    if (metadataCache.topic(resource.resourceName()).isEmpty()) {
+                    java.util.Optional<java.util.Map<String, String>> overrides =
+                        adminManager.topicConfigOverrides(resource.resourceName());
+                    if (overrides.isEmpty()) {
                         result.setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code())
                             .setErrorMessage("Topic " + resource.resourceName() + " does not exist");
                     } else {
-                        result.setConfigs(configDescriber.topicConfigs(metadataCache.topicConfig(resource.resourceName()),
-                            resource.configurationKeys(), data.includeSynonyms(), data.includeDocumentation()));
+                        result.setConfigs(configDescriber.topicConfigs(overrides.get(), resource.configurationKeys(),
+                            data.includeSynonyms(), data.includeDocumentation()));
                     }
                 } else if (type == ConfigResource.Type.BROKER) {
                     if (!resource.resourceName().isEmpty() && !resource.resourceName().equals(Integer.toString(brokerId))) {

@@ -188,6 +188,17 @@ public final class AdminManager {
     }
 
     /**
+     * A topic's config overrides as stored in ZooKeeper now (read-your-writes after
+     * IncrementalAlterConfigs), or empty when the topic does not exist.
+     */
+    public java.util.Optional<Map<String, String>> topicConfigOverrides(String topic) {
+        if (zkClient.getTopicAssignment(topic).isEmpty() || metadataCache.isPendingDeletion(topic)) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(zkClient.getTopicConfig(topic).config());
+    }
+
+    /**
      * Marks a topic for deletion; the controller deletes it.
      *
      * @return UNKNOWN_TOPIC_OR_PARTITION or TOPIC_DELETION_DISABLED on failure

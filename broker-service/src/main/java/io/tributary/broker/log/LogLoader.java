@@ -202,7 +202,7 @@ final class LogLoader {
                 }
                 for (FileChannelRecordBatch batch : segment.log().batchesFrom(start.position)) {
                     if (batch.lastOffset() >= from && batch.baseOffset() < logEndOffset) {
-                        producerStateManager.replay(batch);
+                        producerStateManager.replay(batch, now);
                         replayed++;
                     }
                 }

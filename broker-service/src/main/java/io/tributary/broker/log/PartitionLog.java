@@ -202,7 +202,7 @@ public final class PartitionLog {
             LogValidator.AssignedOffsets assigned = LogValidator.validateAndAssignOffsets(topicPartition, valid,
                 firstOffset, leaderEpoch, config, now);
             Map<Long, ProducerAppendInfo> producers = summary.hasProducerId()
-                ? validateProducerState(valid, AppendOrigin.CLIENT) : Map.of();
+                ? validateProducerState(valid, AppendOrigin.CLIENT, now) : Map.of();
             leaderEpochCache.assign(leaderEpoch, firstOffset);
             LogSegment segment = maybeRoll(valid.sizeInBytes(), assigned.maxTimestamp(), assigned.lastOffset(), now);
             writeToSegment(segment, assigned.lastOffset(), assigned.maxTimestamp(), assigned.shallowOffsetOfMaxTimestamp(), valid);
@@ -252,9 +252,10 @@ public final class PartitionLog {
                 throw new IllegalStateException("Follower append to " + topicPartition + " starts at " + firstOffset
                     + ", below the log end offset " + logEndOffset());
             }
+            long now = time.milliseconds();
             Map<Long, ProducerAppendInfo> producers = summary.hasProducerId()
-                ? validateProducerState(valid, AppendOrigin.REPLICATION) : Map.of();
-            LogSegment segment = maybeRoll(valid.sizeInBytes(), maxTimestamp, lastOffset, time.milliseconds());
+                ? validateProducerState(valid, AppendOrigin.REPLICATION, now) : Map.of();
+            LogSegment segment = maybeRoll(valid.sizeInBytes(), maxTimestamp, lastOffset, now);
             writeToSegment(segment, lastOffset, maxTimestamp, shallowOffsetOfMax, valid);
             producers.values().forEach(producerStateManager::update);
             producerStateManager.updateMapEndOffset(lastOffset + 1);
@@ -264,12 +265,12 @@ public final class PartitionLog {
         }
     }
 
-    private Map<Long, ProducerAppendInfo> validateProducerState(MemoryRecords records, AppendOrigin origin) {
+    private Map<Long, ProducerAppendInfo> validateProducerState(MemoryRecords records, AppendOrigin origin, long now) {
         Map<Long, ProducerAppendInfo> producers = new HashMap<>();
         for (MutableRecordBatch batch : records.batches()) {
             if (batch.hasProducerId()) {
                 producers.computeIfAbsent(batch.producerId(), id -> producerStateManager.prepareUpdate(id, origin))
-                    .append(batch);
+                    .append(batch, now);
             }
         }
         return producers;

@@ -48,10 +48,11 @@ public final class ProducerAppendInfo {
     /**
      * Validates a batch (already carrying its final offsets) and records it.
      *
+     * @param appendTimeMs broker time of the append, ms (drives producer expiry)
      * @throws InvalidProducerEpochException  when the epoch is older than the producer's current one
      * @throws OutOfOrderSequenceException    when the sequence does not follow the last one written
      */
-    public void append(RecordBatch batch) {
+    public void append(RecordBatch batch, long appendTimeMs) {
         short epoch = batch.producerEpoch();
         int firstSeq = batch.baseSequence();
         checkProducerEpoch(epoch, batch.baseOffset());
@@ -60,6 +61,7 @@ public final class ProducerAppendInfo {
         }
         updatedEntry.addBatch(epoch, batch.lastSequence(), batch.lastOffset(),
             (int) (batch.lastOffset() - batch.baseOffset()), batch.maxTimestamp());
+        updatedEntry.setLastTimestamp(appendTimeMs);
     }
 
     private void checkProducerEpoch(short epoch, long offset) {

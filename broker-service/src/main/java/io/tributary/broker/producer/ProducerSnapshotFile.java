@@ -118,6 +118,7 @@ public final class ProducerSnapshotFile {
                 for (int b = 0; b < batches; b++) {
                     entry.addBatch(epoch, buffer.getInt(), buffer.getLong(), buffer.getInt(), buffer.getLong());
                 }
+                entry.setLastTimestamp(lastTimestamp);
                 entries.add(entry);
             }
             if (buffer.hasRemaining()) {

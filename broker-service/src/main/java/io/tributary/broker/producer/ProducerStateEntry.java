@@ -42,9 +42,17 @@ public final class ProducerStateEntry {
         return producerEpoch;
     }
 
-    /** Timestamp of the last batch, ms; producers idle past {@code producer.id.expiration.ms} are dropped. */
+    /**
+     * Broker time of this producer's last append, ms; producers idle past
+     * {@code producer.id.expiration.ms} are dropped. Broker time, not the records' timestamps,
+     * which may be absent or arbitrarily old.
+     */
     public long lastTimestamp() {
         return lastTimestamp;
+    }
+
+    void setLastTimestamp(long appendTimeMs) {
+        this.lastTimestamp = appendTimeMs;
     }
 
     public boolean isEmpty() {
@@ -72,7 +80,6 @@ public final class ProducerStateEntry {
             batchMetadata.removeFirst();
         }
         batchMetadata.addLast(new BatchMetadata(lastSeq, lastOffset, offsetDelta, timestamp));
-        this.lastTimestamp = timestamp;
     }
 
     /** A new epoch starts a new sequence: the batches of the old epoch no longer count. */

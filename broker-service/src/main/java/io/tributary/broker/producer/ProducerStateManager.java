@@ -107,13 +107,17 @@ public final class ProducerStateManager {
         }
     }
 
-    /** Replays one batch read from the log (recovery); no checks. */
-    public void replay(RecordBatch batch) {
+    /**
+     * Replays one batch read from the log (recovery); no checks. The append time of a replayed
+     * batch is unknown, so the producer counts as active at {@code loadTimeMs}: a producer found in
+     * the log keeps its state for a full expiry period after a restart.
+     */
+    public void replay(RecordBatch batch, long loadTimeMs) {
         if (!batch.hasProducerId()) {
             return;
         }
         ProducerAppendInfo info = prepareUpdate(batch.producerId(), AppendOrigin.LOG);
-        info.append(batch);
+        info.append(batch, loadTimeMs);
         update(info);
     }
 
