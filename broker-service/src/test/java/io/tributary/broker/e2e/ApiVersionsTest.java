@@ -1,0 +1,132 @@
+package io.tributary.broker.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.broker.testing.TestBroker;
+import io.tributary.broker.testing.WireClient;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.message.ApiVersionsRequestData;
+import org.apache.kafka.common.message.ApiVersionsResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.ApiVersionsRequest;
+import org.apache.kafka.common.requests.ApiVersionsResponse;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** ApiVersions advertises our own table; versions we do not serve are refused the Kafka way. */
+class ApiVersionsTest {
+
+    @TempDir
+    static Path dir;
+    static TestBroker broker;
+
+    @BeforeAll
+    static void start() {
+        broker = TestBroker.start(dir);
+    }
+
+    @AfterAll
+    static void stop() {
+        broker.close();
+    }
+
+    @Test
+    void advertisesTheServedRangesWithProduceFromVersionZero() throws Exception {
+        try (WireClient client = WireClient.connect(broker.bootstrapServers())) {
+            ApiVersionsResponse response = client.send(new ApiVersionsRequest(new ApiVersionsRequestData()
+                .setClientSoftwareName("test").setClientSoftwareVersion("1.0"), (short) 4));
+            Map<ApiKeys, ApiVersionsResponseData.ApiVersion> versions = new HashMap<>();
+            response.data().apiKeys().forEach(v -> versions.put(ApiKeys.forId(v.apiKey()), v));
+            assertThat(versions.get(ApiKeys.PRODUCE).minVersion()).isEqualTo((short) 0);
+            assertThat(versions.get(ApiKeys.PRODUCE).maxVersion()).isEqualTo((short) 13);
+            assertThat(versions.get(ApiKeys.FETCH).maxVersion()).isEqualTo((short) 18);
+            assertThat(versions).containsKeys(ApiKeys.METADATA, ApiKeys.LIST_OFFSETS, ApiKeys.INIT_PRODUCER_ID,
+                ApiKeys.CREATE_TOPICS, ApiKeys.DELETE_TOPICS, ApiKeys.CREATE_PARTITIONS, ApiKeys.DESCRIBE_CONFIGS,
+                ApiKeys.INCREMENTAL_ALTER_CONFIGS, ApiKeys.DESCRIBE_CLUSTER, ApiKeys.DESCRIBE_LOG_DIRS,
+                ApiKeys.DELETE_RECORDS, ApiKeys.OFFSET_FOR_LEADER_EPOCH, ApiKeys.API_VERSIONS);
+            assertThat(versions).doesNotContainKeys(ApiKeys.FIND_COORDINATOR, ApiKeys.ADD_PARTITIONS_TO_TXN,
+                ApiKeys.END_TXN, ApiKeys.GET_TELEMETRY_SUBSCRIPTIONS);
+            assertThat(response.data().throttleTimeMs()).isZero();
+        }
+    }
+
+    @Test
+    void anUnservedApiVersionsVersionGetsUnsupportedVersionInTheV0LayoutAndTheConnectionStaysOpen() throws Exception {
+        try (WireClient client = WireClient.connect(broker.bootstrapServers())) {
+            // ApiVersions v99: header v2 (flexible), body as v5 would be.
+            ByteBuffer frame = ByteBuffer.allocate(64);
+            frame.putShort((short) 18).putShort((short) 99).putInt(77).putShort((short) -1).put((byte) 0);
+            frame.put((byte) 1).put((byte) 1).put((byte) 0).put((byte) 0).put((byte) 0);
+            frame.flip();
+            client.writeFrame(frame);
+            ByteBuffer response = client.readFrame();
+            assertThat(response.getInt()).isEqualTo(77);
+            assertThat(response.getShort()).isEqualTo(Errors.UNSUPPORTED_VERSION.code());
+            int count = response.getInt();
+            boolean listsApiVersionsUpToFive = false;
+            for (int i = 0; i < count; i++) {
+                short key = response.getShort();
+                response.getShort();
+                short max = response.getShort();
+                listsApiVersionsUpToFive |= key == ApiKeys.API_VERSIONS.id && max == 5;
+            }
+            assertThat(listsApiVersionsUpToFive).isTrue();
+            ApiVersionsResponse retry = client.send(new ApiVersionsRequest(new ApiVersionsRequestData(), (short) 0));
+            assertThat(Errors.forCode(retry.data().errorCode())).isEqualTo(Errors.NONE);
+        }
+    }
+
+    @Test
+    void produceVersionsBelowThreeGetUnsupportedVersionPerPartition() throws Exception {
+        try (WireClient client = WireClient.connect(broker.bootstrapServers())) {
+            byte[] topic = "legacy".getBytes(StandardCharsets.UTF_8);
+            ByteBuffer frame = ByteBuffer.allocate(128);
+            frame.putShort((short) 0).putShort((short) 2).putInt(31).putShort((short) -1);
+            frame.putShort((short) 1).putInt(1000).putInt(1).putShort((short) topic.length).put(topic);
+            frame.putInt(1).putInt(0).putInt(4).putInt(0xdeadbeef);
+            frame.flip();
+            client.writeFrame(frame);
+            ByteBuffer response = client.readFrame();
+            assertThat(response.getInt()).isEqualTo(31);
+            assertThat(response.getInt()).isEqualTo(1);
+            byte[] name = new byte[response.getShort()];
+            response.get(name);
+            assertThat(new String(name, StandardCharsets.UTF_8)).isEqualTo("legacy");
+            assertThat(response.getInt()).isEqualTo(1);
+            assertThat(response.getInt()).isEqualTo(0);
+            assertThat(response.getShort()).isEqualTo(Errors.UNSUPPORTED_VERSION.code());
+            assertThat(response.getLong()).isEqualTo(-1L);
+            assertThat(response.getLong()).isEqualTo(-1L);
+            assertThat(response.getInt()).isZero();
+            assertThat(response.hasRemaining()).isFalse();
+        }
+    }
+
+    @Test
+    void aTransactionalProducerFailsClearlyAtInitTransactions() {
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+        props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "tx-1");
+        props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
+        props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
+            long start = System.nanoTime();
+            org.assertj.core.api.Assertions.assertThatThrownBy(producer::initTransactions)
+                .isInstanceOf(org.apache.kafka.common.errors.UnsupportedVersionException.class)
+                .hasMessageContaining("FIND_COORDINATOR");
+            assertThat(System.nanoTime() - start).isLessThan(java.util.concurrent.TimeUnit.SECONDS.toNanos(20));
+        }
+    }
+}

@@ -1,0 +1,185 @@
+package io.tributary.broker.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.broker.testing.TestBroker;
+import io.tributary.broker.testing.WireClient;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.message.FetchRequestData;
+import org.apache.kafka.common.message.FetchResponseData;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.internal.RecordBatch;
+import org.apache.kafka.common.requests.FetchRequest;
+import org.apache.kafka.common.requests.FetchResponse;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Fetch long polling, limits, errors and sessions; ListOffsets by time. */
+class FetchAndListOffsetsTest {
+
+    private static final short FETCH_VERSION = 12;
+
+    @TempDir
+    static Path dir;
+    static TestBroker broker;
+    static Admin admin;
+
+    @BeforeAll
+    static void start() throws Exception {
+        broker = TestBroker.start(dir);
+        admin = broker.admin();
+        admin.createTopics(List.of(new NewTopic("polled", 1, (short) 1), new NewTopic("limits", 1, (short) 1),
+            new NewTopic("timed", 1, (short) 1))).all().get();
+    }
+
+    @AfterAll
+    static void stop() {
+        admin.close();
+        broker.close();
+    }
+
+    private static FetchRequest fetch(String topic, long offset, int maxWaitMs, int maxBytes, int partitionMaxBytes,
+                                      IsolationLevel isolation, int sessionId, int epoch) {
+        FetchRequestData data = new FetchRequestData().setReplicaId(-1).setMaxWaitMs(maxWaitMs).setMinBytes(1)
+            .setMaxBytes(maxBytes).setIsolationLevel(isolation.id()).setSessionId(sessionId).setSessionEpoch(epoch);
+        data.topics().add(new FetchRequestData.FetchTopic().setTopic(topic).setPartitions(List.of(
+            new FetchRequestData.FetchPartition().setPartition(0).setFetchOffset(offset).setPartitionMaxBytes(partitionMaxBytes)
+                .setCurrentLeaderEpoch(RecordBatch.NO_PARTITION_LEADER_EPOCH))));
+        return new FetchRequest(data, FETCH_VERSION);
+    }
+
+    private static FetchResponseData.PartitionData only(FetchResponse response) {
+        assertThat(response.data().responses()).hasSize(1);
+        assertThat(response.data().responses().get(0).partitions()).hasSize(1);
+        return response.data().responses().get(0).partitions().get(0);
+    }
+
+    @Test
+    void aFetchWaitsForRecordsAndAnswersAsSoonAsTheyArrive() throws Exception {
+        try (WireClient client = WireClient.connect(broker.bootstrapServers());
+             KafkaProducer<byte[], byte[]> producer = broker.producer(Map.of())) {
+            CompletableFuture<FetchResponse> pending = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return client.send(fetch("polled", 0, 20_000, 1_000_000, 1_000_000, IsolationLevel.READ_UNCOMMITTED, 0, -1));
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            Thread.sleep(300);
+            assertThat(pending).isNotDone();
+            producer.send(new ProducerRecord<>("polled", 0, null, new byte[]{1, 2, 3})).get();
+            FetchResponseData.PartitionData data = only(pending.get(15, TimeUnit.SECONDS));
+            assertThat(data.records().sizeInBytes()).isPositive();
+            assertThat(data.highWatermark()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void anExpiredWaitStillAnswersForEveryPartition() throws Exception {
+        try (WireClient client = WireClient.connect(broker.bootstrapServers())) {
+            FetchResponse response = client.send(fetch("timed", 0, 100, 1_000_000, 1_000_000,
+                IsolationLevel.READ_UNCOMMITTED, 0, -1));
+            FetchResponseData.PartitionData data = only(response);
+            assertThat(Errors.forCode(data.errorCode())).isEqualTo(Errors.NONE);
+            assertThat(data.records().sizeInBytes()).isZero();
+            assertThat(response.data().sessionId()).isZero();
+        }
+    }
+
+    @Test
+    void theFirstBatchIsReturnedWholeEvenAboveMaxBytes() throws Exception {
+        try (KafkaProducer<byte[], byte[]> producer = broker.producer(Map.of())) {
+            producer.send(new ProducerRecord<>("limits", 0, null, new byte[10_000])).get();
+            producer.send(new ProducerRecord<>("limits", 0, null, new byte[10_000])).get();
+        }
+        try (WireClient client = WireClient.connect(broker.bootstrapServers())) {
+            FetchResponseData.PartitionData data = only(client.send(fetch("limits", 0, 0, 100, 100,
+                IsolationLevel.READ_COMMITTED, 0, -1)));
+            assertThat(data.records().sizeInBytes()).isBetween(10_000, 11_000);
+            assertThat(data.lastStableOffset()).isEqualTo(data.highWatermark());
+            assertThat(data.abortedTransactions()).isEmpty();
+        }
+    }
+
+    @Test
+    void anOffsetOutOfRangeIsReportedWithTheValidRange() throws Exception {
+        try (WireClient client = WireClient.connect(broker.bootstrapServers())) {
+            FetchResponseData.PartitionData data = only(client.send(fetch("limits", 500, 0, 1000, 1000,
+                IsolationLevel.READ_UNCOMMITTED, 0, -1)));
+            assertThat(Errors.forCode(data.errorCode())).isEqualTo(Errors.OFFSET_OUT_OF_RANGE);
+            assertThat(data.logStartOffset()).isZero();
+        }
+    }
+
+    @Test
+    void unknownTopicsAndTopicIdsGetTheirErrorCodes() throws Exception {
+        try (WireClient client = WireClient.connect(broker.bootstrapServers())) {
+            FetchResponseData.PartitionData unknownName = only(client.send(fetch("nope", 0, 0, 1000, 1000,
+                IsolationLevel.READ_UNCOMMITTED, 0, -1)));
+            assertThat(Errors.forCode(unknownName.errorCode())).isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION);
+
+            FetchRequestData data = new FetchRequestData().setReplicaId(-1).setMaxWaitMs(0).setMinBytes(1)
+                .setMaxBytes(1000).setSessionId(0).setSessionEpoch(-1);
+            data.topics().add(new FetchRequestData.FetchTopic().setTopicId(Uuid.randomUuid()).setPartitions(List.of(
+                new FetchRequestData.FetchPartition().setPartition(0).setFetchOffset(0).setPartitionMaxBytes(1000))));
+            FetchResponse byId = client.send(new FetchRequest(data, (short) 16));
+            assertThat(Errors.forCode(only(byId).errorCode())).isEqualTo(Errors.UNKNOWN_TOPIC_ID);
+        }
+    }
+
+    @Test
+    void fetchSessionsAreDeclined() throws Exception {
+        try (WireClient client = WireClient.connect(broker.bootstrapServers())) {
+            FetchResponse initial = client.send(fetch("limits", 0, 0, 1000, 1000, IsolationLevel.READ_UNCOMMITTED, 0, 0));
+            assertThat(initial.data().sessionId()).isZero();
+            assertThat(Errors.forCode(initial.data().errorCode())).isEqualTo(Errors.NONE);
+            FetchResponse incremental = client.send(fetch("limits", 0, 0, 1000, 1000, IsolationLevel.READ_UNCOMMITTED,
+                12345, 1));
+            assertThat(Errors.forCode(incremental.data().errorCode())).isEqualTo(Errors.FETCH_SESSION_ID_NOT_FOUND);
+            FetchResponse badEpoch = client.send(fetch("limits", 0, 0, 1000, 1000, IsolationLevel.READ_UNCOMMITTED, 0, 3));
+            assertThat(Errors.forCode(badEpoch.data().errorCode())).isEqualTo(Errors.INVALID_FETCH_SESSION_EPOCH);
+        }
+    }
+
+    @Test
+    void listOffsetsByTimestampAndMaxTimestamp() throws Exception {
+        admin.createTopics(List.of(new NewTopic("stamped", 1, (short) 1))).all().get();
+        long base = System.currentTimeMillis() - 60_000;
+        try (KafkaProducer<byte[], byte[]> producer = broker.producer(Map.of())) {
+            producer.send(new ProducerRecord<>("stamped", 0, base, null, new byte[]{0})).get();
+            producer.send(new ProducerRecord<>("stamped", 0, base + 5_000, null, new byte[]{1})).get();
+            producer.send(new ProducerRecord<>("stamped", 0, base + 20_000, null, new byte[]{2})).get();
+            producer.send(new ProducerRecord<>("stamped", 0, base + 10_000, null, new byte[]{3})).get();
+        }
+        TopicPartition tp = new TopicPartition("stamped", 0);
+        assertThat(offsetFor(tp, OffsetSpec.forTimestamp(base + 1)).offset()).isEqualTo(1);
+        assertThat(offsetFor(tp, OffsetSpec.forTimestamp(base + 5_000)).offset()).isEqualTo(1);
+        assertThat(offsetFor(tp, OffsetSpec.forTimestamp(base + 15_000)).offset()).isEqualTo(2);
+        assertThat(offsetFor(tp, OffsetSpec.forTimestamp(base + 30_000)).offset()).isEqualTo(-1);
+        ListOffsetsResult.ListOffsetsResultInfo max = offsetFor(tp, OffsetSpec.maxTimestamp());
+        assertThat(max.offset()).isEqualTo(2);
+        assertThat(max.timestamp()).isEqualTo(base + 20_000);
+        assertThat(offsetFor(tp, OffsetSpec.earliest()).offset()).isZero();
+        assertThat(offsetFor(tp, OffsetSpec.latest()).offset()).isEqualTo(4);
+        assertThat(offsetFor(tp, OffsetSpec.latest()).leaderEpoch()).contains(0);
+    }
+
+    private static ListOffsetsResult.ListOffsetsResultInfo offsetFor(TopicPartition tp, OffsetSpec spec) throws Exception {
+        return admin.listOffsets(Map.of(tp, spec)).partitionResult(tp).get();
+    }
+}
