@@ -13,11 +13,14 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 /**
  * The mapping between Kafka's broker setting names ({@code log.segment.bytes}) and this
  * broker's properties ({@code broker.log-segment-bytes}, the component {@code logSegmentBytes}
- * of {@link BrokerProperties}): dots become dashes under the {@code broker.} prefix, and
- * {@code broker.id} (or KRaft's {@code node.id}) is {@code broker.id}. Derived from the record,
+ * of {@link BrokerProperties}): dots become dashes under the {@code broker.} prefix;
+ * {@code broker.id} (or KRaft's {@code node.id}) and {@code broker.rack} keep their names. Derived from the record,
  * so a new setting is mapped by adding it there.
  */
 public final class BrokerConfigNames {
+
+    /** Settings whose Kafka name keeps a {@code broker.} prefix: {@code broker.id}, {@code broker.rack}. */
+    private static final java.util.Set<String> KAFKA_PREFIXED = java.util.Set.of("id", "rack");
 
     private static final Map<String, String> KAFKA_TO_COMPONENT;
     private static final Map<String, String> COMPONENT_TO_KAFKA;
@@ -32,7 +35,7 @@ public final class BrokerConfigNames {
         Parameter[] parameters = canonical.getParameters();
         for (int i = 0; i < components.length; i++) {
             String component = components[i].getName();
-            String kafka = component.equals("id") ? "broker.id" : toDotted(component);
+            String kafka = KAFKA_PREFIXED.contains(component) ? "broker." + component : toDotted(component);
             kafkaToComponent.put(kafka, component);
             componentToKafka.put(component, kafka);
             DefaultValue defaultValue = parameters[i].getAnnotation(DefaultValue.class);

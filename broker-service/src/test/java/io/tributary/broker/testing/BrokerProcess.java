@@ -1,0 +1,96 @@
+package io.tributary.broker.testing;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A broker in its own JVM (the main class on the test classpath), for tests that need a real
+ * process: SIGKILL, startup from the command line. Output goes to a log file in the data dir.
+ */
+public final class BrokerProcess implements AutoCloseable {
+
+    private final Process process;
+    private final Path logFile;
+
+    private BrokerProcess(Process process, Path logFile) {
+        this.process = process;
+        this.logFile = logFile;
+    }
+
+    /**
+     * Starts {@code io.tributary.broker.BrokerApplication} with the given arguments and waits until
+     * it reports it started.
+     *
+     * @throws IllegalStateException when it exits or does not start within {@code timeout}
+     */
+    public static BrokerProcess start(Path workDir, String logName, List<String> args, Duration timeout)
+            throws IOException, InterruptedException {
+        Files.createDirectories(workDir);
+        Path log = workDir.resolve(logName);
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-Xmx512m");
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add("io.tributary.broker.BrokerApplication");
+        command.addAll(args);
+        Process process = new ProcessBuilder(command).directory(workDir.toFile())
+            .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        BrokerProcess broker = new BrokerProcess(process, log);
+        broker.awaitLog("Started BrokerApplication", timeout);
+        return broker;
+    }
+
+    /** Waits until the log contains {@code text}. */
+    public void awaitLog(String text, Duration timeout) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (log().contains(text)) {
+                return;
+            }
+            if (!process.isAlive()) {
+                throw new IllegalStateException("Broker process exited with " + process.exitValue() + ":\n" + log());
+            }
+            Thread.sleep(100);
+        }
+        throw new IllegalStateException("Broker did not log '" + text + "' within " + timeout + ":\n" + log());
+    }
+
+    /** The process output so far. */
+    public String log() throws IOException {
+        return Files.exists(logFile) ? Files.readString(logFile, StandardCharsets.UTF_8) : "";
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    /** Kills the process with SIGKILL and waits for it to die. */
+    public void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(30, TimeUnit.SECONDS);
+    }
+
+    /** Stops the process with SIGTERM (graceful shutdown) and waits. */
+    public int stop() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            process.waitFor(10, TimeUnit.SECONDS);
+        }
+        return process.exitValue();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (process.isAlive()) {
+            kill();
+        }
+    }
+}
