@@ -176,6 +176,25 @@ class ClientRoundTripTest {
         }
     }
 
+    @Test
+    void logAppendTimeTopicsStampRecordsWithTheBrokersTime() throws Exception {
+        admin.createTopics(List.of(new NewTopic("appended", 1, (short) 1)
+            .configs(Map.of("message.timestamp.type", "LogAppendTime")))).all().get();
+        long before = System.currentTimeMillis();
+        RecordMetadata metadata;
+        try (KafkaProducer<byte[], byte[]> producer = broker.producer(Map.of())) {
+            metadata = producer.send(new ProducerRecord<>("appended", 0, 1_000L, null, bytes("old"))).get();
+        }
+        long after = System.currentTimeMillis();
+        assertThat(metadata.timestamp()).isBetween(before, after);
+        try (KafkaConsumer<byte[], byte[]> consumer = broker.consumer(Map.of())) {
+            ConsumerRecord<byte[], byte[]> record = Records.readFromStart(consumer,
+                List.of(new TopicPartition("appended", 0)), 1, Duration.ofSeconds(30)).get(0);
+            assertThat(record.timestampType()).isEqualTo(TimestampType.LOG_APPEND_TIME);
+            assertThat(record.timestamp()).isEqualTo(metadata.timestamp());
+        }
+    }
+
     private static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }

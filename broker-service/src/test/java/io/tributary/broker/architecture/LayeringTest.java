@@ -1,0 +1,72 @@
+package io.tributary.broker.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The layering of the broker (DESIGN.md section 3): storage knows nothing of replication, the
+ * cluster or the protocol; handlers reach storage only through the replica layer; the core is
+ * plain Java without Spring.
+ */
+class LayeringTest {
+
+    private static JavaClasses classes;
+
+    @BeforeAll
+    static void importClasses() {
+        classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("io.tributary.broker");
+    }
+
+    @Test
+    void logDoesNotDependOnReplicationClusterOrProtocol() {
+        noClasses().that().resideInAPackage("..broker.log..")
+            .should().dependOnClassesThat().resideInAnyPackage("..broker.replica..", "..broker.cluster..",
+                "..broker.api..", "..broker.network..")
+            .check(classes);
+    }
+
+    @Test
+    void producerStateDoesNotDependOnOtherLayers() {
+        noClasses().that().resideInAPackage("..broker.producer..")
+            .should().dependOnClassesThat().resideInAnyPackage("..broker.log..", "..broker.replica..",
+                "..broker.cluster..", "..broker.api..", "..broker.network..")
+            .check(classes);
+    }
+
+    @Test
+    void handlersReachStorageOnlyThroughTheReplicaLayer() {
+        noClasses().that().resideInAPackage("..broker.api..")
+            .should().dependOnClassesThat().resideInAPackage("..broker.log..")
+            .check(classes);
+    }
+
+    @Test
+    void networkKnowsNoBrokerSemantics() {
+        noClasses().that().resideInAPackage("..broker.network..")
+            .should().dependOnClassesThat().resideInAnyPackage("..broker.api..", "..broker.log..",
+                "..broker.replica..", "..broker.cluster..", "..broker.producer..")
+            .check(classes);
+    }
+
+    @Test
+    void clusterDoesNotDependOnReplicationOrStorage() {
+        noClasses().that().resideInAPackage("..broker.cluster..")
+            .should().dependOnClassesThat().resideInAnyPackage("..broker.replica..", "..broker.log..",
+                "..broker.api..", "..broker.network..")
+            .check(classes);
+    }
+
+    @Test
+    void theCoreIsPlainJava() {
+        noClasses().that().resideInAnyPackage("..broker.log..", "..broker.replica..", "..broker.cluster..",
+                "..broker.producer..", "..broker.network..", "..broker.api..")
+            .should().dependOnClassesThat().resideInAPackage("org.springframework..")
+            .check(classes);
+    }
+}
