@@ -38,6 +38,11 @@ public final class DeleteTopicsHandler implements ApiHandler {
         this.metadataCache = metadataCache;
     }
 
+    /** Gone from the metadata, deletion marker included, so the name can be used again. */
+    private boolean deleted(String topic) {
+        return metadataCache.topic(topic).isEmpty() && !metadataCache.isPendingDeletion(topic);
+    }
+
     @Override
     public ApiKeys apiKey() {
         return ApiKeys.DELETE_TOPICS;
@@ -94,12 +99,11 @@ public final class DeleteTopicsHandler implements ApiHandler {
         }
         CompletableFuture<Boolean> done = deleting.isEmpty() || request.data().timeoutMs() <= 0
             ? CompletableFuture.completedFuture(true)
-            : metadataCache.waitFor(() -> deleting.stream().allMatch(t -> metadataCache.topic(t).isEmpty()),
-                request.data().timeoutMs());
+            : metadataCache.waitFor(() -> deleting.stream().allMatch(this::deleted), request.data().timeoutMs());
         return done.thenApply(allDone -> {
             DeleteTopicsResponseData data = new DeleteTopicsResponseData().setThrottleTimeMs(0);
             for (DeletableTopicResult result : results) {
-                if (!allDone && deleting.contains(result.name()) && metadataCache.topic(result.name()).isPresent()) {
+                if (!allDone && deleting.contains(result.name()) && !deleted(result.name())) {
                     result.setErrorCode(Errors.REQUEST_TIMED_OUT.code()).setErrorMessage("The deletion did not finish in time");
                 }
                 data.responses().add(result);

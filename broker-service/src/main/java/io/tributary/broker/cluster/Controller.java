@@ -73,7 +73,7 @@ public final class Controller implements MetadataListener, Closeable {
     /** Joins the controller election. */
     public void startup() {
         zkClient.curator().getConnectionStateListenable().addListener(connectionListener);
-        eventThread.execute(this::elect);
+        submit(this::elect);
     }
 
     public boolean isActive() {
@@ -92,14 +92,14 @@ public final class Controller implements MetadataListener, Closeable {
             }
             active = false;
         } else if (state == ConnectionState.RECONNECTED) {
-            eventThread.execute(this::elect);
+            submit(this::elect);
         }
     }
 
     @Override
     public void onControllerChanged(int controllerId) {
-        if (controllerId == -1 && !closed) {
-            eventThread.execute(this::elect);
+        if (controllerId == -1) {
+            submit(this::elect);
         } else if (controllerId != brokerId && active) {
             log.warn("Broker {} sees controller {} and resigns", brokerId, controllerId);
             active = false;
@@ -184,7 +184,7 @@ public final class Controller implements MetadataListener, Closeable {
 
     private void queueReconcile() {
         if (active && reconcileQueued.compareAndSet(false, true)) {
-            eventThread.execute(() -> {
+            submit(() -> {
                 reconcileQueued.set(false);
                 reconcile();
             });
@@ -192,11 +192,19 @@ public final class Controller implements MetadataListener, Closeable {
     }
 
     private void retryLater(Runnable task) {
+        java.util.concurrent.CompletableFuture.delayedExecutor(1000, TimeUnit.MILLISECONDS).execute(() -> submit(task));
+    }
+
+    /** Runs a task on the controller's event thread unless the controller is closed. */
+    private void submit(Runnable task) {
         if (closed) {
             return;
         }
-        java.util.concurrent.CompletableFuture.delayedExecutor(1000, TimeUnit.MILLISECONDS)
-            .execute(() -> eventThread.execute(task));
+        try {
+            eventThread.execute(task);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // closed concurrently
+        }
     }
 
     private void reconcile() {

@@ -197,7 +197,7 @@ public final class LogManager {
                 List<Future<PartitionLog>> loads = new ArrayList<>();
                 for (File child : children) {
                     if (child.getName().endsWith(LogFileNames.DELETE_DIR_SUFFIX)) {
-                        scheduleDirDeletion(child, 0);
+                        scheduleDirDeletion(child, null, 0);
                         continue;
                     }
                     TopicPartition tp = LogFileNames.parseTopicPartitionName(child.getName());
@@ -333,13 +333,16 @@ public final class LogManager {
             log.error("Could not rename {} for deletion; deleting it in place", dir, e);
             renamed = dir;
         }
-        removed.closeHandlers();
-        scheduleDirDeletion(renamed, removed.config().fileDeleteDelayMs());
+        scheduleDirDeletion(renamed, removed, removed.config().fileDeleteDelayMs());
         log.info("Scheduled deletion of the log of {} ({})", tp, renamed);
     }
 
-    private void scheduleDirDeletion(File dir, long delayMs) {
+    /** Deletes {@code dir} after {@code delayMs}, first closing {@code openLog}'s files (reads in flight finish first). */
+    private void scheduleDirDeletion(File dir, PartitionLog openLog, long delayMs) {
         scheduler.schedule("delete-log-" + dir.getName(), () -> {
+            if (openLog != null) {
+                openLog.closeHandlers();
+            }
             try {
                 Utils.delete(dir);
             } catch (IOException e) {

@@ -140,6 +140,25 @@ public final class ReplicaManager implements MetadataListener {
         }
     }
 
+    /**
+     * A topic appeared or its assignment changed: apply the partition states already known,
+     * in case a state arrived before the assignment that says whether it concerns this broker.
+     */
+    @Override
+    public void onTopicChanged(TopicAssignment assignment) {
+        for (int partition : assignment.replicas().keySet()) {
+            TopicPartition tp = new TopicPartition(assignment.topic(), partition);
+            metadataCache.partitionState(tp).ifPresent(state -> {
+                Partition current = partitions.get(tp);
+                boolean applied = current != null && current.leaderEpoch() >= state.leaderEpoch()
+                    && assignment.replicas().get(partition).equals(current.replicas());
+                if (!applied) {
+                    onPartitionStateChanged(tp, state);
+                }
+            });
+        }
+    }
+
     @Override
     public void onPartitionRemoved(TopicPartition tp) {
         stopReplica(tp, true);
