@@ -1,0 +1,75 @@
+package io.tributary.broker.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.broker.testing.TestBroker;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * README's example with Kafka's own command-line tools ({@code org.apache.kafka:kafka-tools}):
+ * kafka-topics creates and describes a topic, the console producer writes lines, the console
+ * consumer reads a partition from the earliest offset. Each tool runs in its own JVM, as the
+ * shell scripts run them.
+ */
+class ConsoleToolsTest {
+
+    @TempDir
+    static Path dir;
+    static TestBroker broker;
+
+    @BeforeAll
+    static void start() {
+        broker = TestBroker.start(dir);
+    }
+
+    @AfterAll
+    static void stop() {
+        broker.close();
+    }
+
+    @Test
+    void kafkaTopicsConsoleProducerAndConsoleConsumerWork() throws Exception {
+        String bootstrap = broker.bootstrapServers();
+        Result create = run(null, "org.apache.kafka.tools.TopicCommand", "--bootstrap-server", bootstrap, "--create",
+            "--topic", "clicks", "--partitions", "1");
+        assertThat(create.output()).contains("Created topic clicks.");
+
+        Result describe = run(null, "org.apache.kafka.tools.TopicCommand", "--bootstrap-server", bootstrap, "--describe",
+            "--topic", "clicks");
+        assertThat(describe.output()).contains("PartitionCount: 1").contains("Partition: 0\tLeader: 0");
+
+        Result produce = run("first\nsecond\nthird\n", "org.apache.kafka.tools.ConsoleProducer", "--bootstrap-server",
+            bootstrap, "--topic", "clicks");
+        assertThat(produce.exitCode()).as(produce.output()).isZero();
+
+        Result consume = run(null, "org.apache.kafka.tools.consumer.ConsoleConsumer", "--bootstrap-server", bootstrap,
+            "--topic", "clicks", "--partition", "0", "--offset", "earliest", "--max-messages", "3", "--timeout-ms", "20000");
+        assertThat(consume.output()).contains("first\nsecond\nthird\n").contains("Processed a total of 3 messages");
+    }
+
+    private record Result(int exitCode, String output) {
+    }
+
+    private static Result run(String input, String mainClass, String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-Xmx256m", "-cp", System.getProperty("java.class.path"), mainClass));
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        if (input != null) {
+            process.getOutputStream().write(input.getBytes(StandardCharsets.UTF_8));
+        }
+        process.getOutputStream().close();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("%s finished: %s", mainClass, output).isTrue();
+        return new Result(process.exitValue(), output);
+    }
+}
