@@ -79,9 +79,12 @@ class KcatTest {
         assertThat(consumed.toByteArray()).isEqualTo(expected);
 
         // librdkafka 2.0 compresses only if the broker advertises Produce from v0 (KAFKA-18659): check it did.
+        // It sends a batch uncompressed when compressing would not make it smaller, so NONE may appear too.
         PartitionLog partitionLog = broker.server().logManager().getLog(new TopicPartition(topic, 0)).orElseThrow();
         assertThat(partitionLog.logEndOffset()).isEqualTo(10_000);
-        assertThat(batchCodecs(partitionLog)).containsOnly(stored);
+        List<CompressionType> codecs = batchCodecs(partitionLog);
+        assertThat(codecs).contains(stored).isSubsetOf(stored, CompressionType.NONE);
+        assertThat(codecs.stream().filter(c -> c == stored).count()).isGreaterThan(codecs.size() / 2);
     }
 
     private static List<CompressionType> batchCodecs(PartitionLog partitionLog) throws IOException {
