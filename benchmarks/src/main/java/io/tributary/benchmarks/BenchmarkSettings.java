@@ -17,7 +17,8 @@ import java.util.List;
  * @param brokerHeap    heap given to each broker JVM, as for {@code -Xmx} (e.g. {@code 1g})
  * @param runTimeout    longest a single ProducerPerformance run may take before it is killed
  * @param pause         idle time between two runs, to let the previous run's work settle
- * @param tributaryJar  Tributary's executable broker jar
+ * @param tributaryJar  Tributary's executable broker jar; by default the one built in this repository
+ *                      ({@code ../broker-service/target/} seen from the benchmarks module)
  */
 record BenchmarkSettings(long records, int recordSize, int partitions, int rounds, List<Scenario> scenarios,
                          long warmupRecords, String brokerHeap, Duration runTimeout, Duration pause,
@@ -47,8 +48,8 @@ record BenchmarkSettings(long records, int recordSize, int partitions, int round
                 prop("benchmark.broker-heap", "1g"),
                 Duration.ofSeconds(Long.parseLong(prop("benchmark.run-timeout-s", "900"))),
                 Duration.ofSeconds(Long.parseLong(prop("benchmark.pause-s", "3"))),
-                Path.of(prop("benchmark.tributary-jar", "../broker-service/target/broker-service-0.1.0-SNAPSHOT.jar"))
-                        .toAbsolutePath().normalize());
+                Path.of(prop("benchmark.tributary-jar", "../broker-service/target/broker-service-"
+                        + prop("benchmark.tributary-version", "0.1.0-SNAPSHOT") + ".jar")).toAbsolutePath().normalize());
     }
 
     private static String prop(String name, String defaultValue) {

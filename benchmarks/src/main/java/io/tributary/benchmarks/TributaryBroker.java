@@ -5,7 +5,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
-/** Tributary's broker from its executable jar, with its embedded ZooKeeper and its data in a temp directory. */
+/**
+ * Tributary's broker from its executable jar, with its embedded ZooKeeper and its data in a temp
+ * directory. The jar is copied there first, so a rebuild during the benchmark cannot change it under
+ * the running broker.
+ */
 final class TributaryBroker extends BrokerUnderTest {
 
     private final JavaLauncher launcher;
@@ -29,8 +33,9 @@ final class TributaryBroker extends BrokerUnderTest {
 
     @Override
     protected Process launch() throws IOException {
+        Path copy = Files.copy(jar, dir.resolve("tributary-broker.jar"));
         List<String> args = List.of("--broker.data-dir=" + dir.resolve("data"), "--server.port=0",
                 "--broker.listeners=PLAINTEXT://127.0.0.1:" + port, "--broker.embedded-zookeeper-port=0");
-        return JavaLauncher.start(launcher.jar(jvmOptions(heap), jar, args), dir, logFile);
+        return JavaLauncher.start(launcher.jar(jvmOptions(heap), copy, args), dir, logFile);
     }
 }
