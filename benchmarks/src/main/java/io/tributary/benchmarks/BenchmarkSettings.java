@@ -1,0 +1,59 @@
+package io.tributary.benchmarks;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The benchmark's parameters, read from {@code benchmark.*} system properties.
+ *
+ * @param records       records produced per measured run (count)
+ * @param recordSize    size of each record's value, bytes
+ * @param partitions    partitions of each freshly created topic (count)
+ * @param rounds        measured runs per scenario and broker (count); medians are taken across them
+ * @param scenarios     producer settings to measure, in order
+ * @param warmupRecords records produced once per broker before measuring, not reported (count; 0 skips)
+ * @param brokerHeap    heap given to each broker JVM, as for {@code -Xmx} (e.g. {@code 1g})
+ * @param runTimeout    longest a single ProducerPerformance run may take before it is killed
+ * @param pause         idle time between two runs, to let the previous run's work settle
+ * @param tributaryJar  Tributary's executable broker jar; by default the one built in this repository
+ *                      ({@code ../broker-service/target/} seen from the benchmarks module)
+ */
+record BenchmarkSettings(long records, int recordSize, int partitions, int rounds, List<Scenario> scenarios,
+                         long warmupRecords, String brokerHeap, Duration runTimeout, Duration pause,
+                         Path tributaryJar) {
+
+    BenchmarkSettings {
+        if (records <= 0 || recordSize <= 0 || partitions <= 0 || rounds <= 0 || warmupRecords < 0) {
+            throw new IllegalArgumentException("benchmark.records, record-size, partitions and rounds must be"
+                    + " positive and warmup-records not negative");
+        }
+        if (scenarios.isEmpty()) {
+            throw new IllegalArgumentException("benchmark.scenarios names no scenario (acks1, acksall, lz4)");
+        }
+    }
+
+    /** Reads the settings, with the defaults of the documented full run. */
+    static BenchmarkSettings fromSystemProperties() {
+        List<Scenario> scenarios = Arrays.stream(prop("benchmark.scenarios", "acks1,acksall,lz4").split(","))
+                .map(String::trim).filter(s -> !s.isEmpty()).map(Scenario::named).toList();
+        return new BenchmarkSettings(
+                Long.parseLong(prop("benchmark.records", "2000000")),
+                Integer.parseInt(prop("benchmark.record-size", "100")),
+                Integer.parseInt(prop("benchmark.partitions", "6")),
+                Integer.parseInt(prop("benchmark.rounds", "3")),
+                scenarios,
+                Long.parseLong(prop("benchmark.warmup-records", "300000")),
+                prop("benchmark.broker-heap", "1g"),
+                Duration.ofSeconds(Long.parseLong(prop("benchmark.run-timeout-s", "900"))),
+                Duration.ofSeconds(Long.parseLong(prop("benchmark.pause-s", "3"))),
+                Path.of(prop("benchmark.tributary-jar", "../broker-service/target/broker-service-"
+                        + prop("benchmark.tributary-version", "0.1.0-SNAPSHOT") + ".jar")).toAbsolutePath().normalize());
+    }
+
+    private static String prop(String name, String defaultValue) {
+        String value = System.getProperty(name);
+        return value == null || value.isBlank() ? defaultValue : value.trim();
+    }
+}

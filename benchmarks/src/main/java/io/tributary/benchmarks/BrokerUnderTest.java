@@ -1,0 +1,169 @@
+package io.tributary.benchmarks;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+
+/**
+ * A broker started as a child JVM for the benchmark: Apache Kafka's or Tributary's. Knows its
+ * bootstrap address, its process (for CPU time) and its log file.
+ */
+abstract class BrokerUnderTest {
+
+    /** How long a broker may take to start and answer an Admin client. */
+    static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(180);
+
+    private final String name;
+    protected final Path dir;
+    protected final Path logFile;
+    protected final int port;
+    private Process process;
+
+    /** @param dir this broker's own directory (data and log file), created here */
+    protected BrokerUnderTest(String name, Path dir) throws IOException {
+        this.name = name;
+        this.dir = Files.createDirectories(dir);
+        this.logFile = dir.resolve(name + ".log");
+        this.port = freePort();
+    }
+
+    /** Starts the broker process and returns it; called once. */
+    protected abstract Process launch() throws IOException, InterruptedException;
+
+    /** Short name, as printed in the tables. */
+    final String name() {
+        return name;
+    }
+
+    /** The Kafka clients' bootstrap address. */
+    final String bootstrap() {
+        return "127.0.0.1:" + port;
+    }
+
+    /** The broker's stdout and stderr. */
+    final Path logFile() {
+        return logFile;
+    }
+
+    /** The broker JVM's process id. */
+    final long pid() {
+        return process.pid();
+    }
+
+    /** CPU seconds the broker process has used so far (user + system). */
+    final double cpuSeconds() {
+        return CpuClock.processSeconds(process.pid());
+    }
+
+    /** Starts the broker and waits until an Admin client sees it in the cluster; returns the time taken. */
+    final Duration start() throws IOException, InterruptedException {
+        Instant begin = Instant.now();
+        process = launch();
+        Instant deadline = begin.plus(STARTUP_TIMEOUT);
+        while (true) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException(name + " exited with " + process.exitValue()
+                        + " while starting; its log " + logFile + " ends with:\n" + LogTail.of(logFile, 40));
+            }
+            if (answersAdmin()) {
+                return Duration.between(begin, Instant.now());
+            }
+            if (Instant.now().isAfter(deadline)) {
+                throw new IllegalStateException(name + " did not answer within " + STARTUP_TIMEOUT
+                        + "; its log " + logFile + " ends with:\n" + LogTail.of(logFile, 40));
+            }
+            Thread.sleep(500);
+        }
+    }
+
+    /** Creates {@code topic} with replication factor 1 and waits until every partition has a leader. */
+    final void createTopic(String topic, int partitions) throws Exception {
+        try (Admin admin = admin()) {
+            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(60, TimeUnit.SECONDS);
+            Instant deadline = Instant.now().plusSeconds(60);
+            while (true) {
+                try {
+                    TopicDescription d = admin.describeTopics(List.of(topic)).allTopicNames()
+                            .get(10, TimeUnit.SECONDS).get(topic);
+                    if (d.partitions().size() == partitions
+                            && d.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty())) {
+                        return;
+                    }
+                } catch (Exception e) {
+                    if (Instant.now().isAfter(deadline)) {
+                        throw e;
+                    }
+                }
+                if (Instant.now().isAfter(deadline)) {
+                    throw new IllegalStateException(name + ": topic " + topic + " has no leaders after 60 s");
+                }
+                Thread.sleep(200);
+            }
+        }
+    }
+
+    /** Stops the broker: SIGTERM, then a forced kill after {@code grace}. Safe to call more than once. */
+    final void stop(Duration grace) {
+        if (process == null || !process.isAlive()) {
+            return;
+        }
+        process.destroy();
+        try {
+            if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Whether the broker process is still running. */
+    final boolean isAlive() {
+        return process != null && process.isAlive();
+    }
+
+    private boolean answersAdmin() {
+        try (Admin admin = admin()) {
+            return !admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).isEmpty();
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
+    private Admin admin() {
+        Properties props = new Properties();
+        props.putAll(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(),
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000",
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "20000"));
+        return Admin.create(props);
+    }
+
+    /** A TCP port that was free a moment ago on 127.0.0.1. */
+    static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The JVM options both brokers get (those of Kafka's start scripts), with the given heap size. */
+    static List<String> jvmOptions(String heap) {
+        return List.of("-Xms" + heap, "-Xmx" + heap, "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20",
+                "-XX:InitiatingHeapOccupancyPercent=35", "-XX:+ExplicitGCInvokesConcurrent",
+                "-Djava.awt.headless=true");
+    }
+}

@@ -1,0 +1,171 @@
+package io.tributary.benchmarks;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
+
+/**
+ * Runs Kafka's ProducerPerformance against Apache Kafka's own broker and against Tributary, taking
+ * turns, and prints throughput (records/s, MB/s), latency (avg and p99, ms) and the broker's CPU
+ * (seconds per run, microseconds per record) with Tributary/Kafka ratios. Both brokers run as child
+ * JVMs with the same heap and GC options; data lives in a temp directory removed on exit.
+ *
+ * <p>Parameters are {@code benchmark.*} system properties, see {@link BenchmarkSettings}.
+ */
+public final class ProducerBenchmark {
+
+    private static final Duration STOP_GRACE = Duration.ofSeconds(20);
+
+    private final BenchmarkSettings settings;
+    private final List<BrokerUnderTest> brokers = new ArrayList<>();
+    private final AtomicBoolean cleanedUp = new AtomicBoolean();
+    private Path workDir;
+    private ProducerPerformanceRun producer;
+
+    private ProducerBenchmark(BenchmarkSettings settings) {
+        this.settings = settings;
+    }
+
+    public static void main(String[] args) {
+        int status;
+        try {
+            status = new ProducerBenchmark(BenchmarkSettings.fromSystemProperties()).run();
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            System.err.println("\nBenchmark failed: " + e.getMessage());
+            status = 2;
+        } catch (Exception e) {
+            System.err.println("\nBenchmark failed:");
+            e.printStackTrace();
+            status = 2;
+        }
+        System.exit(status);
+    }
+
+    /** Runs everything; returns the exit status (1 if any run failed). */
+    private int run() throws Exception {
+        TributaryBroker.requireJar(settings.tributaryJar());
+        workDir = Files.createTempDirectory("tributary-bench-");
+        Runtime.getRuntime().addShutdownHook(new Thread(this::cleanUp, "benchmark-cleanup"));
+        JavaLauncher launcher = new JavaLauncher(writeLog4jConfig(workDir));
+        producer = new ProducerPerformanceRun(launcher, settings, Files.createDirectories(workDir.resolve("runs")));
+        printSetup();
+
+        brokers.add(new KafkaBroker(workDir.resolve("kafka"), launcher, settings.brokerHeap()));
+        brokers.add(new TributaryBroker(workDir.resolve("tributary"), launcher, settings.tributaryJar(),
+                settings.brokerHeap()));
+        for (BrokerUnderTest broker : brokers) {
+            Duration took = broker.start();
+            System.out.printf("%s started in %.1f s (pid %d, %s)%n", broker.name(), took.toMillis() / 1e3,
+                    broker.pid(), broker.bootstrap());
+        }
+        warmUp();
+
+        List<RunResult> results = new ArrayList<>();
+        for (int round = 1; round <= settings.rounds(); round++) {
+            System.out.printf("%nRound %d of %d%n", round, settings.rounds());
+            for (int s = 0; s < settings.scenarios().size(); s++) {
+                Scenario scenario = settings.scenarios().get(s);
+                for (BrokerUnderTest broker : turnOrder(round + s)) {
+                    RunResult result = measure(broker, scenario, round, "bench-" + scenario.name() + "-r" + round,
+                            settings.records());
+                    System.out.println(result.line());
+                    results.add(result);
+                }
+            }
+        }
+        new Report(settings, results).print(System.out);
+        System.out.printf("%nLoad average at the end: %s%n", loadAverage());
+        return results.stream().allMatch(RunResult::ok) ? 0 : 1;
+    }
+
+    private void warmUp() throws Exception {
+        if (settings.warmupRecords() <= 0) {
+            return;
+        }
+        System.out.printf("%nWarm-up (not reported): %,d records per broker, %s%n", settings.warmupRecords(),
+                settings.scenarios().get(0).describe());
+        for (BrokerUnderTest broker : brokers) {
+            RunResult r = measure(broker, settings.scenarios().get(0), 0, "warmup", settings.warmupRecords());
+            System.out.println(r.line());
+        }
+    }
+
+    private RunResult measure(BrokerUnderTest broker, Scenario scenario, int round, String topic, long records)
+            throws Exception {
+        if (!broker.isAlive()) {
+            return new RunResult(broker.name(), scenario.name(), round, null, 0, 0, 0, 0,
+                    "the broker process is not running; its log " + broker.logFile() + " ends with:\n"
+                            + LogTail.of(broker.logFile(), 40));
+        }
+        try {
+            broker.createTopic(topic, settings.partitions());
+        } catch (Exception e) {
+            return new RunResult(broker.name(), scenario.name(), round, null, 0, 0, 0, 0,
+                    "creating topic " + topic + " failed: " + e + "\n  broker log " + broker.logFile()
+                            + " ends with:\n" + LogTail.of(broker.logFile(), 40));
+        }
+        Thread.sleep(settings.pause().toMillis());
+        return producer.run(broker, scenario, round, topic, records);
+    }
+
+    /** Kafka first in even turns, Tributary first in odd ones. */
+    private List<BrokerUnderTest> turnOrder(int turn) {
+        return turn % 2 == 0 ? List.of(brokers.get(0), brokers.get(1)) : List.of(brokers.get(1), brokers.get(0));
+    }
+
+    private void printSetup() {
+        System.out.printf("Producer benchmark: Kafka %s ProducerPerformance, %,d records x %d B, %d partitions,"
+                        + " %d round(s), scenarios %s%n", org.apache.kafka.common.utils.internals.AppInfoParser.getVersion(),
+                settings.records(), settings.recordSize(), settings.partitions(), settings.rounds(),
+                settings.scenarios().stream().map(Scenario::name).toList());
+        System.out.printf("Java %s, %d cores, load average %s, broker heap %s, work dir %s%n",
+                Runtime.version(), Runtime.getRuntime().availableProcessors(), loadAverage(),
+                settings.brokerHeap(), workDir);
+    }
+
+    private static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).trim();
+        } catch (IOException e) {
+            return "n/a";
+        }
+    }
+
+    private static Path writeLog4jConfig(Path dir) throws IOException {
+        return Files.writeString(dir.resolve("log4j2.properties"), """
+                status = warn
+                appender.out.type = Console
+                appender.out.name = OUT
+                appender.out.layout.type = PatternLayout
+                appender.out.layout.pattern = [%d] %p %m (%c)%n
+                rootLogger.level = ${sys:benchmark.log-level:-WARN}
+                rootLogger.appenderRef.out.ref = OUT
+                logger.request.name = kafka.request.logger
+                logger.request.level = WARN
+                """);
+    }
+
+    /** Stops the producer and both brokers and deletes the work directory; runs once, also on Ctrl-C. */
+    private void cleanUp() {
+        if (!cleanedUp.compareAndSet(false, true)) {
+            return;
+        }
+        if (producer != null) {
+            producer.killCurrent();
+        }
+        brokers.forEach(b -> b.stop(STOP_GRACE));
+        if (workDir != null) {
+            try (Stream<Path> paths = Files.walk(workDir)) {
+                paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            } catch (IOException e) {
+                System.err.println("could not delete " + workDir + ": " + e);
+            }
+        }
+    }
+}

@@ -1,0 +1,75 @@
+package io.tributary.benchmarks;
+
+import java.io.PrintStream;
+import java.util.List;
+import java.util.function.ToDoubleFunction;
+
+/** Prints, per scenario, each broker's medians across rounds and Tributary's ratios to Kafka. */
+final class Report {
+
+    private static final String HEADER = String.format("  %-10s %12s %8s %9s %8s %13s %12s %6s",
+            "broker", "records/s", "MB/s", "avg ms", "p99 ms", "broker CPU s", "CPU us/rec", "runs");
+
+    private final BenchmarkSettings settings;
+    private final List<RunResult> results;
+
+    Report(BenchmarkSettings settings, List<RunResult> results) {
+        this.settings = settings;
+        this.results = List.copyOf(results);
+    }
+
+    void print(PrintStream out) {
+        out.printf("%nResults: %,d records x %d B, %d partitions, medians of %d round(s) per broker%n",
+                settings.records(), settings.recordSize(), settings.partitions(), settings.rounds());
+        for (Scenario scenario : settings.scenarios()) {
+            out.printf("%n%s (%s)%n%s%n", scenario.name(), scenario.describe(), HEADER);
+            Medians kafka = medians("kafka", scenario);
+            Medians tributary = medians("tributary", scenario);
+            kafka.print(out);
+            tributary.print(out);
+            if (kafka.runs > 0 && tributary.runs > 0) {
+                out.printf("  tributary/kafka: throughput %.2fx (higher is better), CPU per record %.2fx"
+                                + " (lower is better), avg latency %.2fx, p99 latency %s%n",
+                        tributary.recordsPerSecond / kafka.recordsPerSecond,
+                        tributary.cpuMicrosPerRecord / kafka.cpuMicrosPerRecord,
+                        tributary.avgLatencyMs / kafka.avgLatencyMs, ratio(tributary.p99Ms, kafka.p99Ms));
+            } else {
+                out.println("  tributary/kafka: no ratio, a broker has no successful run");
+            }
+        }
+    }
+
+    /** {@code a / b} as {@code 1.23x}, or n/a when {@code b} is 0 (p99 can round to 0 ms). */
+    private static String ratio(double a, double b) {
+        return b == 0 ? "n/a" : String.format("%.2fx", a / b);
+    }
+
+    private Medians medians(String broker, Scenario scenario) {
+        List<RunResult> ok = results.stream()
+                .filter(r -> r.broker().equals(broker) && r.scenario().equals(scenario.name()) && r.ok()).toList();
+        long attempted = results.stream()
+                .filter(r -> r.broker().equals(broker) && r.scenario().equals(scenario.name())).count();
+        return new Medians(broker, ok.size(), attempted,
+                median(ok, r -> r.summary().recordsPerSecond()), median(ok, r -> r.summary().mbPerSecond()),
+                median(ok, r -> r.summary().avgLatencyMs()), median(ok, r -> r.summary().p99LatencyMs()),
+                median(ok, RunResult::brokerCpuS), median(ok, RunResult::cpuMicrosPerRecord));
+    }
+
+    /** The median of {@code f} over {@code runs} (mean of the middle two for an even count), NaN if none. */
+    static double median(List<RunResult> runs, ToDoubleFunction<RunResult> f) {
+        double[] v = runs.stream().mapToDouble(f).sorted().toArray();
+        if (v.length == 0) {
+            return Double.NaN;
+        }
+        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    }
+
+    /** One broker's medians in one scenario; throughput in records/s and MB/s, latency in ms, CPU in s and us. */
+    private record Medians(String broker, int runs, long attempted, double recordsPerSecond, double mbPerSecond,
+                           double avgLatencyMs, double p99Ms, double cpuSeconds, double cpuMicrosPerRecord) {
+        void print(PrintStream out) {
+            out.printf("  %-10s %,12.0f %8.2f %9.2f %8.1f %13.2f %12.2f %6s%n", broker, recordsPerSecond,
+                    mbPerSecond, avgLatencyMs, p99Ms, cpuSeconds, cpuMicrosPerRecord, runs + "/" + attempted);
+        }
+    }
+}

@@ -1,0 +1,39 @@
+package io.tributary.benchmarks;
+
+/**
+ * One measured ProducerPerformance run against one broker.
+ *
+ * @param broker       broker name
+ * @param scenario     scenario name
+ * @param round        round number, from 1
+ * @param summary      ProducerPerformance's summary, null if the run failed
+ * @param brokerCpuS   CPU seconds the broker process used during the run (user + system)
+ * @param producerCpuS CPU seconds of the ProducerPerformance JVM, sampled every 200 ms (a lower bound)
+ * @param machineCpuS  busy CPU seconds of the whole machine during the run, all processes
+ * @param wallS        wall-clock seconds from starting ProducerPerformance until it exited
+ * @param error        why the run failed, null if it succeeded
+ */
+record RunResult(String broker, String scenario, int round, PerfSummary summary, double brokerCpuS,
+                 double producerCpuS, double machineCpuS, double wallS, String error) {
+
+    boolean ok() {
+        return summary != null;
+    }
+
+    /** Broker CPU microseconds per record sent. */
+    double cpuMicrosPerRecord() {
+        return brokerCpuS * 1e6 / summary.records();
+    }
+
+    /** One line for the progress log. */
+    String line() {
+        String head = String.format("  round %d %-9s %-8s", round, broker, scenario);
+        if (!ok()) {
+            return head + " FAILED: " + error;
+        }
+        return head + String.format(" %,10.0f rec/s %7.2f MB/s avg %8.2f ms p99 %6.0f ms | broker CPU %6.2f s"
+                        + " (%5.2f us/rec), producer CPU %6.2f s, machine busy %6.2f s, wall %6.2f s",
+                summary.recordsPerSecond(), summary.mbPerSecond(), summary.avgLatencyMs(),
+                summary.p99LatencyMs(), brokerCpuS, cpuMicrosPerRecord(), producerCpuS, machineCpuS, wallS);
+    }
+}
