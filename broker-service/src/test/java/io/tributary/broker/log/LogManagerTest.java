@@ -321,6 +321,36 @@ class LogManagerTest {
     }
 
     @Test
+    void logsAreFlushedEveryFlushMs() throws IOException {
+        topicConfig = config("flush.ms", "45000");
+        LogManager manager = start();
+        manager.startup();
+        PartitionLog log = create(manager, 0);
+        log.appendAsLeader(records(time.milliseconds(), "a", "b"), 0);
+
+        time.advance(30_000);
+        assertThat(log.recoveryPoint()).as("flushed 30 s ago at the latest").isZero();
+        time.advance(MINUTE);
+        assertThat(log.recoveryPoint()).isEqualTo(2);
+    }
+
+    @Test
+    void theSamePartitionInTwoDirectoriesIsRefusedAndOtherDirectoriesIgnored() throws IOException {
+        Files.createDirectories(new File(dirs.get(0), "lost+found").toPath());
+        Files.createDirectories(new File(dirs.get(0), "events-0").toPath());
+        LogManager manager = new LogManager(dirs, SETTINGS, scheduler, time);
+        manager.loadLogs(topic -> topicConfig);
+        assertThat(manager.allLogs()).extracting(PartitionLog::topicPartition).containsExactly(tp(0));
+        manager.shutdown();
+
+        Files.createDirectories(new File(dirs.get(2), "events-0").toPath());
+        LogManager twice = new LogManager(dirs, SETTINGS, scheduler, time);
+        assertThatThrownBy(() -> twice.loadLogs(topic -> topicConfig))
+            .isInstanceOf(IllegalStateException.class).hasMessageContaining("Duplicate");
+        twice.allLogs().forEach(PartitionLog::close);
+    }
+
+    @Test
     void idleProducersExpireOnSchedule() throws IOException {
         LogManager.Settings shortExpiry = new LogManager.Settings(1, MINUTE, MINUTE, MINUTE, 5_000, 60_000, 30_000);
         LogManager manager = new LogManager(dirs, shortExpiry, scheduler, time);

@@ -197,6 +197,18 @@ class PartitionLogTest {
     }
 
     @Test
+    void flushMessagesMovesTheRecoveryPointWithTheAppends() throws IOException {
+        open(config("flush.messages", "2"));
+
+        append(now(), "a");
+        assertThat(log.recoveryPoint()).isZero();
+        append(now(), "b");
+        assertThat(log.recoveryPoint()).isEqualTo(2);
+        append(now(), "c", "d");
+        assertThat(log.recoveryPoint()).isEqualTo(4);
+    }
+
+    @Test
     void aConfigUpdateAppliesToTheNextAppend() throws IOException {
         open(config());
         append(now(), "a");
