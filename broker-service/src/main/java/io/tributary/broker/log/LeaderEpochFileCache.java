@@ -141,13 +141,18 @@ public final class LeaderEpochFileCache {
                     holding = e;
                 }
             }
-            if (holding == null || holding.startOffset() == startOffset) {
+            if (holding == null) {
                 return;
             }
             final EpochEntry keep = holding;
-            epochs.values().removeIf(e -> e.startOffset() < startOffset && e.epoch() != keep.epoch());
-            epochs.put(keep.epoch(), new EpochEntry(keep.epoch(), startOffset));
-            flush();
+            boolean changed = epochs.values().removeIf(e -> e.startOffset() < startOffset && e.epoch() != keep.epoch());
+            if (keep.startOffset() != startOffset) {
+                epochs.put(keep.epoch(), new EpochEntry(keep.epoch(), startOffset));
+                changed = true;
+            }
+            if (changed) {
+                flush();
+            }
         } finally {
             lock.writeLock().unlock();
         }

@@ -6,6 +6,7 @@ import java.io.File;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -135,40 +136,79 @@ public final class LogManager {
      * @throws IOException           when a directory cannot be created or written
      */
     public void lockAndVerifyDirs(String clusterId, int brokerId) throws IOException {
+        boolean verified = false;
+        try {
+            for (File dir : logDirs) {
+                Files.createDirectories(dir.toPath());
+                dirLocks.put(dir, lockDir(dir));
+                verifyMetaProperties(dir, clusterId, brokerId);
+            }
+            verified = true;
+        } finally {
+            if (!verified) {
+                releaseDirLocks();
+            }
+        }
+    }
+
+    /** Takes the directory's {@code .lock}, held by another broker process or another broker in this JVM. */
+    private static FileLock lockDir(File dir) throws IOException {
+        RandomAccessFile raf = new RandomAccessFile(new File(dir, LOCK_FILE), "rw");
+        FileLock lock;
+        try {
+            lock = raf.getChannel().tryLock();
+        } catch (OverlappingFileLockException e) {
+            lock = null;
+        } catch (IOException | RuntimeException e) {
+            raf.close();
+            throw e;
+        }
+        if (lock == null) {
+            raf.close();
+            throw new IllegalStateException("Log directory " + dir + " is in use by another broker process");
+        }
+        return lock;
+    }
+
+    private void releaseDirLocks() {
         for (File dir : logDirs) {
-            Files.createDirectories(dir.toPath());
-            RandomAccessFile raf = new RandomAccessFile(new File(dir, LOCK_FILE), "rw");
-            FileLock lock = raf.getChannel().tryLock();
-            if (lock == null) {
-                raf.close();
-                throw new IllegalStateException("Log directory " + dir + " is in use by another broker process");
+            FileLock lock = dirLocks.remove(dir);
+            if (lock != null) {
+                try {
+                    lock.release();
+                    lock.channel().close();
+                } catch (IOException e) {
+                    log.warn("Could not release the lock of {}", dir, e);
+                }
             }
-            dirLocks.put(dir, lock);
-            File metaFile = new File(dir, META_PROPERTIES);
-            Properties meta = new Properties();
-            if (metaFile.exists()) {
-                meta = Utils.loadProps(metaFile.getPath());
-                String storedCluster = meta.getProperty("cluster.id");
-                String storedBroker = meta.getProperty("broker.id");
-                if (storedCluster != null && !storedCluster.equals(clusterId)) {
-                    throw new IllegalStateException("Log directory " + dir + " belongs to cluster " + storedCluster
-                        + " but ZooKeeper holds cluster " + clusterId + "; point the broker at the right ZooKeeper "
-                        + "or give it an empty log directory");
-                }
-                if (storedBroker != null && Integer.parseInt(storedBroker) != brokerId) {
-                    throw new IllegalStateException("Log directory " + dir + " belongs to broker " + storedBroker
-                        + " but this broker's id is " + brokerId);
-                }
-            } else {
-                meta.setProperty("version", "0");
-                meta.setProperty("cluster.id", clusterId);
-                meta.setProperty("broker.id", Integer.toString(brokerId));
-                File tmp = new File(dir, META_PROPERTIES + ".tmp");
-                try (var out = Files.newOutputStream(tmp.toPath())) {
-                    meta.store(out, "Written by Tributary; identifies the cluster and broker owning this directory");
-                }
-                Files.move(tmp.toPath(), metaFile.toPath(), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        }
+    }
+
+    private static void verifyMetaProperties(File dir, String clusterId, int brokerId) throws IOException {
+        File metaFile = new File(dir, META_PROPERTIES);
+        Properties meta = new Properties();
+        if (metaFile.exists()) {
+            meta = Utils.loadProps(metaFile.getPath());
+            String storedCluster = meta.getProperty("cluster.id");
+            String storedBroker = meta.getProperty("broker.id");
+            if (storedCluster != null && !storedCluster.equals(clusterId)) {
+                throw new IllegalStateException("Log directory " + dir + " belongs to cluster " + storedCluster
+                    + " but ZooKeeper holds cluster " + clusterId + "; point the broker at the right ZooKeeper "
+                    + "or give it an empty log directory");
             }
+            if (storedBroker != null && Integer.parseInt(storedBroker) != brokerId) {
+                throw new IllegalStateException("Log directory " + dir + " belongs to broker " + storedBroker
+                    + " but this broker's id is " + brokerId);
+            }
+        } else {
+            meta.setProperty("version", "0");
+            meta.setProperty("cluster.id", clusterId);
+            meta.setProperty("broker.id", Integer.toString(brokerId));
+            File tmp = new File(dir, META_PROPERTIES + ".tmp");
+            try (var out = Files.newOutputStream(tmp.toPath())) {
+                meta.store(out, "Written by Tributary; identifies the cluster and broker owning this directory");
+            }
+            Files.move(tmp.toPath(), metaFile.toPath(), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         }
     }
 
@@ -436,16 +476,8 @@ public final class LogManager {
             } catch (IOException e) {
                 log.error("Could not write the clean shutdown marker in {}", dir, e);
             }
-            FileLock lock = dirLocks.remove(dir);
-            if (lock != null) {
-                try {
-                    lock.release();
-                    lock.channel().close();
-                } catch (IOException e) {
-                    log.warn("Could not release the lock of {}", dir, e);
-                }
-            }
         }
+        releaseDirLocks();
         logs.clear();
         log.info("Log manager shut down{}", clean ? " cleanly" : " with errors; logs will be recovered at the next start");
     }

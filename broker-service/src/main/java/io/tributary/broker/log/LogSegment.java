@@ -194,7 +194,8 @@ public final class LogSegment implements Closeable {
      * Finds the first batch whose last offset is at least {@code offset}, scanning from the
      * nearest index entry (and not before {@code startingFilePosition}).
      *
-     * @return the batch's last offset, position and size, or null when the offset is beyond this segment
+     * @return the base offset, position and size of the batch holding {@code offset} (or of the
+     *         first batch after it), or null when the offset is beyond this segment
      */
     FileRecords.LogOffsetPosition translateOffset(long offset, int startingFilePosition) {
         OffsetPosition mapping = offsetIndex.lookup(offset);
@@ -310,17 +311,22 @@ public final class LogSegment implements Closeable {
             rollingBasedTimestamp = OptionalLong.empty();
         }
         bytesSinceLastIndexEntry = 0;
-        maxTimestampAndOffsetSoFar = UNKNOWN_MAX;
-        if (timeIndex.entries() == 0 && log.sizeInBytes() > 0) {
-            TimestampOffset max = new TimestampOffset(RecordBatch.NO_TIMESTAMP, baseOffset);
-            for (FileChannelRecordBatch batch : log.batches()) {
-                if (batch.maxTimestamp() > max.timestamp()) {
-                    max = new TimestampOffset(batch.maxTimestamp(), batch.lastOffset());
-                }
-            }
-            maxTimestampAndOffsetSoFar = max;
-        }
+        maxTimestampAndOffsetSoFar = readLargestTimestamp();
         return bytesTruncated;
+    }
+
+    /**
+     * The largest timestamp in the segment with the last offset of its batch: the last time index
+     * entry, unless a batch after it (the index is sparse) holds a larger one.
+     */
+    private TimestampOffset readLargestTimestamp() {
+        TimestampOffset lastEntry = timeIndex.lastEntry();
+        int position = offsetIndex.lookup(lastEntry.offset()).position();
+        FileRecords.TimestampAndOffset after = log.largestTimestampAfter(position);
+        if (after.timestamp > lastEntry.timestamp()) {
+            return new TimestampOffset(after.timestamp, after.offset);
+        }
+        return lastEntry;
     }
 
     /**

@@ -119,8 +119,10 @@ public final class OffsetIndex extends AbstractIndex {
         for (int i = 0; i < n; i++) {
             long offset = key(idx, i);
             int position = position(idx, i);
-            if (offset <= previousOffset || offset <= baseOffset && i == n - 1 || position <= previousPosition
-                || position < 0 || position >= logSize) {
+            // Every entry lies at or above the base offset (a negative relative offset means the file is
+            // not this segment's), and the last one strictly above it (a zeroed entry reads as the base offset).
+            if (offset <= previousOffset || offset < baseOffset || offset == baseOffset && i == n - 1
+                || position <= previousPosition || position < 0 || position >= logSize) {
                 throw new CorruptIndexException("Corrupt offset index " + file().getAbsolutePath() + ": entry " + i
                     + " of " + n + " is (offset " + offset + ", position " + position + ") after (offset "
                     + previousOffset + ", position " + previousPosition + "), base offset " + baseOffset

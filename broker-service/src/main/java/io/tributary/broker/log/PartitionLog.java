@@ -462,6 +462,11 @@ public final class PartitionLog {
                 return false;
             }
             logStartOffset = newLogStartOffset;
+            // Nothing below the log start offset is ever recovered or flushed again; a recovery point
+            // left below it would also make a pending flush range start past its own end.
+            if (recoveryPoint < newLogStartOffset) {
+                recoveryPoint = newLogStartOffset;
+            }
             leaderEpochCache.truncateFromStart(newLogStartOffset);
             try {
                 producerStateManager.onLogStartOffsetIncremented(newLogStartOffset);

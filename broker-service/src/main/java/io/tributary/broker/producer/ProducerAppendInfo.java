@@ -93,8 +93,10 @@ public final class ProducerAppendInfo {
         } else {
             currentLastSeq = RecordBatch.NO_SEQUENCE;
         }
-        // With no state for this producer (new, expired, or removed by retention) any sequence is accepted.
-        if (currentEntry.producerEpoch() != RecordBatch.NO_PRODUCER_EPOCH && !inSequence(currentLastSeq, appendFirstSeq)) {
+        // With no state for this producer (new, expired, or removed by retention) the first batch may
+        // start at any sequence; later batches of the same append follow it like any others.
+        boolean hasState = currentEntry.producerEpoch() != RecordBatch.NO_PRODUCER_EPOCH || !updatedEntry.isEmpty();
+        if (hasState && !inSequence(currentLastSeq, appendFirstSeq)) {
             throw new OutOfOrderSequenceException("Out of order sequence number for producer " + producerId
                 + " at offset " + offset + " in " + topicPartition + ": " + appendFirstSeq + " (incoming seq. number), "
                 + currentLastSeq + " (current end sequence number)");
