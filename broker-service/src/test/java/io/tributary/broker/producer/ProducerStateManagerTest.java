@@ -46,7 +46,7 @@ class ProducerStateManagerTest {
 
     private static void append(ProducerStateManager manager, RecordBatch batch, AppendOrigin origin) {
         ProducerAppendInfo info = manager.prepareUpdate(batch.producerId(), origin);
-        info.append(batch);
+        info.append(batch, batch.maxTimestamp());
         manager.update(info);
         manager.updateMapEndOffset(batch.lastOffset() + 1);
     }
@@ -88,7 +88,7 @@ class ProducerStateManagerTest {
         append(manager, batch(0, PID, (short) 0, 0, 1, T));
 
         ProducerAppendInfo pending = manager.prepareUpdate(PID, AppendOrigin.CLIENT);
-        pending.append(batch(1, PID, (short) 0, 1, 1, T));
+        pending.append(batch(1, PID, (short) 0, 1, 1, T), T);
 
         assertThat(manager.lastEntry(PID).orElseThrow().lastSeq()).isZero();
         manager.update(pending);
@@ -99,10 +99,10 @@ class ProducerStateManagerTest {
     void batchesOfOneAppendAreCheckedAgainstEachOther() throws IOException {
         ProducerStateManager manager = newManager();
         ProducerAppendInfo info = manager.prepareUpdate(PID, AppendOrigin.CLIENT);
-        info.append(batch(0, PID, (short) 0, 0, 2, T));
-        info.append(batch(2, PID, (short) 0, 2, 1, T));
+        info.append(batch(0, PID, (short) 0, 0, 2, T), T);
+        info.append(batch(2, PID, (short) 0, 2, 1, T), T);
 
-        assertThatThrownBy(() -> info.append(batch(3, PID, (short) 0, 5, 1, T))).isInstanceOf(OutOfOrderSequenceException.class);
+        assertThatThrownBy(() -> info.append(batch(3, PID, (short) 0, 5, 1, T), T)).isInstanceOf(OutOfOrderSequenceException.class);
     }
 
     @Test
@@ -110,11 +110,11 @@ class ProducerStateManagerTest {
         ProducerStateManager manager = newManager();
         append(manager, batch(0, PID, (short) 2, 0, 1, T));
 
-        assertThatThrownBy(() -> manager.prepareUpdate(PID, AppendOrigin.CLIENT).append(batch(1, PID, (short) 2, 2, 1, T)))
+        assertThatThrownBy(() -> manager.prepareUpdate(PID, AppendOrigin.CLIENT).append(batch(1, PID, (short) 2, 2, 1, T), T))
             .isInstanceOf(OutOfOrderSequenceException.class);
-        assertThatThrownBy(() -> manager.prepareUpdate(PID, AppendOrigin.CLIENT).append(batch(1, PID, (short) 1, 1, 1, T)))
+        assertThatThrownBy(() -> manager.prepareUpdate(PID, AppendOrigin.CLIENT).append(batch(1, PID, (short) 1, 1, 1, T), T))
             .isInstanceOf(InvalidProducerEpochException.class);
-        assertThatThrownBy(() -> manager.prepareUpdate(PID, AppendOrigin.CLIENT).append(batch(1, PID, (short) 3, 1, 1, T)))
+        assertThatThrownBy(() -> manager.prepareUpdate(PID, AppendOrigin.CLIENT).append(batch(1, PID, (short) 3, 1, 1, T), T))
             .isInstanceOf(OutOfOrderSequenceException.class);
     }
 
@@ -124,7 +124,7 @@ class ProducerStateManagerTest {
         append(manager, batch(0, PID, (short) 2, 0, 1, T));
 
         append(manager, batch(1, PID, (short) 2, 5, 1, T), AppendOrigin.REPLICATION);
-        manager.replay(batch(2, PID, (short) 2, 9, 1, T));
+        manager.replay(batch(2, PID, (short) 2, 9, 1, T), T);
 
         assertThat(manager.lastEntry(PID).orElseThrow().lastSeq()).isEqualTo(9);
         assertThat(manager.lastEntry(PID).orElseThrow().lastDataOffset()).isEqualTo(2);
@@ -140,7 +140,7 @@ class ProducerStateManagerTest {
 
         append(manager, batch(3, PID, (short) 0, 1, 1, T));
         assertThat(manager.findDuplicate(batch(0, PID, (short) 0, Integer.MAX_VALUE - 1, 3, T))).isPresent();
-        assertThatThrownBy(() -> manager.prepareUpdate(PID, AppendOrigin.CLIENT).append(batch(4, PID, (short) 0, 0, 1, T)))
+        assertThatThrownBy(() -> manager.prepareUpdate(PID, AppendOrigin.CLIENT).append(batch(4, PID, (short) 0, 0, 1, T), T))
             .isInstanceOf(OutOfOrderSequenceException.class);
     }
 
