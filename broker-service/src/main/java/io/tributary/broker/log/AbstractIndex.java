@@ -184,6 +184,11 @@ abstract class AbstractIndex implements Closeable {
         }
     }
 
+    /** Points at the same file name in a moved directory. */
+    void updateParentDir(File dir) {
+        this.file = new File(dir, file.getName());
+    }
+
     boolean deleteIfExists() throws IOException {
         return Files.deleteIfExists(file.toPath());
     }

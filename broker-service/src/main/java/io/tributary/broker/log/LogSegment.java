@@ -399,6 +399,8 @@ public final class LogSegment implements Closeable {
     /** Points the files at a renamed directory. */
     void updateParentDir(File dir) {
         log.updateParentDir(dir);
+        offsetIndex.updateParentDir(dir);
+        timeIndex.updateParentDir(dir);
     }
 
     /** Records the final time index entry, trims the indexes and closes the files. */

@@ -329,4 +329,19 @@ class LogSegmentTest {
         assertThat(segment.timeIndex().lastEntry()).isEqualTo(lastTimeEntry);
         assertThat(segment.findOffsetByTimestamp(T + 450, 0).offset).isEqualTo(5);
     }
+
+    @org.junit.jupiter.api.Test
+    void afterItsDirectoryIsMovedEveryFileOfTheSegmentFollows() throws IOException {
+        LogSegment segment = threeBatches(0);
+        File moved = new File(dir.getParentFile(), dir.getName() + "-moved");
+        java.nio.file.Files.move(dir.toPath(), moved.toPath());
+        segment.updateParentDir(moved);
+
+        segment.changeFileSuffixes("", LogFileNames.DELETED_SUFFIX);
+
+        assertThat(moved.list()).containsExactlyInAnyOrder("00000000000000000040.log.deleted",
+            "00000000000000000040.index.deleted", "00000000000000000040.timeindex.deleted");
+        segment.deleteIfExists();
+        assertThat(moved.list()).isEmpty();
+    }
 }
