@@ -11,7 +11,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentSkipListMap;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.record.internal.FileLogInputStream.FileChannelRecordBatch;
 import org.apache.kafka.common.record.internal.FileRecords;
@@ -50,7 +49,7 @@ final class LogLoader {
                              long logStartOffsetCheckpoint, long highWatermarkCheckpoint, boolean hadCleanShutdown,
                              Scheduler scheduler, Time time, int producerIdExpirationMs) throws IOException {
         removeTemporaryFiles(dir);
-        ConcurrentSkipListMap<Long, LogSegment> segments = new ConcurrentSkipListMap<>();
+        LogSegments segments = new LogSegments(tp);
         Set<Long> needRebuild = new HashSet<>();
         openSegments(dir, config, time, segments, needRebuild);
 
@@ -60,8 +59,8 @@ final class LogLoader {
         // After an unclean stop, every segment from the one holding the recovery point on is re-read.
         Long recoverFrom = null;
         if (!hadCleanShutdown && !segments.isEmpty()) {
-            Long floor = segments.floorKey(recoveryPointCheckpoint);
-            recoverFrom = floor == null ? segments.firstKey() : floor;
+            LogSegment floor = segments.floor(recoveryPointCheckpoint);
+            recoverFrom = floor == null ? segments.firstBaseOffset() : floor.baseOffset();
         }
         List<LogSegment> toRecover = new ArrayList<>();
         for (LogSegment segment : segments.values()) {
@@ -73,13 +72,13 @@ final class LogLoader {
 
         if (segments.isEmpty()) {
             long start = Math.max(logStartOffsetCheckpoint, 0);
-            segments.put(start, LogSegment.open(dir, start, config.segmentIndexBytes(), config.indexIntervalBytes(), 0,
+            segments.add(LogSegment.open(dir, start, config.segmentIndexBytes(), config.indexIntervalBytes(), 0,
                 config.preallocate(), config.segmentBytes(), time, false, ""));
         }
-        LogSegment active = segments.lastEntry().getValue();
+        LogSegment active = segments.active();
         active.resizeIndexesToMax();
         long nextOffset = active.readNextOffset();
-        long logStartOffset = Math.min(Math.max(logStartOffsetCheckpoint, segments.firstKey()), nextOffset);
+        long logStartOffset = Math.min(Math.max(logStartOffsetCheckpoint, segments.firstBaseOffset()), nextOffset);
         long recoveryPoint = hadCleanShutdown ? nextOffset : Math.min(recoveryPointCheckpoint, nextOffset);
         leaderEpochCache.truncateFromEnd(nextOffset);
         leaderEpochCache.truncateFromStart(logStartOffset);
@@ -89,7 +88,7 @@ final class LogLoader {
             nextOffsetMetadata, highWatermarkCheckpoint, producerStateManager, leaderEpochCache, scheduler, time);
         rebuildProducerState(partitionLog, producerStateManager, segments, logStartOffset, nextOffset, time.milliseconds());
         log.info("Loaded {} from {}: {} segment(s), log start offset {}, log end offset {}, {} shutdown",
-            tp, dir, segments.size(), logStartOffset, nextOffset, hadCleanShutdown ? "clean" : "unclean");
+            tp, dir, segments.count(), logStartOffset, nextOffset, hadCleanShutdown ? "clean" : "unclean");
         return partitionLog;
     }
 
@@ -107,7 +106,7 @@ final class LogLoader {
         }
     }
 
-    private static void openSegments(File dir, LogConfig config, Time time, Map<Long, LogSegment> segments,
+    private static void openSegments(File dir, LogConfig config, Time time, LogSegments segments,
                                      Set<Long> needRebuild) throws IOException {
         File[] files = dir.listFiles();
         if (files == null) {
@@ -144,7 +143,7 @@ final class LogLoader {
                     needRebuild.add(baseOffset);
                 }
             }
-            segments.put(baseOffset, segment);
+            segments.add(segment);
         }
     }
 
@@ -152,15 +151,15 @@ final class LogLoader {
      * Recovers the given segments in offset order. A segment that loses bytes ends the log:
      * every later segment is deleted.
      */
-    private static void recoverSegments(TopicPartition tp, ConcurrentSkipListMap<Long, LogSegment> segments,
+    private static void recoverSegments(TopicPartition tp, LogSegments segments,
                                         List<LogSegment> toRecover, LeaderEpochFileCache leaderEpochCache) throws IOException {
         for (LogSegment segment : toRecover) {
-            if (!segments.containsKey(segment.baseOffset())) {
+            if (!segments.contains(segment.baseOffset())) {
                 continue;
             }
             int truncated = segment.recover(batch -> leaderEpochCache.assign(batch.partitionLeaderEpoch(), batch.baseOffset()));
             if (truncated > 0) {
-                List<LogSegment> later = new ArrayList<>(segments.tailMap(segment.baseOffset(), false).values());
+                List<LogSegment> later = segments.after(segment.baseOffset());
                 for (LogSegment l : later) {
                     log.warn("Deleting segment {} of {}: it follows invalid data in segment {}", l.baseOffset(), tp,
                         segment.baseOffset());
@@ -170,15 +169,15 @@ final class LogLoader {
             }
         }
         // An empty segment that is not the last one holds nothing; keep the ordering invariant simple.
-        for (Map.Entry<Long, LogSegment> e : new ArrayList<>(segments.entrySet())) {
-            if (e.getValue().size() == 0 && !e.getKey().equals(segments.lastKey())) {
-                segments.remove(e.getKey());
-                e.getValue().deleteIfExists();
+        for (LogSegment segment : new ArrayList<>(segments.values())) {
+            if (segment.size() == 0 && segment.baseOffset() != segments.lastBaseOffset()) {
+                segments.remove(segment.baseOffset());
+                segment.deleteIfExists();
             }
         }
         // The last valid segment becomes active again: its indexes must take appends.
         if (!segments.isEmpty()) {
-            segments.lastEntry().getValue().resizeIndexesToMax();
+            segments.active().resizeIndexesToMax();
         }
     }
 
@@ -187,15 +186,14 @@ final class LogLoader {
      * {@code logEndOffset}; snapshots the result when anything was replayed.
      */
     static void rebuildProducerState(PartitionLog partitionLog, ProducerStateManager producerStateManager,
-                                     ConcurrentSkipListMap<Long, LogSegment> segments, long logStartOffset,
+                                     LogSegments segments, long logStartOffset,
                                      long logEndOffset, long now) throws IOException {
         producerStateManager.truncateAndReload(logStartOffset, logEndOffset, now);
         long from = producerStateManager.mapEndOffset();
         if (from < logEndOffset) {
-            Long firstKey = segments.floorKey(from);
-            Map<Long, LogSegment> tail = firstKey == null ? segments : segments.tailMap(firstKey, true);
+            LogSegment first = segments.floor(from);
             int replayed = 0;
-            for (LogSegment segment : tail.values()) {
+            for (LogSegment segment : first == null ? segments.values() : segments.holdingRange(from, Long.MAX_VALUE)) {
                 FileRecords.LogOffsetPosition start = segment.translateOffset(from, 0);
                 if (start == null) {
                     continue;

@@ -50,6 +50,49 @@ public final class LogValidator {
      * @param hasProducerId whether any batch comes from an idempotent producer
      */
     public record BatchSummary(int validBytes, int batchCount, int recordCount, boolean hasProducerId) {
+
+        /** The records without a trailing partial batch. */
+        public MemoryRecords wholeBatches(MemoryRecords records) {
+            return validBytes < records.sizeInBytes() ? records.slice(0, validBytes) : records;
+        }
+    }
+
+    /**
+     * Offsets and timestamps of batches a follower copies from its leader.
+     *
+     * @param firstOffset                 base offset of the first batch
+     * @param lastOffset                  last offset of the last batch
+     * @param maxTimestamp                largest batch max timestamp, ms
+     * @param shallowOffsetOfMaxTimestamp last offset of the batch holding it
+     */
+    public record ReplicatedOffsets(long firstOffset, long lastOffset, long maxTimestamp, long shallowOffsetOfMaxTimestamp) {
+    }
+
+    /**
+     * Reads the offsets of replicated batches, which the leader assigned.
+     *
+     * @throws RecordValidationException (CORRUPT_MESSAGE) when the batches' offsets do not increase
+     */
+    public static ReplicatedOffsets replicatedOffsets(TopicPartition tp, MemoryRecords records) {
+        long firstOffset = -1;
+        long lastOffset = -1;
+        long maxTimestamp = RecordBatch.NO_TIMESTAMP;
+        long shallowOffsetOfMax = -1;
+        for (MutableRecordBatch batch : records.batches()) {
+            if (firstOffset < 0) {
+                firstOffset = batch.baseOffset();
+            }
+            if (batch.baseOffset() <= lastOffset) {
+                throw new RecordValidationException(Errors.CORRUPT_MESSAGE, "Out of order offsets in batches fetched for "
+                    + tp + ": " + batch.baseOffset() + " after " + lastOffset);
+            }
+            lastOffset = batch.lastOffset();
+            if (batch.maxTimestamp() > maxTimestamp) {
+                maxTimestamp = batch.maxTimestamp();
+                shallowOffsetOfMax = batch.lastOffset();
+            }
+        }
+        return new ReplicatedOffsets(firstOffset, lastOffset, maxTimestamp, shallowOffsetOfMax);
     }
 
     /**

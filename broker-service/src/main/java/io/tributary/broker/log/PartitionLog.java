@@ -13,7 +13,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
@@ -43,6 +42,13 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Errors: I/O failures surface as {@link KafkaStorageException} (KAFKA_STORAGE_ERROR); a
  * failed write is rolled back so the file never keeps a partial batch.
+ *
+ * <p>Size: this class is over the house's 500 lines on purpose. It is the single owner of the
+ * log's offsets (log start, high watermark, log end, recovery point) and their invariants;
+ * appends, rolls, truncation and retention each move several of them under one lock, so they
+ * stay together, as in Kafka's {@code UnifiedLog}. Lookups across segments live in
+ * {@link LogSegments}, loading and recovery in {@link LogLoader}, validation in
+ * {@link LogValidator}, retention rules in {@link RetentionPolicy}.
  */
 public final class PartitionLog {
 
@@ -50,7 +56,7 @@ public final class PartitionLog {
 
     private final Object lock = new Object();
     private final TopicPartition topicPartition;
-    private final ConcurrentSkipListMap<Long, LogSegment> segments;
+    private final LogSegments segments;
     private final ProducerStateManager producerStateManager;
     private final LeaderEpochFileCache leaderEpochCache;
     private final PartitionMetadataFile partitionMetadataFile;
@@ -65,7 +71,7 @@ public final class PartitionLog {
     private volatile long lastFlushedTimeMs;
     private volatile boolean closed;
 
-    PartitionLog(File dir, TopicPartition topicPartition, LogConfig config, ConcurrentSkipListMap<Long, LogSegment> segments,
+    PartitionLog(File dir, TopicPartition topicPartition, LogConfig config, LogSegments segments,
                  long logStartOffset, long recoveryPoint, LogOffsetMetadata nextOffsetMetadata, long highWatermark,
                  ProducerStateManager producerStateManager, LeaderEpochFileCache leaderEpochCache,
                  Scheduler scheduler, Time time) {
@@ -147,24 +153,20 @@ public final class PartitionLog {
 
     /** Total bytes of the segment files. */
     public long size() {
-        long size = 0;
-        for (LogSegment segment : segments.values()) {
-            size += segment.size();
-        }
-        return size;
+        return segments.sizeInBytes();
     }
 
     public int numberOfSegments() {
-        return segments.size();
+        return segments.count();
     }
 
     /** Base offsets of the segments, oldest first. */
     public List<Long> segmentBaseOffsets() {
-        return new ArrayList<>(segments.keySet());
+        return segments.baseOffsets();
     }
 
     LogSegment activeSegment() {
-        return segments.lastEntry().getValue();
+        return segments.active();
     }
 
     /**
@@ -178,8 +180,7 @@ public final class PartitionLog {
      */
     public LogAppendInfo appendAsLeader(MemoryRecords records, int leaderEpoch) {
         LogValidator.BatchSummary summary = LogValidator.analyze(topicPartition, records, config, true);
-        MemoryRecords valid = summary.validBytes() < records.sizeInBytes()
-            ? records.slice(0, summary.validBytes()) : records;
+        MemoryRecords valid = summary.wholeBatches(records);
         synchronized (lock) {
             checkOpen();
             if (summary.batchCount() == 0) {
@@ -204,11 +205,8 @@ public final class PartitionLog {
             Map<Long, ProducerAppendInfo> producers = summary.hasProducerId()
                 ? validateProducerState(valid, AppendOrigin.CLIENT, now) : Map.of();
             leaderEpochCache.assign(leaderEpoch, firstOffset);
-            LogSegment segment = maybeRoll(valid.sizeInBytes(), assigned.maxTimestamp(), assigned.lastOffset(), now);
-            writeToSegment(segment, assigned.lastOffset(), assigned.maxTimestamp(), assigned.shallowOffsetOfMaxTimestamp(), valid);
-            producers.values().forEach(producerStateManager::update);
-            producerStateManager.updateMapEndOffset(assigned.lastOffset() + 1);
-            maybeFlushByMessages();
+            commitAppend(valid, producers, assigned.lastOffset(), assigned.maxTimestamp(),
+                assigned.shallowOffsetOfMaxTimestamp(), now);
             return new LogAppendInfo(firstOffset, assigned.lastOffset(), assigned.maxTimestamp(), assigned.logAppendTime(),
                 logStartOffset, summary.recordCount(), summary.validBytes(), false);
         }
@@ -222,47 +220,38 @@ public final class PartitionLog {
      */
     public LogAppendInfo appendAsFollower(MemoryRecords records) {
         LogValidator.BatchSummary summary = LogValidator.analyze(topicPartition, records, config, false);
-        MemoryRecords valid = summary.validBytes() < records.sizeInBytes()
-            ? records.slice(0, summary.validBytes()) : records;
+        MemoryRecords valid = summary.wholeBatches(records);
         synchronized (lock) {
             checkOpen();
             if (summary.batchCount() == 0) {
                 return LogAppendInfo.empty(logEndOffset(), logStartOffset);
             }
-            long firstOffset = -1;
-            long lastOffset = -1;
-            long maxTimestamp = RecordBatch.NO_TIMESTAMP;
-            long shallowOffsetOfMax = -1;
-            for (MutableRecordBatch batch : valid.batches()) {
-                if (firstOffset < 0) {
-                    firstOffset = batch.baseOffset();
-                }
-                if (batch.baseOffset() <= lastOffset) {
-                    throw new RecordValidationException(org.apache.kafka.common.protocol.Errors.CORRUPT_MESSAGE,
-                        "Out of order offsets in batches fetched for " + topicPartition);
-                }
-                lastOffset = batch.lastOffset();
-                if (batch.maxTimestamp() > maxTimestamp) {
-                    maxTimestamp = batch.maxTimestamp();
-                    shallowOffsetOfMax = batch.lastOffset();
-                }
-                leaderEpochCache.assign(batch.partitionLeaderEpoch(), batch.baseOffset());
+            LogValidator.ReplicatedOffsets offsets = LogValidator.replicatedOffsets(topicPartition, valid);
+            if (offsets.firstOffset() < logEndOffset()) {
+                throw new IllegalStateException("Follower append to " + topicPartition + " starts at "
+                    + offsets.firstOffset() + ", below the log end offset " + logEndOffset());
             }
-            if (firstOffset < logEndOffset()) {
-                throw new IllegalStateException("Follower append to " + topicPartition + " starts at " + firstOffset
-                    + ", below the log end offset " + logEndOffset());
+            for (MutableRecordBatch batch : valid.batches()) {
+                leaderEpochCache.assign(batch.partitionLeaderEpoch(), batch.baseOffset());
             }
             long now = time.milliseconds();
             Map<Long, ProducerAppendInfo> producers = summary.hasProducerId()
                 ? validateProducerState(valid, AppendOrigin.REPLICATION, now) : Map.of();
-            LogSegment segment = maybeRoll(valid.sizeInBytes(), maxTimestamp, lastOffset, now);
-            writeToSegment(segment, lastOffset, maxTimestamp, shallowOffsetOfMax, valid);
-            producers.values().forEach(producerStateManager::update);
-            producerStateManager.updateMapEndOffset(lastOffset + 1);
-            maybeFlushByMessages();
-            return new LogAppendInfo(firstOffset, lastOffset, maxTimestamp, RecordBatch.NO_TIMESTAMP, logStartOffset,
-                summary.recordCount(), summary.validBytes(), false);
+            commitAppend(valid, producers, offsets.lastOffset(), offsets.maxTimestamp(),
+                offsets.shallowOffsetOfMaxTimestamp(), now);
+            return new LogAppendInfo(offsets.firstOffset(), offsets.lastOffset(), offsets.maxTimestamp(),
+                RecordBatch.NO_TIMESTAMP, logStartOffset, summary.recordCount(), summary.validBytes(), false);
         }
+    }
+
+    /** Writes validated batches (rolling first if needed) and commits their producer state. Caller holds the lock. */
+    private void commitAppend(MemoryRecords records, Map<Long, ProducerAppendInfo> producers, long lastOffset,
+                              long maxTimestamp, long shallowOffsetOfMaxTimestamp, long now) {
+        LogSegment segment = maybeRoll(records.sizeInBytes(), maxTimestamp, lastOffset, now);
+        writeToSegment(segment, lastOffset, maxTimestamp, shallowOffsetOfMaxTimestamp, records);
+        producers.values().forEach(producerStateManager::update);
+        producerStateManager.updateMapEndOffset(lastOffset + 1);
+        maybeFlushByMessages();
     }
 
     private Map<Long, ProducerAppendInfo> validateProducerState(MemoryRecords records, AppendOrigin origin, long now) {
@@ -339,7 +328,7 @@ public final class PartitionLog {
                 long jitter = config.segmentJitterMs() > 0 ? ThreadLocalRandom.current().nextLong(config.segmentJitterMs()) : 0;
                 LogSegment segment = LogSegment.open(dir, newOffset, config.segmentIndexBytes(), config.indexIntervalBytes(),
                     jitter, config.preallocate(), config.segmentBytes(), time, false, "");
-                segments.put(newOffset, segment);
+                segments.add(segment);
                 nextOffsetMetadata = new LogOffsetMetadata(newOffset, newOffset, 0);
                 scheduler.scheduleOnce("flush-" + topicPartition, () -> flushUpTo(newOffset));
                 log.debug("Rolled {} to a new segment at offset {}", topicPartition, newOffset);
@@ -370,18 +359,7 @@ public final class PartitionLog {
             return FetchDataInfo.empty(startOffset == maxOffsetMetadata.messageOffset()
                 ? maxOffsetMetadata : LogOffsetMetadata.unknownPosition(startOffset));
         }
-        Map.Entry<Long, LogSegment> entry = segments.floorEntry(startOffset);
-        while (entry != null) {
-            LogSegment segment = entry.getValue();
-            long maxPosition = maxOffsetMetadata.segmentBaseOffset() == segment.baseOffset()
-                ? maxOffsetMetadata.relativePositionInSegment() : segment.size();
-            FetchDataInfo info = segment.read(startOffset, maxLength, maxPosition, minOneMessage);
-            if (info != null) {
-                return info;
-            }
-            entry = segments.higherEntry(entry.getKey());
-        }
-        return FetchDataInfo.empty(end);
+        return segments.read(startOffset, maxLength, maxOffsetMetadata, minOneMessage, end);
     }
 
     /** The high watermark with its position, computing the position if unknown. */
@@ -404,20 +382,7 @@ public final class PartitionLog {
 
     /** Where an offset lies on disk, or unknown when it is not in the log. */
     public LogOffsetMetadata convertToOffsetMetadata(long offset) {
-        LogOffsetMetadata end = nextOffsetMetadata;
-        if (offset == end.messageOffset()) {
-            return end;
-        }
-        Map.Entry<Long, LogSegment> entry = segments.floorEntry(offset);
-        if (entry == null || offset > end.messageOffset()) {
-            return LogOffsetMetadata.unknownPosition(offset);
-        }
-        FileRecords.LogOffsetPosition position = entry.getValue().translateOffset(offset, 0);
-        if (position == null) {
-            Map.Entry<Long, LogSegment> next = segments.higherEntry(entry.getKey());
-            return next == null ? LogOffsetMetadata.unknownPosition(offset) : new LogOffsetMetadata(offset, next.getKey(), 0);
-        }
-        return new LogOffsetMetadata(offset, entry.getKey(), position.position);
+        return segments.convertToOffsetMetadata(offset, nextOffsetMetadata);
     }
 
     /**
@@ -487,64 +452,37 @@ public final class PartitionLog {
      * @return segments deleted
      */
     public int deleteOldSegments() {
-        int deleted = deleteSegments((segment, next) -> next != null && next.baseOffset() <= logStartOffset,
-            "log start offset " + logStartOffset);
+        int deleted = deleteSegments(RetentionPolicy.belowLogStartOffset(logStartOffset), "log start offset " + logStartOffset);
         if (!config.deleteEnabled()) {
             return deleted;
         }
-        long retentionBytes = config.retentionBytes();
-        if (retentionBytes >= 0) {
-            long[] excess = {size() - retentionBytes};
-            deleted += deleteSegments((segment, next) -> {
-                if (excess[0] - segment.size() >= 0) {
-                    excess[0] -= segment.size();
-                    return true;
-                }
-                return false;
-            }, "retention.bytes " + retentionBytes);
+        if (config.retentionBytes() >= 0) {
+            deleted += deleteSegments(RetentionPolicy.bySize(size(), config.retentionBytes()),
+                "retention.bytes " + config.retentionBytes());
         }
-        long retentionMs = config.retentionMs();
-        if (retentionMs >= 0) {
-            long now = time.milliseconds();
-            deleted += deleteSegments((segment, next) -> now - segment.largestTimestamp() > retentionMs,
-                "retention.ms " + retentionMs);
+        if (config.retentionMs() >= 0) {
+            deleted += deleteSegments(RetentionPolicy.byTime(time.milliseconds(), config.retentionMs()),
+                "retention.ms " + config.retentionMs());
         }
         return deleted;
     }
 
-    private interface DeletionPredicate {
-        boolean shouldDelete(LogSegment segment, LogSegment next);
-    }
-
-    private int deleteSegments(DeletionPredicate predicate, String reason) {
+    private int deleteSegments(LogSegments.DeletionPredicate predicate, String reason) {
         synchronized (lock) {
             if (closed) {
                 return 0;
             }
-            List<LogSegment> deletable = new ArrayList<>();
-            long highWatermark = highWatermark();
-            for (Map.Entry<Long, LogSegment> entry : segments.entrySet()) {
-                LogSegment segment = entry.getValue();
-                Map.Entry<Long, LogSegment> nextEntry = segments.higherEntry(entry.getKey());
-                LogSegment next = nextEntry == null ? null : nextEntry.getValue();
-                long upperBoundOffset = next == null ? logEndOffset() : next.baseOffset();
-                boolean lastAndEmpty = next == null && segment.size() == 0;
-                if (!lastAndEmpty && upperBoundOffset <= highWatermark && predicate.shouldDelete(segment, next)) {
-                    deletable.add(segment);
-                } else {
-                    break;
-                }
-            }
+            List<LogSegment> deletable = segments.deletable(predicate, highWatermark(), logEndOffset());
             if (deletable.isEmpty()) {
                 return 0;
             }
-            if (deletable.size() == segments.size()) {
+            if (deletable.size() == segments.count()) {
                 roll();
             }
             for (LogSegment segment : deletable) {
-                removeAndScheduleDeletion(segment);
+                segments.removeAndDeleteLater(segment, scheduler, config.fileDeleteDelayMs());
             }
-            long newStart = Math.max(logStartOffset, segments.firstKey());
+            long newStart = Math.max(logStartOffset, segments.firstBaseOffset());
             log.info("Deleted {} segment(s) of {} by {}; log start offset now {}", deletable.size(), topicPartition,
                 reason, newStart);
             if (newStart > logStartOffset) {
@@ -554,53 +492,18 @@ public final class PartitionLog {
         }
     }
 
-    private void removeAndScheduleDeletion(LogSegment segment) {
-        segments.remove(segment.baseOffset());
-        try {
-            segment.changeFileSuffixes("", LogFileNames.DELETED_SUFFIX);
-        } catch (IOException e) {
-            throw new KafkaStorageException("Error renaming segment " + segment.baseOffset() + " of " + topicPartition, e);
-        }
-        scheduler.schedule("delete-segment-" + topicPartition + "-" + segment.baseOffset(), () -> {
-            try {
-                segment.deleteIfExists();
-            } catch (IOException e) {
-                log.warn("Could not delete segment files of {} at {}", topicPartition, segment.baseOffset(), e);
-            }
-        }, config.fileDeleteDelayMs(), 0);
-    }
-
     /**
      * The first offset whose record timestamp is at least {@code targetTimestamp}, with that
      * timestamp and the batch's leader epoch; empty when every record is older. The caller
      * bounds the answer by what the reader may see (high watermark).
      */
     public Optional<FileRecords.TimestampAndOffset> fetchOffsetByTimestamp(long targetTimestamp) {
-        for (LogSegment segment : segments.values()) {
-            if (segment.maxTimestampSoFar() >= targetTimestamp) {
-                FileRecords.TimestampAndOffset found = segment.findOffsetByTimestamp(targetTimestamp,
-                    Math.max(logStartOffset, segment.baseOffset()));
-                if (found != null) {
-                    return Optional.of(found);
-                }
-            }
-        }
-        return Optional.empty();
+        return segments.offsetByTimestamp(targetTimestamp, logStartOffset);
     }
 
     /** The record with the largest timestamp (its first occurrence), for ListOffsets MAX_TIMESTAMP (KIP-734). */
     public Optional<FileRecords.TimestampAndOffset> fetchOffsetOfMaxTimestamp() {
-        LogSegment best = null;
-        for (LogSegment segment : segments.values()) {
-            if (segment.maxTimestampSoFar() >= 0 && (best == null || segment.maxTimestampSoFar() > best.maxTimestampSoFar())) {
-                best = segment;
-            }
-        }
-        if (best == null) {
-            return Optional.empty();
-        }
-        return Optional.ofNullable(best.findOffsetByTimestamp(best.maxTimestampSoFar(),
-            Math.max(logStartOffset, best.baseOffset())));
+        return segments.offsetOfMaxTimestamp(logStartOffset);
     }
 
     /**
@@ -615,12 +518,12 @@ public final class PartitionLog {
                 return false;
             }
             try {
-                if (targetOffset <= logStartOffset || targetOffset < segments.firstKey()) {
+                if (targetOffset <= logStartOffset || targetOffset < segments.firstBaseOffset()) {
                     truncateFullyAndStartAt(Math.max(targetOffset, 0));
                     return true;
                 }
-                for (LogSegment segment : new ArrayList<>(segments.tailMap(targetOffset, false).values())) {
-                    removeAndScheduleDeletion(segment);
+                for (LogSegment segment : segments.after(targetOffset)) {
+                    segments.removeAndDeleteLater(segment, scheduler, config.fileDeleteDelayMs());
                 }
                 LogSegment active = activeSegment();
                 active.truncateTo(targetOffset);
@@ -649,11 +552,11 @@ public final class PartitionLog {
             checkOpen();
             try {
                 for (LogSegment segment : new ArrayList<>(segments.values())) {
-                    removeAndScheduleDeletion(segment);
+                    segments.removeAndDeleteLater(segment, scheduler, config.fileDeleteDelayMs());
                 }
                 LogSegment segment = LogSegment.open(dir, newOffset, config.segmentIndexBytes(), config.indexIntervalBytes(),
                     0, config.preallocate(), config.segmentBytes(), time, false, "");
-                segments.put(newOffset, segment);
+                segments.add(segment);
                 nextOffsetMetadata = new LogOffsetMetadata(newOffset, newOffset, 0);
                 highWatermarkMetadata = nextOffsetMetadata;
                 logStartOffset = newOffset;
@@ -672,7 +575,7 @@ public final class PartitionLog {
             return;
         }
         try {
-            for (LogSegment segment : segments.subMap(segmentFloor(recoveryPoint), true, offset, false).values()) {
+            for (LogSegment segment : segments.holdingRange(recoveryPoint, offset)) {
                 segment.flush();
             }
             synchronized (lock) {
@@ -688,11 +591,6 @@ public final class PartitionLog {
                 throw e;
             }
         }
-    }
-
-    private long segmentFloor(long offset) {
-        Long floor = segments.floorKey(offset);
-        return floor == null ? segments.firstKey() : floor;
     }
 
     private void flushUpTo(long offset) {
@@ -718,9 +616,7 @@ public final class PartitionLog {
         synchronized (lock) {
             java.nio.file.Files.move(dir.toPath(), newDir.toPath(), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
             this.dir = newDir;
-            for (LogSegment segment : segments.values()) {
-                segment.updateParentDir(newDir);
-            }
+            segments.updateParentDir(newDir);
             leaderEpochCache.updateParentDir(newDir);
             partitionMetadataFile.updateParentDir(newDir);
             producerStateManager.updateParentDir(newDir);
@@ -740,13 +636,7 @@ public final class PartitionLog {
             } catch (IOException e) {
                 log.warn("Could not snapshot producer state of {} on close", topicPartition, e);
             }
-            for (LogSegment segment : segments.values()) {
-                try {
-                    segment.close();
-                } catch (IOException e) {
-                    log.warn("Error closing segment {} of {}", segment.baseOffset(), topicPartition, e);
-                }
-            }
+            segments.close();
         }
     }
 
@@ -754,7 +644,7 @@ public final class PartitionLog {
     void closeHandlers() {
         synchronized (lock) {
             closed = true;
-            segments.values().forEach(LogSegment::closeHandlers);
+            segments.closeHandlers();
         }
     }
 
