@@ -11,7 +11,6 @@ import org.apache.kafka.common.message.ListOffsetsRequestData;
 import org.apache.kafka.common.message.ListOffsetsResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
-import org.apache.kafka.common.record.internal.RecordBatch;
 import org.apache.kafka.common.requests.AbstractRequest;
 import org.apache.kafka.common.requests.ListOffsetsRequest;
 import org.apache.kafka.common.requests.ListOffsetsResponse;
@@ -60,9 +59,6 @@ public final class ListOffsetsHandler implements ApiHandler {
                     new ListOffsetsResponseData.ListOffsetsPartitionResponse().setPartitionIndex(p.partitionIndex());
                 if (!seen.add(tp)) {
                     partition.setErrorCode(Errors.INVALID_REQUEST.code()).setOffset(-1).setTimestamp(-1);
-                } else if (p.timestamp() == ListOffsetsRequest.LATEST_TIERED_TIMESTAMP
-                        || p.timestamp() == ListOffsetsRequest.EARLIEST_PENDING_UPLOAD_TIMESTAMP) {
-                    partition.setErrorCode(Errors.NONE.code()).setOffset(-1).setTimestamp(RecordBatch.NO_TIMESTAMP);
                 } else {
                     ReplicaManager.ListOffsetResult result = replicaManager.listOffset(tp, p.timestamp(),
                         request.isolationLevel(), p.currentLeaderEpoch());

@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -33,9 +35,11 @@ import tools.jackson.databind.node.ObjectNode;
 public final class KafkaZkClient implements Closeable {
 
     private final CuratorFramework curator;
+    private final ExecutorService runSafeService;
 
-    private KafkaZkClient(CuratorFramework curator) {
+    private KafkaZkClient(CuratorFramework curator, ExecutorService runSafeService) {
         this.curator = curator;
+        this.runSafeService = runSafeService;
     }
 
     /**
@@ -44,25 +48,34 @@ public final class KafkaZkClient implements Closeable {
      * @throws ZooKeeperClientException when no connection is made within {@code connectionTimeoutMs}
      */
     public static KafkaZkClient connect(String connectString, int sessionTimeoutMs, int connectionTimeoutMs) {
+        // Curator's own default for this executor is never shut down by close(): one thread leaked per client.
+        ExecutorService runSafeService = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "curator-safe-notify");
+            t.setDaemon(true);
+            return t;
+        });
         CuratorFramework curator = CuratorFrameworkFactory.builder()
             .connectString(connectString)
             .sessionTimeoutMs(sessionTimeoutMs)
             .connectionTimeoutMs(connectionTimeoutMs)
             .retryPolicy(new ExponentialBackoffRetry(100, 10, 2000))
+            .runSafeService(runSafeService)
             .build();
         curator.start();
         try {
             if (!curator.blockUntilConnected(connectionTimeoutMs, TimeUnit.MILLISECONDS)) {
                 curator.close();
+                runSafeService.shutdownNow();
                 throw new ZooKeeperClientException("Could not connect to ZooKeeper at " + connectString + " within "
                     + connectionTimeoutMs + " ms");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             curator.close();
+            runSafeService.shutdownNow();
             throw new ZooKeeperClientException("Interrupted while connecting to ZooKeeper", e);
         }
-        return new KafkaZkClient(curator);
+        return new KafkaZkClient(curator, runSafeService);
     }
 
     public CuratorFramework curator() {
@@ -306,6 +319,7 @@ public final class KafkaZkClient implements Closeable {
     @Override
     public void close() {
         curator.close();
+        runSafeService.shutdown();
     }
 
     @FunctionalInterface

@@ -145,7 +145,11 @@ public final class MetadataCache implements Closeable {
                 listeners.forEach(l -> l.onTopicRemoved(topic));
             } else {
                 TopicAssignment assignment = TopicAssignment.fromJson(topic, node.getData(), node.getStat().getVersion());
-                topics.put(topic, assignment);
+                TopicAssignment previous = topics.put(topic, assignment);
+                if (previous != null && !previous.topicId().equals(assignment.topicId())) {
+                    // Deleted and created again while the watches were down: the old id is gone.
+                    topicNamesById.remove(previous.topicId(), topic);
+                }
                 topicNamesById.put(assignment.topicId(), topic);
                 listeners.forEach(l -> l.onTopicChanged(assignment));
             }

@@ -226,7 +226,8 @@ public final class Partition {
 
     /**
      * The offset for a ListOffsets timestamp: EARLIEST (-2), LATEST (-1), MAX_TIMESTAMP (-3),
-     * EARLIEST_LOCAL (-4) or a time; bounded by what the reader may see.
+     * EARLIEST_LOCAL (-4), LATEST_TIERED (-5, always offset -1: no tiered storage) or a time;
+     * bounded by what the reader may see.
      *
      * @return the timestamp, offset and leader epoch, or empty when no record is that recent
      */
@@ -245,6 +246,11 @@ public final class Partition {
             }
             if (timestamp == org.apache.kafka.common.requests.ListOffsetsRequest.LATEST_TIMESTAMP) {
                 return Optional.of(new FileRecords.TimestampAndOffset(RecordBatch.NO_TIMESTAMP, lastFetchableOffset, epoch));
+            }
+            if (timestamp == org.apache.kafka.common.requests.ListOffsetsRequest.LATEST_TIERED_TIMESTAMP
+                    || timestamp == org.apache.kafka.common.requests.ListOffsetsRequest.EARLIEST_PENDING_UPLOAD_TIMESTAMP) {
+                // No tiered storage: nothing is tiered or waiting for upload.
+                return Optional.of(new FileRecords.TimestampAndOffset(RecordBatch.NO_TIMESTAMP, -1, Optional.empty()));
             }
             Optional<FileRecords.TimestampAndOffset> found =
                 timestamp == org.apache.kafka.common.requests.ListOffsetsRequest.MAX_TIMESTAMP

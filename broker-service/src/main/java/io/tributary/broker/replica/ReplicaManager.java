@@ -119,6 +119,17 @@ public final class ReplicaManager implements MetadataListener {
         try {
             Uuid topicId = topic.get().topicId();
             PartitionLog partitionLog = logManager.getLog(tp).orElse(null);
+            Partition current = partitions.get(tp);
+            boolean otherTopic = !Uuid.ZERO_UUID.equals(topicId)
+                && (partitionLog != null && partitionLog.topicId().map(id -> !id.equals(topicId)).orElse(false)
+                    || current != null && current.topicId() != null && !current.topicId().equals(topicId));
+            if (otherTopic) {
+                // The topic was deleted and created again without this broker seeing the deletion
+                // (e.g. while its ZooKeeper session was down): the old replica and its log go.
+                log.warn("{} now belongs to topic id {}: deleting the replica of the previous topic", tp, topicId);
+                stopReplica(tp, true);
+                partitionLog = null;
+            }
             if (partitionLog == null) {
                 partitionLog = logManager.getOrCreateLog(tp, topicId, logConfigs.apply(tp.topic()));
             } else {
@@ -151,7 +162,8 @@ public final class ReplicaManager implements MetadataListener {
             metadataCache.partitionState(tp).ifPresent(state -> {
                 Partition current = partitions.get(tp);
                 boolean applied = current != null && current.leaderEpoch() >= state.leaderEpoch()
-                    && assignment.replicas().get(partition).equals(current.replicas());
+                    && assignment.replicas().get(partition).equals(current.replicas())
+                    && assignment.topicId().equals(current.topicId());
                 if (!applied) {
                     onPartitionStateChanged(tp, state);
                 }

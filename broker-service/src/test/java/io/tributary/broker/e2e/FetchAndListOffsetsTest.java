@@ -20,10 +20,14 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.message.FetchResponseData;
+import org.apache.kafka.common.message.ListOffsetsRequestData;
+import org.apache.kafka.common.message.ListOffsetsResponseData;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.RecordBatch;
 import org.apache.kafka.common.requests.FetchRequest;
 import org.apache.kafka.common.requests.FetchResponse;
+import org.apache.kafka.common.requests.ListOffsetsRequest;
+import org.apache.kafka.common.requests.ListOffsetsResponse;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -177,6 +181,30 @@ class FetchAndListOffsetsTest {
         assertThat(offsetFor(tp, OffsetSpec.earliest()).offset()).isZero();
         assertThat(offsetFor(tp, OffsetSpec.latest()).offset()).isEqualTo(4);
         assertThat(offsetFor(tp, OffsetSpec.latest()).leaderEpoch()).contains(0);
+    }
+
+    @Test
+    void latestTieredOffsetIsCheckedLikeAnyOtherSpec() throws Exception {
+        try (WireClient client = WireClient.connect(broker.bootstrapServers())) {
+            ListOffsetsResponse response = client.send(ListOffsetsRequest.Builder.forConsumer(false,
+                IsolationLevel.READ_UNCOMMITTED).setTargetTimes(List.of(
+                    listOffsetsTopic("limits", 0, RecordBatch.NO_PARTITION_LEADER_EPOCH),
+                    listOffsetsTopic("no-such-topic", 0, RecordBatch.NO_PARTITION_LEADER_EPOCH),
+                    listOffsetsTopic("timed", 0, 7))).build((short) 9));
+            Map<String, ListOffsetsResponseData.ListOffsetsPartitionResponse> byTopic = new java.util.HashMap<>();
+            response.data().topics().forEach(t -> byTopic.put(t.name(), t.partitions().get(0)));
+            // Without tiered storage the answer is -1, but only for a partition this broker leads.
+            assertThat(Errors.forCode(byTopic.get("limits").errorCode())).isEqualTo(Errors.NONE);
+            assertThat(byTopic.get("limits").offset()).isEqualTo(-1);
+            assertThat(Errors.forCode(byTopic.get("no-such-topic").errorCode())).isEqualTo(Errors.UNKNOWN_TOPIC_OR_PARTITION);
+            assertThat(Errors.forCode(byTopic.get("timed").errorCode())).isEqualTo(Errors.UNKNOWN_LEADER_EPOCH);
+        }
+    }
+
+    private static ListOffsetsRequestData.ListOffsetsTopic listOffsetsTopic(String topic, int partition, int leaderEpoch) {
+        return new ListOffsetsRequestData.ListOffsetsTopic().setName(topic).setPartitions(List.of(
+            new ListOffsetsRequestData.ListOffsetsPartition().setPartitionIndex(partition).setCurrentLeaderEpoch(leaderEpoch)
+                .setTimestamp(ListOffsetsRequest.LATEST_TIERED_TIMESTAMP)));
     }
 
     private static ListOffsetsResult.ListOffsetsResultInfo offsetFor(TopicPartition tp, OffsetSpec spec) throws Exception {
