@@ -207,8 +207,9 @@ public final class BrokerServer {
                 Thread.currentThread().interrupt();
             }
         }
-        closeQuietly("replica manager", replicaManager == null ? null : replicaManager::shutdown);
+        // Stop the metadata watches first, so no role change reopens a log while the logs close.
         closeQuietly("metadata cache", metadataCache == null ? null : metadataCache::close);
+        closeQuietly("replica manager", replicaManager == null ? null : replicaManager::shutdown);
         closeQuietly("log manager", logManager == null ? null : logManager::shutdown);
         closeQuietly("scheduler", scheduler == null ? null : () -> {
             try {

@@ -20,7 +20,8 @@ import org.apache.kafka.common.requests.ListOffsetsResponse;
  * (-1, the high watermark, or the last stable offset for read_committed), the record with the
  * largest timestamp (-3, KIP-734), the earliest local offset (-4), or the first offset whose
  * timestamp is at least the given one (-1 offset when none). Without tiered storage the latest
- * tiered offset (-5, KIP-1005) is -1. A partition asked twice gets INVALID_REQUEST.
+ * tiered offset (-5, KIP-1005) is -1. Every occurrence of a partition asked more than once gets
+ * INVALID_REQUEST, as in Kafka.
  */
 public final class ListOffsetsHandler implements ApiHandler {
 
@@ -50,6 +51,15 @@ public final class ListOffsetsHandler implements ApiHandler {
         ListOffsetsRequest request = (ListOffsetsRequest) r;
         ListOffsetsResponseData response = new ListOffsetsResponseData().setThrottleTimeMs(0);
         Set<TopicPartition> seen = new HashSet<>();
+        Set<TopicPartition> duplicates = new HashSet<>();
+        for (ListOffsetsRequestData.ListOffsetsTopic topic : request.data().topics()) {
+            for (ListOffsetsRequestData.ListOffsetsPartition p : topic.partitions()) {
+                TopicPartition tp = new TopicPartition(topic.name(), p.partitionIndex());
+                if (!seen.add(tp)) {
+                    duplicates.add(tp);
+                }
+            }
+        }
         for (ListOffsetsRequestData.ListOffsetsTopic topic : request.data().topics()) {
             ListOffsetsResponseData.ListOffsetsTopicResponse topicResponse =
                 new ListOffsetsResponseData.ListOffsetsTopicResponse().setName(topic.name());
@@ -57,7 +67,7 @@ public final class ListOffsetsHandler implements ApiHandler {
                 TopicPartition tp = new TopicPartition(topic.name(), p.partitionIndex());
                 ListOffsetsResponseData.ListOffsetsPartitionResponse partition =
                     new ListOffsetsResponseData.ListOffsetsPartitionResponse().setPartitionIndex(p.partitionIndex());
-                if (!seen.add(tp)) {
+                if (duplicates.contains(tp)) {
                     partition.setErrorCode(Errors.INVALID_REQUEST.code()).setOffset(-1).setTimestamp(-1);
                 } else {
                     ReplicaManager.ListOffsetResult result = replicaManager.listOffset(tp, p.timestamp(),

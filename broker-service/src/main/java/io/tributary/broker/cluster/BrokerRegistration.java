@@ -90,19 +90,36 @@ public final class BrokerRegistration implements Closeable {
 
     private void onConnectionStateChanged(CuratorFramework client, ConnectionState state) {
         if (state == ConnectionState.RECONNECTED && !closed) {
-            reregistration.execute(() -> {
-                try {
-                    String path = ZkPaths.broker(brokerInfo.id());
-                    Optional<KafkaZkClient.Versioned> existing = zkClient.getDataAndVersion(path);
-                    if (existing.isEmpty() && zkClient.createEphemeral(path, brokerInfo.toJson(time.milliseconds()))) {
-                        brokerEpoch = zkClient.getDataAndVersion(path).map(KafkaZkClient.Versioned::czxid).orElse(-1L);
-                        log.info("Registered broker {} again after a ZooKeeper session expiry, broker epoch {}",
-                            brokerInfo.id(), brokerEpoch);
-                    }
-                } catch (RuntimeException e) {
-                    log.error("Could not register broker {} again after reconnecting", brokerInfo.id(), e);
+            reregistration.execute(this::registerAgain);
+        }
+    }
+
+    /**
+     * After a reconnection the session may be new and the node gone: create it again, retrying
+     * (every second) until it exists for this session or the registration is closed.
+     */
+    private void registerAgain() {
+        String path = ZkPaths.broker(brokerInfo.id());
+        while (!closed) {
+            try {
+                Optional<KafkaZkClient.Versioned> existing = zkClient.getDataAndVersion(path);
+                if (existing.isPresent() && existing.get().ephemeralOwner() == zkClient.sessionId()) {
+                    return;
                 }
-            });
+                if (existing.isEmpty() && zkClient.createEphemeral(path, brokerInfo.toJson(time.milliseconds()))) {
+                    brokerEpoch = zkClient.getDataAndVersion(path).map(KafkaZkClient.Versioned::czxid).orElse(-1L);
+                    log.info("Registered broker {} again after a ZooKeeper session expiry, broker epoch {}",
+                        brokerInfo.id(), brokerEpoch);
+                    return;
+                }
+            } catch (RuntimeException e) {
+                log.warn("Could not register broker {} again yet: {}", brokerInfo.id(), e.toString());
+            }
+            try {
+                Thread.sleep(1000);
+            } catch (InterruptedException e) {
+                return;
+            }
         }
     }
 

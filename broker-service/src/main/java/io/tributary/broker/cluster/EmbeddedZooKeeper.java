@@ -53,13 +53,16 @@ public final class EmbeddedZooKeeper implements Closeable {
         System.setProperty("zookeeper.admin.enableServer", "false");
         ZooKeeperServer server = new ZooKeeperServer(dataDir, dataDir, tickTimeMs);
         ServerCnxnFactory factory = ServerCnxnFactory.createFactory();
-        factory.configure(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1000);
         try {
+            factory.configure(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1000);
             factory.startup(server);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            factory.shutdown();
+            stopQuietly(factory, server);
             throw new IOException("Interrupted while starting ZooKeeper", e);
+        } catch (IOException | RuntimeException e) {
+            stopQuietly(factory, server);
+            throw new IOException("Could not start the embedded ZooKeeper on port " + port + ": " + e.getMessage(), e);
         }
         EmbeddedZooKeeper zk = new EmbeddedZooKeeper(server, factory);
         if (expireStaleSessions) {
@@ -73,6 +76,24 @@ public final class EmbeddedZooKeeper implements Closeable {
         }
         log.info("Embedded ZooKeeper serving on {} with data in {}", zk.connectString(), dataDir);
         return zk;
+    }
+
+    private static void stopQuietly(ServerCnxnFactory factory, ZooKeeperServer server) {
+        try {
+            factory.shutdown();
+        } catch (RuntimeException e) {
+            log.debug("Error stopping the connection factory", e);
+        }
+        try {
+            server.shutdown(true);
+        } catch (RuntimeException e) {
+            log.debug("Error stopping the server", e);
+        }
+        try {
+            server.getTxnLogFactory().close();
+        } catch (IOException | RuntimeException e) {
+            log.debug("Error closing the transaction log", e);
+        }
     }
 
     /** The bound port. */

@@ -84,7 +84,7 @@ public final class MetadataCache implements Closeable {
         for (String path : paths) {
             CuratorCache cache = CuratorCache.build(zkClient.curator(), path);
             cache.listenable().addListener(CuratorCacheListener.builder()
-                .forAll((type, oldData, data) -> eventThread.execute(() -> apply(type, oldData, data)))
+                .forAll((type, oldData, data) -> submit(() -> apply(type, oldData, data)))
                 .forInitialized(initialized::countDown)
                 .build());
             caches.add(cache);
@@ -205,7 +205,7 @@ public final class MetadataCache implements Closeable {
         }
         future.completeOnTimeout(false, Math.max(0, timeoutMs), TimeUnit.MILLISECONDS);
         waiters.add(new Waiter(condition, future));
-        eventThread.execute(this::checkWaiters);
+        submit(this::checkWaiters);
         return future;
     }
 
@@ -274,15 +274,33 @@ public final class MetadataCache implements Closeable {
         return Set.copyOf(pendingDeletions);
     }
 
+    private void submit(Runnable task) {
+        try {
+            eventThread.execute(task);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // closing: changes arriving now are not applied
+        }
+    }
+
     /** Runs a task on the metadata event thread, after the changes queued so far. */
     public CompletableFuture<Void> runOnEventThread(Runnable task) {
         return CompletableFuture.runAsync(task, eventThread);
     }
 
+    /** Stops the watches and waits for the change being applied, if any, to finish. */
     @Override
     public void close() {
         caches.forEach(CuratorCache::close);
-        eventThread.shutdownNow();
+        eventThread.shutdown();
+        try {
+            if (!eventThread.awaitTermination(10, TimeUnit.SECONDS)) {
+                log.warn("The metadata event thread did not stop within 10 s");
+                eventThread.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            eventThread.shutdownNow();
+        }
         waiters.forEach(w -> w.future().complete(false));
     }
 }

@@ -110,8 +110,13 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
         future.whenComplete((response, error) -> {
             if (ctx.executor().inEventLoop()) {
                 onResponse(ctx, frame, context, response, error);
-            } else {
+                return;
+            }
+            try {
                 ctx.executor().execute(() -> onResponse(ctx, frame, context, response, error));
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                // The event loop is gone (shutdown): nobody will write the response, free the request.
+                ReferenceCountUtil.safeRelease(frame);
             }
         });
     }

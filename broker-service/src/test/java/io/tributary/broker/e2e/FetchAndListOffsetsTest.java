@@ -207,6 +207,27 @@ class FetchAndListOffsetsTest {
                 .setTimestamp(ListOffsetsRequest.LATEST_TIERED_TIMESTAMP)));
     }
 
+    @Test
+    void everyOccurrenceOfAPartitionAskedTwiceGetsInvalidRequest() throws Exception {
+        org.apache.kafka.common.message.ListOffsetsRequestData data = new org.apache.kafka.common.message.ListOffsetsRequestData()
+            .setReplicaId(-1);
+        org.apache.kafka.common.message.ListOffsetsRequestData.ListOffsetsTopic topic =
+            new org.apache.kafka.common.message.ListOffsetsRequestData.ListOffsetsTopic().setName("limits");
+        for (long timestamp : new long[]{-1L, -2L}) {
+            topic.partitions().add(new org.apache.kafka.common.message.ListOffsetsRequestData.ListOffsetsPartition()
+                .setPartitionIndex(0).setTimestamp(timestamp).setCurrentLeaderEpoch(-1));
+        }
+        data.topics().add(topic);
+        try (WireClient client = WireClient.connect(broker.bootstrapServers())) {
+            org.apache.kafka.common.protocol.ByteBufferAccessor serialized =
+                org.apache.kafka.common.protocol.MessageUtil.toByteBufferAccessor(data, (short) 7);
+            org.apache.kafka.common.requests.ListOffsetsResponse response = client.send(
+                org.apache.kafka.common.requests.ListOffsetsRequest.parse(serialized, (short) 7));
+            assertThat(response.data().topics().get(0).partitions()).hasSize(2)
+                .allSatisfy(p -> assertThat(Errors.forCode(p.errorCode())).isEqualTo(Errors.INVALID_REQUEST));
+        }
+    }
+
     private static ListOffsetsResult.ListOffsetsResultInfo offsetFor(TopicPartition tp, OffsetSpec spec) throws Exception {
         return admin.listOffsets(Map.of(tp, spec)).partitionResult(tp).get();
     }
