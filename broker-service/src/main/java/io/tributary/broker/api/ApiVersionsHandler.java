@@ -24,7 +24,7 @@ import org.apache.kafka.common.requests.ResponseHeader;
  * invalid client software name or version get INVALID_REQUEST; v5 requests naming another
  * cluster or node get REBOOTSTRAP_REQUIRED (KIP-1242). Throttle time is always 0.
  */
-public final class ApiVersionsHandler implements ApiHandler {
+public final class ApiVersionsHandler extends VersionedHandler {
 
     private final List<ApiHandler> handlers;
     private final Supplier<String> clusterId;
@@ -36,6 +36,7 @@ public final class ApiVersionsHandler implements ApiHandler {
      * @param brokerId      this broker's id
      */
     public ApiVersionsHandler(Collection<ApiHandler> otherHandlers, Supplier<String> clusterId, int brokerId) {
+        super(ApiKeys.API_VERSIONS, 0, 5);
         this.handlers = new ArrayList<>(otherHandlers);
         this.handlers.add(this);
         this.clusterId = clusterId;
@@ -45,21 +46,6 @@ public final class ApiVersionsHandler implements ApiHandler {
     /** Every handler of the broker, this one included. */
     public List<ApiHandler> allHandlers() {
         return List.copyOf(handlers);
-    }
-
-    @Override
-    public ApiKeys apiKey() {
-        return ApiKeys.API_VERSIONS;
-    }
-
-    @Override
-    public short minVersion() {
-        return 0;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 5;
     }
 
     @Override

@@ -26,12 +26,13 @@ import org.apache.kafka.common.requests.CreatePartitionsResponse;
  * placement of the new replicas, and waits up to the timeout for their leaders. Errors:
  * UNKNOWN_TOPIC_OR_PARTITION, INVALID_PARTITIONS, INVALID_REPLICA_ASSIGNMENT, REQUEST_TIMED_OUT.
  */
-public final class CreatePartitionsHandler implements ApiHandler {
+public final class CreatePartitionsHandler extends VersionedHandler {
 
     private final AdminManager adminManager;
     private final MetadataCache metadataCache;
 
     public CreatePartitionsHandler(AdminManager adminManager, MetadataCache metadataCache) {
+        super(ApiKeys.CREATE_PARTITIONS, 0, 3);
         this.adminManager = adminManager;
         this.metadataCache = metadataCache;
     }
@@ -40,21 +41,6 @@ public final class CreatePartitionsHandler implements ApiHandler {
     private boolean ready(String topic, int count) {
         return metadataCache.topic(topic).map(t -> t.partitionCount() >= count).orElse(false)
             && metadataCache.allPartitionsHaveLeaders(topic);
-    }
-
-    @Override
-    public ApiKeys apiKey() {
-        return ApiKeys.CREATE_PARTITIONS;
-    }
-
-    @Override
-    public short minVersion() {
-        return 0;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 3;
     }
 
     @Override

@@ -30,31 +30,17 @@ import org.apache.kafka.common.requests.CreateTopicsResponse;
  * created). v5+ answers with the topic's configs; v7 with its id. A name given twice gets
  * INVALID_REQUEST.
  */
-public final class CreateTopicsHandler implements ApiHandler {
+public final class CreateTopicsHandler extends VersionedHandler {
 
     private final AdminManager adminManager;
     private final MetadataCache metadataCache;
     private final ConfigDescriber configDescriber;
 
     CreateTopicsHandler(AdminManager adminManager, MetadataCache metadataCache, ConfigDescriber configDescriber) {
+        super(ApiKeys.CREATE_TOPICS, 2, 7);
         this.adminManager = adminManager;
         this.metadataCache = metadataCache;
         this.configDescriber = configDescriber;
-    }
-
-    @Override
-    public ApiKeys apiKey() {
-        return ApiKeys.CREATE_TOPICS;
-    }
-
-    @Override
-    public short minVersion() {
-        return 2;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 7;
     }
 
     @Override

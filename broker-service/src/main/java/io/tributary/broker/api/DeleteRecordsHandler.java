@@ -18,27 +18,13 @@ import org.apache.kafka.common.requests.DeleteRecordsResponse;
  * it are deleted by the next retention run. An offset above the high watermark gets
  * OFFSET_OUT_OF_RANGE.
  */
-public final class DeleteRecordsHandler implements ApiHandler {
+public final class DeleteRecordsHandler extends VersionedHandler {
 
     private final ReplicaManager replicaManager;
 
     public DeleteRecordsHandler(ReplicaManager replicaManager) {
+        super(ApiKeys.DELETE_RECORDS, 0, 2);
         this.replicaManager = replicaManager;
-    }
-
-    @Override
-    public ApiKeys apiKey() {
-        return ApiKeys.DELETE_RECORDS;
-    }
-
-    @Override
-    public short minVersion() {
-        return 0;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 2;
     }
 
     @Override

@@ -28,12 +28,13 @@ import org.apache.kafka.common.requests.DeleteTopicsResponse;
  * from the cluster's metadata (REQUEST_TIMED_OUT otherwise; the deletion still completes).
  * Errors: UNKNOWN_TOPIC_OR_PARTITION, UNKNOWN_TOPIC_ID, TOPIC_DELETION_DISABLED.
  */
-public final class DeleteTopicsHandler implements ApiHandler {
+public final class DeleteTopicsHandler extends VersionedHandler {
 
     private final AdminManager adminManager;
     private final MetadataCache metadataCache;
 
     public DeleteTopicsHandler(AdminManager adminManager, MetadataCache metadataCache) {
+        super(ApiKeys.DELETE_TOPICS, 1, 6);
         this.adminManager = adminManager;
         this.metadataCache = metadataCache;
     }
@@ -41,21 +42,6 @@ public final class DeleteTopicsHandler implements ApiHandler {
     /** Gone from the metadata, deletion marker included, so the name can be used again. */
     private boolean deleted(String topic) {
         return metadataCache.topic(topic).isEmpty() && !metadataCache.isPendingDeletion(topic);
-    }
-
-    @Override
-    public ApiKeys apiKey() {
-        return ApiKeys.DELETE_TOPICS;
-    }
-
-    @Override
-    public short minVersion() {
-        return 1;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 6;
     }
 
     @Override

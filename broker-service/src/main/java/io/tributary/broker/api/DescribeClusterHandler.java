@@ -17,29 +17,15 @@ import org.apache.kafka.common.requests.DescribeClusterResponse;
  * request's listener. Asking for controller end points (KIP-919) gets UNSUPPORTED_ENDPOINT_TYPE,
  * as from a Kafka broker.
  */
-public final class DescribeClusterHandler implements ApiHandler {
+public final class DescribeClusterHandler extends VersionedHandler {
 
     private static final byte BROKER_ENDPOINTS = 1;
 
     private final MetadataCache metadataCache;
 
     public DescribeClusterHandler(MetadataCache metadataCache) {
+        super(ApiKeys.DESCRIBE_CLUSTER, 0, 2);
         this.metadataCache = metadataCache;
-    }
-
-    @Override
-    public ApiKeys apiKey() {
-        return ApiKeys.DESCRIBE_CLUSTER;
-    }
-
-    @Override
-    public short minVersion() {
-        return 0;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 2;
     }
 
     @Override

@@ -21,31 +21,17 @@ import org.apache.kafka.common.requests.DescribeConfigsResponse;
  * their Kafka names. Other resources get INVALID_REQUEST; an unknown topic
  * UNKNOWN_TOPIC_OR_PARTITION; another broker's id INVALID_REQUEST (ask that broker).
  */
-public final class DescribeConfigsHandler implements ApiHandler {
+public final class DescribeConfigsHandler extends VersionedHandler {
 
     private final AdminManager adminManager;
     private final ConfigDescriber configDescriber;
     private final int brokerId;
 
     DescribeConfigsHandler(AdminManager adminManager, ConfigDescriber configDescriber, int brokerId) {
+        super(ApiKeys.DESCRIBE_CONFIGS, 1, 4);
         this.adminManager = adminManager;
         this.configDescriber = configDescriber;
         this.brokerId = brokerId;
-    }
-
-    @Override
-    public ApiKeys apiKey() {
-        return ApiKeys.DESCRIBE_CONFIGS;
-    }
-
-    @Override
-    public short minVersion() {
-        return 1;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 4;
     }
 
     @Override

@@ -22,27 +22,13 @@ import org.apache.kafka.common.requests.DescribeLogDirsResponse;
  * partition in it and, from v4, the directory's total and usable bytes. Used by
  * {@code kafka-log-dirs} and the admin UI.
  */
-public final class DescribeLogDirsHandler implements ApiHandler {
+public final class DescribeLogDirsHandler extends VersionedHandler {
 
     private final ReplicaManager replicaManager;
 
     public DescribeLogDirsHandler(ReplicaManager replicaManager) {
+        super(ApiKeys.DESCRIBE_LOG_DIRS, 1, 4);
         this.replicaManager = replicaManager;
-    }
-
-    @Override
-    public ApiKeys apiKey() {
-        return ApiKeys.DESCRIBE_LOG_DIRS;
-    }
-
-    @Override
-    public short minVersion() {
-        return 1;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 4;
     }
 
     @Override

@@ -37,29 +37,15 @@ import org.apache.kafka.common.requests.FetchMetadata;
  * FETCH_SESSION_ID_NOT_FOUND, and a session epoch other than initial or final gets
  * INVALID_FETCH_SESSION_EPOCH.
  */
-public final class FetchHandler implements ApiHandler {
+public final class FetchHandler extends VersionedHandler {
 
     private final ReplicaManager replicaManager;
     private final MetadataCache metadataCache;
 
     public FetchHandler(ReplicaManager replicaManager, MetadataCache metadataCache) {
+        super(ApiKeys.FETCH, 4, 18);
         this.replicaManager = replicaManager;
         this.metadataCache = metadataCache;
-    }
-
-    @Override
-    public ApiKeys apiKey() {
-        return ApiKeys.FETCH;
-    }
-
-    @Override
-    public short minVersion() {
-        return 4;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 18;
     }
 
     /** A partition of the request and how the response names its topic. */

@@ -23,27 +23,13 @@ import org.apache.kafka.common.requests.IncrementalAlterConfigsResponse;
  * validated like CreateTopics and stored in ZooKeeper, from where every broker applies them.
  * Broker settings are static (INVALID_REQUEST); other resource types likewise.
  */
-public final class IncrementalAlterConfigsHandler implements ApiHandler {
+public final class IncrementalAlterConfigsHandler extends VersionedHandler {
 
     private final AdminManager adminManager;
 
     public IncrementalAlterConfigsHandler(AdminManager adminManager) {
+        super(ApiKeys.INCREMENTAL_ALTER_CONFIGS, 0, 1);
         this.adminManager = adminManager;
-    }
-
-    @Override
-    public ApiKeys apiKey() {
-        return ApiKeys.INCREMENTAL_ALTER_CONFIGS;
-    }
-
-    @Override
-    public short minVersion() {
-        return 0;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 1;
     }
 
     @Override

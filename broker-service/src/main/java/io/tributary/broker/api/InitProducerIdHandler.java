@@ -17,27 +17,13 @@ import org.apache.kafka.common.requests.InitProducerIdResponse;
  * without a transactional id. Producers with a transactional id get INVALID_REQUEST:
  * transactions are not supported yet and the transactional APIs are not advertised.
  */
-public final class InitProducerIdHandler implements ApiHandler {
+public final class InitProducerIdHandler extends VersionedHandler {
 
     private final ProducerIdManager producerIdManager;
 
     public InitProducerIdHandler(ProducerIdManager producerIdManager) {
+        super(ApiKeys.INIT_PRODUCER_ID, 0, 5);
         this.producerIdManager = producerIdManager;
-    }
-
-    @Override
-    public ApiKeys apiKey() {
-        return ApiKeys.INIT_PRODUCER_ID;
-    }
-
-    @Override
-    public short minVersion() {
-        return 0;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 5;
     }
 
     @Override

@@ -23,27 +23,13 @@ import org.apache.kafka.common.requests.ListOffsetsResponse;
  * tiered offset (-5, KIP-1005) is -1. Every occurrence of a partition asked more than once gets
  * INVALID_REQUEST, as in Kafka.
  */
-public final class ListOffsetsHandler implements ApiHandler {
+public final class ListOffsetsHandler extends VersionedHandler {
 
     private final ReplicaManager replicaManager;
 
     public ListOffsetsHandler(ReplicaManager replicaManager) {
+        super(ApiKeys.LIST_OFFSETS, 1, 10);
         this.replicaManager = replicaManager;
-    }
-
-    @Override
-    public ApiKeys apiKey() {
-        return ApiKeys.LIST_OFFSETS;
-    }
-
-    @Override
-    public short minVersion() {
-        return 1;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 10;
     }
 
     @Override

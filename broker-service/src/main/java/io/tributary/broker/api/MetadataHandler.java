@@ -38,7 +38,7 @@ import org.apache.kafka.common.requests.MetadataResponse;
  * does, until its leaders are elected. A partition without a leader answers
  * LEADER_NOT_AVAILABLE; a topic being deleted is unknown.
  */
-public final class MetadataHandler implements ApiHandler {
+public final class MetadataHandler extends VersionedHandler {
 
     private final MetadataCache metadataCache;
     private final AdminManager adminManager;
@@ -50,25 +50,11 @@ public final class MetadataHandler implements ApiHandler {
      */
     public MetadataHandler(MetadataCache metadataCache, AdminManager adminManager, boolean autoCreateTopicsEnable,
                            Executor blockingExecutor) {
+        super(ApiKeys.METADATA, 0, 13);
         this.metadataCache = metadataCache;
         this.adminManager = adminManager;
         this.autoCreateTopicsEnable = autoCreateTopicsEnable;
         this.blockingExecutor = blockingExecutor;
-    }
-
-    @Override
-    public ApiKeys apiKey() {
-        return ApiKeys.METADATA;
-    }
-
-    @Override
-    public short minVersion() {
-        return 0;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 13;
     }
 
     @Override

@@ -17,27 +17,13 @@ import org.apache.kafka.common.requests.OffsetsForLeaderEpochResponse;
  * most the requested one and the offset where it ends. Consumers use it to validate their
  * position after a leader change; followers to find where their log diverged.
  */
-public final class OffsetForLeaderEpochHandler implements ApiHandler {
+public final class OffsetForLeaderEpochHandler extends VersionedHandler {
 
     private final ReplicaManager replicaManager;
 
     public OffsetForLeaderEpochHandler(ReplicaManager replicaManager) {
+        super(ApiKeys.OFFSET_FOR_LEADER_EPOCH, 2, 4);
         this.replicaManager = replicaManager;
-    }
-
-    @Override
-    public ApiKeys apiKey() {
-        return ApiKeys.OFFSET_FOR_LEADER_EPOCH;
-    }
-
-    @Override
-    public short minVersion() {
-        return 2;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 4;
     }
 
     @Override

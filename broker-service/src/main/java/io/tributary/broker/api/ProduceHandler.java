@@ -6,6 +6,7 @@ import io.tributary.broker.network.Response;
 import io.tributary.broker.replica.ProduceResult;
 import io.tributary.broker.replica.ReplicaManager;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,34 +31,20 @@ import org.apache.kafka.common.requests.ProduceResponse;
  * unknown). acks=0 gets no response; if such a produce fails the connection is closed, as Kafka
  * does, so the client notices. Transactional batches are refused (no transaction support yet).
  */
-public final class ProduceHandler implements ApiHandler {
+public final class ProduceHandler extends VersionedHandler {
 
     private final ReplicaManager replicaManager;
     private final MetadataCache metadataCache;
 
     public ProduceHandler(ReplicaManager replicaManager, MetadataCache metadataCache) {
+        super(ApiKeys.PRODUCE, 3, 13);
         this.replicaManager = replicaManager;
         this.metadataCache = metadataCache;
     }
 
     @Override
-    public ApiKeys apiKey() {
-        return ApiKeys.PRODUCE;
-    }
-
-    @Override
-    public short minVersion() {
-        return 3;
-    }
-
-    @Override
     public short advertisedMinVersion() {
         return 0;
-    }
-
-    @Override
-    public short maxVersion() {
-        return 13;
     }
 
     /** A partition of the request: how the response names it, and its records. */
@@ -70,7 +57,7 @@ public final class ProduceHandler implements ApiHandler {
         short acks = request.acks();
         short version = context.apiVersion();
         List<Entry> entries = new ArrayList<>();
-        Map<Entry, ProduceResult> early = new java.util.IdentityHashMap<>();
+        Map<Entry, ProduceResult> early = new IdentityHashMap<>();
         Map<TopicPartition, MemoryRecords> toAppend = new LinkedHashMap<>();
         for (ProduceRequestData.TopicProduceData topic : request.data().topicData()) {
             String name = topic.name();

@@ -335,13 +335,18 @@ class LogSegmentTest {
         LogSegment segment = threeBatches(0);
         File moved = new File(dir.getParentFile(), dir.getName() + "-moved");
         java.nio.file.Files.move(dir.toPath(), moved.toPath());
-        segment.updateParentDir(moved);
+        try {
+            segment.updateParentDir(moved);
 
-        segment.changeFileSuffixes("", LogFileNames.DELETED_SUFFIX);
+            segment.changeFileSuffixes("", LogFileNames.DELETED_SUFFIX);
 
-        assertThat(moved.list()).containsExactlyInAnyOrder("00000000000000000040.log.deleted",
-            "00000000000000000040.index.deleted", "00000000000000000040.timeindex.deleted");
-        segment.deleteIfExists();
-        assertThat(moved.list()).isEmpty();
+            assertThat(moved.list()).containsExactlyInAnyOrder("00000000000000000040.log.deleted",
+                "00000000000000000040.index.deleted", "00000000000000000040.timeindex.deleted");
+            segment.deleteIfExists();
+            assertThat(moved.list()).isEmpty();
+        } finally {
+            // Give the directory back to @TempDir, which cleans it up.
+            java.nio.file.Files.move(moved.toPath(), dir.toPath());
+        }
     }
 }
