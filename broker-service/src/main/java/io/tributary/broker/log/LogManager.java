@@ -78,26 +78,11 @@ public final class LogManager {
     private final Time time;
     private final Map<TopicPartition, PartitionLog> logs = new ConcurrentHashMap<>();
     private final Map<File, FileLock> dirLocks = new HashMap<>();
-    private final Map<File, CheckpointFile<OffsetEntry>> recoveryPointCheckpoints = new HashMap<>();
-    private final Map<File, CheckpointFile<OffsetEntry>> logStartOffsetCheckpoints = new HashMap<>();
-    private final Map<File, CheckpointFile<OffsetEntry>> highWatermarkCheckpoints = new HashMap<>();
+    private final Map<File, OffsetCheckpointFile> recoveryPointCheckpoints = new HashMap<>();
+    private final Map<File, OffsetCheckpointFile> logStartOffsetCheckpoints = new HashMap<>();
+    private final Map<File, OffsetCheckpointFile> highWatermarkCheckpoints = new HashMap<>();
     private final List<ScheduledFuture<?>> tasks = new ArrayList<>();
     private final Object createLock = new Object();
-
-    /** One line of an offset checkpoint: {@code topic partition offset}. */
-    record OffsetEntry(TopicPartition tp, long offset) {
-        static String format(OffsetEntry e) {
-            return e.tp.topic() + " " + e.tp.partition() + " " + e.offset;
-        }
-
-        static OffsetEntry parse(String line) {
-            String[] parts = line.split("\\s+");
-            if (parts.length != 3) {
-                throw new IllegalArgumentException("expected 'topic partition offset', got '" + line + "'");
-            }
-            return new OffsetEntry(new TopicPartition(parts[0], Integer.parseInt(parts[1])), Long.parseLong(parts[2]));
-        }
-    }
 
     /**
      * @param logDirs   the log directories; created if missing
@@ -114,14 +99,10 @@ public final class LogManager {
         this.scheduler = scheduler;
         this.time = time;
         for (File dir : this.logDirs) {
-            recoveryPointCheckpoints.put(dir, offsetCheckpoint(dir, RECOVERY_POINT_CHECKPOINT));
-            logStartOffsetCheckpoints.put(dir, offsetCheckpoint(dir, LOG_START_OFFSET_CHECKPOINT));
-            highWatermarkCheckpoints.put(dir, offsetCheckpoint(dir, HIGH_WATERMARK_CHECKPOINT));
+            recoveryPointCheckpoints.put(dir, new OffsetCheckpointFile(dir, RECOVERY_POINT_CHECKPOINT));
+            logStartOffsetCheckpoints.put(dir, new OffsetCheckpointFile(dir, LOG_START_OFFSET_CHECKPOINT));
+            highWatermarkCheckpoints.put(dir, new OffsetCheckpointFile(dir, HIGH_WATERMARK_CHECKPOINT));
         }
-    }
-
-    private static CheckpointFile<OffsetEntry> offsetCheckpoint(File dir, String name) {
-        return new CheckpointFile<>(new File(dir, name), OffsetEntry::format, OffsetEntry::parse);
     }
 
     public List<File> logDirs() {
@@ -224,9 +205,9 @@ public final class LogManager {
             Files.createDirectories(dir.toPath());
             File marker = new File(dir, CLEAN_SHUTDOWN_FILE);
             boolean cleanShutdown = marker.exists();
-            Map<TopicPartition, Long> recoveryPoints = readCheckpoint(recoveryPointCheckpoints.get(dir));
-            Map<TopicPartition, Long> logStartOffsets = readCheckpoint(logStartOffsetCheckpoints.get(dir));
-            Map<TopicPartition, Long> highWatermarks = readCheckpoint(highWatermarkCheckpoints.get(dir));
+            Map<TopicPartition, Long> recoveryPoints = recoveryPointCheckpoints.get(dir).read();
+            Map<TopicPartition, Long> logStartOffsets = logStartOffsetCheckpoints.get(dir).read();
+            Map<TopicPartition, Long> highWatermarks = highWatermarkCheckpoints.get(dir).read();
             File[] children = dir.listFiles(File::isDirectory);
             if (children == null) {
                 throw new IOException("Could not list log directory " + dir);
@@ -273,19 +254,6 @@ public final class LogManager {
             Files.deleteIfExists(marker.toPath());
         }
         log.info("Loaded {} log(s) from {} in {} ms", logs.size(), logDirs, time.milliseconds() - start);
-    }
-
-    private Map<TopicPartition, Long> readCheckpoint(CheckpointFile<OffsetEntry> checkpoint) {
-        Map<TopicPartition, Long> offsets = new HashMap<>();
-        try {
-            for (OffsetEntry e : checkpoint.read()) {
-                offsets.put(e.tp(), e.offset());
-            }
-        } catch (IOException e) {
-            log.warn("Ignoring unreadable checkpoint {}: {}; affected logs are recovered in full",
-                checkpoint.file(), e.getMessage());
-        }
-        return offsets;
     }
 
     /** Starts retention, flushing, checkpoints and producer expiry. */
@@ -430,22 +398,16 @@ public final class LogManager {
         writeCheckpoints(highWatermarkCheckpoints, PartitionLog::highWatermark);
     }
 
-    private void writeCheckpoints(Map<File, CheckpointFile<OffsetEntry>> files, Function<PartitionLog, Long> offset) {
-        Map<File, List<OffsetEntry>> byDir = new HashMap<>();
-        logDirs.forEach(d -> byDir.put(d, new ArrayList<>()));
+    private void writeCheckpoints(Map<File, OffsetCheckpointFile> files, Function<PartitionLog, Long> offset) {
+        Map<File, Map<TopicPartition, Long>> byDir = new HashMap<>();
+        logDirs.forEach(d -> byDir.put(d, new HashMap<>()));
         for (PartitionLog partitionLog : logs.values()) {
-            List<OffsetEntry> entries = byDir.get(partitionLog.dir().getParentFile());
-            if (entries != null) {
-                entries.add(new OffsetEntry(partitionLog.topicPartition(), offset.apply(partitionLog)));
+            Map<TopicPartition, Long> offsets = byDir.get(partitionLog.dir().getParentFile());
+            if (offsets != null) {
+                offsets.put(partitionLog.topicPartition(), offset.apply(partitionLog));
             }
         }
-        for (Map.Entry<File, List<OffsetEntry>> e : byDir.entrySet()) {
-            try {
-                files.get(e.getKey()).write(e.getValue());
-            } catch (IOException ex) {
-                log.error("Could not write checkpoint {}", files.get(e.getKey()).file(), ex);
-            }
-        }
+        byDir.forEach((dir, offsets) -> files.get(dir).write(offsets));
     }
 
     /**

@@ -20,16 +20,16 @@ class CheckpointFileTest {
     @TempDir
     File dir;
 
-    private CheckpointFile<LogManager.OffsetEntry> offsets() {
-        return new CheckpointFile<>(new File(dir, "recovery-point-offset-checkpoint"), LogManager.OffsetEntry::format,
-            LogManager.OffsetEntry::parse);
+    private CheckpointFile<OffsetCheckpointFile.OffsetEntry> offsets() {
+        return new CheckpointFile<>(new File(dir, "recovery-point-offset-checkpoint"), OffsetCheckpointFile.OffsetEntry::format,
+            OffsetCheckpointFile.OffsetEntry::parse);
     }
 
     @Test
     void entriesRoundTripInKafkasFormat() throws IOException {
-        List<LogManager.OffsetEntry> entries = List.of(
-            new LogManager.OffsetEntry(new TopicPartition("events", 0), 42),
-            new LogManager.OffsetEntry(new TopicPartition("my.topic_with-dashes", 11), Long.MAX_VALUE));
+        List<OffsetCheckpointFile.OffsetEntry> entries = List.of(
+            new OffsetCheckpointFile.OffsetEntry(new TopicPartition("events", 0), 42),
+            new OffsetCheckpointFile.OffsetEntry(new TopicPartition("my.topic_with-dashes", 11), Long.MAX_VALUE));
 
         offsets().write(entries);
 
@@ -51,12 +51,12 @@ class CheckpointFileTest {
 
     @Test
     void aWriteReplacesThePreviousEntries() throws IOException {
-        offsets().write(List.of(new LogManager.OffsetEntry(new TopicPartition("a", 0), 1),
-            new LogManager.OffsetEntry(new TopicPartition("b", 0), 2)));
+        offsets().write(List.of(new OffsetCheckpointFile.OffsetEntry(new TopicPartition("a", 0), 1),
+            new OffsetCheckpointFile.OffsetEntry(new TopicPartition("b", 0), 2)));
 
-        offsets().write(List.of(new LogManager.OffsetEntry(new TopicPartition("c", 3), 9)));
+        offsets().write(List.of(new OffsetCheckpointFile.OffsetEntry(new TopicPartition("c", 3), 9)));
 
-        assertThat(offsets().read()).containsExactly(new LogManager.OffsetEntry(new TopicPartition("c", 3), 9));
+        assertThat(offsets().read()).containsExactly(new OffsetCheckpointFile.OffsetEntry(new TopicPartition("c", 3), 9));
     }
 
     @ParameterizedTest

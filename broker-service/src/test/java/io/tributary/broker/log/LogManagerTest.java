@@ -77,9 +77,9 @@ class LogManagerTest {
 
     private Map<TopicPartition, Long> readCheckpoint(File dir, String name) throws IOException {
         Map<TopicPartition, Long> out = new HashMap<>();
-        CheckpointFile<LogManager.OffsetEntry> file = new CheckpointFile<>(new File(dir, name),
-            LogManager.OffsetEntry::format, LogManager.OffsetEntry::parse);
-        for (LogManager.OffsetEntry e : file.read()) {
+        CheckpointFile<OffsetCheckpointFile.OffsetEntry> file = new CheckpointFile<>(new File(dir, name),
+            OffsetCheckpointFile.OffsetEntry::format, OffsetCheckpointFile.OffsetEntry::parse);
+        for (OffsetCheckpointFile.OffsetEntry e : file.read()) {
             out.put(e.tp(), e.offset());
         }
         return out;
