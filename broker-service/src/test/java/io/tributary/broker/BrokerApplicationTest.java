@@ -58,8 +58,8 @@ class BrokerApplicationTest {
             assertThat(properties.numPartitions()).isEqualTo(5);
             assertThat(properties.logRetentionMs()).isEqualTo(7_200_000L);
             assertThat(properties.logDirPaths()).containsExactly(dir.resolve("a"), dir.resolve("b"));
-            assertThat(output.getOut()).containsOnlyOnce("does not support: [group.initial.rebalance.delay.ms, "
-                + "transaction.state.log.min.isr]");
+            assertThat(properties.groupInitialRebalanceDelayMs()).isZero();
+            assertThat(output.getOut()).containsOnlyOnce("does not support: [transaction.state.log.min.isr]");
 
             try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + kafkaPort))) {
                 admin.createTopics(List.of(new NewTopic("spread", java.util.Optional.empty(), java.util.Optional.empty())))

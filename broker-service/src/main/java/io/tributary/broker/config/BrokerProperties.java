@@ -60,6 +60,27 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
  * @param uncleanLeaderElectionEnable        default {@code unclean.leader.election.enable}
  * @param producerIdExpirationMs             idle time after which a producer's state is dropped, ms
  * @param producerIdExpirationCheckIntervalMs how often idle producers are looked for, ms
+ * @param logCleanerEnable                   whether compacted topics are cleaned
+ * @param logCleanerThreads                  log cleaner threads
+ * @param logCleanerBackoffMs                pause of a cleaner thread with nothing to clean, ms
+ * @param logCleanerDedupeBufferSize         memory of the cleaners' key-to-offset maps, bytes (all threads)
+ * @param logCleanerIoBufferSize             read and write buffer of a cleaner thread, bytes
+ * @param logCleanerMinCleanableRatio        default {@code min.cleanable.dirty.ratio}
+ * @param logCleanerDeleteRetentionMs        default {@code delete.retention.ms}: how long tombstones survive, ms
+ * @param logCleanerMinCompactionLagMs       default {@code min.compaction.lag.ms}
+ * @param logCleanerMaxCompactionLagMs       default {@code max.compaction.lag.ms}
+ * @param offsetsTopicNumPartitions          partitions of {@code __consumer_offsets}
+ * @param offsetsTopicReplicationFactor      replication factor of {@code __consumer_offsets} (Kafka's default 3;
+ *                                           the single-node application.yml sets 1)
+ * @param offsetsTopicSegmentBytes           {@code segment.bytes} of {@code __consumer_offsets}
+ * @param offsetsRetentionMinutes            committed offsets of an empty group expire after this (KIP-211), minutes
+ * @param offsetsRetentionCheckIntervalMs    how often expired offsets are looked for, ms
+ * @param offsetsCommitTimeoutMs             how long a commit waits for its write to be replicated, ms
+ * @param offsetMetadataMaxBytes             largest metadata string of a committed offset, bytes
+ * @param groupInitialRebalanceDelayMs       how long a new group waits for more members before its first rebalance, ms
+ * @param groupMinSessionTimeoutMs           smallest session timeout a member may ask for, ms
+ * @param groupMaxSessionTimeoutMs           largest session timeout a member may ask for, ms
+ * @param groupMaxSize                       most members a group may have
  */
 @ConfigurationProperties("broker")
 public record BrokerProperties(
@@ -103,7 +124,27 @@ public record BrokerProperties(
         @DefaultValue("1") int minInsyncReplicas,
         @DefaultValue("false") boolean uncleanLeaderElectionEnable,
         @DefaultValue("86400000") int producerIdExpirationMs,
-        @DefaultValue("600000") int producerIdExpirationCheckIntervalMs) {
+        @DefaultValue("600000") int producerIdExpirationCheckIntervalMs,
+        @DefaultValue("true") boolean logCleanerEnable,
+        @DefaultValue("1") int logCleanerThreads,
+        @DefaultValue("15000") long logCleanerBackoffMs,
+        @DefaultValue("134217728") long logCleanerDedupeBufferSize,
+        @DefaultValue("524288") int logCleanerIoBufferSize,
+        @DefaultValue("0.5") double logCleanerMinCleanableRatio,
+        @DefaultValue("86400000") long logCleanerDeleteRetentionMs,
+        @DefaultValue("0") long logCleanerMinCompactionLagMs,
+        @DefaultValue("9223372036854775807") long logCleanerMaxCompactionLagMs,
+        @DefaultValue("50") int offsetsTopicNumPartitions,
+        @DefaultValue("3") short offsetsTopicReplicationFactor,
+        @DefaultValue("104857600") int offsetsTopicSegmentBytes,
+        @DefaultValue("10080") int offsetsRetentionMinutes,
+        @DefaultValue("600000") long offsetsRetentionCheckIntervalMs,
+        @DefaultValue("5000") int offsetsCommitTimeoutMs,
+        @DefaultValue("4096") int offsetMetadataMaxBytes,
+        @DefaultValue("3000") int groupInitialRebalanceDelayMs,
+        @DefaultValue("6000") int groupMinSessionTimeoutMs,
+        @DefaultValue("1800000") int groupMaxSessionTimeoutMs,
+        @DefaultValue("2147483647") int groupMaxSize) {
 
     public BrokerProperties {
         if (id < 0) {
@@ -116,11 +157,14 @@ public record BrokerProperties(
         if (socketRequestMaxBytes <= 0) {
             throw new IllegalArgumentException("broker.socket-request-max-bytes must be positive");
         }
-        if (numNetworkThreads <= 0 || numIoThreads <= 0 || numRecoveryThreadsPerDataDir <= 0) {
+        if (numNetworkThreads <= 0 || numIoThreads <= 0 || numRecoveryThreadsPerDataDir <= 0 || logCleanerThreads <= 0) {
             throw new IllegalArgumentException("broker thread counts must be positive");
         }
         if (logSegmentBytes < 1024) {
             throw new IllegalArgumentException("broker.log-segment-bytes must be at least 1024, was " + logSegmentBytes);
+        }
+        if (offsetsTopicNumPartitions <= 0 || offsetsTopicReplicationFactor <= 0) {
+            throw new IllegalArgumentException("broker.offsets-topic-num-partitions and -replication-factor must be positive");
         }
         logDirs = logDirs == null ? List.of() : List.copyOf(logDirs);
     }

@@ -239,6 +239,10 @@ public record LogConfig(
         defaults.put(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, broker.minInsyncReplicas());
         defaults.put(TopicConfig.UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG, broker.uncleanLeaderElectionEnable());
         defaults.put(TopicConfig.PREALLOCATE_CONFIG, broker.logPreallocate());
+        defaults.put(TopicConfig.MIN_CLEANABLE_DIRTY_RATIO_CONFIG, broker.logCleanerMinCleanableRatio());
+        defaults.put(TopicConfig.DELETE_RETENTION_MS_CONFIG, broker.logCleanerDeleteRetentionMs());
+        defaults.put(TopicConfig.MIN_COMPACTION_LAG_MS_CONFIG, broker.logCleanerMinCompactionLagMs());
+        defaults.put(TopicConfig.MAX_COMPACTION_LAG_MS_CONFIG, broker.logCleanerMaxCompactionLagMs());
         return Collections.unmodifiableMap(defaults);
     }
 
@@ -267,6 +271,10 @@ public record LogConfig(
         m.put(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, "min.insync.replicas");
         m.put(TopicConfig.UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG, "unclean.leader.election.enable");
         m.put(TopicConfig.PREALLOCATE_CONFIG, "log.preallocate");
+        m.put(TopicConfig.MIN_CLEANABLE_DIRTY_RATIO_CONFIG, "log.cleaner.min.cleanable.ratio");
+        m.put(TopicConfig.DELETE_RETENTION_MS_CONFIG, "log.cleaner.delete.retention.ms");
+        m.put(TopicConfig.MIN_COMPACTION_LAG_MS_CONFIG, "log.cleaner.min.compaction.lag.ms");
+        m.put(TopicConfig.MAX_COMPACTION_LAG_MS_CONFIG, "log.cleaner.max.compaction.lag.ms");
         return Collections.unmodifiableMap(m);
     }
 

@@ -49,6 +49,9 @@ public final class TestBroker implements AutoCloseable {
         settings.put("broker.zookeeper-connection-timeout-ms", "20000");
         settings.put("broker.num-network-threads", "2");
         settings.put("broker.num-io-threads", "2");
+        settings.put("broker.offsets-topic-replication-factor", "1");
+        settings.put("broker.offsets-topic-num-partitions", "5");
+        settings.put("broker.group-initial-rebalance-delay-ms", "0");
         settings.putAll(overrides);
         TestBroker broker = new TestBroker(dataDir, settings);
         broker.startServer();
