@@ -14,6 +14,7 @@ import io.tributary.broker.cluster.ZkProducerIdManager;
 import io.tributary.broker.config.BrokerProperties;
 import io.tributary.broker.config.EndPoint;
 import io.tributary.broker.config.LogConfig;
+import io.tributary.broker.group.GroupCoordinator;
 import io.tributary.broker.log.LogManager;
 import io.tributary.broker.network.KafkaServer;
 import io.tributary.broker.replica.ReplicaManager;
@@ -37,7 +38,7 @@ import org.slf4j.LoggerFactory;
 /**
  * One broker, wired from plain Java parts (no Spring inside, so tests can run several in one
  * JVM): embedded or external ZooKeeper, log manager, metadata cache, replica manager,
- * controller candidacy, request handlers and the Kafka listener.
+ * controller candidacy, group coordinator, request handlers and the Kafka listener.
  *
  * <p>Start order: ZooKeeper, logs loaded and recovered, metadata loaded (partitions this broker
  * leads become leaders), listener bound, registration in ZooKeeper, controller election. Stop
@@ -58,6 +59,7 @@ public final class BrokerServer {
     private LogManager logManager;
     private MetadataCache metadataCache;
     private ReplicaManager replicaManager;
+    private GroupCoordinator groupCoordinator;
     private Controller controller;
     private BrokerRegistration registration;
     private ExecutorService requestHandlerPool;
@@ -108,6 +110,8 @@ public final class BrokerServer {
             replicaManager = new ReplicaManager(properties.id(), logManager, metadataCache, this::logConfigFromZooKeeper);
             controller = new Controller(properties.id(), zkClient, metadataCache,
                 topic -> logConfigFromZooKeeper(topic).uncleanLeaderElectionEnable(), time);
+            groupCoordinator = new GroupCoordinator(replicaManager, groupCoordinatorConfig(properties), time);
+            replicaManager.addLeadershipListener(groupCoordinator);
             metadataCache.addListener(replicaManager);
             metadataCache.addListener(controller);
 
@@ -121,11 +125,13 @@ public final class BrokerServer {
                 properties.numPartitions(), properties.defaultReplicationFactor(), properties.deleteTopicEnable(),
                 new ReplicaAssignor(new Random()));
             KafkaApis apis = new KafkaApis(ApiHandlers.create(properties, metadataCache, replicaManager, adminManager,
-                new ZkProducerIdManager(properties.id(), zkClient), requestHandlerPool), requestHandlerPool);
+                new ZkProducerIdManager(properties.id(), zkClient), groupCoordinator, requestHandlerPool),
+                requestHandlerPool);
 
             metadataCache.start(clusterId, properties.zookeeperConnectionTimeoutMs());
             replicaManager.removeStrayLogs();
             logManager.startup();
+            groupCoordinator.startup();
 
             for (EndPoint endPoint : properties.listenerEndPoints()) {
                 KafkaServer server = new KafkaServer(endPoint, properties.numNetworkThreads(),
@@ -147,6 +153,12 @@ public final class BrokerServer {
             throw e instanceof IllegalStateException ise ? ise : new IllegalStateException("Broker failed to start: "
                 + e.getMessage(), e);
         }
+    }
+
+    private static GroupCoordinator.Config groupCoordinatorConfig(BrokerProperties p) {
+        return new GroupCoordinator.Config(p.offsetsTopicNumPartitions(), p.groupMinSessionTimeoutMs(),
+            p.groupMaxSessionTimeoutMs(), p.groupInitialRebalanceDelayMs(), p.groupMaxSize(), p.offsetsCommitTimeoutMs(),
+            p.offsetMetadataMaxBytes(), p.offsetsRetentionMinutes() * 60_000L, p.offsetsRetentionCheckIntervalMs());
     }
 
     private LogConfig logConfigFromZooKeeper(String topic) {
@@ -209,6 +221,7 @@ public final class BrokerServer {
         }
         // Stop the metadata watches first, so no role change reopens a log while the logs close.
         closeQuietly("metadata cache", metadataCache == null ? null : metadataCache::close);
+        closeQuietly("group coordinator", groupCoordinator == null ? null : groupCoordinator::shutdown);
         closeQuietly("replica manager", replicaManager == null ? null : replicaManager::shutdown);
         closeQuietly("log manager", logManager == null ? null : logManager::shutdown);
         closeQuietly("scheduler", scheduler == null ? null : () -> {

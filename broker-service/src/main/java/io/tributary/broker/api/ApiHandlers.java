@@ -3,6 +3,7 @@ package io.tributary.broker.api;
 import io.tributary.broker.cluster.AdminManager;
 import io.tributary.broker.cluster.MetadataCache;
 import io.tributary.broker.config.BrokerProperties;
+import io.tributary.broker.group.GroupCoordinator;
 import io.tributary.broker.producer.ProducerIdManager;
 import io.tributary.broker.replica.ReplicaManager;
 import java.util.List;
@@ -20,7 +21,8 @@ public final class ApiHandlers {
      */
     public static List<ApiHandler> create(BrokerProperties properties, MetadataCache metadataCache,
                                           ReplicaManager replicaManager, AdminManager adminManager,
-                                          ProducerIdManager producerIdManager, Executor blockingExecutor) {
+                                          ProducerIdManager producerIdManager, GroupCoordinator groupCoordinator,
+                                          Executor blockingExecutor) {
         ConfigDescriber configDescriber = new ConfigDescriber(properties, adminManager.logConfigDefaults());
         List<ApiHandler> handlers = List.of(
             new ProduceHandler(replicaManager, metadataCache),
@@ -36,7 +38,18 @@ public final class ApiHandlers {
             new DescribeConfigsHandler(adminManager, configDescriber, properties.id()),
             new IncrementalAlterConfigsHandler(adminManager),
             new DescribeClusterHandler(metadataCache),
-            new DescribeLogDirsHandler(replicaManager));
+            new DescribeLogDirsHandler(replicaManager),
+            new FindCoordinatorHandler(metadataCache, adminManager, groupCoordinator, properties),
+            new JoinGroupHandler(groupCoordinator),
+            new SyncGroupHandler(groupCoordinator),
+            new HeartbeatHandler(groupCoordinator),
+            new LeaveGroupHandler(groupCoordinator),
+            new OffsetCommitHandler(groupCoordinator, metadataCache),
+            new OffsetFetchHandler(groupCoordinator, metadataCache),
+            new DescribeGroupsHandler(groupCoordinator),
+            new ListGroupsHandler(groupCoordinator),
+            new DeleteGroupsHandler(groupCoordinator),
+            new OffsetDeleteHandler(groupCoordinator));
         return new ApiVersionsHandler(handlers, metadataCache::clusterId, properties.id()).allHandlers();
     }
 }

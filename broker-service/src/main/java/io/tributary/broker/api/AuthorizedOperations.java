@@ -21,6 +21,9 @@ final class AuthorizedOperations {
         AclOperation.DESCRIBE_CONFIGS, AclOperation.ALTER_CONFIGS, AclOperation.IDEMPOTENT_WRITE, AclOperation.ALTER,
         AclOperation.DESCRIBE));
 
+    /** Group operations: READ, DESCRIBE, DELETE. */
+    static final int GROUP_ALL = bits(Set.of(AclOperation.READ, AclOperation.DESCRIBE, AclOperation.DELETE));
+
     private AuthorizedOperations() {
     }
 

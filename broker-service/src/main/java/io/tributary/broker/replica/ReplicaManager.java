@@ -58,6 +58,7 @@ public final class ReplicaManager implements MetadataListener {
     private final Map<TopicPartition, Partition> partitions = new ConcurrentHashMap<>();
     private final DelayedOperationPurgatory<DelayedFetch> fetchPurgatory = new DelayedOperationPurgatory<>("fetch");
     private final DelayedOperationPurgatory<DelayedProduce> producePurgatory = new DelayedOperationPurgatory<>("produce");
+    private final List<PartitionLeadershipListener> leadershipListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /**
      * @param logConfigs the current config of a topic's logs (broker defaults overlaid with the topic's overrides)
@@ -72,6 +73,11 @@ public final class ReplicaManager implements MetadataListener {
 
     public int brokerId() {
         return brokerId;
+    }
+
+    /** Adds a listener of leadership changes; call before the metadata loads. */
+    public void addLeadershipListener(PartitionLeadershipListener listener) {
+        leadershipListeners.add(listener);
     }
 
     public Optional<Partition> getPartition(TopicPartition tp) {
@@ -140,10 +146,17 @@ public final class ReplicaManager implements MetadataListener {
                 if (partition.makeLeader(state, replicas, topicId, partitionLog)) {
                     log.info("Broker {} is the leader of {} in leader epoch {} (log end offset {}, high watermark {})",
                         brokerId, tp, state.leaderEpoch(), partitionLog.logEndOffset(), partitionLog.highWatermark());
+                    leadershipListeners.forEach(l -> l.onBecomeLeader(tp, state.leaderEpoch()));
                 }
-            } else if (partition.makeFollower(state, replicas, topicId, partitionLog)) {
-                log.info("Broker {} follows leader {} for {} in leader epoch {}", brokerId, state.leader(), tp,
-                    state.leaderEpoch());
+            } else {
+                boolean wasLeader = partition.isLeader();
+                if (partition.makeFollower(state, replicas, topicId, partitionLog)) {
+                    log.info("Broker {} follows leader {} for {} in leader epoch {}", brokerId, state.leader(), tp,
+                        state.leaderEpoch());
+                    if (wasLeader) {
+                        leadershipListeners.forEach(l -> l.onResign(tp));
+                    }
+                }
             }
             completeDelayedRequests(tp);
         } catch (RuntimeException | java.io.IOException e) {
@@ -194,6 +207,9 @@ public final class ReplicaManager implements MetadataListener {
 
     private void stopReplica(TopicPartition tp, boolean deleteLog) {
         Partition removed = partitions.remove(tp);
+        if (removed != null && removed.isLeader()) {
+            leadershipListeners.forEach(l -> l.onResign(tp));
+        }
         if (deleteLog) {
             logManager.asyncDelete(tp);
         }
@@ -219,10 +235,24 @@ public final class ReplicaManager implements MetadataListener {
      */
     public CompletableFuture<Map<TopicPartition, ProduceResult>> appendRecords(long timeoutMs, short requiredAcks,
                                                                               Map<TopicPartition, MemoryRecords> entries) {
+        return append(timeoutMs, requiredAcks, entries, false);
+    }
+
+    /**
+     * Appends records the broker itself writes to an internal topic ({@code __consumer_offsets}),
+     * with acks=all: the future completes once every in-sync replica has them.
+     */
+    public CompletableFuture<ProduceResult> appendToInternalTopic(TopicPartition tp, MemoryRecords records, long timeoutMs) {
+        return append(timeoutMs, (short) -1, Map.of(tp, records), true).thenApply(results -> results.get(tp));
+    }
+
+    private CompletableFuture<Map<TopicPartition, ProduceResult>> append(long timeoutMs, short requiredAcks,
+                                                                         Map<TopicPartition, MemoryRecords> entries,
+                                                                         boolean internal) {
         Map<TopicPartition, ProduceResult> results = new LinkedHashMap<>();
         for (Map.Entry<TopicPartition, MemoryRecords> e : entries.entrySet()) {
             TopicPartition tp = e.getKey();
-            results.put(tp, appendToPartition(tp, e.getValue(), requiredAcks));
+            results.put(tp, appendToPartition(tp, e.getValue(), requiredAcks, internal));
         }
         CompletableFuture<Map<TopicPartition, ProduceResult>> future = new CompletableFuture<>();
         if (requiredAcks == -1) {
@@ -236,9 +266,9 @@ public final class ReplicaManager implements MetadataListener {
         return future;
     }
 
-    private ProduceResult appendToPartition(TopicPartition tp, MemoryRecords records, short requiredAcks) {
+    private ProduceResult appendToPartition(TopicPartition tp, MemoryRecords records, short requiredAcks, boolean internal) {
         try {
-            if (Topic.isInternal(tp.topic())) {
+            if (!internal && Topic.isInternal(tp.topic())) {
                 throw new InvalidTopicException("Cannot append to internal topic " + tp.topic());
             }
             Partition partition = partitionOrError(tp);
@@ -361,6 +391,31 @@ public final class ReplicaManager implements MetadataListener {
                 MemoryRecords.EMPTY);
         }
         return FetchPartitionResult.error(error);
+    }
+
+    /**
+     * A read of a partition this broker leads, up to the high watermark, for the broker's own
+     * use (loading groups from {@code __consumer_offsets}).
+     *
+     * @param records        batches read, empty at the high watermark
+     * @param highWatermark  the partition's high watermark
+     * @param logStartOffset its log start offset
+     */
+    public record LocalRead(org.apache.kafka.common.record.internal.Records records, long highWatermark, long logStartOffset) {
+    }
+
+    /**
+     * Reads committed batches of a partition led here.
+     *
+     * @throws NotLeaderOrFollowerException when this broker does not lead it
+     * @throws org.apache.kafka.common.errors.OffsetOutOfRangeException for an offset outside the log
+     */
+    public LocalRead readCommitted(TopicPartition tp, long startOffset, int maxBytes) {
+        Partition partition = partitionOrError(tp);
+        PartitionLog l = partition.log().orElseThrow(() -> new NotLeaderOrFollowerException("No log for " + tp));
+        FetchDataInfo info = partition.read(Math.max(startOffset, l.logStartOffset()), RecordBatch.NO_PARTITION_LEADER_EPOCH,
+            maxBytes, FetchIsolation.HIGH_WATERMARK, true);
+        return new LocalRead(info.records(), l.highWatermark(), l.logStartOffset());
     }
 
     /**

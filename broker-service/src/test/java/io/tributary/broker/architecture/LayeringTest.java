@@ -63,9 +63,25 @@ class LayeringTest {
     }
 
     @Test
+    void groupCoordinatorStoresThroughTheReplicaLayerAndKnowsNoProtocolHandlers() {
+        noClasses().that().resideInAPackage("..broker.group..")
+            .should().dependOnClassesThat().resideInAnyPackage("..broker.log..", "..broker.api..",
+                "..broker.network..")
+            .check(classes);
+    }
+
+    @Test
+    void lowerLayersDoNotKnowTheGroupCoordinator() {
+        noClasses().that().resideInAnyPackage("..broker.log..", "..broker.replica..", "..broker.cluster..",
+                "..broker.producer..", "..broker.network..")
+            .should().dependOnClassesThat().resideInAPackage("..broker.group..")
+            .check(classes);
+    }
+
+    @Test
     void theCoreIsPlainJava() {
         noClasses().that().resideInAnyPackage("..broker.log..", "..broker.replica..", "..broker.cluster..",
-                "..broker.producer..", "..broker.network..", "..broker.api..")
+                "..broker.producer..", "..broker.network..", "..broker.api..", "..broker.group..")
             .should().dependOnClassesThat().resideInAPackage("org.springframework..")
             .check(classes);
     }

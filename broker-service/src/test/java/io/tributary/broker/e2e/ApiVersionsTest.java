@@ -55,7 +55,16 @@ class ApiVersionsTest {
                 ApiKeys.CREATE_TOPICS, ApiKeys.DELETE_TOPICS, ApiKeys.CREATE_PARTITIONS, ApiKeys.DESCRIBE_CONFIGS,
                 ApiKeys.INCREMENTAL_ALTER_CONFIGS, ApiKeys.DESCRIBE_CLUSTER, ApiKeys.DESCRIBE_LOG_DIRS,
                 ApiKeys.DELETE_RECORDS, ApiKeys.OFFSET_FOR_LEADER_EPOCH, ApiKeys.API_VERSIONS);
-            assertThat(versions).doesNotContainKeys(ApiKeys.FIND_COORDINATOR, ApiKeys.ADD_PARTITIONS_TO_TXN,
+            // The classic group protocol, with OffsetCommit and OffsetFetch advertised from v0 for
+            // librdkafka's feature detection (older versions get UNSUPPORTED_VERSION).
+            Map<ApiKeys, String> groupApis = Map.of(ApiKeys.FIND_COORDINATOR, "0-6", ApiKeys.JOIN_GROUP, "0-9",
+                ApiKeys.SYNC_GROUP, "0-5", ApiKeys.HEARTBEAT, "0-4", ApiKeys.LEAVE_GROUP, "0-5",
+                ApiKeys.OFFSET_COMMIT, "0-10", ApiKeys.OFFSET_FETCH, "0-10", ApiKeys.DESCRIBE_GROUPS, "0-6",
+                ApiKeys.LIST_GROUPS, "0-5", ApiKeys.DELETE_GROUPS, "0-3");
+            groupApis.forEach((api, range) -> assertThat(versions.get(api).minVersion() + "-" + versions.get(api).maxVersion())
+                .as(api.name()).isEqualTo(range));
+            assertThat(versions.get(ApiKeys.OFFSET_DELETE).maxVersion()).isEqualTo((short) 0);
+            assertThat(versions).doesNotContainKeys(ApiKeys.ADD_PARTITIONS_TO_TXN,
                 ApiKeys.END_TXN, ApiKeys.GET_TELEMETRY_SUBSCRIPTIONS);
             assertThat(response.data().throttleTimeMs()).isZero();
         }
@@ -114,6 +123,57 @@ class ApiVersionsTest {
     }
 
     @Test
+    void legacyOffsetCommitAndOffsetFetchGetUnsupportedVersionPerPartitionAndTheConnectionStaysOpen() throws Exception {
+        byte[] group = "old-group".getBytes(StandardCharsets.UTF_8);
+        byte[] topic = "legacy".getBytes(StandardCharsets.UTF_8);
+        byte[] member = "m-1".getBytes(StandardCharsets.UTF_8);
+        try (WireClient client = WireClient.connect(broker.bootstrapServers())) {
+            // OffsetCommit v1: group, generation, member, [topic, [partition, offset, timestamp, metadata]].
+            ByteBuffer commit = ByteBuffer.allocate(128);
+            commit.putShort(ApiKeys.OFFSET_COMMIT.id).putShort((short) 1).putInt(41).putShort((short) -1);
+            commit.putShort((short) group.length).put(group).putInt(3).putShort((short) member.length).put(member);
+            commit.putInt(1).putShort((short) topic.length).put(topic);
+            commit.putInt(2).putInt(0).putLong(10L).putLong(-1L).putShort((short) -1)
+                .putInt(1).putLong(20L).putLong(-1L).putShort((short) 2).put("md".getBytes(StandardCharsets.UTF_8));
+            commit.flip();
+            client.writeFrame(commit);
+            ByteBuffer response = client.readFrame();
+            assertThat(response.getInt()).isEqualTo(41);
+            assertThat(response.getInt()).isEqualTo(1);
+            byte[] name = new byte[response.getShort()];
+            response.get(name);
+            assertThat(name).isEqualTo(topic);
+            assertThat(response.getInt()).isEqualTo(2);
+            for (int p = 0; p < 2; p++) {
+                assertThat(response.getInt()).isEqualTo(p);
+                assertThat(response.getShort()).isEqualTo(Errors.UNSUPPORTED_VERSION.code());
+            }
+            assertThat(response.hasRemaining()).isFalse();
+
+            // OffsetFetch v0: group, [topic, [partition]].
+            ByteBuffer fetch = ByteBuffer.allocate(64);
+            fetch.putShort(ApiKeys.OFFSET_FETCH.id).putShort((short) 0).putInt(42).putShort((short) -1);
+            fetch.putShort((short) group.length).put(group).putInt(1).putShort((short) topic.length).put(topic)
+                .putInt(1).putInt(5);
+            fetch.flip();
+            client.writeFrame(fetch);
+            response = client.readFrame();
+            assertThat(response.getInt()).isEqualTo(42);
+            assertThat(response.getInt()).isEqualTo(1);
+            response.position(response.position() + 2 + topic.length);
+            assertThat(response.getInt()).isEqualTo(1);
+            assertThat(response.getInt()).isEqualTo(5);
+            assertThat(response.getLong()).isEqualTo(-1L);
+            assertThat(response.getShort()).isZero();
+            assertThat(response.getShort()).isEqualTo(Errors.UNSUPPORTED_VERSION.code());
+            assertThat(response.hasRemaining()).isFalse();
+
+            ApiVersionsResponse still = client.send(new ApiVersionsRequest(new ApiVersionsRequestData(), (short) 0));
+            assertThat(Errors.forCode(still.data().errorCode())).isEqualTo(Errors.NONE);
+        }
+    }
+
+    @Test
     void aTransactionalProducerFailsClearlyAtInitTransactions() {
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
@@ -124,8 +184,8 @@ class ApiVersionsTest {
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
             long start = System.nanoTime();
             org.assertj.core.api.Assertions.assertThatThrownBy(producer::initTransactions)
-                .isInstanceOf(org.apache.kafka.common.errors.UnsupportedVersionException.class)
-                .hasMessageContaining("FIND_COORDINATOR");
+                .isInstanceOf(org.apache.kafka.common.KafkaException.class)
+                .hasMessageContaining("transactions are not supported");
             assertThat(System.nanoTime() - start).isLessThan(java.util.concurrent.TimeUnit.SECONDS.toNanos(20));
         }
     }

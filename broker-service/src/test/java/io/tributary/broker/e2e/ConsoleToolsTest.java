@@ -2,13 +2,10 @@ package io.tributary.broker.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.broker.testing.KafkaTool;
+import io.tributary.broker.testing.KafkaTool.Result;
 import io.tributary.broker.testing.TestBroker;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -56,20 +53,7 @@ class ConsoleToolsTest {
         assertThat(consume.output()).contains("first\nsecond\nthird\n").contains("Processed a total of 3 messages");
     }
 
-    private record Result(int exitCode, String output) {
-    }
-
-    private static Result run(String input, String mainClass, String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-Xmx256m", "-cp", System.getProperty("java.class.path"), mainClass));
-        command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        if (input != null) {
-            process.getOutputStream().write(input.getBytes(StandardCharsets.UTF_8));
-        }
-        process.getOutputStream().close();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("%s finished: %s", mainClass, output).isTrue();
-        return new Result(process.exitValue(), output);
+    private static Result run(String input, String mainClass, String... args) throws Exception {
+        return KafkaTool.run(input, mainClass, args);
     }
 }

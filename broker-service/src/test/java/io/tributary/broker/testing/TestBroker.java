@@ -52,6 +52,7 @@ public final class TestBroker implements AutoCloseable {
         settings.put("broker.offsets-topic-replication-factor", "1");
         settings.put("broker.offsets-topic-num-partitions", "5");
         settings.put("broker.group-initial-rebalance-delay-ms", "0");
+        settings.put("broker.group-min-session-timeout-ms", "1000");
         settings.putAll(overrides);
         TestBroker broker = new TestBroker(dataDir, settings);
         broker.startServer();

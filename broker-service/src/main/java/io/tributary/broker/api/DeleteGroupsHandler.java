@@ -1,0 +1,50 @@
+package io.tributary.broker.api;
+
+import io.tributary.broker.group.GroupCoordinator;
+import io.tributary.broker.network.RequestContext;
+import io.tributary.broker.network.Response;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.common.message.DeleteGroupsRequestData;
+import org.apache.kafka.common.message.DeleteGroupsResponseData;
+import org.apache.kafka.common.message.DeleteGroupsResponseData.DeletableGroupResult;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.AbstractRequest;
+import org.apache.kafka.common.requests.DeleteGroupsRequest;
+import org.apache.kafka.common.requests.DeleteGroupsResponse;
+
+/**
+ * DeleteGroups (v0-3): deletes empty groups and their committed offsets. Errors per group:
+ * GROUP_ID_NOT_FOUND, NON_EMPTY_GROUP (members remain), NOT_COORDINATOR,
+ * COORDINATOR_LOAD_IN_PROGRESS, or the error of writing the tombstones.
+ */
+public final class DeleteGroupsHandler extends VersionedHandler {
+
+    private final GroupCoordinator coordinator;
+
+    public DeleteGroupsHandler(GroupCoordinator coordinator) {
+        super(ApiKeys.DELETE_GROUPS, 0, 3);
+        this.coordinator = coordinator;
+    }
+
+    @Override
+    public CompletableFuture<Response> handle(RequestContext context, AbstractRequest r) {
+        DeleteGroupsRequestData data = ((DeleteGroupsRequest) r).data();
+        List<String> groupIds = List.copyOf(new LinkedHashSet<>(data.groupsNames()));
+        List<CompletableFuture<Errors>> results = new ArrayList<>();
+        for (String groupId : groupIds) {
+            results.add(coordinator.deleteGroup(groupId));
+        }
+        return CompletableFuture.allOf(results.toArray(CompletableFuture[]::new)).thenApply(done -> {
+            DeleteGroupsResponseData response = new DeleteGroupsResponseData().setThrottleTimeMs(0);
+            for (int i = 0; i < groupIds.size(); i++) {
+                response.results().add(new DeletableGroupResult().setGroupId(groupIds.get(i))
+                    .setErrorCode(results.get(i).join().code()));
+            }
+            return Responses.of(context, new DeleteGroupsResponse(response));
+        });
+    }
+}

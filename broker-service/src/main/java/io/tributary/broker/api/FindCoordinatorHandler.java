@@ -1,0 +1,113 @@
+package io.tributary.broker.api;
+
+import io.tributary.broker.cluster.AdminManager;
+import io.tributary.broker.cluster.LeaderAndIsr;
+import io.tributary.broker.cluster.MetadataCache;
+import io.tributary.broker.config.BrokerProperties;
+import io.tributary.broker.config.EndPoint;
+import io.tributary.broker.group.GroupCoordinator;
+import io.tributary.broker.network.RequestContext;
+import io.tributary.broker.network.Response;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.internals.Topic;
+import org.apache.kafka.common.message.FindCoordinatorResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.AbstractRequest;
+import org.apache.kafka.common.requests.FindCoordinatorRequest;
+import org.apache.kafka.common.requests.FindCoordinatorResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * FindCoordinator (v0-6, batched from v4, KIP-699): the coordinator of a group is the leader of
+ * its {@code __consumer_offsets} partition. The first lookup creates the offsets topic (compacted,
+ * {@code offsets.topic.num.partitions} partitions, {@code offsets.topic.replication.factor});
+ * until it has a leader the answer is COORDINATOR_NOT_AVAILABLE and clients retry. Transaction
+ * and share-group coordinators do not exist here: INVALID_REQUEST, so a transactional producer
+ * fails at once with a clear message.
+ */
+public final class FindCoordinatorHandler extends VersionedHandler {
+
+    private static final Logger log = LoggerFactory.getLogger(FindCoordinatorHandler.class);
+    private static final byte GROUP_KEY_TYPE = 0;
+
+    private final MetadataCache metadataCache;
+    private final AdminManager adminManager;
+    private final GroupCoordinator groupCoordinator;
+    private final BrokerProperties properties;
+
+    FindCoordinatorHandler(MetadataCache metadataCache, AdminManager adminManager, GroupCoordinator groupCoordinator,
+                           BrokerProperties properties) {
+        super(ApiKeys.FIND_COORDINATOR, 0, 6);
+        this.metadataCache = metadataCache;
+        this.adminManager = adminManager;
+        this.groupCoordinator = groupCoordinator;
+        this.properties = properties;
+    }
+
+    @Override
+    public boolean blocking() {
+        return true;
+    }
+
+    @Override
+    public CompletableFuture<Response> handle(RequestContext context, AbstractRequest r) {
+        FindCoordinatorRequest request = (FindCoordinatorRequest) r;
+        byte keyType = request.data().keyType();
+        List<String> keys = context.apiVersion() >= 4 ? request.data().coordinatorKeys() : List.of(request.data().key());
+        FindCoordinatorResponseData response = new FindCoordinatorResponseData().setThrottleTimeMs(0);
+        for (String key : keys) {
+            FindCoordinatorResponseData.Coordinator coordinator = find(context, keyType, key);
+            if (context.apiVersion() >= 4) {
+                response.coordinators().add(coordinator);
+            } else {
+                response.setErrorCode(coordinator.errorCode()).setErrorMessage(coordinator.errorMessage())
+                    .setNodeId(coordinator.nodeId()).setHost(coordinator.host()).setPort(coordinator.port());
+            }
+        }
+        return Responses.completed(context, new FindCoordinatorResponse(response));
+    }
+
+    private FindCoordinatorResponseData.Coordinator find(RequestContext context, byte keyType, String key) {
+        FindCoordinatorResponseData.Coordinator coordinator = new FindCoordinatorResponseData.Coordinator().setKey(key)
+            .setNodeId(-1).setHost("").setPort(-1);
+        if (keyType != GROUP_KEY_TYPE) {
+            return coordinator.setErrorCode(Errors.INVALID_REQUEST.code())
+                .setErrorMessage("Only group coordinators exist on this broker; transactions are not supported");
+        }
+        if (key == null || key.isEmpty()) {
+            return coordinator.setErrorCode(Errors.INVALID_REQUEST.code()).setErrorMessage("Empty group id");
+        }
+        if (metadataCache.topic(Topic.GROUP_METADATA_TOPIC_NAME).isEmpty()) {
+            createOffsetsTopic();
+            return coordinator.setErrorCode(Errors.COORDINATOR_NOT_AVAILABLE.code());
+        }
+        TopicPartition tp = new TopicPartition(Topic.GROUP_METADATA_TOPIC_NAME, groupCoordinator.partitionFor(key));
+        Optional<EndPoint> endPoint = metadataCache.partitionState(tp).filter(LeaderAndIsr::hasLeader)
+            .flatMap(s -> metadataCache.broker(s.leader())).flatMap(b -> b.endPoint(context.listenerName()));
+        if (endPoint.isEmpty()) {
+            return coordinator.setErrorCode(Errors.COORDINATOR_NOT_AVAILABLE.code());
+        }
+        int leader = metadataCache.partitionState(tp).map(LeaderAndIsr::leader).orElse(-1);
+        return coordinator.setErrorCode(Errors.NONE.code()).setNodeId(leader).setHost(endPoint.get().host())
+            .setPort(endPoint.get().port());
+    }
+
+    private void createOffsetsTopic() {
+        AdminManager.CreateTopicResult result = adminManager.createTopic(new AdminManager.TopicCreation(
+            Topic.GROUP_METADATA_TOPIC_NAME, properties.offsetsTopicNumPartitions(), properties.offsetsTopicReplicationFactor(),
+            Map.of(), Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT,
+                TopicConfig.SEGMENT_BYTES_CONFIG, Integer.toString(properties.offsetsTopicSegmentBytes()),
+                TopicConfig.COMPRESSION_TYPE_CONFIG, "producer")), false);
+        Errors error = result.error().error();
+        if (error != Errors.NONE && error != Errors.TOPIC_ALREADY_EXISTS) {
+            log.warn("Could not create {}: {} {}", Topic.GROUP_METADATA_TOPIC_NAME, error, result.error().message());
+        }
+    }
+}

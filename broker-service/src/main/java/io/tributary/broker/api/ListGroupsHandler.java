@@ -1,0 +1,45 @@
+package io.tributary.broker.api;
+
+import io.tributary.broker.group.GroupCoordinator;
+import io.tributary.broker.network.RequestContext;
+import io.tributary.broker.network.Response;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.common.message.ListGroupsRequestData;
+import org.apache.kafka.common.message.ListGroupsResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.AbstractRequest;
+import org.apache.kafka.common.requests.ListGroupsRequest;
+import org.apache.kafka.common.requests.ListGroupsResponse;
+
+/**
+ * ListGroups (v0-5): the groups this broker coordinates, filtered by state (v4+, KIP-518) and
+ * by type (v5+, KIP-848; every group here is "classic"). COORDINATOR_LOAD_IN_PROGRESS says
+ * some offsets partition is still loading, with the groups already known.
+ */
+public final class ListGroupsHandler extends VersionedHandler {
+
+    private final GroupCoordinator coordinator;
+
+    public ListGroupsHandler(GroupCoordinator coordinator) {
+        super(ApiKeys.LIST_GROUPS, 0, 5);
+        this.coordinator = coordinator;
+    }
+
+    @Override
+    public CompletableFuture<Response> handle(RequestContext context, AbstractRequest r) {
+        ListGroupsRequestData data = ((ListGroupsRequest) r).data();
+        short version = context.apiVersion();
+        Map.Entry<Errors, List<GroupCoordinator.ListedGroup>> listed = coordinator.listGroups(
+            version >= 4 ? data.statesFilter() : List.of(), version >= 5 ? data.typesFilter() : List.of());
+        ListGroupsResponseData response = new ListGroupsResponseData().setThrottleTimeMs(0)
+            .setErrorCode(listed.getKey().code());
+        for (GroupCoordinator.ListedGroup group : listed.getValue()) {
+            response.groups().add(new ListGroupsResponseData.ListedGroup().setGroupId(group.groupId())
+                .setProtocolType(group.protocolType()).setGroupState(group.state()).setGroupType("classic"));
+        }
+        return Responses.completed(context, new ListGroupsResponse(response));
+    }
+}

@@ -1,0 +1,30 @@
+package io.tributary.broker.api;
+
+import io.tributary.broker.group.GroupCoordinator;
+import io.tributary.broker.network.RequestContext;
+import io.tributary.broker.network.Response;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.requests.AbstractRequest;
+import org.apache.kafka.common.requests.SyncGroupRequest;
+import org.apache.kafka.common.requests.SyncGroupResponse;
+
+/**
+ * SyncGroup (v0-5): members wait until the leader's assignment is stored, then each gets its
+ * part. v5 checks the protocol type and name against the group's (KIP-559).
+ */
+public final class SyncGroupHandler extends VersionedHandler {
+
+    private final GroupCoordinator coordinator;
+
+    public SyncGroupHandler(GroupCoordinator coordinator) {
+        super(ApiKeys.SYNC_GROUP, 0, 5);
+        this.coordinator = coordinator;
+    }
+
+    @Override
+    public CompletableFuture<Response> handle(RequestContext context, AbstractRequest r) {
+        SyncGroupRequest request = (SyncGroupRequest) r;
+        return coordinator.syncGroup(request.data()).thenApply(data -> Responses.of(context, new SyncGroupResponse(data)));
+    }
+}

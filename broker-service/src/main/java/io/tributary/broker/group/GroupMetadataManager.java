@@ -1,0 +1,301 @@
+package io.tributary.broker.group;
+
+import io.tributary.broker.replica.ProduceResult;
+import io.tributary.broker.replica.ReplicaManager;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Consumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.internals.Topic;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.Record;
+import org.apache.kafka.common.record.internal.RecordBatch;
+import org.apache.kafka.common.record.internal.SimpleRecord;
+import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.common.utils.Utils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The groups this broker coordinates and their persistence in {@code __consumer_offsets}: the
+ * coordinator of a group is the leader of partition {@code abs(groupId.hashCode()) %
+ * offsets.topic.num.partitions}. When this broker becomes leader of such a partition it loads
+ * the partition's groups and offsets (requests for them get COORDINATOR_LOAD_IN_PROGRESS
+ * meanwhile); when it stops leading it unloads them (NOT_COORDINATOR). Offset commits and group
+ * metadata are appended as records, tombstones delete them, and the compacted topic keeps the
+ * latest record per key.
+ *
+ * <p>Thread-safe: the registries are concurrent; a group's content is guarded by its monitor.
+ */
+final class GroupMetadataManager {
+
+    private static final Logger log = LoggerFactory.getLogger(GroupMetadataManager.class);
+    private static final int LOAD_CHUNK_BYTES = 5 * 1024 * 1024;
+
+    /** Where a partition of the offsets topic stands on this broker. */
+    enum LoadState { LOADING, LOADED }
+
+    private final ReplicaManager replicaManager;
+    private final int numPartitions;
+    private final long commitTimeoutMs;
+    private final Time time;
+    private final Map<String, ClassicGroup> groups = new ConcurrentHashMap<>();
+    private final Map<Integer, LoadState> ownedPartitions = new ConcurrentHashMap<>();
+    private final ExecutorService loader = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "group-metadata-loader");
+        t.setDaemon(true);
+        return t;
+    });
+
+    /**
+     * @param numPartitions   {@code offsets.topic.num.partitions}
+     * @param commitTimeoutMs {@code offsets.commit.timeout.ms}: how long a write waits for replication
+     */
+    GroupMetadataManager(ReplicaManager replicaManager, int numPartitions, long commitTimeoutMs, Time time) {
+        this.replicaManager = replicaManager;
+        this.numPartitions = numPartitions;
+        this.commitTimeoutMs = commitTimeoutMs;
+        this.time = time;
+    }
+
+    /** The offsets-topic partition of a group; {@code Utils.abs} maps Integer.MIN_VALUE to 0. */
+    int partitionFor(String groupId) {
+        return Utils.abs(groupId.hashCode()) % numPartitions;
+    }
+
+    /**
+     * Whether this broker may serve the group now.
+     *
+     * @return NONE, NOT_COORDINATOR or COORDINATOR_LOAD_IN_PROGRESS
+     */
+    Errors coordinatorError(String groupId) {
+        LoadState state = ownedPartitions.get(partitionFor(groupId));
+        if (state == null) {
+            return Errors.NOT_COORDINATOR;
+        }
+        return state == LoadState.LOADING ? Errors.COORDINATOR_LOAD_IN_PROGRESS : Errors.NONE;
+    }
+
+    boolean anyLoading() {
+        return ownedPartitions.containsValue(LoadState.LOADING);
+    }
+
+    ClassicGroup group(String groupId) {
+        return groups.get(groupId);
+    }
+
+    ClassicGroup getOrCreate(String groupId) {
+        return groups.computeIfAbsent(groupId, id -> new ClassicGroup(id, time.milliseconds()));
+    }
+
+    /** Forgets a group (deleted or dead). */
+    void removeGroup(ClassicGroup group) {
+        groups.remove(group.groupId(), group);
+    }
+
+    /** Groups of the partitions this broker has loaded. */
+    Collection<ClassicGroup> groups() {
+        return List.copyOf(groups.values());
+    }
+
+    /**
+     * Starts loading partition {@code partition} of the offsets topic.
+     *
+     * @param onLoaded receives the loaded groups, on the loader thread
+     */
+    void loadPartition(int partition, Consumer<List<ClassicGroup>> onLoaded) {
+        ownedPartitions.put(partition, LoadState.LOADING);
+        loader.execute(() -> {
+            try {
+                List<ClassicGroup> loaded = load(partition);
+                if (ownedPartitions.replace(partition, LoadState.LOADING, LoadState.LOADED)) {
+                    onLoaded.accept(loaded);
+                    log.info("Loaded {} group(s) from {}-{}", loaded.size(), Topic.GROUP_METADATA_TOPIC_NAME, partition);
+                }
+            } catch (RuntimeException e) {
+                log.error("Could not load groups from {}-{}; its groups stay unavailable until the next leader change",
+                    Topic.GROUP_METADATA_TOPIC_NAME, partition, e);
+            }
+        });
+    }
+
+    /**
+     * Stops serving a partition's groups.
+     *
+     * @return the groups that were unloaded (now Dead), for the coordinator to fail their waiting members
+     */
+    List<ClassicGroup> unloadPartition(int partition) {
+        ownedPartitions.remove(partition);
+        List<ClassicGroup> unloaded = new ArrayList<>();
+        for (ClassicGroup group : groups.values()) {
+            if (partitionFor(group.groupId()) == partition) {
+                groups.remove(group.groupId(), group);
+                unloaded.add(group);
+            }
+        }
+        return unloaded;
+    }
+
+    private List<ClassicGroup> load(int partition) {
+        TopicPartition tp = new TopicPartition(Topic.GROUP_METADATA_TOPIC_NAME, partition);
+        Map<String, Map<TopicPartition, OffsetAndMetadata>> offsets = new HashMap<>();
+        Map<String, GroupRecords.StoredGroup> stored = new HashMap<>();
+        ReplicaManager.LocalRead read = replicaManager.readCommitted(tp, 0, 1);
+        long position = read.logStartOffset();
+        while (position < read.highWatermark()) {
+            ReplicaManager.LocalRead chunk = replicaManager.readCommitted(tp, position, LOAD_CHUNK_BYTES);
+            long next = position;
+            for (RecordBatch batch : chunk.records().batches()) {
+                if (batch.lastOffset() < position) {
+                    continue;
+                }
+                for (Record record : batch) {
+                    if (record.offset() >= position && record.hasKey()) {
+                        apply(record, offsets, stored);
+                    }
+                }
+                next = batch.nextOffset();
+            }
+            if (next == position) {
+                break;
+            }
+            position = next;
+        }
+        long now = time.milliseconds();
+        List<ClassicGroup> loaded = new ArrayList<>();
+        java.util.Set<String> ids = new java.util.HashSet<>(stored.keySet());
+        ids.addAll(offsets.keySet());
+        for (String groupId : ids) {
+            ClassicGroup group = new ClassicGroup(groupId, now);
+            GroupRecords.StoredGroup metadata = stored.get(groupId);
+            if (metadata != null) {
+                List<GroupMember> members = new ArrayList<>();
+                for (GroupRecords.StoredMember m : metadata.members()) {
+                    GroupMember member = new GroupMember(m.memberId(), m.groupInstanceId(), m.clientId(), m.clientHost(),
+                        m.rebalanceTimeoutMs(), m.sessionTimeoutMs(), metadata.protocolType(),
+                        List.of(new GroupMember.Protocol(metadata.protocol(), m.subscription())));
+                    member.assignment(m.assignment());
+                    members.add(member);
+                }
+                group.restore(metadata.protocolType().isEmpty() ? null : metadata.protocolType(), metadata.protocol(),
+                    metadata.generation(), metadata.leader(), metadata.currentStateTimestamp(), members);
+            }
+            offsets.getOrDefault(groupId, Map.of()).forEach(group::commit);
+            groups.put(groupId, group);
+            loaded.add(group);
+        }
+        return loaded;
+    }
+
+    private static void apply(Record record, Map<String, Map<TopicPartition, OffsetAndMetadata>> offsets,
+                              Map<String, GroupRecords.StoredGroup> stored) {
+        GroupRecords.Key key;
+        try {
+            key = GroupRecords.readKey(record.key());
+        } catch (RuntimeException e) {
+            log.warn("Skipping an unreadable record at offset {} of the offsets topic: {}", record.offset(), e.toString());
+            return;
+        }
+        if (key instanceof GroupRecords.OffsetKey offsetKey) {
+            if (record.hasValue()) {
+                offsets.computeIfAbsent(offsetKey.group(), g -> new HashMap<>())
+                    .put(offsetKey.tp(), GroupRecords.readOffsetValue(record.value()));
+            } else {
+                Map<TopicPartition, OffsetAndMetadata> groupOffsets = offsets.get(offsetKey.group());
+                if (groupOffsets != null) {
+                    groupOffsets.remove(offsetKey.tp());
+                    if (groupOffsets.isEmpty()) {
+                        offsets.remove(offsetKey.group());
+                    }
+                }
+            }
+        } else if (record.hasValue()) {
+            stored.put(key.group(), GroupRecords.readGroupValue(record.value()));
+        } else {
+            stored.remove(key.group());
+        }
+    }
+
+    /** The group's metadata as stored: protocol, generation, leader and each member with its assignment. */
+    static GroupRecords.StoredGroup snapshot(ClassicGroup group) {
+        List<GroupRecords.StoredMember> members = new ArrayList<>();
+        for (GroupMember m : group.members()) {
+            byte[] subscription = group.protocolName() == null ? new byte[0] : m.metadata(group.protocolName());
+            members.add(new GroupRecords.StoredMember(m.memberId(), m.groupInstanceId(), m.clientId(), m.clientHost(),
+                m.rebalanceTimeoutMs(), m.sessionTimeoutMs(), subscription, m.assignment()));
+        }
+        return new GroupRecords.StoredGroup(group.protocolType(), group.generationId(), group.protocolName(),
+            group.leaderId(), group.currentStateTimestamp(), members);
+    }
+
+    /** Writes the group's metadata (caller holds the group's monitor while building the snapshot). */
+    CompletableFuture<Errors> storeGroup(ClassicGroup group) {
+        return append(group.groupId(), List.of(new SimpleRecord(time.milliseconds(), GroupRecords.groupKey(group.groupId()),
+            GroupRecords.groupValue(snapshot(group)))), false);
+    }
+
+    /** Writes committed offsets; completes with one error code for them all. */
+    CompletableFuture<Errors> storeOffsets(String groupId, Map<TopicPartition, OffsetAndMetadata> commits) {
+        List<SimpleRecord> records = new ArrayList<>();
+        long now = time.milliseconds();
+        commits.forEach((tp, offset) -> records.add(new SimpleRecord(now, GroupRecords.offsetKey(groupId, tp),
+            GroupRecords.offsetValue(offset))));
+        return append(groupId, records, true);
+    }
+
+    /** Writes tombstones for offsets and, if {@code deleteGroup}, for the group's metadata. */
+    CompletableFuture<Errors> storeTombstones(String groupId, Collection<TopicPartition> offsetsToDelete, boolean deleteGroup) {
+        List<SimpleRecord> records = new ArrayList<>();
+        long now = time.milliseconds();
+        for (TopicPartition tp : offsetsToDelete) {
+            records.add(new SimpleRecord(now, GroupRecords.offsetKey(groupId, tp), null));
+        }
+        if (deleteGroup) {
+            records.add(new SimpleRecord(now, GroupRecords.groupKey(groupId), null));
+        }
+        if (records.isEmpty()) {
+            return CompletableFuture.completedFuture(Errors.NONE);
+        }
+        return append(groupId, records, false);
+    }
+
+    private CompletableFuture<Errors> append(String groupId, List<SimpleRecord> records, boolean offsetCommit) {
+        TopicPartition tp = new TopicPartition(Topic.GROUP_METADATA_TOPIC_NAME, partitionFor(groupId));
+        MemoryRecords batch = MemoryRecords.withRecords(Compression.NONE, records.toArray(new SimpleRecord[0]));
+        return replicaManager.appendToInternalTopic(tp, batch, commitTimeoutMs)
+            .thenApply(result -> toCoordinatorError(result, offsetCommit))
+            .exceptionally(e -> {
+                log.error("Could not write to {} for group {}", tp, groupId, e);
+                return Errors.COORDINATOR_NOT_AVAILABLE;
+            });
+    }
+
+    /** How a failed write to the offsets topic is reported to group clients, as in Kafka. */
+    private static Errors toCoordinatorError(ProduceResult result, boolean offsetCommit) {
+        return switch (result.error()) {
+            case NONE -> Errors.NONE;
+            case UNKNOWN_TOPIC_OR_PARTITION, NOT_ENOUGH_REPLICAS, NOT_ENOUGH_REPLICAS_AFTER_APPEND, REQUEST_TIMED_OUT ->
+                Errors.COORDINATOR_NOT_AVAILABLE;
+            case NOT_LEADER_OR_FOLLOWER, KAFKA_STORAGE_ERROR -> Errors.NOT_COORDINATOR;
+            case MESSAGE_TOO_LARGE, RECORD_LIST_TOO_LARGE, INVALID_FETCH_SIZE ->
+                offsetCommit ? Errors.INVALID_COMMIT_OFFSET_SIZE : Errors.UNKNOWN_SERVER_ERROR;
+            default -> result.error();
+        };
+    }
+
+    /** Stops the loader thread. */
+    void shutdown() {
+        loader.shutdownNow();
+        groups.clear();
+        ownedPartitions.clear();
+    }
+}

@@ -1,0 +1,44 @@
+package io.tributary.broker.testing;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs one of Kafka's command-line tools ({@code org.apache.kafka:kafka-tools}, on the test
+ * classpath) in its own JVM, as the shell scripts run them.
+ */
+public final class KafkaTool {
+
+    /** What a tool printed (stdout and stderr together) and its exit code. */
+    public record Result(int exitCode, String output) {
+    }
+
+    private KafkaTool() {
+    }
+
+    /**
+     * @param input     text for the tool's stdin, or null for none
+     * @param mainClass the tool, e.g. {@code org.apache.kafka.tools.TopicCommand}
+     * @throws IllegalStateException when the tool does not exit within 60 s
+     */
+    public static Result run(String input, String mainClass, String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-Xmx256m", "-cp", System.getProperty("java.class.path"), mainClass));
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        if (input != null) {
+            process.getOutputStream().write(input.getBytes(StandardCharsets.UTF_8));
+        }
+        process.getOutputStream().close();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new IllegalStateException(mainClass + " did not finish: " + output);
+        }
+        return new Result(process.exitValue(), output);
+    }
+}
