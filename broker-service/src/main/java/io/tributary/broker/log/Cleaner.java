@@ -128,6 +128,9 @@ final class Cleaner {
         bytesRead = 0;
         bytesWritten = 0;
         earliestHorizon = Long.MAX_VALUE;
+        log.info("Beginning cleaning of {}: dirty offsets [{}, {}), {} of {} bytes dirty", partitionLog.topicPartition(),
+            cleanable.firstDirtyOffset(), cleanable.firstUncleanableOffset(), cleanable.cleanableBytes(),
+            cleanable.totalBytes());
         try {
             buildOffsetMap(partitionLog, cleanable.firstDirtyOffset(), cleanable.firstUncleanableOffset());
             long endOffset = offsetMap.latestOffset() + 1;

@@ -240,9 +240,11 @@ final class LogLoader {
                 }
             }
         }
-        // An empty segment that is not the last one holds nothing; keep the ordering invariant simple.
+        // An empty segment between two others holds nothing; keep the ordering invariant simple. The first one
+        // stays even when empty (the cleaner empties head segments): it holds the log start offset in place.
         for (LogSegment segment : new ArrayList<>(segments.values())) {
-            if (segment.size() == 0 && segment.baseOffset() != segments.lastBaseOffset()) {
+            if (segment.size() == 0 && segment.baseOffset() != segments.lastBaseOffset()
+                    && segment.baseOffset() != segments.firstBaseOffset()) {
                 segments.remove(segment.baseOffset());
                 segment.deleteIfExists();
             }

@@ -126,6 +126,26 @@ class LogCleanerTest {
         }
     }
 
+    /** Regression: dropping the emptied head segments on load raised the log start offset past the kept records. */
+    @Test
+    void aLogWhoseHeadWasCleanedAwayKeepsItsLogStartOffsetAcrossARestart() throws IOException {
+        open();
+        writeRounds(4, 10);
+        commitAll();
+        cleaner.cleanFilthiestLog();
+        List<KeyValue> cleaned = readAll(log);
+        assertThat(log.segments().values().iterator().next().size()).as("the first segment was emptied").isZero();
+
+        for (boolean clean : new boolean[] {true, false}) {
+            log = clean ? f.closeAndReload() : f.crashAndReload(0);
+            assertThat(log.logStartOffset()).isZero();
+            assertThat(log.segments().firstBaseOffset()).as("the emptied first segment stays").isZero();
+            assertThat(readAll(log)).isEqualTo(cleaned);
+            FetchDataInfo fromZero = log.read(0, 100_000, FetchIsolation.HIGH_WATERMARK, true);
+            assertThat(fromZero.records().batches().iterator().next().lastOffset()).isEqualTo(cleaned.get(0).offset());
+        }
+    }
+
     @Test
     void neverCleansAtOrAboveTheHighWatermark() throws IOException {
         open();
