@@ -107,6 +107,9 @@ final class LogLoader {
         }
         for (File f : files) {
             String name = f.getName();
+            if (name.endsWith(LogFileNames.CLEANED_SUFFIX)) {
+                log.info("Deleting {} of an interrupted cleaning", f);
+            }
             if (name.endsWith(".tmp") || name.endsWith(LogFileNames.DELETED_SUFFIX)
                     || name.endsWith(LogFileNames.CLEANED_SUFFIX)) {
                 Files.deleteIfExists(f.toPath());
