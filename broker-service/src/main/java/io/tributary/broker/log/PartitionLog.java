@@ -49,9 +49,10 @@ import org.slf4j.LoggerFactory;
  * <p>Size: this class is over the house's 500 lines on purpose. It is the single owner of the
  * log's offsets (log start, high watermark, log end, recovery point) and their invariants;
  * appends, rolls, truncation and retention each move several of them under one lock, so they
- * stay together, as in Kafka's {@code UnifiedLog}. Lookups across segments live in
- * {@link LogSegments}, loading and recovery in {@link LogLoader}, validation in
- * {@link LogValidator}, retention rules in {@link RetentionPolicy}.
+ * stay together, as in Kafka's {@code UnifiedLog}; the cleaner's swap is here for the same reason
+ * (it must be atomic with them). Lookups across segments live in {@link LogSegments}, loading and
+ * recovery in {@link LogLoader}, validation in {@link LogValidator}, retention rules in
+ * {@link RetentionPolicy}, compaction in {@link Cleaner}.
  */
 public final class PartitionLog {
 
