@@ -89,7 +89,7 @@ final class Cleaner {
     record Result(long nextDirtyOffset, long earliestDeleteHorizonMs, long bytesRead, long bytesWritten) {
     }
 
-    private final SkimpyOffsetMap offsetMap;
+    private final int dedupeBufferBytes;
     private final int ioBufferSize;
     private final AbortCheck abortCheck;
     private final Time time;
@@ -99,6 +99,8 @@ final class Cleaner {
     private long bytesRead;
     private long bytesWritten;
     private long earliestHorizon;
+    /** Allocated at the first cleaning: most brokers have no compacted log to clean for a while. */
+    private SkimpyOffsetMap offsetMap;
     /** For tests: called at each step of a swap. */
     volatile SwapHook swapHook = SwapHook.NONE;
 
@@ -107,7 +109,10 @@ final class Cleaner {
      * @param ioBufferSize      read plus write buffer, bytes (each half; grown for a larger batch)
      */
     Cleaner(int dedupeBufferBytes, int ioBufferSize, AbortCheck abortCheck, Time time) {
-        this.offsetMap = new SkimpyOffsetMap(dedupeBufferBytes);
+        if (dedupeBufferBytes / 24 < 2) {
+            throw new IllegalArgumentException("A dedupe buffer of " + dedupeBufferBytes + " bytes is too small");
+        }
+        this.dedupeBufferBytes = dedupeBufferBytes;
         this.ioBufferSize = Math.max(ioBufferSize / 2, 1024);
         this.abortCheck = abortCheck;
         this.time = time;
@@ -125,6 +130,9 @@ final class Cleaner {
         long version = partitionLog.segmentsVersion();
         long now = time.milliseconds();
         LogConfig config = partitionLog.config();
+        if (offsetMap == null) {
+            offsetMap = new SkimpyOffsetMap(dedupeBufferBytes);
+        }
         bytesRead = 0;
         bytesWritten = 0;
         earliestHorizon = Long.MAX_VALUE;
