@@ -15,6 +15,7 @@ import io.tributary.broker.config.BrokerProperties;
 import io.tributary.broker.config.EndPoint;
 import io.tributary.broker.config.LogConfig;
 import io.tributary.broker.group.GroupCoordinator;
+import io.tributary.broker.log.LogCleaner;
 import io.tributary.broker.log.LogManager;
 import io.tributary.broker.network.KafkaServer;
 import io.tributary.broker.replica.ReplicaManager;
@@ -103,6 +104,11 @@ public final class BrokerServer {
             logManager = new LogManager(logDirs, new LogManager.Settings(properties.numRecoveryThreadsPerDataDir(),
                 properties.logRetentionCheckIntervalMs(), 1000, properties.logFlushOffsetCheckpointIntervalMs(), 5000,
                 properties.producerIdExpirationMs(), properties.producerIdExpirationCheckIntervalMs()), scheduler, time);
+            if (properties.logCleanerEnable()) {
+                logManager.enableCleaner(new LogCleaner.Config(properties.logCleanerThreads(),
+                    properties.logCleanerDedupeBufferSize(), properties.logCleanerIoBufferSize(),
+                    properties.logCleanerBackoffMs()));
+            }
             logManager.lockAndVerifyDirs(clusterId, properties.id());
             logManager.loadLogs(this::logConfigFromZooKeeper);
 

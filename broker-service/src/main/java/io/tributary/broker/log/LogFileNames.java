@@ -16,6 +16,10 @@ final class LogFileNames {
     static final String SNAPSHOT_SUFFIX = ".snapshot";
     /** Added to segment files removed from the log, awaiting deletion. */
     static final String DELETED_SUFFIX = ".deleted";
+    /** Added to the files of a segment the cleaner is writing; deleted on load (the clean is abandoned). */
+    static final String CLEANED_SUFFIX = ".cleaned";
+    /** Added to a cleaned segment once it is durable and committed to replace old segments; completed on load. */
+    static final String SWAP_SUFFIX = ".swap";
     /** Added to a partition directory awaiting deletion: {@code <topic>-<p>.<uuid>-delete}. */
     static final String DELETE_DIR_SUFFIX = "-delete";
 

@@ -28,6 +28,14 @@ import org.slf4j.LoggerFactory;
  * segments. Every valid batch before the damage is kept; the broker never refuses to start
  * because of a torn tail. Producer state is then reloaded from the latest snapshot and the
  * log after it replayed.
+ *
+ * <p>Before segments are opened, an interrupted cleaner swap is settled (Kafka's protocol, see
+ * {@link LogSegments#replace}): {@code .cleaned} files are deleted (the clean is abandoned, the
+ * old segments are intact); a {@code .log.swap} file completes its swap: the old segment files
+ * with base offsets in {@code [swap base, swap next offset)} (at least the one at the swap base)
+ * are deleted, the {@code .swap} files are renamed into place, and the indexes of the swapped-in
+ * segment are rebuilt. This is unambiguous because the cleaner only swaps a segment whose next
+ * offset is above the base offset of every segment it replaces (see {@link Cleaner}).
  */
 final class LogLoader {
 
@@ -49,8 +57,8 @@ final class LogLoader {
                              long logStartOffsetCheckpoint, long highWatermarkCheckpoint, boolean hadCleanShutdown,
                              Scheduler scheduler, Time time, int producerIdExpirationMs) throws IOException {
         removeTemporaryFiles(dir);
+        Set<Long> needRebuild = completeInterruptedSwaps(dir);
         LogSegments segments = new LogSegments(tp);
-        Set<Long> needRebuild = new HashSet<>();
         openSegments(dir, config, time, segments, needRebuild);
 
         LeaderEpochFileCache leaderEpochCache = new LeaderEpochFileCache(dir);
@@ -99,13 +107,80 @@ final class LogLoader {
         }
         for (File f : files) {
             String name = f.getName();
-            if (name.endsWith(".tmp") || name.endsWith(LogFileNames.DELETED_SUFFIX) || name.endsWith(".cleaned")
-                    || name.endsWith(".swap")) {
+            if (name.endsWith(LogFileNames.CLEANED_SUFFIX)) {
+                log.info("Deleting {} of an interrupted cleaning", f);
+            }
+            if (name.endsWith(".tmp") || name.endsWith(LogFileNames.DELETED_SUFFIX)
+                    || name.endsWith(LogFileNames.CLEANED_SUFFIX)) {
                 Files.deleteIfExists(f.toPath());
             }
         }
     }
 
+    /**
+     * Completes the swaps the cleaner committed ({@code .swap} files) but did not finish.
+     *
+     * @return base offsets of the swapped-in segments, whose indexes must be rebuilt
+     */
+    private static Set<Long> completeInterruptedSwaps(File dir) throws IOException {
+        File[] files = dir.listFiles();
+        if (files == null) {
+            throw new IOException("Could not list " + dir);
+        }
+        Set<Long> swapped = new HashSet<>();
+        String logSwap = LogFileNames.LOG_SUFFIX + LogFileNames.SWAP_SUFFIX;
+        for (File f : files) {
+            if (!f.getName().endsWith(logSwap)) {
+                continue;
+            }
+            long base = LogFileNames.offsetFromFileName(f.getName());
+            long next = nextOffsetOf(f, base);
+            long end = Math.max(next, base + 1);
+            log.info("Completing the interrupted swap of cleaned segment {} in {}: replacing segments in [{}, {})",
+                f.getName(), dir, base, end);
+            for (File old : files) {
+                String name = old.getName();
+                boolean segmentFile = name.endsWith(LogFileNames.LOG_SUFFIX) || name.endsWith(LogFileNames.INDEX_SUFFIX)
+                    || name.endsWith(LogFileNames.TIME_INDEX_SUFFIX);
+                if (segmentFile) {
+                    long offset = LogFileNames.offsetFromFileName(name);
+                    if (offset >= base && offset < end) {
+                        log.info("Deleting {}: it was cleaned into {}", old, f.getName());
+                        Files.deleteIfExists(old.toPath());
+                    }
+                }
+            }
+            swapped.add(base);
+        }
+        for (File f : files) {
+            String name = f.getName();
+            if (name.endsWith(LogFileNames.SWAP_SUFFIX) && f.exists()) {
+                File target = new File(dir, LogFileNames.replaceSuffix(name, LogFileNames.SWAP_SUFFIX, ""));
+                Files.move(f.toPath(), target.toPath(), java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                swapped.add(LogFileNames.offsetFromFileName(name));
+            }
+        }
+        if (!swapped.isEmpty()) {
+            org.apache.kafka.common.utils.Utils.flushDir(dir.toPath());
+        }
+        return swapped;
+    }
+
+    /** The offset after the last whole batch of a segment file; {@code base} when it has none. */
+    private static long nextOffsetOf(File logFile, long base) throws IOException {
+        long next = base;
+        try (FileRecords records = FileRecords.open(logFile, false)) {
+            for (FileChannelRecordBatch batch : records.batches()) {
+                next = batch.nextOffset();
+            }
+        } catch (org.apache.kafka.common.errors.CorruptRecordException e) {
+            log.warn("Swap file {} ends with invalid data after offset {}: {}", logFile, next, e.getMessage());
+        }
+        return next;
+    }
+
+    /** Opens every segment; adds to {@code needRebuild} those whose indexes are missing or corrupt. */
     private static void openSegments(File dir, LogConfig config, Time time, LogSegments segments,
                                      Set<Long> needRebuild) throws IOException {
         File[] files = dir.listFiles();
@@ -168,9 +243,11 @@ final class LogLoader {
                 }
             }
         }
-        // An empty segment that is not the last one holds nothing; keep the ordering invariant simple.
+        // An empty segment between two others holds nothing; keep the ordering invariant simple. The first one
+        // stays even when empty (the cleaner empties head segments): it holds the log start offset in place.
         for (LogSegment segment : new ArrayList<>(segments.values())) {
-            if (segment.size() == 0 && segment.baseOffset() != segments.lastBaseOffset()) {
+            if (segment.size() == 0 && segment.baseOffset() != segments.lastBaseOffset()
+                    && segment.baseOffset() != segments.firstBaseOffset()) {
                 segments.remove(segment.baseOffset());
                 segment.deleteIfExists();
             }

@@ -40,7 +40,11 @@ import org.slf4j.LoggerFactory;
  * ({@code <topic>-<partition>}), {@code recovery-point-offset-checkpoint},
  * {@code log-start-offset-checkpoint}, {@code replication-offset-checkpoint} (high watermarks),
  * {@code meta.properties} (cluster and broker id), a {@code .lock} held while the broker runs,
- * and {@code .kafka_cleanshutdown} written after a clean shutdown.
+ * {@code cleaner-offset-checkpoint} (the {@link LogCleaner}'s progress, when it is enabled) and
+ * {@code .kafka_cleanshutdown} written after a clean shutdown.
+ *
+ * <p>With a cleaner, retention of compacted logs runs on the cleaner's threads (so it never
+ * overlaps a cleaning of the same log) and deleting a log first stops its cleaning.
  *
  * <p>Thread-safe.
  */
@@ -83,6 +87,7 @@ public final class LogManager {
     private final Map<File, OffsetCheckpointFile> highWatermarkCheckpoints = new HashMap<>();
     private final List<ScheduledFuture<?>> tasks = new ArrayList<>();
     private final Object createLock = new Object();
+    private volatile LogCleaner cleaner;
 
     /**
      * @param logDirs   the log directories; created if missing
@@ -256,8 +261,23 @@ public final class LogManager {
         log.info("Loaded {} log(s) from {} in {} ms", logs.size(), logDirs, time.milliseconds() - start);
     }
 
-    /** Starts retention, flushing, checkpoints and producer expiry. */
+    /**
+     * Cleans compacted logs with a {@link LogCleaner} started by {@link #startup()}; call before it.
+     */
+    public void enableCleaner(LogCleaner.Config config) {
+        this.cleaner = new LogCleaner(config, logDirs, this::allLogs, time);
+    }
+
+    /** The log cleaner, when enabled. */
+    public Optional<LogCleaner> cleaner() {
+        return Optional.ofNullable(cleaner);
+    }
+
+    /** Starts retention, flushing, checkpoints, producer expiry and the cleaner. */
     public void startup() {
+        if (cleaner != null) {
+            cleaner.startup();
+        }
         tasks.add(scheduler.schedule("log-retention", this::cleanupLogs, INITIAL_TASK_DELAY_MS,
             settings.retentionCheckIntervalMs()));
         tasks.add(scheduler.schedule("log-flusher", this::flushDirtyLogs, INITIAL_TASK_DELAY_MS,
@@ -303,6 +323,9 @@ public final class LogManager {
                 if (topicId != null && !Uuid.ZERO_UUID.equals(topicId)) {
                     created.assignTopicId(topicId);
                 }
+                if (cleaner != null) {
+                    cleaner.forgetCheckpoint(tp, parent);
+                }
                 logs.put(tp, created);
                 log.info("Created log for {} in {}", tp, dir);
                 return created;
@@ -333,6 +356,9 @@ public final class LogManager {
             return;
         }
         File dir = removed.dir();
+        if (cleaner != null) {
+            cleaner.abortCleaning(tp, dir.getParentFile());
+        }
         File renamed = new File(dir.getParentFile(), LogFileNames.logDirName(tp) + "." + Uuid.randomUuid()
             + LogFileNames.DELETE_DIR_SUFFIX);
         try {
@@ -359,10 +385,14 @@ public final class LogManager {
         }, delayMs, 0);
     }
 
-    /** Runs retention on every log. */
+    /** Runs retention on every log (but compacted ones when the cleaner runs it). */
     public void cleanupLogs() {
         int total = 0;
+        LogCleaner logCleaner = cleaner;
         for (PartitionLog partitionLog : logs.values()) {
+            if (logCleaner != null && partitionLog.config().compact()) {
+                continue;
+            }
             try {
                 total += partitionLog.deleteOldSegments();
             } catch (RuntimeException e) {
@@ -416,6 +446,9 @@ public final class LogManager {
      */
     public void shutdown() {
         tasks.forEach(t -> t.cancel(false));
+        if (cleaner != null) {
+            cleaner.shutdown();
+        }
         boolean clean = true;
         for (PartitionLog partitionLog : logs.values()) {
             try {

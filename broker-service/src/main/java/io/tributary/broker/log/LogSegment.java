@@ -134,6 +134,12 @@ public final class LogSegment implements Closeable {
         return now - created;
     }
 
+    /** The max timestamp of the first batch (Kafka's first batch timestamp, for max.compaction.lag.ms), if any. */
+    OptionalLong firstBatchTimestamp() {
+        loadFirstBatchTimestamp();
+        return rollingBasedTimestamp;
+    }
+
     private void loadFirstBatchTimestamp() {
         if (rollingBasedTimestamp.isEmpty() && size() > 0) {
             for (FileChannelRecordBatch batch : log.batches()) {

@@ -227,6 +227,70 @@ final class LogSegments {
         }, delayMs, 0);
     }
 
+    /**
+     * Replaces {@code oldSegments} (consecutive, the first based at {@code cleaned}'s base offset)
+     * by {@code cleaned}, with Kafka's swap protocol so that a crash at any point leaves either the
+     * old segments or the cleaned one after {@link LogLoader} ran:
+     * <ol>
+     *   <li>the cleaned segment, flushed, is renamed from {@code .cleaned} to {@code .swap} and the
+     *       directory is flushed: from here the replacement is committed (a {@code .cleaned} file
+     *       found on load is deleted; a {@code .swap} file completes the swap);</li>
+     *   <li>the map switches to the cleaned segment; the old segments are renamed {@code .deleted}
+     *       and their files deleted after {@code delayMs} (reads in flight finish);</li>
+     *   <li>the swap segment is renamed to its final names and the directory flushed.</li>
+     * </ol>
+     * Caller holds the log's lock and has checked that the old segments are still in the log.
+     *
+     * @throws IOException when a rename or flush fails; the caller must stop using the log (the
+     *                     next load completes or abandons the swap from the files)
+     */
+    void replace(LogSegment cleaned, List<LogSegment> oldSegments, File dir, Scheduler scheduler, long delayMs,
+                 SwapHook hook) throws IOException {
+        if (oldSegments.isEmpty() || oldSegments.get(0).baseOffset() != cleaned.baseOffset()) {
+            throw new IllegalArgumentException("Cleaned segment " + cleaned.baseOffset() + " does not replace " + oldSegments);
+        }
+        cleaned.changeFileSuffixes(LogFileNames.CLEANED_SUFFIX, LogFileNames.SWAP_SUFFIX);
+        org.apache.kafka.common.utils.Utils.flushDir(dir.toPath());
+        hook.reached(SwapHook.Step.SWAP_RENAMED);
+        segments.put(cleaned.baseOffset(), cleaned);
+        for (LogSegment old : oldSegments) {
+            if (old.baseOffset() != cleaned.baseOffset()) {
+                segments.remove(old.baseOffset(), old);
+            }
+        }
+        for (LogSegment old : oldSegments) {
+            old.changeFileSuffixes("", LogFileNames.DELETED_SUFFIX);
+            scheduler.schedule("delete-segment-" + topicPartition + "-" + old.baseOffset(), () -> {
+                try {
+                    old.deleteIfExists();
+                } catch (IOException e) {
+                    log.warn("Could not delete cleaned-away segment files of {} at {}", topicPartition, old.baseOffset(), e);
+                }
+            }, delayMs, 0);
+            hook.reached(SwapHook.Step.OLD_SEGMENT_REMOVED);
+        }
+        cleaned.changeFileSuffixes(LogFileNames.SWAP_SUFFIX, "");
+        org.apache.kafka.common.utils.Utils.flushDir(dir.toPath());
+        hook.reached(SwapHook.Step.SWAP_COMPLETED);
+    }
+
+    /** Whether every one of {@code expected} is still the segment at its base offset. */
+    boolean containsAll(List<LogSegment> expected) {
+        for (LogSegment segment : expected) {
+            if (segments.get(segment.baseOffset()) != segment) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Segments overlapping offsets {@code [from, to)}: from the one holding {@code from} (or the first), base below {@code to}. */
+    List<LogSegment> overlapping(long from, long to) {
+        Long floor = segments.floorKey(from);
+        long start = floor == null ? Long.MIN_VALUE : floor;
+        return start < to ? new ArrayList<>(segments.subMap(start, true, to, false).values()) : List.of();
+    }
+
     void updateParentDir(File dir) {
         segments.values().forEach(s -> s.updateParentDir(dir));
     }

@@ -36,6 +36,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safety: every change (append, roll, truncation, retention, config) holds the log's
  * lock; reads never lock and see a consistent prefix bounded by the volatile end offsets.
+ * The cleaner reads non-active segments without the lock and swaps cleaned segments in under it
+ * ({@link #replaceSegments}); every other change that removes or rewrites segments bumps
+ * {@link #segmentsVersion()}, and a swap prepared against an older version is refused.
  * Retention and segment roll retention rely on delayed deletion: a removed segment is renamed
  * {@code .deleted} and its files closed only after {@code file.delete.delay.ms}, so reads in
  * flight (including zero-copy sends) complete.
@@ -46,9 +49,10 @@ import org.slf4j.LoggerFactory;
  * <p>Size: this class is over the house's 500 lines on purpose. It is the single owner of the
  * log's offsets (log start, high watermark, log end, recovery point) and their invariants;
  * appends, rolls, truncation and retention each move several of them under one lock, so they
- * stay together, as in Kafka's {@code UnifiedLog}. Lookups across segments live in
- * {@link LogSegments}, loading and recovery in {@link LogLoader}, validation in
- * {@link LogValidator}, retention rules in {@link RetentionPolicy}.
+ * stay together, as in Kafka's {@code UnifiedLog}; the cleaner's swap is here for the same reason
+ * (it must be atomic with them). Lookups across segments live in {@link LogSegments}, loading and
+ * recovery in {@link LogLoader}, validation in {@link LogValidator}, retention rules in
+ * {@link RetentionPolicy}, compaction in {@link Cleaner}.
  */
 public final class PartitionLog {
 
@@ -70,6 +74,8 @@ public final class PartitionLog {
     private volatile long recoveryPoint;
     private volatile long lastFlushedTimeMs;
     private volatile boolean closed;
+    /** Bumped (under the lock) by truncation, retention, renames and close: a cleaning prepared before is refused. */
+    private volatile long segmentsVersion;
 
     PartitionLog(File dir, TopicPartition topicPartition, LogConfig config, LogSegments segments,
                  long logStartOffset, long recoveryPoint, LogOffsetMetadata nextOffsetMetadata, long highWatermark,
@@ -302,7 +308,9 @@ public final class PartitionLog {
      */
     private LogSegment maybeRoll(int appendBytes, long maxTimestampInAppend, long maxOffsetInAppend, long now) {
         LogSegment active = activeSegment();
-        if (active.shouldRoll(config.segmentBytes(), config.segmentMs(), appendBytes, maxTimestampInAppend,
+        // A compacted log rolls by max.compaction.lag.ms too, so no record stays uncleanable in the active segment longer.
+        long rollMs = config.compact() ? Math.min(config.segmentMs(), config.maxCompactionLagMs()) : config.segmentMs();
+        if (active.shouldRoll(config.segmentBytes(), rollMs, appendBytes, maxTimestampInAppend,
                 maxOffsetInAppend, now)) {
             return roll();
         }
@@ -394,8 +402,14 @@ public final class PartitionLog {
         synchronized (lock) {
             LogOffsetMetadata current = highWatermarkMetadata;
             long newOffset = Math.min(newHighWatermark.messageOffset(), logEndOffset());
-            if (newOffset > current.messageOffset() || (newOffset == current.messageOffset() && !current.positionKnown())) {
-                highWatermarkMetadata = newOffset == logEndOffset() ? nextOffsetMetadata : newHighWatermark;
+            // A position in a non-active segment may be stale (the cleaner rewrites those): keep only the offset.
+            boolean positionTrusted = newHighWatermark.positionKnown()
+                && newHighWatermark.segmentBaseOffset() == activeSegment().baseOffset();
+            LogOffsetMetadata candidate = newOffset == logEndOffset() ? nextOffsetMetadata
+                : positionTrusted ? newHighWatermark : LogOffsetMetadata.unknownPosition(newOffset);
+            if (newOffset > current.messageOffset()
+                    || (newOffset == current.messageOffset() && !current.positionKnown() && candidate.positionKnown())) {
+                highWatermarkMetadata = candidate;
                 return true;
             }
             return false;
@@ -479,6 +493,7 @@ public final class PartitionLog {
             if (deletable.size() == segments.count()) {
                 roll();
             }
+            segmentsVersion++;
             for (LogSegment segment : deletable) {
                 segments.removeAndDeleteLater(segment, scheduler, config.fileDeleteDelayMs());
             }
@@ -517,6 +532,7 @@ public final class PartitionLog {
             if (targetOffset >= logEndOffset()) {
                 return false;
             }
+            segmentsVersion++;
             try {
                 if (targetOffset <= logStartOffset || targetOffset < segments.firstBaseOffset()) {
                     truncateFullyAndStartAt(Math.max(targetOffset, 0));
@@ -550,6 +566,7 @@ public final class PartitionLog {
     public void truncateFullyAndStartAt(long newOffset) {
         synchronized (lock) {
             checkOpen();
+            segmentsVersion++;
             try {
                 for (LogSegment segment : new ArrayList<>(segments.values())) {
                     segments.removeAndDeleteLater(segment, scheduler, config.fileDeleteDelayMs());
@@ -614,6 +631,7 @@ public final class PartitionLog {
     /** Points files at a renamed directory (topic deletion renames it before deleting). */
     void renameDir(File newDir) throws IOException {
         synchronized (lock) {
+            segmentsVersion++;
             java.nio.file.Files.move(dir.toPath(), newDir.toPath(), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
             this.dir = newDir;
             segments.updateParentDir(newDir);
@@ -630,6 +648,7 @@ public final class PartitionLog {
                 return;
             }
             closed = true;
+            segmentsVersion++;
             try {
                 producerStateManager.updateMapEndOffset(logEndOffset());
                 producerStateManager.takeSnapshot();
@@ -644,6 +663,7 @@ public final class PartitionLog {
     void closeHandlers() {
         synchronized (lock) {
             closed = true;
+            segmentsVersion++;
             segments.closeHandlers();
         }
     }
@@ -660,6 +680,85 @@ public final class PartitionLog {
 
     Object lock() {
         return lock;
+    }
+
+    /** The segments, for the cleaner to read (it never changes them but through {@link #replaceSegments}). */
+    LogSegments segments() {
+        return segments;
+    }
+
+    /** Changes whenever segments are removed or rewritten other than by the cleaner's swap. */
+    long segmentsVersion() {
+        return segmentsVersion;
+    }
+
+    /**
+     * The last batch of every producer in the producer state, by producer id: the cleaner keeps
+     * these batches (emptied if need be) so the state can be rebuilt from the log.
+     */
+    Map<Long, ProducerBatchRef> lastBatchesOfActiveProducers() {
+        synchronized (lock) {
+            Map<Long, ProducerBatchRef> out = new HashMap<>();
+            producerStateManager.activeProducers().forEach((id, entry) ->
+                out.put(id, new ProducerBatchRef(entry.lastDataOffset(), entry.producerEpoch())));
+            return out;
+        }
+    }
+
+    /** A producer's last data offset (-1 when none) and epoch. */
+    record ProducerBatchRef(long lastDataOffset, short producerEpoch) {
+    }
+
+    /**
+     * Removes segments the cleaner found nothing to keep in (they follow a segment it just swapped
+     * in), oldest first, with delayed file deletion; refused like {@link #replaceSegments}.
+     *
+     * @return whether they were removed
+     */
+    boolean removeCleanedAwaySegments(List<LogSegment> emptied, long expectedVersion) {
+        synchronized (lock) {
+            if (closed || segmentsVersion != expectedVersion || !segments.containsAll(emptied)
+                    || emptied.stream().anyMatch(s -> s == activeSegment())) {
+                return false;
+            }
+            LogOffsetMetadata hw = highWatermarkMetadata;
+            for (LogSegment segment : emptied) {
+                segments.removeAndDeleteLater(segment, scheduler, config.fileDeleteDelayMs());
+                if (hw.positionKnown() && hw.segmentBaseOffset() == segment.baseOffset()) {
+                    highWatermarkMetadata = LogOffsetMetadata.unknownPosition(hw.messageOffset());
+                }
+            }
+            return true;
+        }
+    }
+
+    /**
+     * Swaps a cleaned segment in for the old segments it was cleaned from (see
+     * {@link LogSegments#replace} for the protocol on disk), unless the log changed since
+     * {@code expectedVersion} or is closed: then nothing is changed and the caller deletes the
+     * cleaned segment. A high watermark position inside a replaced segment is forgotten (it is
+     * recomputed on the next read). An I/O error closes the log; the next load completes the swap.
+     *
+     * @return whether the swap happened
+     */
+    boolean replaceSegments(LogSegment cleaned, List<LogSegment> oldSegments, long expectedVersion, SwapHook hook) {
+        synchronized (lock) {
+            if (closed || segmentsVersion != expectedVersion || !segments.containsAll(oldSegments)) {
+                return false;
+            }
+            try {
+                segments.replace(cleaned, oldSegments, dir, scheduler, config.fileDeleteDelayMs(), hook);
+            } catch (IOException e) {
+                closed = true;
+                throw new KafkaStorageException("Error swapping a cleaned segment into " + topicPartition
+                    + "; the log is closed until restart, when the swap is completed: " + e, e);
+            }
+            LogOffsetMetadata hw = highWatermarkMetadata;
+            if (hw.positionKnown() && oldSegments.stream().anyMatch(s -> s.baseOffset() == hw.segmentBaseOffset())) {
+                highWatermarkMetadata = LogOffsetMetadata.unknownPosition(hw.messageOffset());
+            }
+            return true;
+        }
     }
 
     @Override

@@ -1,0 +1,204 @@
+package io.tributary.broker.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.broker.testing.BrokerProcess;
+import io.tributary.broker.testing.TestBroker;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A real broker process is killed with SIGKILL while its log cleaner compacts a topic that a
+ * producer keeps updating (16 KiB segments, so a cleaning swaps many segments and is usually
+ * under way: the test kills when the broker's log shows a cleaning begun and not finished).
+ * After a restart, which settles any interrupted swap, and one more cleaning, the log reads
+ * from offset 0 to its end with strictly increasing offsets, and for every key the latest
+ * acknowledged update (or a later one the broker stored before dying) is there, with its value
+ * at its offset: no acknowledged latest value is lost. Wherever the kill lands (before, during
+ * or between cleanings) these checks hold.
+ */
+class CompactionCrashRecoveryTest {
+
+    private static final String TOPIC = "compacted-crash";
+    private static final TopicPartition TP = new TopicPartition(TOPIC, 0);
+    private static final int KEYS = 100;
+    private static final Pattern BEGUN = Pattern.compile("Beginning cleaning of " + TOPIC + "-0");
+    private static final Pattern DONE = Pattern.compile("Cleaned " + TOPIC + "-0|Cleaning of " + TOPIC + "-0");
+
+    @TempDir
+    Path dir;
+
+    private record Acked(long offset, String value) {
+    }
+
+    @Test
+    void aBrokerKilledWhileCleaningRestartsWithEveryLatestValue() throws Exception {
+        int port = TestBroker.freePort();
+        String bootstrap = "127.0.0.1:" + port;
+        List<String> args = List.of("--broker.data-dir=" + dir.resolve("data"),
+            "--broker.listeners=PLAINTEXT://127.0.0.1:" + port, "--broker.embedded-zookeeper-port=0",
+            "--broker.embedded-zookeeper-tick-time-ms=200", "--broker.zookeeper-session-timeout-ms=4000",
+            "--server.port=0", "--broker.log-segment-bytes=16384", "--broker.log-cleaner-backoff-ms=50",
+            "--broker.log-cleaner-dedupe-buffer-size=4194304");
+        Map<String, Acked> latestAcked = new ConcurrentHashMap<>();
+        AtomicInteger acked = new AtomicInteger();
+        AtomicBoolean producing = new AtomicBoolean(true);
+        boolean killedMidClean;
+        try (BrokerProcess first = BrokerProcess.start(dir, "first.log", args, Duration.ofSeconds(90))) {
+            try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+                admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1).configs(Map.of(
+                    "cleanup.policy", "compact", "min.cleanable.dirty.ratio", "0.01")))).all().get();
+            }
+            KafkaProducer<byte[], byte[]> producer = producer(bootstrap);
+            Thread writer = new Thread(() -> {
+                int i = 0;
+                while (producing.get()) {
+                    String key = "k" + (i % KEYS);
+                    String value = "v" + i + "-" + "x".repeat(150);
+                    try {
+                        producer.send(new ProducerRecord<>(TOPIC, 0, key.getBytes(), value.getBytes()), (md, error) -> {
+                            if (error == null) {
+                                acked.incrementAndGet();
+                                latestAcked.merge(key, new Acked(md.offset(), value),
+                                    (a, b) -> a.offset() >= b.offset() ? a : b);
+                            }
+                        });
+                    } catch (RuntimeException e) {
+                        return;
+                    }
+                    i++;
+                    if (i % 500 == 0) {
+                        sleepQuietly(2);
+                    }
+                }
+            }, "compaction-crash-writer");
+            writer.start();
+            killedMidClean = killWhileCleaning(first, acked);
+            producing.set(false);
+            writer.join(10_000);
+            producer.close(Duration.ZERO);
+        }
+        assertThat(acked.get()).as("updates acknowledged before the kill").isGreaterThanOrEqualTo(20_000);
+        System.out.println("Killed the broker " + (killedMidClean ? "during" : "outside") + " a cleaning, after "
+            + acked.get() + " acknowledged updates");
+
+        try (BrokerProcess second = BrokerProcess.start(dir, "second.log", args, Duration.ofSeconds(90))) {
+            assertThat(second.log()).contains("unclean shutdown");
+            System.out.println("On restart the broker " + (second.log().contains("Completing the interrupted swap")
+                ? "completed an interrupted swap" : second.log().contains("of an interrupted cleaning")
+                ? "deleted the files of an interrupted cleaning" : "found no cleaning to settle"));
+            second.awaitLog("Cleaned " + TOPIC + "-0", Duration.ofSeconds(60));
+            List<ConsumerRecord<byte[], byte[]>> records = readAll(bootstrap);
+
+            Map<String, ConsumerRecord<byte[], byte[]>> lastRead = new HashMap<>();
+            for (int i = 0; i < records.size(); i++) {
+                if (i > 0) {
+                    assertThat(records.get(i).offset()).isGreaterThan(records.get(i - 1).offset());
+                }
+                lastRead.put(new String(records.get(i).key()), records.get(i));
+            }
+            assertThat(records.size()).as("compacted").isLessThan(acked.get() / 10);
+            assertThat(lastRead.keySet()).hasSize(KEYS);
+            for (Map.Entry<String, Acked> e : latestAcked.entrySet()) {
+                ConsumerRecord<byte[], byte[]> last = lastRead.get(e.getKey());
+                assertThat(last.offset()).as("latest of %s is at or after its last acknowledged update", e.getKey())
+                    .isGreaterThanOrEqualTo(e.getValue().offset());
+                if (last.offset() == e.getValue().offset()) {
+                    assertThat(new String(last.value())).isEqualTo(e.getValue().value());
+                }
+            }
+            assertThat(second.stop()).isIn(0, 143);
+        }
+        try (Stream<Path> files = Files.walk(dir.resolve("data"))) {
+            assertThat(files.map(p -> p.getFileName().toString()))
+                .noneMatch(name -> name.endsWith(".cleaned") || name.endsWith(".swap"));
+        }
+    }
+
+    /**
+     * Waits until at least 20,000 updates were acknowledged and the broker's log shows a
+     * cleaning begun but not ended, then kills it (after 60 s it kills anyway).
+     *
+     * @return whether the kill landed during a cleaning, as far as the log tells
+     */
+    private static boolean killWhileCleaning(BrokerProcess broker, AtomicInteger acked) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < deadline) {
+            if (acked.get() >= 20_000) {
+                String log = broker.log();
+                if (count(BEGUN, log) > count(DONE, log)) {
+                    broker.kill();
+                    return true;
+                }
+            }
+            Thread.sleep(2);
+        }
+        broker.kill();
+        return false;
+    }
+
+    private static int count(Pattern pattern, String text) {
+        Matcher m = pattern.matcher(text);
+        int n = 0;
+        while (m.find()) {
+            n++;
+        }
+        return n;
+    }
+
+    private static void sleepQuietly(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static List<ConsumerRecord<byte[], byte[]>> readAll(String bootstrap) throws IOException {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p)) {
+            return LogCompactionTest.readToEnd(consumer, TP);
+        }
+    }
+
+    private static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
+        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000);
+        p.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 500);
+        return new KafkaProducer<>(p);
+    }
+}
