@@ -81,6 +81,10 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
     private final ScheduledThreadPoolExecutor timer;
 
     public GroupCoordinator(ReplicaManager replicaManager, Config config, Time time) {
+        this(CoordinatorLog.of(replicaManager), config, time);
+    }
+
+    GroupCoordinator(CoordinatorLog coordinatorLog, Config config, Time time) {
         this.config = config;
         this.time = time;
         this.timer = new ScheduledThreadPoolExecutor(1, r -> {
@@ -89,7 +93,7 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
             return t;
         });
         timer.setRemoveOnCancelPolicy(true);
-        this.groups = new GroupMetadataManager(replicaManager, config.offsetsTopicPartitions(), config.commitTimeoutMs(), time);
+        this.groups = new GroupMetadataManager(coordinatorLog, config.offsetsTopicPartitions(), config.commitTimeoutMs(), time);
         this.rebalance = new RebalanceCoordinator(groups, timer, time, config.initialRebalanceDelayMs());
     }
 
@@ -429,8 +433,9 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
     /**
      * Deletes expired committed offsets (KIP-211): a group without a protocol (a consumer that
      * assigns partitions itself) loses an offset {@code offsets.retention.minutes} after its
-     * commit; a group that uses the consumer protocol loses all its offsets that long after it
-     * became empty, and while active only offsets of topics it no longer subscribes to (KIP-496).
+     * commit; a group with a protocol loses all its offsets that long after it became empty; a
+     * Stable consumer group loses only offsets of topics it no longer subscribes to (KIP-496);
+     * a group in the middle of a rebalance loses nothing.
      * An empty group left without offsets is deleted.
      */
     void expireOffsets() {
@@ -451,7 +456,9 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
                     } else if (group.is(GroupState.EMPTY)) {
                         expiredOffset = now - group.currentStateTimestamp() >= retention;
                     } else {
-                        expiredOffset = "consumer".equals(group.protocolType()) && !subscribed.contains(e.getKey().topic())
+                        // KIP-496: a Stable consumer group loses offsets of topics it no longer subscribes to.
+                        expiredOffset = group.is(GroupState.STABLE) && "consumer".equals(group.protocolType())
+                            && !subscribed.contains(e.getKey().topic())
                             && now - e.getValue().commitTimestamp() >= retention;
                     }
                     if (expiredOffset) {

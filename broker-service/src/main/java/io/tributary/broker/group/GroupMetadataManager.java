@@ -44,7 +44,7 @@ final class GroupMetadataManager {
     /** Where a partition of the offsets topic stands on this broker. */
     enum LoadState { LOADING, LOADED }
 
-    private final ReplicaManager replicaManager;
+    private final CoordinatorLog coordinatorLog;
     private final int numPartitions;
     private final long commitTimeoutMs;
     private final Time time;
@@ -60,8 +60,8 @@ final class GroupMetadataManager {
      * @param numPartitions   {@code offsets.topic.num.partitions}
      * @param commitTimeoutMs {@code offsets.commit.timeout.ms}: how long a write waits for replication
      */
-    GroupMetadataManager(ReplicaManager replicaManager, int numPartitions, long commitTimeoutMs, Time time) {
-        this.replicaManager = replicaManager;
+    GroupMetadataManager(CoordinatorLog coordinatorLog, int numPartitions, long commitTimeoutMs, Time time) {
+        this.coordinatorLog = coordinatorLog;
         this.numPartitions = numPartitions;
         this.commitTimeoutMs = commitTimeoutMs;
         this.time = time;
@@ -149,10 +149,10 @@ final class GroupMetadataManager {
         TopicPartition tp = new TopicPartition(Topic.GROUP_METADATA_TOPIC_NAME, partition);
         Map<String, Map<TopicPartition, OffsetAndMetadata>> offsets = new HashMap<>();
         Map<String, GroupRecords.StoredGroup> stored = new HashMap<>();
-        ReplicaManager.LocalRead read = replicaManager.readCommitted(tp, 0, 1);
+        ReplicaManager.LocalRead read = coordinatorLog.read(tp, 0, 1);
         long position = read.logStartOffset();
         while (position < read.highWatermark()) {
-            ReplicaManager.LocalRead chunk = replicaManager.readCommitted(tp, position, LOAD_CHUNK_BYTES);
+            ReplicaManager.LocalRead chunk = coordinatorLog.read(tp, position, LOAD_CHUNK_BYTES);
             long next = position;
             for (RecordBatch batch : chunk.records().batches()) {
                 if (batch.lastOffset() < position) {
@@ -271,7 +271,7 @@ final class GroupMetadataManager {
     private CompletableFuture<Errors> append(String groupId, List<SimpleRecord> records, boolean offsetCommit) {
         TopicPartition tp = new TopicPartition(Topic.GROUP_METADATA_TOPIC_NAME, partitionFor(groupId));
         MemoryRecords batch = MemoryRecords.withRecords(Compression.NONE, records.toArray(new SimpleRecord[0]));
-        return replicaManager.appendToInternalTopic(tp, batch, commitTimeoutMs)
+        return coordinatorLog.append(tp, batch, commitTimeoutMs)
             .thenApply(result -> toCoordinatorError(result, offsetCommit))
             .exceptionally(e -> {
                 log.error("Could not write to {} for group {}", tp, groupId, e);

@@ -255,24 +255,30 @@ final class RebalanceCoordinator {
         }
     }
 
+    /**
+     * Moves the group to PreparingRebalance. A group that was not empty completes the join at
+     * once if every member has already rejoined (none left, or the only member rejoined with new
+     * metadata), as Kafka's delayed join does; otherwise when they have, or at the rebalance timeout.
+     */
     private void prepareRebalance(ClassicGroup group, String reason) {
         if (group.is(GroupState.COMPLETING_REBALANCE)) {
             for (GroupMember m : group.members()) {
                 m.completeSync(new SyncGroupResponseData().setErrorCode(Errors.REBALANCE_IN_PROGRESS.code()));
             }
         }
-        boolean initial = group.is(GroupState.EMPTY);
+        GroupState previous = group.state();
         group.transitionTo(GroupState.PREPARING_REBALANCE, time.milliseconds());
-        if (initial) {
+        log.info("Preparing to rebalance group {} in state {} with old generation {}: {}", group.groupId(),
+            previous.protocolName(), group.generationId(), reason);
+        if (previous == GroupState.EMPTY) {
             int delay = Math.min(initialRebalanceDelayMs, group.rebalanceTimeoutMs());
             scheduleInitialJoin(group, delay, Math.max(group.rebalanceTimeoutMs() - delay, 0));
         } else {
             int generation = group.generationId();
             group.rebalanceTimer(timer.schedule(() -> onJoinTimeout(group, generation), group.rebalanceTimeoutMs(),
                 TimeUnit.MILLISECONDS), false);
+            tryCompleteJoin(group);
         }
-        log.info("Preparing to rebalance group {} in state {} with old generation {}: {}", group.groupId(),
-            group.state(), group.generationId(), reason);
     }
 
     /** A new group's first join waits for more members; each arrival extends the wait until the rebalance timeout. */

@@ -27,6 +27,7 @@ import org.apache.kafka.clients.consumer.RoundRobinAssignor;
 import org.apache.kafka.clients.consumer.StickyAssignor;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -165,6 +166,12 @@ class ConsumerGroupTest {
         leaves.close();
         // Well before the 60 s session timeout: the LeaveGroup started the rebalance.
         await().atMost(Duration.ofSeconds(20)).until(() -> stays.assignment().size() == PARTITIONS);
+
+        // The last member leaves: the group is Empty at once, not after the rebalance timeout
+        // (max.poll.interval.ms, 5 minutes by default).
+        stays.close();
+        await().atMost(Duration.ofSeconds(20)).until(() -> admin.describeConsumerGroups(List.of("leave-group")).all()
+            .get().get("leave-group").groupState() == GroupState.EMPTY);
     }
 
     @Test

@@ -1,0 +1,44 @@
+package io.tributary.broker.group;
+
+import io.tributary.broker.replica.ProduceResult;
+import io.tributary.broker.replica.ReplicaManager;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+
+/**
+ * What the group coordinator needs of the {@code __consumer_offsets} partitions this broker
+ * leads: appends that complete once replicated (acks=all), and reads of the committed part when
+ * a partition is loaded. {@link ReplicaManager} provides it; tests give an in-memory one.
+ */
+interface CoordinatorLog {
+
+    /**
+     * Appends records to a partition of the offsets topic.
+     *
+     * @param timeoutMs how long to wait for the ISR, ms ({@code offsets.commit.timeout.ms})
+     * @return completes with the append's result (error NONE, or the Kafka error of the failure)
+     */
+    CompletableFuture<ProduceResult> append(TopicPartition tp, MemoryRecords records, long timeoutMs);
+
+    /**
+     * Reads committed records (below the high watermark) from {@code startOffset}, at most about
+     * {@code maxBytes} (at least one batch).
+     */
+    ReplicaManager.LocalRead read(TopicPartition tp, long startOffset, int maxBytes);
+
+    /** The replica manager as the coordinator's log. */
+    static CoordinatorLog of(ReplicaManager replicaManager) {
+        return new CoordinatorLog() {
+            @Override
+            public CompletableFuture<ProduceResult> append(TopicPartition tp, MemoryRecords records, long timeoutMs) {
+                return replicaManager.appendToInternalTopic(tp, records, timeoutMs);
+            }
+
+            @Override
+            public ReplicaManager.LocalRead read(TopicPartition tp, long startOffset, int maxBytes) {
+                return replicaManager.readCommitted(tp, startOffset, maxBytes);
+            }
+        };
+    }
+}

@@ -1,0 +1,70 @@
+package io.tributary.broker.group;
+
+import io.tributary.broker.replica.ProduceResult;
+import io.tributary.broker.replica.ReplicaManager;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.Record;
+import org.apache.kafka.common.record.internal.RecordBatch;
+import org.apache.kafka.common.record.internal.SimpleRecord;
+
+/**
+ * The offsets topic as lists of records in memory, every append committed at once. Reads can
+ * be held back to keep a partition loading.
+ */
+final class InMemoryCoordinatorLog implements CoordinatorLog {
+
+    private final Map<TopicPartition, List<SimpleRecord>> partitions = new HashMap<>();
+    private volatile CountDownLatch readGate = new CountDownLatch(0);
+
+    @Override
+    public synchronized CompletableFuture<ProduceResult> append(TopicPartition tp, MemoryRecords records, long timeoutMs) {
+        List<SimpleRecord> log = partitions.computeIfAbsent(tp, p -> new ArrayList<>());
+        long base = log.size();
+        for (RecordBatch batch : records.batches()) {
+            for (Record r : batch) {
+                log.add(new SimpleRecord(r));
+            }
+        }
+        return CompletableFuture.completedFuture(new ProduceResult(Errors.NONE, null, base, RecordBatch.NO_TIMESTAMP, 0,
+            List.of(), log.size() - 1));
+    }
+
+    @Override
+    public ReplicaManager.LocalRead read(TopicPartition tp, long startOffset, int maxBytes) {
+        try {
+            readGate.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        synchronized (this) {
+            List<SimpleRecord> log = partitions.getOrDefault(tp, List.of());
+            MemoryRecords records = startOffset >= log.size() ? MemoryRecords.EMPTY
+                : MemoryRecords.withRecords(startOffset, Compression.NONE,
+                    log.subList((int) startOffset, log.size()).toArray(new SimpleRecord[0]));
+            return new ReplicaManager.LocalRead(records, log.size(), 0);
+        }
+    }
+
+    /** Records of a partition, tombstones included. */
+    synchronized List<SimpleRecord> records(TopicPartition tp) {
+        return List.copyOf(partitions.getOrDefault(tp, List.of()));
+    }
+
+    /** Reads wait until {@link #openReads()}. */
+    void holdReads() {
+        readGate = new CountDownLatch(1);
+    }
+
+    void openReads() {
+        readGate.countDown();
+    }
+}
