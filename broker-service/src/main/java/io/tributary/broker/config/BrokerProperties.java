@@ -166,6 +166,11 @@ public record BrokerProperties(
         if (offsetsTopicNumPartitions <= 0 || offsetsTopicReplicationFactor <= 0) {
             throw new IllegalArgumentException("broker.offsets-topic-num-partitions and -replication-factor must be positive");
         }
+        if (offsetsTopicSegmentBytes < LogConfig.MIN_TOPIC_SEGMENT_BYTES) {
+            // It becomes the offsets topic's segment.bytes, which has this minimum (KIP-1030).
+            throw new IllegalArgumentException("broker.offsets-topic-segment-bytes must be at least "
+                + LogConfig.MIN_TOPIC_SEGMENT_BYTES + ", was " + offsetsTopicSegmentBytes);
+        }
         logDirs = logDirs == null ? List.of() : List.copyOf(logDirs);
     }
 
