@@ -1,0 +1,54 @@
+package io.tributary.broker.testing;
+
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+
+/**
+ * A consumer application in its own JVM for {@link ConsumerProcess}: joins a group, prints
+ * every record value on its own line of stdout, after {@link #VALUE_PREFIX} (log lines may share
+ * stdout), and commits after each poll, until killed.
+ *
+ * <p>Arguments: bootstrap servers, group id, topic, session timeout ms.
+ */
+public final class ConsumerProcessMain {
+
+    /** Marks a line of stdout as a record value. */
+    static final String VALUE_PREFIX = "value|";
+
+    private ConsumerProcessMain() {
+    }
+
+    public static void main(String[] args) {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, args[0]);
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, args[1]);
+        p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, args[3]);
+        p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "500");
+        p.put(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, "20000");
+        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "100");
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(p)) {
+            consumer.subscribe(List.of(args[2]));
+            while (true) {
+                var records = consumer.poll(Duration.ofMillis(100));
+                for (ConsumerRecord<String, String> r : records) {
+                    out.println(VALUE_PREFIX + r.value());
+                }
+                if (!records.isEmpty()) {
+                    consumer.commitSync();
+                }
+            }
+        }
+    }
+}
