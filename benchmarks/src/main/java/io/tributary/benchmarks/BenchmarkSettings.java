@@ -8,14 +8,14 @@ import java.util.List;
 /**
  * The benchmark's parameters, read from {@code benchmark.*} system properties.
  *
- * @param records       records produced per measured run (count)
+ * @param records       records produced (or consumed) per measured run (count)
  * @param recordSize    size of each record's value, bytes
  * @param partitions    partitions of each freshly created topic (count)
  * @param rounds        measured runs per scenario and broker (count); medians are taken across them
- * @param scenarios     producer settings to measure, in order
+ * @param scenarios     what to measure, in order (see {@link Scenario#named})
  * @param warmupRecords records produced once per broker before measuring, not reported (count; 0 skips)
  * @param brokerHeap    heap given to each broker JVM, as for {@code -Xmx} (e.g. {@code 1g})
- * @param runTimeout    longest a single ProducerPerformance run may take before it is killed
+ * @param runTimeout    longest a single tool run may take before it is killed
  * @param pause         idle time between two runs, to let the previous run's work settle
  * @param tributaryJar  Tributary's executable broker jar; by default the one built in this repository
  *                      ({@code ../broker-service/target/} seen from the benchmarks module)
@@ -30,13 +30,13 @@ record BenchmarkSettings(long records, int recordSize, int partitions, int round
                     + " positive and warmup-records not negative");
         }
         if (scenarios.isEmpty()) {
-            throw new IllegalArgumentException("benchmark.scenarios names no scenario (acks1, acksall, lz4)");
+            throw new IllegalArgumentException("benchmark.scenarios names no scenario (acks1, acksall, lz4, consume)");
         }
     }
 
     /** Reads the settings, with the defaults of the documented full run. */
     static BenchmarkSettings fromSystemProperties() {
-        List<Scenario> scenarios = Arrays.stream(prop("benchmark.scenarios", "acks1,acksall,lz4").split(","))
+        List<Scenario> scenarios = Arrays.stream(prop("benchmark.scenarios", "acks1,acksall,lz4,consume").split(","))
                 .map(String::trim).filter(s -> !s.isEmpty()).map(Scenario::named).toList();
         return new BenchmarkSettings(
                 Long.parseLong(prop("benchmark.records", "2000000")),

@@ -29,10 +29,11 @@ final class Report {
             tributary.print(out);
             if (kafka.runs > 0 && tributary.runs > 0) {
                 out.printf("  tributary/kafka: throughput %.2fx (higher is better), CPU per record %.2fx"
-                                + " (lower is better), avg latency %.2fx, p99 latency %s%n",
+                                + " (lower is better)%s%n",
                         tributary.recordsPerSecond / kafka.recordsPerSecond,
                         tributary.cpuMicrosPerRecord / kafka.cpuMicrosPerRecord,
-                        tributary.avgLatencyMs / kafka.avgLatencyMs, ratio(tributary.p99Ms, kafka.p99Ms));
+                        scenario.consume() ? "" : String.format(", avg latency %.2fx, p99 latency %s",
+                                tributary.avgLatencyMs / kafka.avgLatencyMs, ratio(tributary.p99Ms, kafka.p99Ms)));
             } else {
                 out.println("  tributary/kafka: no ratio, a broker has no successful run");
             }
@@ -41,7 +42,7 @@ final class Report {
 
     /** {@code a / b} as {@code 1.23x}, or n/a when {@code b} is 0 (p99 can round to 0 ms). */
     private static String ratio(double a, double b) {
-        return b == 0 ? "n/a" : String.format("%.2fx", a / b);
+        return b == 0 || Double.isNaN(b) ? "n/a" : String.format("%.2fx", a / b);
     }
 
     private Medians medians(String broker, Scenario scenario) {
@@ -64,12 +65,18 @@ final class Report {
         return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
     }
 
+    /** {@code value} formatted, or "-" when there is none (consumer runs have no latency). */
+    private static String orDash(String format, double value) {
+        return Double.isNaN(value) ? "-" : String.format(format, value);
+    }
+
     /** One broker's medians in one scenario; throughput in records/s and MB/s, latency in ms, CPU in s and us. */
     private record Medians(String broker, int runs, long attempted, double recordsPerSecond, double mbPerSecond,
                            double avgLatencyMs, double p99Ms, double cpuSeconds, double cpuMicrosPerRecord) {
         void print(PrintStream out) {
-            out.printf("  %-10s %,12.0f %8.2f %9.2f %8.1f %13.2f %12.2f %6s%n", broker, recordsPerSecond,
-                    mbPerSecond, avgLatencyMs, p99Ms, cpuSeconds, cpuMicrosPerRecord, runs + "/" + attempted);
+            out.printf("  %-10s %,12.0f %8.2f %9s %8s %13.2f %12.2f %6s%n", broker, recordsPerSecond,
+                    mbPerSecond, orDash("%.2f", avgLatencyMs), orDash("%.1f", p99Ms), cpuSeconds, cpuMicrosPerRecord,
+                    runs + "/" + attempted);
         }
     }
 }

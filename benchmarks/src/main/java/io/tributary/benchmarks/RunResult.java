@@ -1,20 +1,26 @@
 package io.tributary.benchmarks;
 
 /**
- * One measured ProducerPerformance run against one broker.
+ * One measured ProducerPerformance or ConsumerPerformance run against one broker.
  *
  * @param broker       broker name
  * @param scenario     scenario name
  * @param round        round number, from 1
- * @param summary      ProducerPerformance's summary, null if the run failed
+ * @param summary      the tool's summary (no latency for ConsumerPerformance), null if the run failed
  * @param brokerCpuS   CPU seconds the broker process used during the run (user + system)
- * @param producerCpuS CPU seconds of the ProducerPerformance JVM, sampled every 200 ms (a lower bound)
+ * @param producerCpuS CPU seconds of the tool's JVM (producer or consumer), sampled every 200 ms (a lower bound)
  * @param machineCpuS  busy CPU seconds of the whole machine during the run, all processes
- * @param wallS        wall-clock seconds from starting ProducerPerformance until it exited
+ * @param wallS        wall-clock seconds from starting the tool until it exited
  * @param error        why the run failed, null if it succeeded
  */
 record RunResult(String broker, String scenario, int round, PerfSummary summary, double brokerCpuS,
                  double producerCpuS, double machineCpuS, double wallS, String error) {
+
+    /** A run that failed, with what was measured. */
+    static RunResult failed(String broker, String scenario, int round, PerfToolRun.Measured m, String error) {
+        return new RunResult(broker, scenario, round, null, m.brokerCpuS(), m.toolCpuS(), m.machineCpuS(), m.wallS(),
+                error);
+    }
 
     boolean ok() {
         return summary != null;
@@ -31,9 +37,11 @@ record RunResult(String broker, String scenario, int round, PerfSummary summary,
         if (!ok()) {
             return head + " FAILED: " + error;
         }
-        return head + String.format(" %,10.0f rec/s %7.2f MB/s avg %8.2f ms p99 %6.0f ms | broker CPU %6.2f s"
-                        + " (%5.2f us/rec), producer CPU %6.2f s, machine busy %6.2f s, wall %6.2f s",
-                summary.recordsPerSecond(), summary.mbPerSecond(), summary.avgLatencyMs(),
-                summary.p99LatencyMs(), brokerCpuS, cpuMicrosPerRecord(), producerCpuS, machineCpuS, wallS);
+        String latency = Double.isNaN(summary.avgLatencyMs()) ? ""
+                : String.format(" avg %8.2f ms p99 %6.0f ms", summary.avgLatencyMs(), summary.p99LatencyMs());
+        return head + String.format(" %,10.0f rec/s %7.2f MB/s%s | broker CPU %6.2f s"
+                        + " (%5.2f us/rec), client CPU %6.2f s, machine busy %6.2f s, wall %6.2f s",
+                summary.recordsPerSecond(), summary.mbPerSecond(), latency, brokerCpuS, cpuMicrosPerRecord(),
+                producerCpuS, machineCpuS, wallS);
     }
 }

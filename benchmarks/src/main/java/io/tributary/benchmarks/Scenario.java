@@ -4,16 +4,22 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * One producer configuration to measure.
+ * One configuration to measure: a producer run, or a consumer run over records produced first.
  *
  * @param name          short name used in topic names and on the command line
- * @param producerProps producer settings given to ProducerPerformance ({@code linger.ms} in ms)
+ * @param producerProps producer settings given to ProducerPerformance ({@code linger.ms} in ms); for a
+ *                      consumer scenario, those of the unmeasured run that fills the topic
+ * @param consume       whether ConsumerPerformance is measured (after filling the topic) rather than the producer
  */
-record Scenario(String name, Map<String, String> producerProps) {
+record Scenario(String name, Map<String, String> producerProps, boolean consume) {
 
-    /** The scenarios by name: {@code acks1}, {@code acksall}, {@code lz4} (acks=all, lz4, linger 5 ms). */
+    /**
+     * The scenarios by name: {@code acks1}, {@code acksall}, {@code lz4} (acks=all, lz4, linger 5 ms), and
+     * {@code consume} (a consumer group member reading what acks=1 wrote).
+     */
     static Scenario named(String name) {
         Map<String, String> props = new LinkedHashMap<>();
+        boolean consume = false;
         switch (name) {
             case "acks1" -> props.put("acks", "1");
             case "acksall" -> props.put("acks", "all");
@@ -22,15 +28,20 @@ record Scenario(String name, Map<String, String> producerProps) {
                 props.put("compression.type", "lz4");
                 props.put("linger.ms", "5");
             }
+            case "consume" -> {
+                props.put("acks", "1");
+                consume = true;
+            }
             default -> throw new IllegalArgumentException(
-                    "unknown scenario '" + name + "', expected acks1, acksall or lz4");
+                    "unknown scenario '" + name + "', expected acks1, acksall, lz4 or consume");
         }
-        return new Scenario(name, Map.copyOf(props));
+        return new Scenario(name, Map.copyOf(props), consume);
     }
 
-    /** The producer settings as {@code key=value} words, in a stable order. */
+    /** The settings as {@code key=value} words, in a stable order. */
     String describe() {
-        return String.join(" ", producerProps.entrySet().stream().sorted(Map.Entry.comparingByKey())
+        String producer = String.join(" ", producerProps.entrySet().stream().sorted(Map.Entry.comparingByKey())
                 .map(e -> e.getKey() + "=" + e.getValue()).toList());
+        return consume ? "ConsumerPerformance, one group member, topic filled with " + producer : producer;
     }
 }

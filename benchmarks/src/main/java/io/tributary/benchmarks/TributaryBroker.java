@@ -35,7 +35,9 @@ final class TributaryBroker extends BrokerUnderTest {
     protected Process launch() throws IOException {
         Path copy = Files.copy(jar, dir.resolve("tributary-broker.jar"));
         List<String> args = List.of("--broker.data-dir=" + dir.resolve("data"), "--server.port=0",
-                "--broker.listeners=PLAINTEXT://127.0.0.1:" + port, "--broker.embedded-zookeeper-port=0");
+                "--broker.listeners=PLAINTEXT://127.0.0.1:" + port, "--broker.embedded-zookeeper-port=0",
+                // As the Kafka broker of this benchmark: a new group's first rebalance does not wait.
+                "--broker.group-initial-rebalance-delay-ms=0");
         return JavaLauncher.start(launcher.jar(jvmOptions(heap), copy, args), dir, logFile);
     }
 }

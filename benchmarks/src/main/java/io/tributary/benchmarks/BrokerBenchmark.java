@@ -11,14 +11,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 
 /**
- * Runs Kafka's ProducerPerformance against Apache Kafka's own broker and against Tributary, taking
- * turns, and prints throughput (records/s, MB/s), latency (avg and p99, ms) and the broker's CPU
- * (seconds per run, microseconds per record) with Tributary/Kafka ratios. Both brokers run as child
+ * Runs Kafka's ProducerPerformance and ConsumerPerformance against Apache Kafka's own broker and
+ * against Tributary, taking turns, and prints throughput (records/s, MB/s), producer latency (avg
+ * and p99, ms) and the broker's CPU (seconds per run, microseconds per record) with Tributary/Kafka
+ * ratios. A consumer run first fills a fresh topic with ProducerPerformance (not measured). Both brokers run as child
  * JVMs with the same heap and GC options; data lives in a temp directory removed on exit.
  *
  * <p>Parameters are {@code benchmark.*} system properties, see {@link BenchmarkSettings}.
  */
-public final class ProducerBenchmark {
+public final class BrokerBenchmark {
 
     private static final Duration STOP_GRACE = Duration.ofSeconds(20);
 
@@ -26,16 +27,18 @@ public final class ProducerBenchmark {
     private final List<BrokerUnderTest> brokers = new ArrayList<>();
     private final AtomicBoolean cleanedUp = new AtomicBoolean();
     private Path workDir;
+    private PerfToolRun tool;
     private ProducerPerformanceRun producer;
+    private ConsumerPerformanceRun consumer;
 
-    private ProducerBenchmark(BenchmarkSettings settings) {
+    private BrokerBenchmark(BenchmarkSettings settings) {
         this.settings = settings;
     }
 
     public static void main(String[] args) {
         int status;
         try {
-            status = new ProducerBenchmark(BenchmarkSettings.fromSystemProperties()).run();
+            status = new BrokerBenchmark(BenchmarkSettings.fromSystemProperties()).run();
         } catch (IllegalArgumentException | IllegalStateException e) {
             System.err.println("\nBenchmark failed: " + e.getMessage());
             status = 2;
@@ -53,7 +56,10 @@ public final class ProducerBenchmark {
         workDir = Files.createTempDirectory("tributary-bench-");
         Runtime.getRuntime().addShutdownHook(new Thread(this::cleanUp, "benchmark-cleanup"));
         JavaLauncher launcher = new JavaLauncher(writeLog4jConfig(workDir));
-        producer = new ProducerPerformanceRun(launcher, settings, Files.createDirectories(workDir.resolve("runs")));
+        Path runs = Files.createDirectories(workDir.resolve("runs"));
+        tool = new PerfToolRun(runs, settings.runTimeout());
+        producer = new ProducerPerformanceRun(launcher, settings, runs, tool);
+        consumer = new ConsumerPerformanceRun(launcher, settings, runs, tool);
         printSetup();
 
         brokers.add(new KafkaBroker(workDir.resolve("kafka"), launcher, settings.brokerHeap()));
@@ -111,7 +117,12 @@ public final class ProducerBenchmark {
                             + " ends with:\n" + LogTail.of(broker.logFile(), 40));
         }
         Thread.sleep(settings.pause().toMillis());
-        return producer.run(broker, scenario, round, topic, records);
+        RunResult produced = producer.run(broker, scenario, round, topic, records);
+        if (!scenario.consume() || !produced.ok()) {
+            return produced;
+        }
+        Thread.sleep(settings.pause().toMillis());
+        return consumer.run(broker, scenario, round, topic, records);
     }
 
     /** Kafka first in even turns, Tributary first in odd ones. */
@@ -120,7 +131,8 @@ public final class ProducerBenchmark {
     }
 
     private void printSetup() {
-        System.out.printf("Producer benchmark: Kafka %s ProducerPerformance, %,d records x %d B, %d partitions,"
+        System.out.printf("Benchmark: Kafka %s ProducerPerformance and ConsumerPerformance, %,d records x %d B,"
+                        + " %d partitions,"
                         + " %d round(s), scenarios %s%n", org.apache.kafka.common.utils.internals.AppInfoParser.getVersion(),
                 settings.records(), settings.recordSize(), settings.partitions(), settings.rounds(),
                 settings.scenarios().stream().map(Scenario::name).toList());
@@ -156,8 +168,8 @@ public final class ProducerBenchmark {
         if (!cleanedUp.compareAndSet(false, true)) {
             return;
         }
-        if (producer != null) {
-            producer.killCurrent();
+        if (tool != null) {
+            tool.killCurrent();
         }
         brokers.forEach(b -> b.stop(STOP_GRACE));
         if (workDir != null) {

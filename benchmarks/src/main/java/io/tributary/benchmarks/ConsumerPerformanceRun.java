@@ -1,0 +1,85 @@
+package io.tributary.benchmarks;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Runs Kafka's {@code org.apache.kafka.tools.ConsumerPerformance} against one broker: a consumer in
+ * a new group reads a topic from the beginning until it has {@code records} records. The group's
+ * FindCoordinator, JoinGroup, SyncGroup and OffsetFetch are inside the measured time.
+ */
+final class ConsumerPerformanceRun {
+
+    private final JavaLauncher launcher;
+    private final BenchmarkSettings settings;
+    private final Path outputDir;
+    private final PerfToolRun tool;
+
+    ConsumerPerformanceRun(JavaLauncher launcher, BenchmarkSettings settings, Path outputDir, PerfToolRun tool) {
+        this.launcher = launcher;
+        this.settings = settings;
+        this.outputDir = outputDir;
+        this.tool = tool;
+    }
+
+    /** Consumes {@code records} records of {@code topic} on {@code broker} in group {@code topic}-group. */
+    RunResult run(BrokerUnderTest broker, Scenario scenario, int round, String topic, long records)
+            throws IOException, InterruptedException {
+        List<String> args = List.of("--bootstrap-server", broker.bootstrap(), "--topic", topic, "--messages",
+                Long.toString(records), "--group", topic + "-group", "--timeout", "60000");
+        Path output = outputDir.resolve(topic + "-" + broker.name() + "-consumer.out");
+        List<String> command = launcher.mainClass(List.of("-Xms512m", "-Xmx512m"),
+                "org.apache.kafka.tools.ConsumerPerformance", args);
+        PerfToolRun.Measured m = tool.run(broker, command, output);
+
+        Optional<PerfSummary> summary = summary(output);
+        String error = null;
+        if (m.timedOut()) {
+            error = "ConsumerPerformance did not finish within " + settings.runTimeout();
+        } else if (m.exitCode() != 0 || summary.isEmpty()) {
+            error = "ConsumerPerformance exited with " + m.exitCode() + (summary.isEmpty() ? " without a result line" : "");
+        } else if (summary.get().records() < records) {
+            error = "only " + summary.get().records() + " of " + records + " records were consumed";
+        } else if (!broker.isAlive()) {
+            error = "the broker process exited during the run";
+        }
+        if (error != null) {
+            error += "\n  ConsumerPerformance output " + output + " ends with:\n" + LogTail.of(output, 25)
+                    + "  broker log " + broker.logFile() + " ends with:\n" + LogTail.of(broker.logFile(), 40);
+            return RunResult.failed(broker.name(), scenario.name(), round, m, error);
+        }
+        return new RunResult(broker.name(), scenario.name(), round, summary.get(), m.brokerCpuS(), m.toolCpuS(),
+                m.machineCpuS(), m.wallS(), null);
+    }
+
+    /**
+     * ConsumerPerformance's result: a header line {@code start.time, end.time, data.consumed.in.MB, MB.sec,
+     * data.consumed.in.nMsg, nMsg.sec, rebalance.time.ms, fetch.time.ms, fetch.MB.sec, fetch.nMsg.sec}
+     * and one line of values. Throughput is over the whole run (group join included); there is no latency.
+     */
+    static Optional<PerfSummary> summary(Path output) throws IOException {
+        List<String> lines = Files.readAllLines(output, StandardCharsets.ISO_8859_1);
+        for (int i = 0; i + 1 < lines.size(); i++) {
+            List<String> header = Arrays.stream(lines.get(i).split(",")).map(String::trim).toList();
+            int records = header.indexOf("data.consumed.in.nMsg");
+            int recordsPerSecond = header.indexOf("nMsg.sec");
+            int mbPerSecond = header.indexOf("MB.sec");
+            if (records < 0 || recordsPerSecond < 0 || mbPerSecond < 0) {
+                continue;
+            }
+            String[] values = lines.get(i + 1).split(",");
+            if (values.length != header.size()) {
+                return Optional.empty();
+            }
+            return Optional.of(new PerfSummary(Long.parseLong(values[records].trim()),
+                    Double.parseDouble(values[recordsPerSecond].trim()), Double.parseDouble(values[mbPerSecond].trim()),
+                    Double.NaN, Double.NaN));
+        }
+        return Optional.empty();
+    }
+}
