@@ -17,9 +17,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -28,14 +31,17 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A real broker process is killed with SIGKILL while its log cleaner compacts a topic that a
- * producer keeps updating (16 KiB segments, so a cleaning swaps many segments and is usually
+ * Log compaction survives SIGKILL of the broker process. One test kills it while it cleans the
+ * fixed workload of {@link LogCompactionTest} and checks the exact result after the restart.
+ *
+ * <p>The other kills it while its log cleaner compacts a topic that a producer keeps updating (16 KiB segments, so a cleaning swaps many segments and is usually
  * under way: the test kills when the broker's log shows a cleaning begun and not finished).
  * After a restart, which settles any interrupted swap, and one more cleaning, the log reads
  * from offset 0 to its end with strictly increasing offsets, and for every key the latest
@@ -139,6 +145,88 @@ class CompactionCrashRecoveryTest {
             assertThat(files.map(p -> p.getFileName().toString()))
                 .noneMatch(name -> name.endsWith(".cleaned") || name.endsWith(".swap"));
         }
+    }
+
+    /**
+     * The workload of {@link LogCompactionTest} (10,000 updates over 100 keys, then tombstones for
+     * 10 of them, {@code delete.retention.ms=0}) is written while the topic still has the delete
+     * policy, then the topic is switched to compact and the broker process is killed as soon as its
+     * log shows the cleaning begun. The broker comes back in this JVM on the same data, the log is
+     * rolled so everything is cleanable, and a consumer from offset 0 then reads exactly the
+     * latest value of each of the 90 live keys at its original offset and reaches the log end.
+     */
+    @Test
+    void theWorkloadKilledDuringItsCleaningEndsWithExactlyTheLatestValueOfEachLiveKey() throws Exception {
+        String topic = "compacted-crash-workload";
+        TopicPartition tp = new TopicPartition(topic, 0);
+        int port = TestBroker.freePort();
+        String bootstrap = "127.0.0.1:" + port;
+        Path data = dir.resolve("data");
+        List<String> args = List.of("--broker.data-dir=" + data, "--broker.listeners=PLAINTEXT://127.0.0.1:" + port,
+            "--broker.embedded-zookeeper-port=0", "--broker.embedded-zookeeper-tick-time-ms=200",
+            "--broker.zookeeper-session-timeout-ms=4000", "--server.port=0", "--broker.log-segment-bytes=16384",
+            "--broker.log-cleaner-backoff-ms=50");
+        Map<String, String> latest;
+        boolean killedMidClean;
+        try (BrokerProcess first = BrokerProcess.start(dir, "workload-first.log", args, Duration.ofSeconds(90));
+             Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            Map<String, String> configs = new HashMap<>(LogCompactionTest.compactedTopicConfig(true));
+            configs.put("cleanup.policy", "delete");
+            configs.put("segment.ms", "3600000");
+            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1).configs(configs))).all().get();
+            try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap)) {
+                latest = LogCompactionTest.writeWorkload(producer, topic);
+            }
+            ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+            admin.incrementalAlterConfigs(Map.of(resource, List.of(new AlterConfigOp(
+                new ConfigEntry("cleanup.policy", "compact"), AlterConfigOp.OpType.SET)))).all().get();
+            killedMidClean = killOnceCleaningBegins(first, topic);
+        }
+        System.out.println("Killed the broker " + (killedMidClean ? "during" : "outside") + " the cleaning of " + topic);
+
+        try (TestBroker broker = TestBroker.start(data, Map.of("broker.log-segment-bytes", "16384",
+                "broker.log-cleaner-backoff-ms", "100"))) {
+            broker.server().logManager().getLog(tp).orElseThrow().roll();
+            try (KafkaConsumer<byte[], byte[]> consumer = broker.consumer(Map.of())) {
+                List<ConsumerRecord<byte[], byte[]>> read = LogCompactionTest.awaitCleaned(consumer, tp,
+                    r -> r.size() == LogCompactionTest.KEYS - LogCompactionTest.TOMBSTONES, Duration.ofSeconds(60));
+                Map<String, String> live = new HashMap<>(latest);
+                live.values().removeIf(v -> v == null);
+                assertThat(LogCompactionTest.asMap(read)).isEqualTo(live);
+                assertThat(read).extracting(ConsumerRecord::offset).as("original offsets of the last updates")
+                    .containsExactlyElementsOf(LongStream.range(LogCompactionTest.UPDATES - LogCompactionTest.KEYS,
+                        LogCompactionTest.UPDATES - LogCompactionTest.TOMBSTONES).boxed().toList());
+                assertThat(consumer.endOffsets(List.of(tp)).get(tp)).as("log end offset")
+                    .isEqualTo(LogCompactionTest.UPDATES + LogCompactionTest.TOMBSTONES);
+            }
+        }
+        try (Stream<Path> files = Files.walk(data)) {
+            assertThat(files.map(p -> p.getFileName().toString()))
+                .noneMatch(name -> name.endsWith(".cleaned") || name.endsWith(".swap"));
+        }
+    }
+
+    /**
+     * Kills the broker as soon as its log shows a cleaning of {@code topic} begun and not ended
+     * (after 60 s it kills anyway).
+     *
+     * @return whether the kill landed during the cleaning, as far as the log tells
+     */
+    private static boolean killOnceCleaningBegins(BrokerProcess broker, String topic) throws Exception {
+        Pattern begun = Pattern.compile("Beginning cleaning of " + topic + "-0");
+        Pattern done = Pattern.compile("Cleaned " + topic + "-0|Cleaning of " + topic + "-0");
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < deadline) {
+            String log = broker.log();
+            if (count(begun, log) > 0) {
+                boolean during = count(begun, log) > count(done, log);
+                broker.kill();
+                return during;
+            }
+            Thread.sleep(1);
+        }
+        broker.kill();
+        return false;
     }
 
     /**
