@@ -27,7 +27,8 @@ public final class JoinGroupHandler extends VersionedHandler {
     public CompletableFuture<Response> handle(RequestContext context, AbstractRequest r) {
         JoinGroupRequest request = (JoinGroupRequest) r;
         String clientHost = context.clientAddress() == null ? "" : context.clientAddress().toString();
-        return coordinator.joinGroup(request.data(), context.apiVersion() >= 4, context.clientId(), clientHost)
+        return coordinator.joinGroup(request.data(), context.apiVersion() >= 4, context.apiVersion() >= 9,
+            context.clientId(), clientHost)
             .thenApply(data -> {
                 if (context.apiVersion() < 7 && data.protocolName() == null) {
                     data.setProtocolName("");

@@ -22,7 +22,9 @@ import org.apache.kafka.common.requests.OffsetCommitResponse;
  * OffsetCommit (served v2-10, advertised from v0 for old librdkafka; v0-1 get
  * UNSUPPORTED_VERSION): commits each partition's offset for the group, stored in
  * {@code __consumer_offsets}, answering when written. v10 names topics by id (KIP-848);
- * unknown topics or partitions get UNKNOWN_TOPIC_OR_PARTITION (UNKNOWN_TOPIC_ID by id).
+ * unknown topics or partitions get UNKNOWN_TOPIC_OR_PARTITION (UNKNOWN_TOPIC_ID by id). The
+ * {@code retention_time_ms} of v2-4 gives the offsets their own expiry; v9+ answers
+ * GROUP_ID_NOT_FOUND for a generation-based commit to an unknown group.
  */
 public final class OffsetCommitHandler extends VersionedHandler {
 
@@ -63,8 +65,10 @@ public final class OffsetCommitHandler extends VersionedHandler {
                 }
             }
         }
-        return coordinator.commitOffsets(data.groupId(), data.generationIdOrMemberEpoch(), data.memberId(),
-            data.groupInstanceId(), commits).thenApply(results -> {
+        // retention_time_ms exists in v2-4 only (-1: the broker's retention).
+        long retentionTimeMs = context.apiVersion() <= 4 ? data.retentionTimeMs() : -1;
+        return coordinator.commitOffsets(new GroupCoordinator.OffsetCommit(data.groupId(), data.generationIdOrMemberEpoch(),
+            data.memberId(), data.groupInstanceId(), retentionTimeMs, context.apiVersion(), commits)).thenApply(results -> {
                 OffsetCommitResponseData response = new OffsetCommitResponseData().setThrottleTimeMs(0);
                 for (OffsetCommitRequestData.OffsetCommitRequestTopic topic : data.topics()) {
                     String name = names.get(topic);

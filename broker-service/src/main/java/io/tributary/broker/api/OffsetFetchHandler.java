@@ -68,6 +68,21 @@ public final class OffsetFetchHandler extends VersionedHandler {
                 }
             }
             OffsetFetchResponseData.OffsetFetchResponseGroup group = fetchGroup(data.groupId(), requested, false);
+            if (version < 2 && group.errorCode() != Errors.NONE.code() && data.topics() != null) {
+                // v0-1 have no group-level error: it goes on every requested partition (as Kafka does).
+                for (OffsetFetchRequestData.OffsetFetchRequestTopic t : data.topics()) {
+                    OffsetFetchResponseData.OffsetFetchResponseTopic topic =
+                        new OffsetFetchResponseData.OffsetFetchResponseTopic().setName(t.name());
+                    for (int p : t.partitionIndexes()) {
+                        topic.partitions().add(new OffsetFetchResponseData.OffsetFetchResponsePartition()
+                            .setPartitionIndex(p).setCommittedOffset(OffsetFetchResponse.INVALID_OFFSET)
+                            .setCommittedLeaderEpoch(-1).setMetadata(OffsetFetchResponse.NO_METADATA)
+                            .setErrorCode(group.errorCode()));
+                    }
+                    response.topics().add(topic);
+                }
+                return Responses.completed(context, new OffsetFetchResponse(response, version));
+            }
             for (OffsetFetchResponseData.OffsetFetchResponseTopics t : group.topics()) {
                 OffsetFetchResponseData.OffsetFetchResponseTopic topic = new OffsetFetchResponseData.OffsetFetchResponseTopic()
                     .setName(t.name());

@@ -1,5 +1,6 @@
 package io.tributary.broker.group;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.apache.kafka.clients.consumer.internals.ConsumerProtocol;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -30,6 +32,10 @@ final class ClassicGroup {
     private final Set<String> pendingMembers = new HashSet<>();
     private final Set<String> pendingSyncMembers = new HashSet<>();
     private final Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+    /** Partitions with a commit being written, and how many (Kafka's pendingOffsetCommits). */
+    private final Map<TopicPartition, Integer> pendingOffsetCommits = new HashMap<>();
+    /** Topics the members of the current generation subscribe to (consumer protocol), fixed when it starts. */
+    private Set<String> subscribedTopics = Set.of();
     private GroupState state = GroupState.EMPTY;
     private long currentStateTimestamp;
     private String protocolType;
@@ -109,6 +115,7 @@ final class ClassicGroup {
             }
         }
         state = members.isEmpty() ? GroupState.EMPTY : GroupState.STABLE;
+        subscribedTopics = computeSubscribedTopics();
     }
 
     Collection<GroupMember> members() {
@@ -219,6 +226,39 @@ final class ClassicGroup {
         return pendingMembers.isEmpty() && members.values().stream().allMatch(GroupMember::isAwaitingJoin);
     }
 
+    /**
+     * Whether a member that is not yet in the group may join, under {@code group.max.size}
+     * (Kafka's acceptJoiningMember): while preparing a rebalance the members that rejoined count,
+     * otherwise all members.
+     */
+    boolean canAcceptNewMember(int maxSize) {
+        return switch (state) {
+            case EMPTY, DEAD -> true;
+            case PREPARING_REBALANCE -> members.values().stream().filter(GroupMember::isAwaitingJoin).count() < maxSize;
+            case COMPLETING_REBALANCE, STABLE -> members.size() < maxSize;
+        };
+    }
+
+    /**
+     * Makes sure the leader is a member that rejoined: keeps the leader if it did, or passes the
+     * leadership to one that did.
+     *
+     * @return false when no member rejoined
+     */
+    boolean electJoinedLeader() {
+        GroupMember leader = leaderId == null ? null : members.get(leaderId);
+        if (leader != null && leader.isAwaitingJoin()) {
+            return true;
+        }
+        for (GroupMember m : members.values()) {
+            if (m.isAwaitingJoin()) {
+                leaderId = m.memberId();
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Members that have not rejoined in this rebalance. */
     List<GroupMember> notYetRejoinedMembers() {
         return members.values().stream().filter(m -> !m.isAwaitingJoin()).toList();
@@ -298,24 +338,52 @@ final class ClassicGroup {
             protocolName = null;
             transitionTo(GroupState.EMPTY, nowMs);
         }
+        subscribedTopics = computeSubscribedTopics();
         newMemberAdded = false;
     }
 
-    /** The topics the members subscribe to, when the group uses the consumer protocol. */
+    /**
+     * The topics the members of the current generation subscribe to, when the group uses the
+     * consumer protocol (empty otherwise). Fixed when the generation starts, as Kafka keeps it, so
+     * members that rejoin with other subscriptions during a rebalance do not change it.
+     */
     Set<String> subscribedTopics() {
+        return subscribedTopics;
+    }
+
+    private Set<String> computeSubscribedTopics() {
         Set<String> topics = new HashSet<>();
         if (!"consumer".equals(protocolType) || protocolName == null) {
             return topics;
         }
         for (GroupMember m : members.values()) {
             try {
-                topics.addAll(org.apache.kafka.clients.consumer.internals.ConsumerProtocol
-                    .deserializeSubscription(java.nio.ByteBuffer.wrap(m.metadata(protocolName))).topics());
+                topics.addAll(ConsumerProtocol
+                    .deserializeSubscription(ByteBuffer.wrap(m.metadata(protocolName))).topics());
             } catch (RuntimeException e) {
                 // A member whose subscription cannot be read subscribes to nothing we can name.
             }
         }
-        return topics;
+        return Set.copyOf(topics);
+    }
+
+    /** A commit of {@code tp} is being written. */
+    void addPendingCommit(TopicPartition tp) {
+        pendingOffsetCommits.merge(tp, 1, Integer::sum);
+    }
+
+    /** A commit of {@code tp} was written or failed. */
+    void removePendingCommit(TopicPartition tp) {
+        pendingOffsetCommits.computeIfPresent(tp, (k, n) -> n == 1 ? null : n - 1);
+    }
+
+    boolean hasPendingCommit(TopicPartition tp) {
+        return pendingOffsetCommits.containsKey(tp);
+    }
+
+    /** Partitions with a commit being written. */
+    Set<TopicPartition> pendingCommitPartitions() {
+        return Set.copyOf(pendingOffsetCommits.keySet());
     }
 
     Map<TopicPartition, OffsetAndMetadata> offsets() {
@@ -350,11 +418,6 @@ final class ClassicGroup {
 
     boolean inInitialJoinDelay() {
         return initialJoinDelay;
-    }
-
-    /** Forgets members that were told to rejoin with their new id but did not. */
-    void clearPendingMembers() {
-        pendingMembers.clear();
     }
 
     /** Member ids, in join order, for logs. */

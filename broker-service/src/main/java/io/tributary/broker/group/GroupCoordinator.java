@@ -4,8 +4,7 @@ import io.tributary.broker.replica.PartitionLeadershipListener;
 import io.tributary.broker.replica.ReplicaManager;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -20,6 +19,7 @@ import org.apache.kafka.common.message.JoinGroupRequestData;
 import org.apache.kafka.common.message.JoinGroupResponseData;
 import org.apache.kafka.common.message.SyncGroupRequestData;
 import org.apache.kafka.common.message.SyncGroupResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.utils.Time;
 import org.slf4j.Logger;
@@ -28,10 +28,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The broker's group coordinator for classic consumer groups (DESIGN.md section 6): the entry
  * point of the group APIs for the groups whose {@code __consumer_offsets} partition this broker
- * leads. Membership and rebalances are run by {@link RebalanceCoordinator}, loading and
- * persistence by {@link GroupMetadataManager}; this class checks coordinator ownership and
- * requests, and handles offsets, group listing, description and deletion, and offset expiry
- * (KIP-211: offsets of a group expire only once it is empty).
+ * leads. Membership and rebalances are run by {@link RebalanceCoordinator}, committed offsets
+ * and their expiry by {@link OffsetMetadataManager}, loading and persistence by
+ * {@link GroupMetadataManager}; this class checks coordinator ownership and requests, and
+ * handles group listing, description and deletion.
  *
  * <p>Thread-safe.
  */
@@ -78,6 +78,7 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
     private final Time time;
     private final GroupMetadataManager groups;
     private final RebalanceCoordinator rebalance;
+    private final OffsetMetadataManager offsets;
     private final ScheduledThreadPoolExecutor timer;
 
     public GroupCoordinator(ReplicaManager replicaManager, Config config, Time time) {
@@ -95,6 +96,8 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
         timer.setRemoveOnCancelPolicy(true);
         this.groups = new GroupMetadataManager(coordinatorLog, config.offsetsTopicPartitions(), config.commitTimeoutMs(), time);
         this.rebalance = new RebalanceCoordinator(groups, timer, time, config.initialRebalanceDelayMs());
+        this.offsets = new OffsetMetadataManager(groups, rebalance, config.offsetMetadataMaxBytes(),
+            config.offsetsRetentionMs(), time);
     }
 
     /** Starts the periodic offset expiry. */
@@ -131,6 +134,18 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
      */
     public CompletableFuture<JoinGroupResponseData> joinGroup(JoinGroupRequestData request, boolean requireKnownMemberId,
                                                               String clientId, String clientHost) {
+        return joinGroup(request, requireKnownMemberId, true, clientId, clientHost);
+    }
+
+    /**
+     * JoinGroup.
+     *
+     * @param requireKnownMemberId   whether the request version requires a member id first (v4+, KIP-394)
+     * @param supportsSkipAssignment whether the request version has skip_assignment (v9+, KIP-814)
+     */
+    public CompletableFuture<JoinGroupResponseData> joinGroup(JoinGroupRequestData request, boolean requireKnownMemberId,
+                                                              boolean supportsSkipAssignment, String clientId,
+                                                              String clientHost) {
         if (request.groupId() == null || request.groupId().isEmpty()) {
             return CompletableFuture.completedFuture(RebalanceCoordinator.joinError(request.memberId(), Errors.INVALID_GROUP_ID));
         }
@@ -142,12 +157,12 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
         if (error != Errors.NONE) {
             return CompletableFuture.completedFuture(RebalanceCoordinator.joinError(request.memberId(), error));
         }
-        return rebalance.join(request, requireKnownMemberId, clientId, clientHost, config.maxSize());
+        return rebalance.join(request, requireKnownMemberId, supportsSkipAssignment, clientId, clientHost, config.maxSize());
     }
 
     /** SyncGroup. */
     public CompletableFuture<SyncGroupResponseData> syncGroup(SyncGroupRequestData request) {
-        Errors error = groups.coordinatorError(request.groupId());
+        Errors error = invalidGroupId(request.groupId()) ? Errors.INVALID_GROUP_ID : groups.coordinatorError(request.groupId());
         ClassicGroup group = groups.group(request.groupId());
         if (error == Errors.NONE && group == null) {
             error = Errors.UNKNOWN_MEMBER_ID;
@@ -160,7 +175,15 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
 
     /** Heartbeat; see {@link RebalanceCoordinator#heartbeat} for the errors. */
     public Errors heartbeat(String groupId, String memberId, String groupInstanceId, int generationId) {
+        if (invalidGroupId(groupId)) {
+            return Errors.INVALID_GROUP_ID;
+        }
         Errors error = groups.coordinatorError(groupId);
+        if (error == Errors.COORDINATOR_LOAD_IN_PROGRESS) {
+            // As Kafka: the group is still loading, so answer blindly; the Java consumer has no
+            // handling for this error in its heartbeats.
+            return Errors.NONE;
+        }
         if (error != Errors.NONE) {
             return error;
         }
@@ -178,7 +201,7 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
      * @return the group-level error (or NONE) and one error per leaving member, in order
      */
     public Map.Entry<Errors, List<Errors>> leaveGroup(String groupId, List<Leaving> members) {
-        Errors error = groups.coordinatorError(groupId);
+        Errors error = invalidGroupId(groupId) ? Errors.INVALID_GROUP_ID : groups.coordinatorError(groupId);
         ClassicGroup group = groups.group(groupId);
         if (error != Errors.NONE) {
             return Map.entry(error, members.stream().map(m -> Errors.NONE).toList());
@@ -192,78 +215,31 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
     }
 
     /**
-     * OffsetCommit: from a member of the current generation, or, with generation -1, from a
-     * consumer that assigns partitions itself (the group must then have no members).
+     * An OffsetCommit request.
      *
-     * @return an error per partition
+     * @param generationId    the member's generation, or -1 for a consumer that assigns partitions itself
+     * @param retentionTimeMs {@code retention_time_ms} of OffsetCommit v2-4, ms; -1 for the broker's retention
+     * @param apiVersion      the request's version (v9+ answers GROUP_ID_NOT_FOUND for an unknown group)
      */
+    public record OffsetCommit(String groupId, int generationId, String memberId, String groupInstanceId,
+                               long retentionTimeMs, short apiVersion, Map<TopicPartition, CommitRequest> commits) {
+    }
+
+    /** OffsetCommit with the broker's retention, as the newest version. */
     public CompletableFuture<Map<TopicPartition, Errors>> commitOffsets(String groupId, int generationId, String memberId,
                                                                        String groupInstanceId,
                                                                        Map<TopicPartition, CommitRequest> commits) {
-        Map<TopicPartition, Errors> results = new LinkedHashMap<>();
-        Errors error = groups.coordinatorError(groupId);
-        if (error == Errors.NONE && (groupId == null || groupId.isEmpty())) {
-            error = Errors.INVALID_GROUP_ID;
-        }
-        if (error != Errors.NONE) {
-            Errors e = error;
-            commits.keySet().forEach(tp -> results.put(tp, e));
-            return CompletableFuture.completedFuture(results);
-        }
-        long now = time.milliseconds();
-        Map<TopicPartition, OffsetAndMetadata> valid = new LinkedHashMap<>();
-        commits.forEach((tp, c) -> {
-            if (c.metadata() != null && c.metadata().length() > config.offsetMetadataMaxBytes()) {
-                results.put(tp, Errors.OFFSET_METADATA_TOO_LARGE);
-            } else {
-                valid.put(tp, new OffsetAndMetadata(c.offset(), c.leaderEpoch(), c.metadata(), now));
-            }
-        });
-        ClassicGroup group = groups.group(groupId);
-        if (group == null) {
-            if (generationId >= 0) {
-                valid.keySet().forEach(tp -> results.put(tp, Errors.ILLEGAL_GENERATION));
-                return CompletableFuture.completedFuture(results);
-            }
-            group = groups.getOrCreate(groupId);
-        }
-        synchronized (group) {
-            Errors groupError = commitError(group, generationId, memberId, groupInstanceId);
-            if (groupError != Errors.NONE || valid.isEmpty()) {
-                valid.keySet().forEach(tp -> results.put(tp, groupError));
-                return CompletableFuture.completedFuture(results);
-            }
-            if (generationId >= 0) {
-                rebalance.touch(group, memberId);
-            }
-        }
-        ClassicGroup target = group;
-        return groups.storeOffsets(groupId, valid).thenApply(storeError -> {
-            synchronized (target) {
-                if (storeError == Errors.NONE && !target.is(GroupState.DEAD)) {
-                    valid.forEach(target::commit);
-                }
-            }
-            valid.keySet().forEach(tp -> results.put(tp, storeError));
-            return results;
-        });
+        return commitOffsets(new OffsetCommit(groupId, generationId, memberId, groupInstanceId, -1,
+            ApiKeys.OFFSET_COMMIT.latestVersion(), commits));
     }
 
-    private static Errors commitError(ClassicGroup group, int generationId, String memberId, String groupInstanceId) {
-        if (group.is(GroupState.DEAD)) {
-            return Errors.COORDINATOR_NOT_AVAILABLE;
-        }
-        if (generationId < 0 && group.is(GroupState.EMPTY)) {
-            return Errors.NONE;
-        }
-        if (group.is(GroupState.COMPLETING_REBALANCE)) {
-            return Errors.REBALANCE_IN_PROGRESS;
-        }
-        Errors memberError = RebalanceCoordinator.validateMember(group, memberId, groupInstanceId);
-        if (memberError != Errors.NONE) {
-            return memberError;
-        }
-        return generationId != group.generationId() ? Errors.ILLEGAL_GENERATION : Errors.NONE;
+    /**
+     * OffsetCommit; see {@link OffsetMetadataManager#commit}.
+     *
+     * @return an error per partition
+     */
+    public CompletableFuture<Map<TopicPartition, Errors>> commitOffsets(OffsetCommit request) {
+        return offsets.commit(request);
     }
 
     /**
@@ -272,26 +248,27 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
      * @param partitions the partitions asked for, or null for every committed offset of the group
      */
     public FetchedOffsets fetchOffsets(String groupId, List<TopicPartition> partitions) {
-        Errors error = groups.coordinatorError(groupId);
-        if (error != Errors.NONE) {
-            return new FetchedOffsets(error, Map.of());
-        }
-        ClassicGroup group = groups.group(groupId);
-        Map<TopicPartition, OffsetAndMetadata> out = new LinkedHashMap<>();
-        if (group == null) {
-            if (partitions != null) {
-                partitions.forEach(tp -> out.put(tp, null));
-            }
-            return new FetchedOffsets(Errors.NONE, out);
-        }
-        synchronized (group) {
-            if (partitions == null) {
-                out.putAll(group.offsets());
-            } else {
-                partitions.forEach(tp -> out.put(tp, group.offsets().get(tp)));
-            }
-        }
-        return new FetchedOffsets(Errors.NONE, out);
+        return offsets.fetch(groupId, partitions);
+    }
+
+    /**
+     * OffsetDelete: removes committed offsets of partitions the group does not consume.
+     *
+     * @return the group-level error and an error per partition (GROUP_SUBSCRIBED_TO_TOPIC for
+     *         topics a member subscribes to)
+     */
+    public CompletableFuture<Map.Entry<Errors, Map<TopicPartition, Errors>>> deleteOffsets(String groupId,
+                                                                                        List<TopicPartition> partitions) {
+        return offsets.deleteOffsets(groupId, partitions);
+    }
+
+    /** Deletes expired committed offsets; see {@link OffsetMetadataManager#expireOffsets}. */
+    void expireOffsets() {
+        offsets.expireOffsets();
+    }
+
+    static boolean invalidGroupId(String groupId) {
+        return groupId == null || groupId.isEmpty();
     }
 
     /**
@@ -301,7 +278,7 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
      */
     public DescribedGroup describeGroup(String groupId, Errors notFoundError) {
         DescribedGroup described = new DescribedGroup().setGroupId(groupId);
-        Errors error = groups.coordinatorError(groupId);
+        Errors error = invalidGroupId(groupId) ? Errors.INVALID_GROUP_ID : groups.coordinatorError(groupId);
         if (error != Errors.NONE) {
             return described.setErrorCode(error.code()).setGroupState("").setProtocolType("").setProtocolData("");
         }
@@ -355,7 +332,7 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
      * @return NONE, GROUP_ID_NOT_FOUND, NON_EMPTY_GROUP or a coordinator error
      */
     public CompletableFuture<Errors> deleteGroup(String groupId) {
-        Errors error = groups.coordinatorError(groupId);
+        Errors error = invalidGroupId(groupId) ? Errors.INVALID_GROUP_ID : groups.coordinatorError(groupId);
         if (error != Errors.NONE) {
             return CompletableFuture.completedFuture(error);
         }
@@ -364,6 +341,7 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
             return CompletableFuture.completedFuture(Errors.GROUP_ID_NOT_FOUND);
         }
         Set<TopicPartition> offsets;
+        CompletableFuture<Errors> deleted;
         synchronized (group) {
             if (group.is(GroupState.DEAD)) {
                 return CompletableFuture.completedFuture(Errors.GROUP_ID_NOT_FOUND);
@@ -372,54 +350,15 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
                 return CompletableFuture.completedFuture(Errors.NON_EMPTY_GROUP);
             }
             group.transitionTo(GroupState.DEAD, time.milliseconds());
-            offsets = Set.copyOf(group.offsets().keySet());
+            // Commits still being written are deleted too: their records precede these tombstones.
+            Set<TopicPartition> all = new HashSet<>(group.offsets().keySet());
+            all.addAll(group.pendingCommitPartitions());
+            offsets = Set.copyOf(all);
             groups.removeGroup(group);
+            log.info("Deleting group {} and its {} committed offset(s)", groupId, offsets.size());
+            deleted = groups.storeTombstones(groupId, offsets, true);
         }
-        log.info("Deleting group {} and its {} committed offset(s)", groupId, offsets.size());
-        return groups.storeTombstones(groupId, offsets, true);
-    }
-
-    /**
-     * OffsetDelete: removes committed offsets of partitions the group does not consume.
-     *
-     * @return the group-level error and an error per partition (GROUP_SUBSCRIBED_TO_TOPIC for
-     *         topics a member subscribes to)
-     */
-    public CompletableFuture<Map.Entry<Errors, Map<TopicPartition, Errors>>> deleteOffsets(String groupId,
-                                                                                        List<TopicPartition> partitions) {
-        Errors error = groups.coordinatorError(groupId);
-        ClassicGroup group = groups.group(groupId);
-        if (error == Errors.NONE && (group == null || group.is(GroupState.DEAD))) {
-            error = Errors.GROUP_ID_NOT_FOUND;
-        }
-        if (error != Errors.NONE) {
-            return CompletableFuture.completedFuture(Map.entry(error, Map.of()));
-        }
-        Map<TopicPartition, Errors> results = new LinkedHashMap<>();
-        List<TopicPartition> deletable = new ArrayList<>();
-        synchronized (group) {
-            if (!group.is(GroupState.EMPTY) && !"consumer".equals(group.protocolType())) {
-                return CompletableFuture.completedFuture(Map.entry(Errors.NON_EMPTY_GROUP, Map.of()));
-            }
-            Set<String> subscribed = group.is(GroupState.EMPTY) ? Set.of() : group.subscribedTopics();
-            for (TopicPartition tp : partitions) {
-                if (subscribed.contains(tp.topic())) {
-                    results.put(tp, Errors.GROUP_SUBSCRIBED_TO_TOPIC);
-                } else {
-                    results.put(tp, Errors.NONE);
-                    if (group.offsets().containsKey(tp)) {
-                        group.removeOffset(tp);
-                        deletable.add(tp);
-                    }
-                }
-            }
-        }
-        return groups.storeTombstones(groupId, deletable, false).thenApply(storeError -> {
-            if (storeError != Errors.NONE) {
-                deletable.forEach(tp -> results.put(tp, storeError));
-            }
-            return Map.entry(Errors.NONE, results);
-        });
+        return deleted;
     }
 
     private void expireOffsetsSafely() {
@@ -427,56 +366,6 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
             expireOffsets();
         } catch (RuntimeException e) {
             log.error("Offset expiry failed", e);
-        }
-    }
-
-    /**
-     * Deletes expired committed offsets (KIP-211): a group without a protocol (a consumer that
-     * assigns partitions itself) loses an offset {@code offsets.retention.minutes} after its
-     * commit; a group with a protocol loses all its offsets that long after it became empty; a
-     * Stable consumer group loses only offsets of topics it no longer subscribes to (KIP-496);
-     * a group in the middle of a rebalance loses nothing.
-     * An empty group left without offsets is deleted.
-     */
-    void expireOffsets() {
-        long now = time.milliseconds();
-        long retention = config.offsetsRetentionMs();
-        for (ClassicGroup group : groups.groups()) {
-            List<TopicPartition> expired = new ArrayList<>();
-            boolean deleteGroup;
-            synchronized (group) {
-                if (group.is(GroupState.DEAD)) {
-                    continue;
-                }
-                Set<String> subscribed = group.subscribedTopics();
-                for (Map.Entry<TopicPartition, OffsetAndMetadata> e : new HashMap<>(group.offsets()).entrySet()) {
-                    boolean expiredOffset;
-                    if (group.protocolType() == null) {
-                        expiredOffset = now - e.getValue().commitTimestamp() >= retention;
-                    } else if (group.is(GroupState.EMPTY)) {
-                        expiredOffset = now - group.currentStateTimestamp() >= retention;
-                    } else {
-                        // KIP-496: a Stable consumer group loses offsets of topics it no longer subscribes to.
-                        expiredOffset = group.is(GroupState.STABLE) && "consumer".equals(group.protocolType())
-                            && !subscribed.contains(e.getKey().topic())
-                            && now - e.getValue().commitTimestamp() >= retention;
-                    }
-                    if (expiredOffset) {
-                        group.removeOffset(e.getKey());
-                        expired.add(e.getKey());
-                    }
-                }
-                deleteGroup = group.is(GroupState.EMPTY) && group.offsets().isEmpty();
-                if (deleteGroup) {
-                    group.transitionTo(GroupState.DEAD, now);
-                    groups.removeGroup(group);
-                }
-            }
-            if (!expired.isEmpty() || deleteGroup) {
-                log.info("Expired {} offset(s) of group {}{}", expired.size(), group.groupId(),
-                    deleteGroup ? "; the group is empty and was deleted" : "");
-                groups.storeTombstones(group.groupId(), expired, deleteGroup);
-            }
         }
     }
 

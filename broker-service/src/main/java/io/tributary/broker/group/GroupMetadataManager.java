@@ -41,15 +41,18 @@ final class GroupMetadataManager {
     private static final Logger log = LoggerFactory.getLogger(GroupMetadataManager.class);
     private static final int LOAD_CHUNK_BYTES = 5 * 1024 * 1024;
 
-    /** Where a partition of the offsets topic stands on this broker. */
-    enum LoadState { LOADING, LOADED }
+    /** One load of a partition of the offsets topic; a later load of the same partition is another instance. */
+    private static final class PartitionLoad {
+        private volatile boolean loaded;
+    }
 
     private final CoordinatorLog coordinatorLog;
     private final int numPartitions;
     private final long commitTimeoutMs;
     private final Time time;
     private final Map<String, ClassicGroup> groups = new ConcurrentHashMap<>();
-    private final Map<Integer, LoadState> ownedPartitions = new ConcurrentHashMap<>();
+    /** The offsets-topic partitions this broker leads, loading or loaded; registration and unloading hold {@code this}. */
+    private final Map<Integer, PartitionLoad> ownedPartitions = new ConcurrentHashMap<>();
     private final ExecutorService loader = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "group-metadata-loader");
         t.setDaemon(true);
@@ -78,15 +81,15 @@ final class GroupMetadataManager {
      * @return NONE, NOT_COORDINATOR or COORDINATOR_LOAD_IN_PROGRESS
      */
     Errors coordinatorError(String groupId) {
-        LoadState state = ownedPartitions.get(partitionFor(groupId));
-        if (state == null) {
+        PartitionLoad load = ownedPartitions.get(partitionFor(groupId));
+        if (load == null) {
             return Errors.NOT_COORDINATOR;
         }
-        return state == LoadState.LOADING ? Errors.COORDINATOR_LOAD_IN_PROGRESS : Errors.NONE;
+        return load.loaded ? Errors.NONE : Errors.COORDINATOR_LOAD_IN_PROGRESS;
     }
 
     boolean anyLoading() {
-        return ownedPartitions.containsValue(LoadState.LOADING);
+        return ownedPartitions.values().stream().anyMatch(load -> !load.loaded);
     }
 
     ClassicGroup group(String groupId) {
@@ -108,19 +111,28 @@ final class GroupMetadataManager {
     }
 
     /**
-     * Starts loading partition {@code partition} of the offsets topic.
+     * Starts loading partition {@code partition} of the offsets topic. A partition already owned
+     * (a new leader epoch with the same leader) is not loaded again: its groups are live.
      *
-     * @param onLoaded receives the loaded groups, on the loader thread
+     * @param onLoaded receives the loaded groups, on the loader thread, once they are registered
      */
     void loadPartition(int partition, Consumer<List<ClassicGroup>> onLoaded) {
-        ownedPartitions.put(partition, LoadState.LOADING);
+        PartitionLoad load = new PartitionLoad();
+        if (ownedPartitions.putIfAbsent(partition, load) != null) {
+            return;
+        }
         loader.execute(() -> {
             try {
                 List<ClassicGroup> loaded = load(partition);
-                if (ownedPartitions.replace(partition, LoadState.LOADING, LoadState.LOADED)) {
-                    onLoaded.accept(loaded);
-                    log.info("Loaded {} group(s) from {}-{}", loaded.size(), Topic.GROUP_METADATA_TOPIC_NAME, partition);
+                synchronized (this) {
+                    if (ownedPartitions.get(partition) != load) {
+                        return; // resigned (and maybe led again) while loading: this load's result is stale
+                    }
+                    loaded.forEach(g -> groups.put(g.groupId(), g));
+                    load.loaded = true;
                 }
+                onLoaded.accept(loaded);
+                log.info("Loaded {} group(s) from {}-{}", loaded.size(), Topic.GROUP_METADATA_TOPIC_NAME, partition);
             } catch (RuntimeException e) {
                 log.error("Could not load groups from {}-{}; its groups stay unavailable until the next leader change",
                     Topic.GROUP_METADATA_TOPIC_NAME, partition, e);
@@ -131,9 +143,9 @@ final class GroupMetadataManager {
     /**
      * Stops serving a partition's groups.
      *
-     * @return the groups that were unloaded (now Dead), for the coordinator to fail their waiting members
+     * @return the groups that were unloaded, for the coordinator to fail their waiting members
      */
-    List<ClassicGroup> unloadPartition(int partition) {
+    synchronized List<ClassicGroup> unloadPartition(int partition) {
         ownedPartitions.remove(partition);
         List<ClassicGroup> unloaded = new ArrayList<>();
         for (ClassicGroup group : groups.values()) {
@@ -190,7 +202,6 @@ final class GroupMetadataManager {
                     metadata.generation(), metadata.leader(), metadata.currentStateTimestamp(), members);
             }
             offsets.getOrDefault(groupId, Map.of()).forEach(group::commit);
-            groups.put(groupId, group);
             loaded.add(group);
         }
         return loaded;
@@ -198,13 +209,17 @@ final class GroupMetadataManager {
 
     private static void apply(Record record, Map<String, Map<TopicPartition, OffsetAndMetadata>> offsets,
                               Map<String, GroupRecords.StoredGroup> stored) {
-        GroupRecords.Key key;
         try {
-            key = GroupRecords.readKey(record.key());
+            applyReadable(record, offsets, stored);
         } catch (RuntimeException e) {
+            // A record of a newer format or a damaged one must not keep every group of the partition unavailable.
             log.warn("Skipping an unreadable record at offset {} of the offsets topic: {}", record.offset(), e.toString());
-            return;
         }
+    }
+
+    private static void applyReadable(Record record, Map<String, Map<TopicPartition, OffsetAndMetadata>> offsets,
+                                      Map<String, GroupRecords.StoredGroup> stored) {
+        GroupRecords.Key key = GroupRecords.readKey(record.key());
         if (key instanceof GroupRecords.OffsetKey offsetKey) {
             if (record.hasValue()) {
                 offsets.computeIfAbsent(offsetKey.group(), g -> new HashMap<>())

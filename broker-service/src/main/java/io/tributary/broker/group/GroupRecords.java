@@ -14,7 +14,8 @@ import org.apache.kafka.common.TopicPartition;
  * OffsetCommitKey   (key version 1):   group string, topic string, partition int32
  * GroupMetadataKey  (key version 2):   group string
  * OffsetCommitValue (value version 3): offset int64, leader_epoch int32, metadata string, commit_timestamp int64
- *                   (versions 0-2 are read too: v1 adds expire_timestamp, v0/v2 lack the epoch)
+ *                   (version 1, written for a commit with its own retention: offset int64, metadata string,
+ *                   commit_timestamp int64, expire_timestamp int64; versions 0 and 2 are read too)
  * GroupMetadataValue (value version 3): protocol_type string, generation int32, protocol string?, leader string?,
  *                   current_state_timestamp int64, members [member_id string, group_instance_id string?,
  *                   client_id string, client_host string, rebalance_timeout int32, session_timeout int32,
@@ -27,6 +28,7 @@ final class GroupRecords {
     private static final short OFFSET_KEY_VERSION = 1;
     private static final short GROUP_KEY_VERSION = 2;
     private static final short OFFSET_VALUE_VERSION = 3;
+    private static final short OFFSET_VALUE_VERSION_WITH_EXPIRY = 1;
     private static final short GROUP_VALUE_VERSION = 3;
 
     private GroupRecords() {
@@ -66,6 +68,11 @@ final class GroupRecords {
     }
 
     static byte[] offsetValue(OffsetAndMetadata offset) {
+        if (offset.hasExpireTimestamp()) {
+            // Only version 1 has an expire timestamp (and no leader epoch), as Kafka writes it.
+            return new Writer().int16(OFFSET_VALUE_VERSION_WITH_EXPIRY).int64(offset.offset()).string(offset.metadata())
+                .int64(offset.commitTimestamp()).int64(offset.expireTimestamp()).bytes();
+        }
         return new Writer().int16(OFFSET_VALUE_VERSION).int64(offset.offset()).int32(offset.leaderEpoch())
             .string(offset.metadata()).int64(offset.commitTimestamp()).bytes();
     }
@@ -105,6 +112,9 @@ final class GroupRecords {
     static OffsetAndMetadata readOffsetValue(ByteBuffer value) {
         ByteBuffer b = value.duplicate();
         short version = b.getShort();
+        if (version < 0 || version > 3) {
+            throw new IllegalArgumentException("Unknown offset value version " + version);
+        }
         long offset = b.getLong();
         int leaderEpoch = -1;
         if (version >= 3) {
@@ -112,10 +122,8 @@ final class GroupRecords {
         }
         String metadata = string(b);
         long commitTimestamp = b.getLong();
-        if (version > 3) {
-            throw new IllegalArgumentException("Unknown offset value version " + version);
-        }
-        return new OffsetAndMetadata(offset, leaderEpoch, metadata, commitTimestamp);
+        long expireTimestamp = version == 1 ? b.getLong() : OffsetAndMetadata.NO_EXPIRE_TIMESTAMP;
+        return new OffsetAndMetadata(offset, leaderEpoch, metadata, commitTimestamp, expireTimestamp);
     }
 
     /** Decodes a group metadata value, version 3 (earlier versions lack fields this broker needs and are not written). */

@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safety: every operation on a group holds its monitor; timers run on one thread.
  *
- * <p>Longer than most classes here (about 580 lines) on purpose: the four requests and the three
+ * <p>Longer than most classes here (about 640 lines) on purpose: the four requests and the three
  * timers drive one state machine, and its invariants (who is awaiting a join or a sync, when a
  * generation ends) are easier to check when they sit together.
  */
@@ -68,11 +68,14 @@ final class RebalanceCoordinator {
      * Handles a JoinGroup of a group this broker coordinates (validated by the caller: group id,
      * session timeout, coordinator).
      *
-     * @param requireKnownMemberId whether a new member must first get its id (v4+, KIP-394)
-     * @param maxSize              {@code group.max.size}
+     * @param requireKnownMemberId    whether a new member must first get its id (v4+, KIP-394)
+     * @param supportsSkipAssignment whether the answer may tell a rejoining static leader to skip the assignment
+     *                               (v9+, KIP-814)
+     * @param maxSize                {@code group.max.size}
      */
-    CompletableFuture<JoinGroupResponseData> join(JoinGroupRequestData request, boolean requireKnownMemberId, String clientId,
-                                                  String clientHost, int maxSize) {
+    CompletableFuture<JoinGroupResponseData> join(JoinGroupRequestData request, boolean requireKnownMemberId,
+                                                  boolean supportsSkipAssignment, String clientId, String clientHost,
+                                                  int maxSize) {
         CompletableFuture<JoinGroupResponseData> future = new CompletableFuture<>();
         String memberId = request.memberId();
         ClassicGroup group = UNKNOWN_MEMBER_ID.equals(memberId)
@@ -91,28 +94,31 @@ final class RebalanceCoordinator {
             } else if (!group.supportsProtocols(request.protocolType(), protocols.stream().map(GroupMember.Protocol::name).toList())) {
                 future.complete(joinError(memberId, Errors.INCONSISTENT_GROUP_PROTOCOL));
             } else if (UNKNOWN_MEMBER_ID.equals(memberId)) {
-                if (group.size() >= maxSize) {
+                String staticMember = request.groupInstanceId() == null ? null
+                    : group.staticMemberId(request.groupInstanceId()).orElse(null);
+                if (staticMember == null && !group.canAcceptNewMember(maxSize)) {
                     future.complete(joinError(memberId, Errors.GROUP_MAX_SIZE_REACHED));
                 } else {
-                    joinNewMember(group, request, protocols, rebalanceTimeoutMs, requireKnownMemberId, clientId, clientHost,
-                        future);
+                    joinNewMember(group, request, protocols, rebalanceTimeoutMs, requireKnownMemberId,
+                        supportsSkipAssignment, clientId, clientHost, future);
                 }
             } else {
-                joinKnownMember(group, request, protocols, rebalanceTimeoutMs, clientId, clientHost, future);
+                joinKnownMember(group, request, protocols, rebalanceTimeoutMs, clientId, clientHost, maxSize, future);
             }
         }
         return future;
     }
 
     private void joinNewMember(ClassicGroup group, JoinGroupRequestData request, List<GroupMember.Protocol> protocols,
-                               int rebalanceTimeoutMs, boolean requireKnownMemberId, String clientId, String clientHost,
-                               CompletableFuture<JoinGroupResponseData> future) {
+                               int rebalanceTimeoutMs, boolean requireKnownMemberId, boolean supportsSkipAssignment,
+                               String clientId, String clientHost, CompletableFuture<JoinGroupResponseData> future) {
         String newMemberId = clientId + "-" + UUID.randomUUID();
         String instanceId = request.groupInstanceId();
         if (instanceId != null) {
             String oldMemberId = group.staticMemberId(instanceId).orElse(null);
             if (oldMemberId != null) {
-                rejoinStaticMember(group, oldMemberId, newMemberId, request, protocols, rebalanceTimeoutMs, future);
+                rejoinStaticMember(group, oldMemberId, newMemberId, request, protocols, rebalanceTimeoutMs,
+                    supportsSkipAssignment, future);
                 return;
             }
             addMemberAndRebalance(group, new GroupMember(newMemberId, instanceId, clientId, clientHost, rebalanceTimeoutMs,
@@ -128,12 +134,19 @@ final class RebalanceCoordinator {
     }
 
     private void joinKnownMember(ClassicGroup group, JoinGroupRequestData request, List<GroupMember.Protocol> protocols,
-                                 int rebalanceTimeoutMs, String clientId, String clientHost,
+                                 int rebalanceTimeoutMs, String clientId, String clientHost, int maxSize,
                                  CompletableFuture<JoinGroupResponseData> future) {
         String memberId = request.memberId();
         if (group.isPendingMember(memberId)) {
             if (request.groupInstanceId() != null) {
                 future.complete(joinError(memberId, Errors.FENCED_INSTANCE_ID));
+                return;
+            }
+            // group.max.size applies to the second JoinGroup of KIP-394 too (Kafka's acceptJoiningMember).
+            if (!group.canAcceptNewMember(maxSize)) {
+                group.removePendingMember(memberId);
+                future.complete(joinError(memberId, Errors.GROUP_MAX_SIZE_REACHED));
+                tryCompleteJoin(group);
                 return;
             }
             addMemberAndRebalance(group, new GroupMember(memberId, null, clientId, clientHost, rebalanceTimeoutMs,
@@ -174,7 +187,7 @@ final class RebalanceCoordinator {
      */
     private void rejoinStaticMember(ClassicGroup group, String oldMemberId, String newMemberId, JoinGroupRequestData request,
                                     List<GroupMember.Protocol> protocols, int rebalanceTimeoutMs,
-                                    CompletableFuture<JoinGroupResponseData> future) {
+                                    boolean supportsSkipAssignment, CompletableFuture<JoinGroupResponseData> future) {
         String currentLeader = group.leaderId();
         GroupMember old = group.replaceStaticMember(oldMemberId, newMemberId);
         old.completeJoin(joinError(oldMemberId, Errors.FENCED_INSTANCE_ID));
@@ -189,11 +202,8 @@ final class RebalanceCoordinator {
                 if (group.protocolName().equals(group.selectProtocol())) {
                     groups.storeGroup(group).thenAccept(error -> {
                         synchronized (group) {
-                            // The old leader id is returned so the member does not compute a new assignment.
                             future.complete(error == Errors.NONE
-                                ? new JoinGroupResponseData().setErrorCode(Errors.NONE.code()).setMemberId(newMemberId)
-                                    .setGenerationId(group.generationId()).setProtocolType(group.protocolType())
-                                    .setProtocolName(group.protocolName()).setLeader(currentLeader)
+                                ? staticRejoinResponse(group, newMemberId, currentLeader, supportsSkipAssignment)
                                 : joinError(newMemberId, error));
                         }
                     });
@@ -212,6 +222,27 @@ final class RebalanceCoordinator {
             }
             default -> future.complete(joinError(newMemberId, Errors.UNKNOWN_MEMBER_ID));
         }
+    }
+
+    /**
+     * The answer to a static member that rejoined a Stable group without a rebalance. A follower
+     * gets the old leader id, so it does not compute an assignment. A leader is told it leads,
+     * with the members, and to skip the assignment (KIP-814), so it keeps watching the topics'
+     * metadata; before JoinGroup v9 it gets the old leader id like a follower.
+     */
+    private static JoinGroupResponseData staticRejoinResponse(ClassicGroup group, String newMemberId, String oldLeaderId,
+                                                              boolean supportsSkipAssignment) {
+        JoinGroupResponseData response = new JoinGroupResponseData().setErrorCode(Errors.NONE.code())
+            .setMemberId(newMemberId).setGenerationId(group.generationId()).setProtocolType(group.protocolType())
+            .setProtocolName(group.protocolName()).setLeader(oldLeaderId).setSkipAssignment(false);
+        if (group.isLeader(newMemberId) && supportsSkipAssignment) {
+            response.setLeader(newMemberId).setSkipAssignment(true);
+            for (GroupMember m : group.members()) {
+                response.members().add(new JoinGroupResponseData.JoinGroupResponseMember().setMemberId(m.memberId())
+                    .setGroupInstanceId(m.groupInstanceId()).setMetadata(m.metadata(group.protocolName())));
+            }
+        }
+        return response;
     }
 
     private void addMemberAndRebalance(ClassicGroup group, GroupMember member, CompletableFuture<JoinGroupResponseData> future) {
@@ -319,12 +350,24 @@ final class RebalanceCoordinator {
      */
     private void completeJoin(ClassicGroup group) {
         group.cancelRebalanceTimer();
+        // Dynamic members that did not rejoin are removed; a static member keeps its place (and its
+        // old subscription) until its session expires (KIP-345).
         for (GroupMember m : group.notYetRejoinedMembers()) {
-            m.cancelHeartbeatExpiry();
-            group.remove(m.memberId());
-            log.info("Member {} of group {} did not rejoin in time and was removed", m.memberId(), group.groupId());
+            if (!m.isStatic()) {
+                m.cancelHeartbeatExpiry();
+                group.remove(m.memberId());
+                log.info("Member {} of group {} did not rejoin in time and was removed", m.memberId(), group.groupId());
+            }
         }
-        group.clearPendingMembers();
+        if (!group.isEmptyOfMembers() && !group.electJoinedLeader()) {
+            // Only static members that did not rejoin remain: wait another rebalance timeout, during
+            // which their sessions expire or they come back.
+            log.info("No member of group {} rejoined; waiting for the static members' sessions", group.groupId());
+            int generation = group.generationId();
+            group.rebalanceTimer(timer.schedule(() -> onJoinTimeout(group, generation), group.rebalanceTimeoutMs(),
+                TimeUnit.MILLISECONDS), false);
+            return;
+        }
         group.initNextGeneration(time.milliseconds());
         if (group.is(GroupState.EMPTY)) {
             log.info("Group {} with generation {} is now empty", group.groupId(), group.generationId());
@@ -561,6 +604,12 @@ final class RebalanceCoordinator {
             }
             GroupMember member = group.get(memberId);
             if (member != null && member.heartbeatEpoch() == epoch && !group.is(GroupState.DEAD)) {
+                if (!member.isNew() && (member.isAwaitingJoin() || member.isAwaitingSync())) {
+                    // A member waiting for its JoinGroup or SyncGroup answer sends no heartbeats (Kafka's
+                    // hasSatisfiedHeartbeat): its session counts again from now.
+                    scheduleHeartbeat(group, member);
+                    return;
+                }
                 removeMemberAndUpdateGroup(group, member, "failed: no heartbeat within " + member.sessionTimeoutMs()
                     + " ms" + (member.isNew() ? " of joining" : ""));
             }

@@ -10,6 +10,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -76,7 +77,8 @@ class GroupProtocolTest {
 
     @BeforeAll
     static void start() throws Exception {
-        broker = TestBroker.start(dir.resolve("broker"));
+        // Expiry runs often, so an offset committed with its own short retention goes quickly.
+        broker = TestBroker.start(dir.resolve("broker"), Map.of("broker.offsets-retention-check-interval-ms", "200"));
         try (Admin admin = broker.admin()) {
             admin.createTopics(List.of(new NewTopic(TOPIC, 2, (short) 1), new NewTopic("other-topic", 1, (short) 1)))
                 .all().get();
@@ -312,10 +314,89 @@ class GroupProtocolTest {
         }
     }
 
+    @Test
+    void aGenerationCommitToAnUnknownGroupIsGroupIdNotFoundFromV9AndIllegalGenerationBefore() throws Exception {
+        awaitCoordinator("no-such-group");
+        try (WireClient client = WireClient.connect(broker.bootstrapServers())) {
+            for (short version : new short[]{8, 9}) {
+                OffsetCommitResponse response = client.send(OffsetCommitRequest.Builder.forTopicNames(
+                    new OffsetCommitRequestData().setGroupId("no-such-group").setGenerationIdOrMemberEpoch(3)
+                        .setMemberId("m").setTopics(List.of(commitTopic(TOPIC, 0, 5L)))).build(version));
+                assertThat(Errors.forCode(response.data().topics().get(0).partitions().get(0).errorCode()))
+                    .as("v%d", version).isEqualTo(version >= 9 ? Errors.GROUP_ID_NOT_FOUND : Errors.ILLEGAL_GENERATION);
+            }
+        }
+    }
+
+    @Test
+    void aRestartedStaticLeaderIsToldItLeadsAndToSkipTheAssignmentFromJoinGroupV9() throws Exception {
+        String group = "static-leader";
+        awaitCoordinator(group);
+        try (WireClient client = WireClient.connect(broker.bootstrapServers())) {
+            JoinGroupResponse first = client.send(staticJoin(group, 9));
+            assertThat(first.error()).isEqualTo(Errors.NONE);
+            String firstId = first.data().memberId();
+            assertThat(first.data().leader()).isEqualTo(firstId);
+            SyncGroupResponse synced = client.send(new SyncGroupRequest.Builder(new SyncGroupRequestData().setGroupId(group)
+                .setMemberId(firstId).setGroupInstanceId("instance-1").setGenerationId(first.data().generationId())
+                .setAssignments(List.of(new SyncGroupRequestData.SyncGroupRequestAssignment().setMemberId(firstId)
+                    .setAssignment(new byte[]{1})))).build((short) 5));
+            assertThat(synced.error()).isEqualTo(Errors.NONE);
+
+            // Before v9 the restarted leader gets the old leader id: it acts as a follower.
+            JoinGroupResponseData v8 = client.<JoinGroupResponse>send(staticJoin(group, 8)).data();
+            assertThat(Errors.forCode(v8.errorCode())).isEqualTo(Errors.NONE);
+            assertThat(v8.leader()).isEqualTo(firstId).isNotEqualTo(v8.memberId());
+            assertThat(v8.generationId()).isEqualTo(first.data().generationId());
+
+            // From v9 it is told it leads, with the members, and to skip the assignment (KIP-814).
+            JoinGroupResponseData v9 = client.<JoinGroupResponse>send(staticJoin(group, 9)).data();
+            assertThat(Errors.forCode(v9.errorCode())).isEqualTo(Errors.NONE);
+            assertThat(v9.memberId()).isNotEqualTo(v8.memberId());
+            assertThat(v9.leader()).isEqualTo(v9.memberId());
+            assertThat(v9.skipAssignment()).isTrue();
+            assertThat(v9.members()).extracting(JoinGroupResponseData.JoinGroupResponseMember::memberId)
+                .containsExactly(v9.memberId());
+            assertThat(v9.generationId()).as("no rebalance").isEqualTo(first.data().generationId());
+        }
+    }
+
+    @Test
+    void anOffsetCommittedWithItsOwnRetentionTimeExpiresThen() throws Exception {
+        String group = "short-retention";
+        awaitCoordinator(group);
+        try (WireClient client = WireClient.connect(broker.bootstrapServers())) {
+            OffsetCommitResponse response = client.send(OffsetCommitRequest.Builder.forTopicNames(new OffsetCommitRequestData()
+                .setGroupId(group).setGenerationIdOrMemberEpoch(-1).setMemberId("").setRetentionTimeMs(500)
+                .setTopics(List.of(commitTopic(TOPIC, 0, 7L)))).build((short) 2));
+            assertThat(response.errorCounts()).containsOnlyKeys(Errors.NONE);
+            assertThat(fetchOffset(client, group, TOPIC, 0)).isEqualTo(7L);
+            await().atMost(Duration.ofSeconds(20)).until(() -> fetchOffset(client, group, TOPIC, 0) == -1L);
+        }
+    }
+
+    @Test
+    void offsetFetchV1PutsAGroupErrorOnEveryRequestedPartition(@TempDir Path freshDir) throws Exception {
+        try (TestBroker fresh = TestBroker.start(freshDir);
+             WireClient client = WireClient.connect(fresh.bootstrapServers())) {
+            // No lookup yet, so no offsets topic: this broker coordinates no group.
+            OffsetFetchResponse response = client.send(OffsetFetchRequest.Builder.forTopicNames(new OffsetFetchRequestData()
+                .setGroupId("g").setTopics(List.of(new OffsetFetchRequestData.OffsetFetchRequestTopic().setName(TOPIC)
+                    .setPartitionIndexes(List.of(0, 1)))), false).build((short) 1));
+            assertThat(response.data().topics()).singleElement().satisfies(t -> assertThat(t.partitions())
+                .extracting(p -> Errors.forCode(p.errorCode())).containsExactly(Errors.NOT_COORDINATOR, Errors.NOT_COORDINATOR));
+        }
+    }
+
     // ---- helpers
 
     private static void awaitCoordinator(String group) {
         Coordinators.awaitLoaded(broker.bootstrapServers(), group);
+    }
+
+    private static JoinGroupRequest staticJoin(String group, int version) {
+        JoinGroupRequestData data = join(group, "", 30_000, 10_000, version).data().setGroupInstanceId("instance-1");
+        return new JoinGroupRequest.Builder(data).build((short) version);
     }
 
     private static FindCoordinatorRequest findCoordinator(String group, int version) {

@@ -17,13 +17,16 @@ import org.apache.kafka.common.record.internal.RecordBatch;
 import org.apache.kafka.common.record.internal.SimpleRecord;
 
 /**
- * The offsets topic as lists of records in memory, every append committed at once. Reads can
- * be held back to keep a partition loading.
+ * The offsets topic as lists of records in memory. Appends are stored at once and normally
+ * acknowledged at once; their acknowledgement can be held back (a write waiting for
+ * replication), and reads can be held back to keep a partition loading.
  */
 final class InMemoryCoordinatorLog implements CoordinatorLog {
 
     private final Map<TopicPartition, List<SimpleRecord>> partitions = new HashMap<>();
     private volatile CountDownLatch readGate = new CountDownLatch(0);
+    private final List<Runnable> heldAcks = new ArrayList<>();
+    private boolean holdAcks;
 
     @Override
     public synchronized CompletableFuture<ProduceResult> append(TopicPartition tp, MemoryRecords records, long timeoutMs) {
@@ -34,8 +37,30 @@ final class InMemoryCoordinatorLog implements CoordinatorLog {
                 log.add(new SimpleRecord(r));
             }
         }
-        return CompletableFuture.completedFuture(new ProduceResult(Errors.NONE, null, base, RecordBatch.NO_TIMESTAMP, 0,
-            List.of(), log.size() - 1));
+        ProduceResult result = new ProduceResult(Errors.NONE, null, base, RecordBatch.NO_TIMESTAMP, 0, List.of(),
+            log.size() - 1);
+        if (!holdAcks) {
+            return CompletableFuture.completedFuture(result);
+        }
+        CompletableFuture<ProduceResult> later = new CompletableFuture<>();
+        heldAcks.add(() -> later.complete(result));
+        return later;
+    }
+
+    /** Appends are stored but not acknowledged until {@link #releaseAppends()}. */
+    synchronized void holdAppends() {
+        holdAcks = true;
+    }
+
+    /** Acknowledges the held appends, in order, and stops holding. */
+    void releaseAppends() {
+        List<Runnable> toRun;
+        synchronized (this) {
+            holdAcks = false;
+            toRun = new ArrayList<>(heldAcks);
+            heldAcks.clear();
+        }
+        toRun.forEach(Runnable::run);
     }
 
     @Override
