@@ -57,9 +57,9 @@ public final class BrokerBenchmark {
         Runtime.getRuntime().addShutdownHook(new Thread(this::cleanUp, "benchmark-cleanup"));
         JavaLauncher launcher = new JavaLauncher(writeLog4jConfig(workDir));
         Path runs = Files.createDirectories(workDir.resolve("runs"));
-        tool = new PerfToolRun(runs, settings.runTimeout());
-        producer = new ProducerPerformanceRun(launcher, settings, runs, tool);
-        consumer = new ConsumerPerformanceRun(launcher, settings, runs, tool);
+        tool = new PerfToolRun(launcher, runs, settings.runTimeout());
+        producer = new ProducerPerformanceRun(settings, tool);
+        consumer = new ConsumerPerformanceRun(tool);
         printSetup();
 
         brokers.add(new KafkaBroker(workDir.resolve("kafka"), launcher, settings.brokerHeap()));

@@ -15,15 +15,9 @@ import java.util.Optional;
  */
 final class ConsumerPerformanceRun {
 
-    private final JavaLauncher launcher;
-    private final BenchmarkSettings settings;
-    private final Path outputDir;
     private final PerfToolRun tool;
 
-    ConsumerPerformanceRun(JavaLauncher launcher, BenchmarkSettings settings, Path outputDir, PerfToolRun tool) {
-        this.launcher = launcher;
-        this.settings = settings;
-        this.outputDir = outputDir;
+    ConsumerPerformanceRun(PerfToolRun tool) {
         this.tool = tool;
     }
 
@@ -32,29 +26,20 @@ final class ConsumerPerformanceRun {
             throws IOException, InterruptedException {
         List<String> args = List.of("--bootstrap-server", broker.bootstrap(), "--topic", topic, "--messages",
                 Long.toString(records), "--group", topic + "-group", "--timeout", "60000");
-        Path output = outputDir.resolve(topic + "-" + broker.name() + "-consumer.out");
-        List<String> command = launcher.mainClass(List.of("-Xms512m", "-Xmx512m"),
-                "org.apache.kafka.tools.ConsumerPerformance", args);
-        PerfToolRun.Measured m = tool.run(broker, command, output);
+        PerfToolRun.Measured m = tool.run(broker, "org.apache.kafka.tools.ConsumerPerformance", args,
+                topic + "-" + broker.name() + "-consumer.out");
 
-        Optional<PerfSummary> summary = summary(output);
+        Optional<PerfSummary> summary = summary(m.output());
         String error = null;
-        if (m.timedOut()) {
-            error = "ConsumerPerformance did not finish within " + settings.runTimeout();
-        } else if (m.exitCode() != 0 || summary.isEmpty()) {
+        if (m.exitCode() != 0 || summary.isEmpty()) {
             error = "ConsumerPerformance exited with " + m.exitCode() + (summary.isEmpty() ? " without a result line" : "");
         } else if (summary.get().records() < records) {
             error = "only " + summary.get().records() + " of " + records + " records were consumed";
         } else if (!broker.isAlive()) {
             error = "the broker process exited during the run";
         }
-        if (error != null) {
-            error += "\n  ConsumerPerformance output " + output + " ends with:\n" + LogTail.of(output, 25)
-                    + "  broker log " + broker.logFile() + " ends with:\n" + LogTail.of(broker.logFile(), 40);
-            return RunResult.failed(broker.name(), scenario.name(), round, m, error);
-        }
-        return new RunResult(broker.name(), scenario.name(), round, summary.get(), m.brokerCpuS(), m.toolCpuS(),
-                m.machineCpuS(), m.wallS(), null);
+        return error != null || m.timedOut() ? tool.failed(broker, scenario, round, m, "ConsumerPerformance", error)
+                : PerfToolRun.succeeded(broker, scenario, round, m, summary.get());
     }
 
     /**

@@ -24,22 +24,36 @@ final class PerfToolRun {
      * @param toolCpuS    CPU seconds of the tool's JVM, sampled every 200 ms (a lower bound)
      * @param machineCpuS busy CPU seconds of the whole machine during the run
      * @param wallS       wall-clock seconds from start to exit
+     * @param output      the file with the tool's stdout and stderr
      */
     record Measured(int exitCode, boolean timedOut, double brokerCpuS, double toolCpuS, double machineCpuS,
-                    double wallS) {
+                    double wallS, Path output) {
     }
 
+    private final JavaLauncher launcher;
     private final Path outputDir;
     private final Duration timeout;
     private volatile Process current;
 
-    PerfToolRun(Path outputDir, Duration timeout) {
+    /**
+     * @param outputDir where each run's output file goes
+     * @param timeout   longest a run may take before it is killed
+     */
+    PerfToolRun(JavaLauncher launcher, Path outputDir, Duration timeout) {
+        this.launcher = launcher;
         this.outputDir = outputDir;
         this.timeout = timeout;
     }
 
-    /** Runs {@code command} with stdout and stderr to {@code output}. */
-    Measured run(BrokerUnderTest broker, List<String> command, Path output) throws IOException, InterruptedException {
+    /**
+     * Runs the tool {@code mainClass} (a 512 MB heap JVM) against {@code broker}.
+     *
+     * @param outputName name of the output file in the output directory
+     */
+    Measured run(BrokerUnderTest broker, String mainClass, List<String> args, String outputName)
+            throws IOException, InterruptedException {
+        Path output = outputDir.resolve(outputName);
+        List<String> command = launcher.mainClass(List.of("-Xms512m", "-Xmx512m"), mainClass, args);
         double brokerCpu0 = broker.cpuSeconds();
         double machineCpu0 = CpuClock.machineBusySeconds();
         long start = System.nanoTime();
@@ -58,7 +72,25 @@ final class PerfToolRun {
         current = null;
         double wall = (System.nanoTime() - start) / 1e9;
         return new Measured(timedOut ? -1 : process.exitValue(), timedOut, broker.cpuSeconds() - brokerCpu0, toolCpu,
-                CpuClock.machineBusySeconds() - machineCpu0, wall);
+                CpuClock.machineBusySeconds() - machineCpu0, wall, output);
+    }
+
+    /**
+     * Why a run failed ({@code error}, or a timeout, which wins), and what was measured, with the
+     * end of the tool's output and of the broker's log.
+     */
+    RunResult failed(BrokerUnderTest broker, Scenario scenario, int round, Measured m, String tool, String error)
+            throws IOException {
+        String why = m.timedOut() ? tool + " did not finish within " + timeout : error;
+        return new RunResult(broker.name(), scenario.name(), round, null, m.brokerCpuS(), m.toolCpuS(), m.machineCpuS(),
+                m.wallS(), why + "\n  " + tool + " output " + m.output() + " ends with:\n" + LogTail.of(m.output(), 25)
+                        + "  broker log " + broker.logFile() + " ends with:\n" + LogTail.of(broker.logFile(), 40));
+    }
+
+    /** A successful run. */
+    static RunResult succeeded(BrokerUnderTest broker, Scenario scenario, int round, Measured m, PerfSummary summary) {
+        return new RunResult(broker.name(), scenario.name(), round, summary, m.brokerCpuS(), m.toolCpuS(),
+                m.machineCpuS(), m.wallS(), null);
     }
 
     /** Kills a tool still running (on shutdown). */

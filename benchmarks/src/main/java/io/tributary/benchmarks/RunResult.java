@@ -16,12 +16,6 @@ package io.tributary.benchmarks;
 record RunResult(String broker, String scenario, int round, PerfSummary summary, double brokerCpuS,
                  double producerCpuS, double machineCpuS, double wallS, String error) {
 
-    /** A run that failed, with what was measured. */
-    static RunResult failed(String broker, String scenario, int round, PerfToolRun.Measured m, String error) {
-        return new RunResult(broker, scenario, round, null, m.brokerCpuS(), m.toolCpuS(), m.machineCpuS(), m.wallS(),
-                error);
-    }
-
     boolean ok() {
         return summary != null;
     }

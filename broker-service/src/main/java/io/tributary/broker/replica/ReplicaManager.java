@@ -46,6 +46,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe. Produce and fetch run on network threads and never block; role changes run on
  * the metadata event thread.
+ *
+ * <p>A little over 500 lines: it is Kafka's ReplicaManager, the one place where produce, fetch
+ * and role changes meet the partitions; the per-partition state lives in {@link Partition} and
+ * the waiting in the purgatories. Replication (issue 5) should move the follower side out.
  */
 public final class ReplicaManager implements MetadataListener {
 
