@@ -1,7 +1,6 @@
 package io.tributary.broker.group;
 
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -11,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ScheduledFuture;
 import org.apache.kafka.clients.consumer.internals.ConsumerProtocol;
 import org.apache.kafka.common.TopicPartition;
 
@@ -43,7 +43,7 @@ final class ClassicGroup {
     private int generationId;
     private String leaderId;
     private boolean newMemberAdded;
-    private java.util.concurrent.ScheduledFuture<?> rebalanceTimer;
+    private ScheduledFuture<?> rebalanceTimer;
     private boolean initialJoinDelay;
 
     ClassicGroup(String groupId, long nowMs) {
@@ -199,10 +199,6 @@ final class ClassicGroup {
 
     boolean removePendingMember(String memberId) {
         return pendingMembers.remove(memberId);
-    }
-
-    Set<String> pendingMembers() {
-        return Set.copyOf(pendingMembers);
     }
 
     Set<String> pendingSyncMembers() {
@@ -404,7 +400,7 @@ final class ClassicGroup {
      * @param initialDelay whether it is the initial delay of a new group's first rebalance (which
      *                     completes only when it fires, to let more members join)
      */
-    void rebalanceTimer(java.util.concurrent.ScheduledFuture<?> timer, boolean initialDelay) {
+    void rebalanceTimer(ScheduledFuture<?> timer, boolean initialDelay) {
         if (rebalanceTimer != null) {
             rebalanceTimer.cancel(false);
         }
@@ -418,11 +414,6 @@ final class ClassicGroup {
 
     boolean inInitialJoinDelay() {
         return initialJoinDelay;
-    }
-
-    /** Member ids, in join order, for logs. */
-    List<String> memberIds() {
-        return new ArrayList<>(members.keySet());
     }
 
     @Override

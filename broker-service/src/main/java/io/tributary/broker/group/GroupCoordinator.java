@@ -7,10 +7,12 @@ import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.common.message.DescribeGroupsResponseData.DescribedGroup;
@@ -311,14 +313,16 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
     public Map.Entry<Errors, List<ListedGroup>> listGroups(Collection<String> states, Collection<String> types) {
         List<ListedGroup> out = new ArrayList<>();
         boolean typeMatches = types.isEmpty() || types.stream().anyMatch("classic"::equalsIgnoreCase);
+        // Unknown state names match no group.
+        Set<GroupState> wanted = states.stream().map(GroupState::forName).filter(Objects::nonNull).collect(Collectors.toSet());
         for (ClassicGroup group : groups.groups()) {
             synchronized (group) {
                 if (group.is(GroupState.DEAD) || !typeMatches) {
                     continue;
                 }
-                String state = group.state().protocolName();
-                if (states.isEmpty() || states.stream().anyMatch(state::equalsIgnoreCase)) {
-                    out.add(new ListedGroup(group.groupId(), group.protocolType() == null ? "" : group.protocolType(), state));
+                if (states.isEmpty() || wanted.contains(group.state())) {
+                    out.add(new ListedGroup(group.groupId(), group.protocolType() == null ? "" : group.protocolType(),
+                        group.state().protocolName()));
                 }
             }
         }

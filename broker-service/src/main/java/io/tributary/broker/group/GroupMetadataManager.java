@@ -5,8 +5,10 @@ import io.tributary.broker.replica.ReplicaManager;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -184,7 +186,7 @@ final class GroupMetadataManager {
         }
         long now = time.milliseconds();
         List<ClassicGroup> loaded = new ArrayList<>();
-        java.util.Set<String> ids = new java.util.HashSet<>(stored.keySet());
+        Set<String> ids = new HashSet<>(stored.keySet());
         ids.addAll(offsets.keySet());
         for (String groupId : ids) {
             ClassicGroup group = new ClassicGroup(groupId, now);

@@ -236,11 +236,7 @@ final class RebalanceCoordinator {
             .setMemberId(newMemberId).setGenerationId(group.generationId()).setProtocolType(group.protocolType())
             .setProtocolName(group.protocolName()).setLeader(oldLeaderId).setSkipAssignment(false);
         if (group.isLeader(newMemberId) && supportsSkipAssignment) {
-            response.setLeader(newMemberId).setSkipAssignment(true);
-            for (GroupMember m : group.members()) {
-                response.members().add(new JoinGroupResponseData.JoinGroupResponseMember().setMemberId(m.memberId())
-                    .setGroupInstanceId(m.groupInstanceId()).setMetadata(m.metadata(group.protocolName())));
-            }
+            response.setLeader(newMemberId).setSkipAssignment(true).setMembers(memberSubscriptions(group));
         }
         return response;
     }
@@ -391,12 +387,19 @@ final class RebalanceCoordinator {
             .setGenerationId(group.generationId()).setProtocolType(group.protocolType())
             .setProtocolName(group.protocolName()).setLeader(group.leaderId()).setMemberId(member.memberId());
         if (group.isLeader(member.memberId())) {
-            for (GroupMember m : group.members()) {
-                response.members().add(new JoinGroupResponseData.JoinGroupResponseMember().setMemberId(m.memberId())
-                    .setGroupInstanceId(m.groupInstanceId()).setMetadata(m.metadata(group.protocolName())));
-            }
+            response.setMembers(memberSubscriptions(group));
         }
         return response;
+    }
+
+    /** Every member with its metadata for the selected protocol, as the leader gets them to assign. */
+    private static List<JoinGroupResponseData.JoinGroupResponseMember> memberSubscriptions(ClassicGroup group) {
+        List<JoinGroupResponseData.JoinGroupResponseMember> members = new ArrayList<>();
+        for (GroupMember m : group.members()) {
+            members.add(new JoinGroupResponseData.JoinGroupResponseMember().setMemberId(m.memberId())
+                .setGroupInstanceId(m.groupInstanceId()).setMetadata(m.metadata(group.protocolName())));
+        }
+        return members;
     }
 
     /** Members that never sent SyncGroup in time are removed and the group rebalances without them. */

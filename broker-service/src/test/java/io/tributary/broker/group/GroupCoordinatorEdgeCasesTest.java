@@ -1,5 +1,6 @@
 package io.tributary.broker.group;
 
+import static io.tributary.broker.group.GroupTestSupport.join;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -10,19 +11,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.Subscription;
-import org.apache.kafka.clients.consumer.internals.ConsumerProtocol;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.internals.Topic;
-import org.apache.kafka.common.message.JoinGroupRequestData;
 import org.apache.kafka.common.message.JoinGroupResponseData;
 import org.apache.kafka.common.message.SyncGroupRequestData;
 import org.apache.kafka.common.message.SyncGroupResponseData;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.SimpleRecord;
-import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -56,11 +53,7 @@ class GroupCoordinatorEdgeCasesTest {
 
     private GroupCoordinator coordinator(int minSessionMs, int initialDelayMs, int maxSize) {
         GroupCoordinator c = unloaded(minSessionMs, initialDelayMs, maxSize);
-        for (int p = 0; p < PARTITIONS; p++) {
-            c.onBecomeLeader(new TopicPartition(Topic.GROUP_METADATA_TOPIC_NAME, p), 0);
-        }
-        await().atMost(Duration.ofSeconds(10)).until(() -> c.fetchOffsets("probe", null).error() == Errors.NONE
-            && c.listGroups(List.of(), List.of()).getKey() == Errors.NONE);
+        GroupTestSupport.loadAll(c, PARTITIONS);
         return c;
     }
 
@@ -347,16 +340,6 @@ class GroupCoordinatorEdgeCasesTest {
         time.advance(1);
         reloaded.expireOffsets();
         assertThat(reloaded.fetchOffsets("own-retention", List.of(T0)).offsets().get(T0)).isNull();
-    }
-
-    private static JoinGroupRequestData join(String group, String memberId, String topic, int sessionMs, int rebalanceMs) {
-        ByteBuffer subscription = ConsumerProtocol.serializeSubscription(new Subscription(List.of(topic)));
-        JoinGroupRequestData.JoinGroupRequestProtocolCollection protocols =
-            new JoinGroupRequestData.JoinGroupRequestProtocolCollection();
-        protocols.add(new JoinGroupRequestData.JoinGroupRequestProtocol().setName("range")
-            .setMetadata(Utils.toArray(subscription)));
-        return new JoinGroupRequestData().setGroupId(group).setMemberId(memberId).setSessionTimeoutMs(sessionMs)
-            .setRebalanceTimeoutMs(rebalanceMs).setProtocolType("consumer").setProtocols(protocols);
     }
 
     private static String newMemberId(GroupCoordinator c, String group, String client) throws Exception {

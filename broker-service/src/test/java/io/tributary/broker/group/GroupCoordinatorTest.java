@@ -1,18 +1,16 @@
 package io.tributary.broker.group;
 
+import static io.tributary.broker.group.GroupTestSupport.join;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.tributary.broker.testing.MockTime;
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.Subscription;
-import org.apache.kafka.clients.consumer.internals.ConsumerProtocol;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.common.message.JoinGroupRequestData;
@@ -48,14 +46,6 @@ class GroupCoordinatorTest {
             RETENTION_MS, 600_000), time);
     }
 
-    private void loadAll(GroupCoordinator c) {
-        for (int p = 0; p < PARTITIONS; p++) {
-            c.onBecomeLeader(new TopicPartition(Topic.GROUP_METADATA_TOPIC_NAME, p), 0);
-        }
-        await().atMost(Duration.ofSeconds(10)).until(() -> c.fetchOffsets("probe", null).error() == Errors.NONE
-            && c.listGroups(List.of(), List.of()).getKey() == Errors.NONE);
-    }
-
     @Test
     void aGroupIsServedOnlyOnceItsPartitionIsLoaded() {
         assertThat(coordinator.fetchOffsets("g", null).error()).isEqualTo(Errors.NOT_COORDINATOR);
@@ -81,7 +71,7 @@ class GroupCoordinatorTest {
 
     @Test
     void offsetsOfAGroupWithoutMembersExpireRetentionAfterTheirCommit() throws Exception {
-        loadAll(coordinator);
+        GroupTestSupport.loadAll(coordinator, PARTITIONS);
         commit("simple", Map.of(T0, 10L));
         time.advance(RETENTION_MS / 2);
         commit("simple", Map.of(U0, 20L));
@@ -101,7 +91,7 @@ class GroupCoordinatorTest {
 
     @Test
     void aConsumerGroupKeepsTheOffsetsOfItsTopicsWhileActiveAndLosesThemRetentionAfterItEmptied() throws Exception {
-        loadAll(coordinator);
+        GroupTestSupport.loadAll(coordinator, PARTITIONS);
         String member = joinAndSync("active", "t");
         commitAsMember("active", member, Map.of(T0, 5L, U0, 6L));
 
@@ -126,7 +116,7 @@ class GroupCoordinatorTest {
 
     @Test
     void aReloadRestoresGroupsWithTheirGenerationMembersAndOffsets() throws Exception {
-        loadAll(coordinator);
+        GroupTestSupport.loadAll(coordinator, PARTITIONS);
         String member = joinAndSync("kept", "t");
         commitAsMember("kept", member, Map.of(T0, 9L));
         commit("deleted", Map.of(T0, 1L));
@@ -149,17 +139,17 @@ class GroupCoordinatorTest {
         coordinator.shutdown();
         coordinator = new GroupCoordinator(log, new GroupCoordinator.Config(PARTITIONS, 1000, 300_000, 500, 100, 5000,
             4096, RETENTION_MS, 600_000), time);
-        loadAll(coordinator);
-        JoinGroupRequestData first = joinRequest("delayed", "t");
+        GroupTestSupport.loadAll(coordinator, PARTITIONS);
+        JoinGroupRequestData first = join("delayed", "", "t", 30_000, 30_000);
         String idA = coordinator.joinGroup(first, true, "a", "/127.0.0.1").get(5, TimeUnit.SECONDS).memberId();
-        String idB = coordinator.joinGroup(joinRequest("delayed", "t"), true, "b", "/127.0.0.1")
+        String idB = coordinator.joinGroup(join("delayed", "", "t", 30_000, 30_000), true, "b", "/127.0.0.1")
             .get(5, TimeUnit.SECONDS).memberId();
-        CompletableFuture<JoinGroupResponseData> a = coordinator.joinGroup(joinRequest("delayed", "t").setMemberId(idA),
-            true, "a", "/127.0.0.1");
+        CompletableFuture<JoinGroupResponseData> a = coordinator.joinGroup(
+            join("delayed", idA, "t", 30_000, 30_000), true, "a", "/127.0.0.1");
         Thread.sleep(100);
         assertThat(a).as("the first join waits for more members").isNotDone();
-        CompletableFuture<JoinGroupResponseData> b = coordinator.joinGroup(joinRequest("delayed", "t").setMemberId(idB),
-            true, "b", "/127.0.0.1");
+        CompletableFuture<JoinGroupResponseData> b = coordinator.joinGroup(
+            join("delayed", idB, "t", 30_000, 30_000), true, "b", "/127.0.0.1");
         JoinGroupResponseData joinedA = a.get(10, TimeUnit.SECONDS);
         JoinGroupResponseData joinedB = b.get(10, TimeUnit.SECONDS);
         assertThat(joinedA.generationId()).isEqualTo(1).isEqualTo(joinedB.generationId());
@@ -171,7 +161,7 @@ class GroupCoordinatorTest {
     private GroupCoordinator reload() {
         coordinator.shutdown();
         coordinator = newCoordinator();
-        loadAll(coordinator);
+        GroupTestSupport.loadAll(coordinator, PARTITIONS);
         return coordinator;
     }
 
@@ -200,19 +190,9 @@ class GroupCoordinatorTest {
         return out;
     }
 
-    private static JoinGroupRequestData joinRequest(String group, String topic) {
-        ByteBuffer subscription = ConsumerProtocol.serializeSubscription(new Subscription(List.of(topic)));
-        JoinGroupRequestData.JoinGroupRequestProtocolCollection protocols =
-            new JoinGroupRequestData.JoinGroupRequestProtocolCollection();
-        protocols.add(new JoinGroupRequestData.JoinGroupRequestProtocol().setName("range")
-            .setMetadata(Utils.toArray(subscription)));
-        return new JoinGroupRequestData().setGroupId(group).setMemberId("")
-            .setSessionTimeoutMs(30_000).setRebalanceTimeoutMs(30_000).setProtocolType("consumer").setProtocols(protocols);
-    }
-
     /** One consumer-protocol member subscribed to {@code topic}; the group ends Stable in generation 1. */
     private String joinAndSync(String group, String topic) throws Exception {
-        JoinGroupRequestData request = joinRequest(group, topic);
+        JoinGroupRequestData request = join(group, "", topic, 30_000, 30_000);
         JoinGroupResponseData first = coordinator.joinGroup(request, true, "client", "/127.0.0.1").get(5, TimeUnit.SECONDS);
         assertThat(first.errorCode()).isEqualTo(Errors.MEMBER_ID_REQUIRED.code());
         CompletableFuture<JoinGroupResponseData> joined = coordinator.joinGroup(request.setMemberId(first.memberId()),
