@@ -1,0 +1,32 @@
+package io.tributary.restproxy.config;
+
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * The proxy's own settings ({@code rest-proxy.*}); names follow the Confluent REST Proxy's
+ * ({@code consumer.instance.timeout.ms} becomes {@code rest-proxy.consumer-instance-timeout}).
+ *
+ * @param consumerInstanceTimeout an instance not used for this long is closed and its Kafka
+ *                                consumer leaves its group (Confluent's default: 5 minutes)
+ * @param consumerRequestTimeout  how long a {@code GET .../records} waits for records when the
+ *                                request names no {@code timeout} and the instance no
+ *                                {@code consumer.request.timeout.ms}
+ * @param consumerRequestMaxBytes most bytes of keys and values one {@code GET .../records} returns
+ *                                when the request names no {@code max_bytes}
+ * @param consumerBufferMaxBytes  bytes of fetched records an instance holds ahead of its reader
+ *                                before it pauses fetching
+ * @param maxRequestBodySize      largest request body accepted; larger ones get 413
+ * @param advertisedUrl           base URL put in {@code base_uri}; when empty, taken from the request
+ */
+@ConfigurationProperties("rest-proxy")
+public record RestProxyProperties(
+        @DefaultValue("5m") Duration consumerInstanceTimeout,
+        @DefaultValue("1s") Duration consumerRequestTimeout,
+        @DefaultValue("64MB") DataSize consumerRequestMaxBytes,
+        @DefaultValue("16MB") DataSize consumerBufferMaxBytes,
+        @DefaultValue("16MB") DataSize maxRequestBodySize,
+        @DefaultValue("") String advertisedUrl) {
+}

@@ -1,0 +1,106 @@
+package io.tributary.restproxy.error;
+
+import jakarta.servlet.http.HttpServletRequest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.web.HttpMediaTypeNotAcceptableException;
+import org.springframework.web.HttpMediaTypeNotSupportedException;
+import org.springframework.web.HttpRequestMethodNotSupportedException;
+import org.springframework.web.bind.MissingServletRequestParameterException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
+import org.springframework.web.servlet.resource.NoResourceFoundException;
+
+/**
+ * The one place where failures become HTTP error bodies {@code {"error_code", "message"}}.
+ * The content type is set here rather than negotiated, so an error can always be written, even
+ * to a request whose {@code Accept} names nothing we produce.
+ */
+@RestControllerAdvice
+public class RestExceptionHandler {
+
+    /** Content type of Confluent's v2 error bodies. */
+    public static final MediaType KAFKA_V2_JSON = MediaType.parseMediaType("application/vnd.kafka.v2+json");
+
+    private static final Logger log = LoggerFactory.getLogger(RestExceptionHandler.class);
+
+    @ExceptionHandler(RestException.class)
+    ResponseEntity<ErrorResponse> rest(RestException e, HttpServletRequest request) {
+        if (e.error().status().is5xxServerError()) {
+            log.warn("{} {} failed: {}", request.getMethod(), request.getRequestURI(), e.getMessage());
+        }
+        return body(e, request);
+    }
+
+    @ExceptionHandler(HttpMessageNotReadableException.class)
+    ResponseEntity<ErrorResponse> unreadable(HttpMessageNotReadableException e, HttpServletRequest request) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof RestException rest) {
+                return body(rest, request);
+            }
+        }
+        String detail = e.getMostSpecificCause().getMessage();
+        return body(RestError.UNPROCESSABLE_ENTITY.exception("Malformed request body: "
+            + (detail == null ? e.getMessage() : firstLine(detail))), request);
+    }
+
+    @ExceptionHandler(HttpMediaTypeNotSupportedException.class)
+    ResponseEntity<ErrorResponse> unsupportedMediaType(HttpMediaTypeNotSupportedException e,
+            HttpServletRequest request) {
+        return body(RestError.UNSUPPORTED_MEDIA_TYPE.exception("Unsupported Content-Type "
+            + e.getContentType() + "; supported: " + e.getSupportedMediaTypes()), request);
+    }
+
+    @ExceptionHandler(HttpMediaTypeNotAcceptableException.class)
+    ResponseEntity<ErrorResponse> notAcceptable(HttpMediaTypeNotAcceptableException e, HttpServletRequest request) {
+        return body(RestError.NOT_ACCEPTABLE.exception("Cannot produce any type named in Accept; supported: "
+            + e.getSupportedMediaTypes()), request);
+    }
+
+    @ExceptionHandler(HttpRequestMethodNotSupportedException.class)
+    ResponseEntity<ErrorResponse> methodNotAllowed(HttpRequestMethodNotSupportedException e,
+            HttpServletRequest request) {
+        return body(RestError.METHOD_NOT_ALLOWED.exception(e.getMessage()), request);
+    }
+
+    @ExceptionHandler(NoResourceFoundException.class)
+    ResponseEntity<ErrorResponse> notFound(NoResourceFoundException e, HttpServletRequest request) {
+        return body(RestError.NOT_FOUND.exception("HTTP 404 Not Found: " + request.getRequestURI()), request);
+    }
+
+    @ExceptionHandler({MethodArgumentTypeMismatchException.class, MissingServletRequestParameterException.class})
+    ResponseEntity<ErrorResponse> badParameter(Exception e, HttpServletRequest request) {
+        return body(RestError.BAD_REQUEST.exception(e.getMessage()), request);
+    }
+
+    @ExceptionHandler(Exception.class)
+    ResponseEntity<ErrorResponse> unexpected(Exception e, HttpServletRequest request) {
+        log.error("{} {} failed", request.getMethod(), request.getRequestURI(), e);
+        return body(RestError.INTERNAL_SERVER_ERROR.exception(e.getClass().getSimpleName() + ": " + e.getMessage()),
+            request);
+    }
+
+    /** The error response for {@code e}: the status and code of its {@link RestError}. */
+    public static ResponseEntity<ErrorResponse> body(RestException e, HttpServletRequest request) {
+        return ResponseEntity.status(e.error().status()).contentType(errorContentType(request))
+            .body(ErrorResponse.of(e));
+    }
+
+    /** Confluent's v2 type for clients that speak it, plain JSON for everyone else (curl, browsers). */
+    static MediaType errorContentType(HttpServletRequest request) {
+        String accept = request.getHeader("Accept");
+        String contentType = request.getContentType();
+        boolean kafkaClient = (accept != null && accept.contains("vnd.kafka"))
+            || (contentType != null && contentType.contains("vnd.kafka"));
+        return kafkaClient ? KAFKA_V2_JSON : MediaType.APPLICATION_JSON;
+    }
+
+    private static String firstLine(String s) {
+        int newline = s.indexOf('\n');
+        return newline < 0 ? s : s.substring(0, newline);
+    }
+}

@@ -1,0 +1,96 @@
+package io.tributary.restproxy.metadata;
+
+import io.tributary.restproxy.error.KafkaErrors;
+import io.tributary.restproxy.error.RestError;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.springframework.stereotype.Service;
+
+/**
+ * Cluster, topic and partition metadata read with the Admin client. Knows nothing of HTTP.
+ * Thread-safe. Failures become REST errors: 40401 for an unknown topic, 50002/50003 otherwise.
+ */
+@Service
+public class ClusterMetadata {
+
+    private final Admin admin;
+
+    public ClusterMetadata(Admin admin) {
+        this.admin = admin;
+    }
+
+    /** Names of the topics, internal ones ({@code __consumer_offsets}) left out, sorted. */
+    public List<String> topicNames() {
+        Set<String> names = get(admin.listTopics(new ListTopicsOptions().listInternal(false)).names());
+        return names.stream().sorted().toList();
+    }
+
+    /** Whether {@code topic} exists (a Metadata request, never creating it). */
+    public boolean topicExists(String topic) {
+        try {
+            admin.describeTopics(List.of(topic)).allTopicNames().get();
+            return true;
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                return false;
+            }
+            throw KafkaErrors.toRest(e);
+        } catch (InterruptedException e) {
+            throw KafkaErrors.toRest(e);
+        }
+    }
+
+    /**
+     * The topic's partitions, leaders, replicas and ISR.
+     *
+     * @throws io.tributary.restproxy.error.RestException 40401 for an unknown topic
+     */
+    public TopicDescription describeTopic(String topic) {
+        try {
+            return admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                throw RestError.TOPIC_NOT_FOUND.exception("Topic " + topic + " not found.");
+            }
+            throw KafkaErrors.toRest(e);
+        } catch (InterruptedException e) {
+            throw KafkaErrors.toRest(e);
+        }
+    }
+
+    /** The topic's configs, name to value (sensitive ones have null values), sorted by name. */
+    public Map<String, String> topicConfigs(String topic) {
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+        Map<ConfigResource, Config> configs = get(admin.describeConfigs(List.of(resource)).all());
+        Map<String, String> result = new TreeMap<>();
+        for (ConfigEntry entry : configs.get(resource).entries()) {
+            result.put(entry.name(), entry.value());
+        }
+        return result;
+    }
+
+    /** The live brokers. */
+    public Collection<Node> brokers() {
+        return get(admin.describeCluster().nodes());
+    }
+
+    private static <T> T get(org.apache.kafka.common.KafkaFuture<T> future) {
+        try {
+            return future.get();
+        } catch (ExecutionException | InterruptedException e) {
+            throw KafkaErrors.toRest(e);
+        }
+    }
+}

@@ -1,0 +1,106 @@
+package io.tributary.restproxy.produce;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.tributary.restproxy.error.KafkaErrors;
+import io.tributary.restproxy.error.RestError;
+import io.tributary.restproxy.metadata.ClusterMetadata;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.springframework.stereotype.Service;
+
+/**
+ * Sends decoded records through the shared producer and reports where each landed. Knows nothing
+ * of HTTP. Thread-safe: the Kafka producer is, and records of concurrent requests share its batches.
+ */
+@Service
+public class ProduceService {
+
+    private final Producer<byte[], byte[]> producer;
+    private final ClusterMetadata metadata;
+    private final Counter recordsProduced;
+    private final Counter bytesProduced;
+
+    public ProduceService(Producer<byte[], byte[]> producer, ClusterMetadata metadata, MeterRegistry registry) {
+        this.producer = producer;
+        this.metadata = metadata;
+        this.recordsProduced = Counter.builder("restproxy.records.produced")
+            .description("Records the proxy's producer acknowledged").register(registry);
+        this.bytesProduced = Counter.builder("restproxy.bytes.produced").baseUnit("bytes")
+            .description("Key and value bytes the proxy's producer acknowledged").register(registry);
+    }
+
+    /**
+     * Sends {@code records} to {@code topic} in order and completes with one result per record,
+     * in the same order. A record that fails gets error code 50003 when retrying may help (Kafka's
+     * {@code RetriableException}: timeouts, leader changes) and 50002 otherwise, while the others
+     * still succeed, as in the Confluent proxy.
+     *
+     * @throws io.tributary.restproxy.error.RestException 40401 when the topic does not exist (and
+     *         the broker does not create it), 40402 when a record names a partition it lacks
+     */
+    public CompletableFuture<List<PartitionOffset>> produce(String topic, List<OutgoingRecord> records) {
+        int partitionCount = partitionCount(topic);
+        for (OutgoingRecord record : records) {
+            Integer partition = record.partition();
+            if (partition != null && (partition < 0 || partition >= partitionCount)) {
+                throw RestError.PARTITION_NOT_FOUND.exception("Partition " + partition + " of topic " + topic
+                    + " not found: the topic has " + partitionCount + " partitions.");
+            }
+        }
+        List<CompletableFuture<PartitionOffset>> results = new ArrayList<>(records.size());
+        for (OutgoingRecord record : records) {
+            CompletableFuture<PartitionOffset> result = new CompletableFuture<>();
+            results.add(result);
+            ProducerRecord<byte[], byte[]> producerRecord = new ProducerRecord<>(topic, record.partition(), null,
+                record.key(), record.value(), record.headers());
+            try {
+                producer.send(producerRecord, (recordMetadata, exception) -> {
+                    if (exception == null) {
+                        recordsProduced.increment();
+                        bytesProduced.increment(record.size());
+                        result.complete(PartitionOffset.success(recordMetadata.partition(), recordMetadata.offset()));
+                    } else {
+                        result.complete(failure(exception));
+                    }
+                });
+            } catch (RuntimeException e) {
+                result.complete(failure(e));
+            }
+        }
+        return CompletableFuture.allOf(results.toArray(CompletableFuture[]::new))
+            .thenApply(ignored -> results.stream().map(CompletableFuture::join).toList());
+    }
+
+    private static PartitionOffset failure(Throwable exception) {
+        return PartitionOffset.failure(KafkaErrors.errorFor(exception).code(), KafkaErrors.describe(exception));
+    }
+
+    /**
+     * The topic's partition count from the producer's metadata (a Metadata request the first
+     * time, which creates the topic when the broker auto-creates topics).
+     */
+    private int partitionCount(String topic) {
+        List<PartitionInfo> partitions;
+        try {
+            partitions = producer.partitionsFor(topic);
+        } catch (TimeoutException | UnknownTopicOrPartitionException e) {
+            if (!metadata.topicExists(topic)) {
+                throw RestError.TOPIC_NOT_FOUND.exception("Topic " + topic + " not found.");
+            }
+            throw KafkaErrors.toRest(e);
+        } catch (RuntimeException e) {
+            throw KafkaErrors.toRest(e);
+        }
+        if (partitions == null || partitions.isEmpty()) {
+            throw RestError.TOPIC_NOT_FOUND.exception("Topic " + topic + " not found.");
+        }
+        return partitions.size();
+    }
+}

@@ -1,0 +1,88 @@
+package io.tributary.restproxy.testing;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** A small HTTP client for tests: sends a body with a content type, parses the JSON answer. */
+public final class HttpJson {
+
+    /** An answer: status, content type and the body parsed as JSON (null when empty). */
+    public record Response(int status, String contentType, JsonNode body, String text) {
+
+        /** The {@code error_code} of an error body. */
+        public int errorCode() {
+            return body.get("error_code").asInt();
+        }
+    }
+
+    private static final JsonMapper MAPPER = JsonMapper.builder().build();
+
+    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    private final String baseUrl;
+
+    public HttpJson(String baseUrl) {
+        this.baseUrl = baseUrl;
+    }
+
+    public String baseUrl() {
+        return baseUrl;
+    }
+
+    public static JsonMapper mapper() {
+        return MAPPER;
+    }
+
+    public Response get(String path) {
+        return send(HttpRequest.newBuilder(uri(path)).GET().build());
+    }
+
+    public Response get(String path, String accept) {
+        return send(HttpRequest.newBuilder(uri(path)).header("Accept", accept).GET().build());
+    }
+
+    public Response post(String path, String contentType, String body) {
+        return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", contentType)
+            .POST(HttpRequest.BodyPublishers.ofString(body)).build());
+    }
+
+    public Response post(String path, String contentType, Object body) {
+        return post(path, contentType, MAPPER.writeValueAsString(body));
+    }
+
+    public Response delete(String path) {
+        return send(HttpRequest.newBuilder(uri(path)).DELETE().build());
+    }
+
+    public Response send(HttpRequest request) {
+        try {
+            HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
+            String text = response.body();
+            JsonNode body = text == null || text.isBlank() ? null : parse(text);
+            return new Response(response.statusCode(), response.headers().firstValue("Content-Type").orElse(null),
+                body, text);
+        } catch (IOException e) {
+            throw new IllegalStateException(request.method() + " " + request.uri() + " failed", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static JsonNode parse(String text) {
+        try {
+            return MAPPER.readTree(text);
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    public URI uri(String path) {
+        return URI.create(path.startsWith("http") ? path : baseUrl + path);
+    }
+}
