@@ -1,0 +1,53 @@
+package io.tributary.restproxy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.restproxy.testing.HttpJson;
+import io.tributary.restproxy.testing.HttpJson.Response;
+import java.io.IOException;
+import java.net.ServerSocket;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/** A proxy whose bootstrap servers do not answer. */
+@SpringBootTest(classes = RestProxyApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = {"kafka.admin.[default.api.timeout.ms]=1500", "kafka.admin.[request.timeout.ms]=1000",
+        "logging.level.org.apache.kafka.clients.NetworkClient=ERROR"})
+class UnreachableClusterTest {
+
+    @LocalServerPort
+    int port;
+
+    @DynamicPropertySource
+    static void deadBootstrap(DynamicPropertyRegistry registry) throws IOException {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        int closedPort = port;
+        registry.add("kafka.bootstrap-servers", () -> "127.0.0.1:" + closedPort);
+    }
+
+    @Test
+    void kafkaCallsThatTimeOutAreRetriableErrors50003() {
+        Response response = new HttpJson("http://127.0.0.1:" + port).get("/topics");
+
+        assertThat(response.status()).isEqualTo(500);
+        assertThat(response.errorCode()).isEqualTo(50003);
+    }
+
+    @Test
+    void readinessIsDownWhileLivenessIsUp() {
+        HttpJson http = new HttpJson("http://127.0.0.1:" + port);
+
+        Response readiness = http.get("/actuator/health/readiness");
+        Response liveness = http.get("/actuator/health/liveness");
+
+        assertThat(readiness.status()).isEqualTo(503);
+        assertThat(readiness.body().get("status").asString()).isEqualTo("DOWN");
+        assertThat(liveness.status()).isEqualTo(200);
+    }
+}
