@@ -20,6 +20,8 @@ import org.springframework.util.unit.DataSize;
  *                                before it pauses fetching
  * @param maxRequestBodySize      largest request body accepted; larger ones get 413
  * @param advertisedUrl           base URL put in {@code base_uri}; when empty, taken from the request
+ * @param simpleConsumerPoolSize  Kafka consumers (and threads) serving stateless partition reads at once
+ * @param maxStreams              Server-Sent Event record streams open at once (each holds a consumer and a thread)
  */
 @ConfigurationProperties("rest-proxy")
 public record RestProxyProperties(
@@ -28,5 +30,7 @@ public record RestProxyProperties(
         @DefaultValue("64MB") DataSize consumerRequestMaxBytes,
         @DefaultValue("16MB") DataSize consumerBufferMaxBytes,
         @DefaultValue("16MB") DataSize maxRequestBodySize,
-        @DefaultValue("") String advertisedUrl) {
+        @DefaultValue("") String advertisedUrl,
+        @DefaultValue("16") int simpleConsumerPoolSize,
+        @DefaultValue("100") int maxStreams) {
 }

@@ -124,4 +124,32 @@ public enum EmbeddedFormat {
             return JsonNodeFactory.instance.stringNode(new String(bytes, StandardCharsets.UTF_8));
         }
     }
+
+    /** A header value as JSON: base64 text in binary, UTF-8 text in json (as produce takes them); null stays null. */
+    public JsonNode headerToJson(byte[] bytes) {
+        if (bytes == null) {
+            return JsonNodeFactory.instance.nullNode();
+        }
+        return JsonNodeFactory.instance.stringNode(this == BINARY ? Base64.getEncoder().encodeToString(bytes)
+            : new String(bytes, StandardCharsets.UTF_8));
+    }
+
+    /**
+     * The format a read asks for: the {@code format} query parameter if given, else an embedded
+     * type named in {@code Accept}, else {@code fallback}.
+     */
+    public static EmbeddedFormat forRead(String formatParameter, String accept, EmbeddedFormat fallback) {
+        if (formatParameter != null && !formatParameter.isBlank()) {
+            return forName(formatParameter);
+        }
+        if (accept != null) {
+            if (accept.contains("vnd.kafka.json.v2+json")) {
+                return JSON;
+            }
+            if (accept.contains("vnd.kafka.binary.v2+json")) {
+                return BINARY;
+            }
+        }
+        return fallback;
+    }
 }

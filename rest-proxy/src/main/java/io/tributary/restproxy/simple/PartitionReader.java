@@ -1,0 +1,203 @@
+package io.tributary.restproxy.simple;
+
+import io.tributary.restproxy.config.KafkaClientProperties;
+import io.tributary.restproxy.config.RestProxyProperties;
+import io.tributary.restproxy.error.KafkaErrors;
+import io.tributary.restproxy.error.RestError;
+import io.tributary.restproxy.metadata.ClusterMetadata;
+import jakarta.annotation.PreDestroy;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.CloseOptions;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.springframework.stereotype.Service;
+
+/**
+ * Stateless reads of one partition for clients that keep their own offsets: no consumer
+ * instance, no group, nothing to clean up. Reads run on a bounded pool of assign-mode Kafka
+ * consumers (no {@code group.id}), each borrowed for one request. Thread-safe.
+ */
+@Service
+public class PartitionReader {
+
+    /** The first and the next offset of a partition: records live in {@code [beginning, end)}. */
+    public record PartitionOffsets(long beginningOffset, long endOffset) {
+    }
+
+    private final Admin admin;
+    private final ClusterMetadata metadata;
+    private final KafkaClientProperties kafka;
+    private final int poolSize;
+    private final Semaphore permits;
+    private final ConcurrentLinkedQueue<KafkaConsumer<byte[], byte[]>> idle = new ConcurrentLinkedQueue<>();
+    private final ExecutorService executor;
+
+    public PartitionReader(Admin admin, ClusterMetadata metadata, KafkaClientProperties kafka,
+            RestProxyProperties properties) {
+        this.admin = admin;
+        this.metadata = metadata;
+        this.kafka = kafka;
+        this.poolSize = properties.simpleConsumerPoolSize();
+        this.permits = new Semaphore(poolSize);
+        AtomicInteger threads = new AtomicInteger();
+        this.executor = Executors.newFixedThreadPool(poolSize, r -> {
+            Thread thread = new Thread(r, "rest-partition-reader-" + threads.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    /**
+     * The partition's log start offset and log end offset (high watermark).
+     *
+     * @throws io.tributary.restproxy.error.RestException 40401, 40402
+     */
+    public PartitionOffsets offsets(TopicPartition tp) {
+        checkExists(tp);
+        long beginning = listOffset(tp, OffsetSpec.earliest()).offset();
+        long end = listOffset(tp, OffsetSpec.latest()).offset();
+        return new PartitionOffsets(beginning, end);
+    }
+
+    /**
+     * The offset of the first record with a timestamp at or after {@code timestampMs}, or the log
+     * end offset when there is none.
+     */
+    public long offsetForTimestamp(TopicPartition tp, long timestampMs) {
+        checkExists(tp);
+        long offset = listOffset(tp, OffsetSpec.forTimestamp(timestampMs)).offset();
+        return offset >= 0 ? offset : listOffset(tp, OffsetSpec.latest()).offset();
+    }
+
+    /**
+     * Reads up to {@code count} records (and up to {@code maxBytes} of keys and values, at least
+     * one record) from {@code offset}. Completes as soon as any record is there, or after
+     * {@code timeoutMs} with none: at the log end this is a long poll.
+     *
+     * @throws io.tributary.restproxy.error.RestException 40401, 40402, 400 for an offset outside
+     *         {@code [beginning, end]}, 503 when every pooled consumer is busy for 5 s
+     */
+    public CompletableFuture<List<ConsumerRecord<byte[], byte[]>>> read(TopicPartition tp, long offset, int count,
+            long maxBytes, long timeoutMs) {
+        PartitionOffsets range = offsets(tp);
+        if (offset < range.beginningOffset() || offset > range.endOffset()) {
+            throw RestError.BAD_REQUEST.exception("Offset " + offset + " of " + tp + " is outside its records ["
+                + range.beginningOffset() + ", " + range.endOffset() + "]");
+        }
+        acquire();
+        try {
+            return CompletableFuture.supplyAsync(() -> readWithPooledConsumer(tp, offset, count, maxBytes, timeoutMs),
+                executor);
+        } catch (RuntimeException e) {
+            permits.release();
+            throw e;
+        }
+    }
+
+    private List<ConsumerRecord<byte[], byte[]>> readWithPooledConsumer(TopicPartition tp, long offset, int count,
+            long maxBytes, long timeoutMs) {
+        KafkaConsumer<byte[], byte[]> consumer = idle.poll();
+        boolean healthy = true;
+        try {
+            if (consumer == null) {
+                consumer = newConsumer();
+            }
+            consumer.assign(List.of(tp));
+            consumer.seek(tp, offset);
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+            List<ConsumerRecord<byte[], byte[]>> taken = new ArrayList<>();
+            long bytes = 0;
+            do {
+                long waitMs = Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(waitMs)).records(tp)) {
+                    int size = Math.max(0, record.serializedKeySize()) + Math.max(0, record.serializedValueSize());
+                    if (taken.size() >= count || (!taken.isEmpty() && bytes + size > maxBytes)) {
+                        break;
+                    }
+                    taken.add(record);
+                    bytes += size;
+                }
+            } while (taken.isEmpty() && System.nanoTime() < deadline);
+            return taken;
+        } catch (KafkaException e) {
+            healthy = false;
+            throw KafkaErrors.toRest(e);
+        } finally {
+            if (consumer != null) {
+                if (healthy) {
+                    consumer.unsubscribe();
+                    idle.add(consumer);
+                } else {
+                    consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
+                }
+            }
+            permits.release();
+        }
+    }
+
+    private void acquire() {
+        try {
+            if (!permits.tryAcquire(5, TimeUnit.SECONDS)) {
+                throw RestError.SERVICE_UNAVAILABLE.exception("All " + poolSize + " partition readers are busy "
+                    + "(rest-proxy.simple-consumer-pool-size); retry later");
+            }
+        } catch (InterruptedException e) {
+            throw KafkaErrors.toRest(e);
+        }
+    }
+
+    private void checkExists(TopicPartition tp) {
+        int partitions = metadata.describeTopic(tp.topic()).partitions().size();
+        if (tp.partition() < 0 || tp.partition() >= partitions) {
+            throw RestError.PARTITION_NOT_FOUND.exception("Partition " + tp.partition() + " of topic " + tp.topic()
+                + " not found.");
+        }
+    }
+
+    private ListOffsetsResultInfo listOffset(TopicPartition tp, OffsetSpec spec) {
+        try {
+            return admin.listOffsets(Map.of(tp, spec)).partitionResult(tp).get();
+        } catch (ExecutionException | InterruptedException e) {
+            throw KafkaErrors.toRest(e);
+        }
+    }
+
+    private KafkaConsumer<byte[], byte[]> newConsumer() {
+        Map<String, Object> settings = new HashMap<>();
+        settings.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        settings.put(ConsumerConfig.CLIENT_ID_CONFIG, "rest-proxy-partition-reader");
+        settings.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
+        settings.putAll(kafka.consumer());
+        settings.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        return new KafkaConsumer<>(settings, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    @PreDestroy
+    void close() {
+        executor.shutdownNow();
+        KafkaConsumer<byte[], byte[]> consumer;
+        while ((consumer = idle.poll()) != null) {
+            consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
+        }
+    }
+}

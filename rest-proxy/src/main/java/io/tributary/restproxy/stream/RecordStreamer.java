@@ -1,0 +1,165 @@
+package io.tributary.restproxy.stream;
+
+import io.tributary.restproxy.config.KafkaClientProperties;
+import io.tributary.restproxy.config.RestProxyProperties;
+import io.tributary.restproxy.error.KafkaErrors;
+import io.tributary.restproxy.error.RestError;
+import io.tributary.restproxy.format.EmbeddedFormat;
+import io.tributary.restproxy.format.RecordView;
+import io.tributary.restproxy.metadata.ClusterMetadata;
+import jakarta.annotation.PreDestroy;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InterruptException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.MediaType;
+import org.springframework.stereotype.Service;
+import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Streams a topic's records as Server-Sent Events: one {@code record} event per record, whose id
+ * holds every partition's next offset ({@link StreamPositions}), so a reconnect with
+ * {@code Last-Event-ID} resumes exactly after the last event received. Each stream owns an
+ * assign-mode Kafka consumer (no group) polled by its own thread, and stops when the client goes
+ * away (noticed at the next event or the heartbeat comment sent every 15 s).
+ * At most {@code rest-proxy.max-streams} streams run at once. Thread-safe.
+ */
+@Service
+public class RecordStreamer {
+
+    /** Where a stream starts on partitions the {@code Last-Event-ID} does not name. */
+    public enum Start { BEGINNING, END }
+
+    private static final Logger log = LoggerFactory.getLogger(RecordStreamer.class);
+    private static final long HEARTBEAT_MS = 15_000;
+
+    private final ClusterMetadata metadata;
+    private final KafkaClientProperties kafka;
+    private final JsonMapper mapper;
+    private final Semaphore streams;
+    private final Set<Thread> threads = ConcurrentHashMap.newKeySet();
+
+    public RecordStreamer(ClusterMetadata metadata, KafkaClientProperties kafka, RestProxyProperties properties,
+            JsonMapper mapper) {
+        this.metadata = metadata;
+        this.kafka = kafka;
+        this.mapper = mapper;
+        this.streams = new Semaphore(properties.maxStreams());
+    }
+
+    /**
+     * Opens a stream of {@code topic}'s records.
+     *
+     * @param lastEventId the client's {@code Last-Event-ID}, or null
+     * @throws io.tributary.restproxy.error.RestException 40401 unknown topic, 400 bad Last-Event-ID,
+     *         503 when {@code rest-proxy.max-streams} streams are open
+     */
+    public SseEmitter open(String topic, Start start, String lastEventId, EmbeddedFormat format) {
+        int partitions = metadata.describeTopic(topic).partitions().size();
+        StreamPositions positions = StreamPositions.parse(lastEventId);
+        if (!streams.tryAcquire()) {
+            throw RestError.SERVICE_UNAVAILABLE.exception("Too many open streams (rest-proxy.max-streams)");
+        }
+        SseEmitter emitter = new SseEmitter(0L);
+        Thread thread = new Thread(() -> {
+            try {
+                run(topic, partitions, start, positions, format, emitter);
+            } finally {
+                streams.release();
+                threads.remove(Thread.currentThread());
+            }
+        }, "rest-stream-" + topic);
+        thread.setDaemon(true);
+        // The container notices a client that went away; stop the stream's thread at once then.
+        emitter.onCompletion(thread::interrupt);
+        emitter.onError(e -> thread.interrupt());
+        threads.add(thread);
+        thread.start();
+        return emitter;
+    }
+
+    private void run(String topic, int partitionCount, Start start, StreamPositions positions, EmbeddedFormat format,
+            SseEmitter emitter) {
+        List<TopicPartition> partitions = new ArrayList<>();
+        for (int p = 0; p < partitionCount; p++) {
+            partitions.add(new TopicPartition(topic, p));
+        }
+        try (KafkaConsumer<byte[], byte[]> consumer = newConsumer()) {
+            consumer.assign(partitions);
+            List<TopicPartition> unnamed = new ArrayList<>();
+            for (TopicPartition tp : partitions) {
+                Long next = positions.get(tp.partition());
+                if (next != null) {
+                    consumer.seek(tp, next);
+                } else {
+                    unnamed.add(tp);
+                }
+            }
+            // Kafka reads an empty collection as "every assigned partition".
+            if (!unnamed.isEmpty() && start == Start.BEGINNING) {
+                consumer.seekToBeginning(unnamed);
+            } else if (!unnamed.isEmpty()) {
+                consumer.seekToEnd(unnamed);
+            }
+            for (TopicPartition tp : partitions) {
+                positions.put(tp.partition(), consumer.position(tp));
+            }
+            emitter.send(SseEmitter.event().comment("streaming " + topic + " from " + positions.eventId()));
+            long nextHeartbeat = System.currentTimeMillis() + HEARTBEAT_MS;
+            while (!Thread.currentThread().isInterrupted()) {
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
+                    positions.put(record.partition(), record.offset() + 1);
+                    emitter.send(SseEmitter.event().id(positions.eventId()).name("record")
+                        .data(RecordView.of(record, format, mapper), MediaType.APPLICATION_JSON));
+                }
+                if (System.currentTimeMillis() >= nextHeartbeat) {
+                    emitter.send(SseEmitter.event().comment("heartbeat"));
+                    nextHeartbeat = System.currentTimeMillis() + HEARTBEAT_MS;
+                }
+            }
+            emitter.complete();
+        } catch (IOException | IllegalStateException | InterruptException e) {
+            log.debug("Stream of {} ended: {}", topic, e.toString());
+        } catch (KafkaException e) {
+            log.warn("Stream of {} failed: {}", topic, KafkaErrors.describe(e));
+            emitter.completeWithError(e);
+        }
+    }
+
+    private KafkaConsumer<byte[], byte[]> newConsumer() {
+        Map<String, Object> settings = new HashMap<>();
+        settings.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        settings.put(ConsumerConfig.CLIENT_ID_CONFIG, "rest-proxy-stream");
+        settings.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        settings.putAll(kafka.consumer());
+        settings.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        return new KafkaConsumer<>(settings, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    @PreDestroy
+    void stop() throws InterruptedException {
+        for (Thread thread : threads) {
+            thread.interrupt();
+        }
+        for (Thread thread : threads) {
+            thread.join(TimeUnit.SECONDS.toMillis(5));
+        }
+    }
+}

@@ -1,0 +1,130 @@
+package io.tributary.restproxy.stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.restproxy.testing.HttpJson;
+import io.tributary.restproxy.testing.ProxyTestBase;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+class RecordStreamTest extends ProxyTestBase {
+
+    private static final String JSON = "application/vnd.kafka.json.v2+json";
+
+    /** An SSE event: its id and its data parsed as JSON. */
+    private record Event(String id, JsonNode data) {
+    }
+
+    /** Reads events of an open stream on a background thread. */
+    private static final class EventReader implements AutoCloseable {
+        final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
+        final BlockingQueue<String> comments = new LinkedBlockingQueue<>();
+        final Thread thread;
+        final Stream<String> lines;
+
+        EventReader(Stream<String> lines) {
+            this.lines = lines;
+            this.thread = new Thread(() -> {
+                String id = null;
+                StringBuilder data = new StringBuilder();
+                for (Iterator<String> it = lines.iterator(); it.hasNext(); ) {
+                    String line = it.next();
+                    if (line.startsWith("id:")) {
+                        id = line.substring(3).trim();
+                    } else if (line.startsWith("data:")) {
+                        data.append(line.substring(5));
+                    } else if (line.startsWith(":")) {
+                        comments.add(line);
+                    } else if (line.isEmpty() && !data.isEmpty()) {
+                        events.add(new Event(id, HttpJson.mapper().readTree(data.toString())));
+                        data.setLength(0);
+                    }
+                }
+            });
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        Event next() throws InterruptedException {
+            Event event = events.poll(20, TimeUnit.SECONDS);
+            assertThat(event).as("an event within 20 s").isNotNull();
+            return event;
+        }
+
+        @Override
+        public void close() {
+            lines.close();
+        }
+    }
+
+    private final HttpClient client = HttpClient.newHttpClient();
+
+    @Test
+    void deliversRecordsProducedAfterItOpenedInOrder() throws Exception {
+        broker().createTopic("stream-live", 1);
+        http.post("/topics/stream-live", JSON, "{\"records\":[{\"value\":\"before\"}]}");
+
+        try (EventReader reader = open("/topics/stream-live/records/stream", null)) {
+            assertThat(reader.comments.poll(20, TimeUnit.SECONDS)).as("the stream's opening comment").isNotNull();
+            for (int i = 0; i < 5; i++) {
+                http.post("/topics/stream-live", JSON, "{\"records\":[{\"value\":\"after-" + i + "\"}]}");
+            }
+            List<String> values = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                values.add(reader.next().data().get("value").asString());
+            }
+            assertThat(values).containsExactly("after-0", "after-1", "after-2", "after-3", "after-4");
+        }
+    }
+
+    @Test
+    void resumesAfterTheLastEventIdOnEveryPartition() throws Exception {
+        broker().createTopic("stream-resume", 2);
+        http.post("/topics/stream-resume", JSON, "{\"records\":[{\"value\":\"a0\",\"partition\":0},"
+            + "{\"value\":\"b0\",\"partition\":1},{\"value\":\"a1\",\"partition\":0},{\"value\":\"b1\",\"partition\":1}]}");
+        String lastId;
+        List<String> firstTwo = new ArrayList<>();
+        try (EventReader reader = open("/topics/stream-resume/records/stream?from=beginning", null)) {
+            Event first = reader.next();
+            Event second = reader.next();
+            firstTwo.add(first.data().get("value").asString());
+            firstTwo.add(second.data().get("value").asString());
+            lastId = second.id();
+        }
+
+        List<String> rest = new ArrayList<>();
+        try (EventReader reader = open("/topics/stream-resume/records/stream?from=beginning", lastId)) {
+            rest.add(reader.next().data().get("value").asString());
+            rest.add(reader.next().data().get("value").asString());
+            assertThat(reader.events.poll(500, TimeUnit.MILLISECONDS)).isNull();
+        }
+        List<String> all = new ArrayList<>(firstTwo);
+        all.addAll(rest);
+        assertThat(all).containsExactlyInAnyOrder("a0", "a1", "b0", "b1");
+    }
+
+    @Test
+    void unknownTopicIs40401() {
+        assertThat(http.get("/topics/stream-missing/records/stream", "text/event-stream").errorCode()).isEqualTo(40401);
+    }
+
+    private EventReader open(String path, String lastEventId) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(http.uri(path)).header("Accept", "text/event-stream");
+        if (lastEventId != null) {
+            request.header("Last-Event-ID", lastEventId);
+        }
+        HttpResponse<Stream<String>> response = client.send(request.build(), HttpResponse.BodyHandlers.ofLines());
+        assertThat(response.statusCode()).isEqualTo(200);
+        return new EventReader(response.body());
+    }
+}
