@@ -1,6 +1,8 @@
 package io.tributary.restproxy.config;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
@@ -22,6 +24,10 @@ import org.springframework.util.unit.DataSize;
  * @param advertisedUrl           base URL put in {@code base_uri}; when empty, taken from the request
  * @param simpleConsumerPoolSize  Kafka consumers (and threads) serving stateless partition reads at once
  * @param maxStreams              Server-Sent Event record streams open at once (each holds a consumer and a thread)
+ * @param replicaId               this proxy replica's id, part of the ids of the consumer instances it creates
+ *                                (random when empty)
+ * @param peers                   base URLs of the other proxy replicas behind the same load balancer; a request
+ *                                for a consumer instance another replica owns is forwarded there
  */
 @ConfigurationProperties("rest-proxy")
 public record RestProxyProperties(
@@ -32,5 +38,19 @@ public record RestProxyProperties(
         @DefaultValue("16MB") DataSize maxRequestBodySize,
         @DefaultValue("") String advertisedUrl,
         @DefaultValue("16") int simpleConsumerPoolSize,
-        @DefaultValue("100") int maxStreams) {
+        @DefaultValue("100") int maxStreams,
+        @DefaultValue("") String replicaId,
+        @DefaultValue List<String> peers) {
+
+    public RestProxyProperties {
+        if (replicaId == null || replicaId.isBlank()) {
+            replicaId = UUID.randomUUID().toString().substring(0, 8);
+        }
+        if (!replicaId.matches("[A-Za-z0-9]{1,32}")) {
+            throw new IllegalArgumentException("rest-proxy.replica-id '" + replicaId + "' must be 1 to 32 letters "
+                + "or digits");
+        }
+        peers = peers == null ? List.of() : peers.stream().map(url -> url.replaceAll("/+$", ""))
+            .filter(url -> !url.isBlank()).toList();
+    }
 }

@@ -67,7 +67,9 @@ public class ConsumerManager {
      *         instance of that name on this proxy
      */
     public ConsumerInstance create(String group, ConsumerInstanceConfig config) {
-        String id = config.name() != null ? config.name() : "rest-consumer-" + UUID.randomUUID();
+        // A generated id names this replica, so any other replica can forward requests for it here.
+        String id = config.name() != null ? config.name()
+            : "rest-consumer-" + properties.replicaId() + "-" + UUID.randomUUID();
         InstanceKey key = new InstanceKey(group, id);
         ConsumerInstance[] created = new ConsumerInstance[1];
         instances.compute(key, (k, existing) -> {
@@ -109,6 +111,11 @@ public class ConsumerManager {
         }
         instance.close();
         log.info("Deleted consumer instance {} of group {}", id, group);
+    }
+
+    /** Whether this proxy holds the instance. */
+    public boolean contains(String group, String id) {
+        return instances.containsKey(new InstanceKey(group, id));
     }
 
     /** Instances open now. */

@@ -9,6 +9,8 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 import tools.jackson.databind.json.JsonMapper;
@@ -19,6 +21,7 @@ import tools.jackson.databind.json.JsonMapper;
  * past the limit, so a huge body is never buffered whole.
  */
 @Component
+@Order(Ordered.HIGHEST_PRECEDENCE)
 public class RequestBodyLimitFilter extends OncePerRequestFilter {
 
     private final long maxBytes;

@@ -20,6 +20,8 @@ public enum RestError {
     /** A {@code GET .../records} asked for an embedded format other than the instance's. */
     CONSUMER_FORMAT_MISMATCH(HttpStatus.NOT_ACCEPTABLE, 40601),
     /** A subscription by topic list while subscribed by pattern, or the other way round. */
+    /** A v3 resource conflict: the topic exists, the group is not empty. */
+    CONFLICT(HttpStatus.CONFLICT, 409),
     CONSUMER_ALREADY_SUBSCRIBED(HttpStatus.CONFLICT, 40901),
     CONSUMER_ALREADY_EXISTS(HttpStatus.CONFLICT, 40902),
     /** What the Kafka consumer refuses as an illegal state, e.g. assign while subscribed. */

@@ -58,7 +58,7 @@ class ConsumerInstanceExpiryTest {
     private final ConsumerManager manager = new ConsumerManager(
         new KafkaClientProperties(broker.bootstrapServers(), Map.of(), Map.of(), Map.of()),
         new RestProxyProperties(Duration.ofMinutes(5), Duration.ofSeconds(1), DataSize.ofMegabytes(64),
-            DataSize.ofMegabytes(16), DataSize.ofMegabytes(16), "", 4, 4),
+            DataSize.ofMegabytes(16), DataSize.ofMegabytes(16), "", 4, 4, "test", List.of()),
         clock, new SimpleMeterRegistry());
 
     @AfterEach

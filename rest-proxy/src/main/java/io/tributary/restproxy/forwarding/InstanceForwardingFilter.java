@@ -1,0 +1,121 @@
+package io.tributary.restproxy.forwarding;
+
+import io.tributary.restproxy.consumer.ConsumerManager;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.stereotype.Component;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+/**
+ * Lets any proxy replica serve any consumer instance, so a load balancer needs no sticky
+ * sessions: a request under {@code /consumers/{group}/instances/{id}} for an instance this
+ * replica does not hold is sent on to the replica that does ({@link PeerDirectory}) and its
+ * answer relayed unchanged. A forwarded request carries {@value #FORWARDED_HEADER} and is never
+ * forwarded again. When no replica holds the instance the request is served here (40403).
+ */
+@Component
+@Order(Ordered.HIGHEST_PRECEDENCE + 10)
+public class InstanceForwardingFilter extends OncePerRequestFilter {
+
+    static final String FORWARDED_HEADER = "X-Tributary-Forwarded-By";
+
+    private static final Logger log = LoggerFactory.getLogger(InstanceForwardingFilter.class);
+    private static final Pattern INSTANCE_PATH = Pattern.compile("^/consumers/([^/]+)/instances/([^/]+)(/.*)?$");
+    private static final List<String> COPIED_HEADERS = List.of("Content-Type", "Accept", "Last-Event-ID");
+
+    private final ConsumerManager consumers;
+    private final PeerDirectory directory;
+    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    public InstanceForwardingFilter(ConsumerManager consumers, PeerDirectory directory) {
+        this.consumers = consumers;
+        this.directory = directory;
+    }
+
+    @Override
+    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        Matcher path = INSTANCE_PATH.matcher(request.getRequestURI());
+        if (!path.matches() || request.getHeader(FORWARDED_HEADER) != null) {
+            chain.doFilter(request, response);
+            return;
+        }
+        String group = URLDecoder.decode(path.group(1), StandardCharsets.UTF_8);
+        String instance = URLDecoder.decode(path.group(2), StandardCharsets.UTF_8);
+        if (consumers.contains(group, instance)) {
+            chain.doFilter(request, response);
+            return;
+        }
+        Optional<String> owner = directory.ownerOf(group, instance);
+        if (owner.isEmpty() || !forward(owner.get(), request, response)) {
+            directory.forget(group, instance);
+            chain.doFilter(request, response);
+        }
+    }
+
+    /** Relays the request to {@code owner}; false when the owner could not be reached. */
+    private boolean forward(String owner, HttpServletRequest request, HttpServletResponse response)
+            throws IOException {
+        String query = request.getQueryString();
+        URI target = URI.create(owner + request.getRequestURI() + (query == null ? "" : "?" + query));
+        byte[] body = request.getInputStream().readAllBytes();
+        HttpRequest.Builder forwarded = HttpRequest.newBuilder(target)
+            .timeout(Duration.ofMillis(timeoutMs(request)))
+            .header(FORWARDED_HEADER, directory.replicaId())
+            .method(request.getMethod(), body.length == 0 ? HttpRequest.BodyPublishers.noBody()
+                : HttpRequest.BodyPublishers.ofByteArray(body));
+        for (String name : COPIED_HEADERS) {
+            String value = request.getHeader(name);
+            if (value != null) {
+                forwarded.header(name, value);
+            }
+        }
+        HttpResponse<byte[]> answer;
+        try {
+            answer = client.send(forwarded.build(), HttpResponse.BodyHandlers.ofByteArray());
+        } catch (IOException e) {
+            log.warn("Forwarding {} {} to {} failed: {}", request.getMethod(), request.getRequestURI(), owner,
+                e.toString());
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+        response.setStatus(answer.statusCode());
+        answer.headers().firstValue("Content-Type").ifPresent(response::setContentType);
+        response.getOutputStream().write(answer.body());
+        return true;
+    }
+
+    /** Long polls wait up to their own timeout; everything else gets a minute. */
+    private static long timeoutMs(HttpServletRequest request) {
+        String timeout = request.getParameter("timeout");
+        long pollMs = 0;
+        if (timeout != null) {
+            try {
+                pollMs = Math.max(0, Long.parseLong(timeout));
+            } catch (NumberFormatException e) {
+                pollMs = 0;
+            }
+        }
+        return 60_000 + pollMs;
+    }
+}

@@ -1,0 +1,370 @@
+package io.tributary.restproxy.v3;
+
+import io.tributary.restproxy.error.KafkaErrors;
+import io.tributary.restproxy.error.RestError;
+import io.tributary.restproxy.error.RestException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.DescribeClusterResult;
+import org.apache.kafka.clients.admin.GroupListing;
+import org.apache.kafka.clients.admin.ListGroupsOptions;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.LogDirDescription;
+import org.apache.kafka.clients.admin.NewPartitions;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.ReplicaInfo;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.GroupState;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
+import org.apache.kafka.common.errors.InvalidConfigurationException;
+import org.apache.kafka.common.errors.InvalidPartitionsException;
+import org.apache.kafka.common.errors.InvalidReplicationFactorException;
+import org.apache.kafka.common.errors.InvalidTopicException;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.springframework.stereotype.Service;
+
+/**
+ * The Admin client operations behind the v3 API: cluster, brokers, topics, configs, partitions
+ * with their log sizes, consumer groups with their offsets and lag. Knows nothing of HTTP;
+ * failures become REST errors (40401 topic, 40402 partition, 404 group, 409 topic exists, 400 bad
+ * arguments, 50002/50003 otherwise). Thread-safe.
+ */
+@Service
+public class ClusterAdmin {
+
+    /** The cluster id, controller and brokers. */
+    public record ClusterInfo(String clusterId, Node controller, Collection<Node> brokers) {
+    }
+
+    /** A partition's committed offset in a group, log end offset and lag, with the member holding it. */
+    public record PartitionLag(TopicPartition partition, long currentOffset, long logEndOffset, long lag,
+            String consumerId, String instanceId, String clientId) {
+    }
+
+    private final Admin admin;
+
+    public ClusterAdmin(Admin admin) {
+        this.admin = admin;
+    }
+
+    public ClusterInfo cluster() {
+        DescribeClusterResult result = admin.describeCluster();
+        return new ClusterInfo(get(result.clusterId()), get(result.controller()), get(result.nodes()));
+    }
+
+    /**
+     * Checks the path's cluster id.
+     *
+     * @throws RestException 404 when it is not this cluster's
+     */
+    public void checkCluster(String clusterId) {
+        String actual = get(admin.describeCluster().clusterId());
+        if (!actual.equals(clusterId)) {
+            throw RestError.NOT_FOUND.exception("Cluster " + clusterId + " not found; this is cluster " + actual);
+        }
+    }
+
+    public List<TopicDescription> topics() {
+        Set<String> names = get(admin.listTopics().names());
+        return get(admin.describeTopics(names).allTopicNames()).values().stream()
+            .sorted((x, y) -> x.name().compareTo(y.name())).toList();
+    }
+
+    public TopicDescription topic(String topic) {
+        return topicNamed(topic, admin.describeTopics(List.of(topic)).allTopicNames());
+    }
+
+    /**
+     * Creates a topic.
+     *
+     * @throws RestException 409 when it exists, 400 for a bad name, count, factor or config
+     */
+    public TopicDescription createTopic(String topic, Optional<Integer> partitions, Optional<Short> replicationFactor,
+            Map<String, String> configs) {
+        NewTopic newTopic = new NewTopic(topic, partitions, replicationFactor).configs(configs);
+        try {
+            admin.createTopics(List.of(newTopic)).all().get();
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof TopicExistsException) {
+                throw new RestException(RestError.CONFLICT, "Topic " + topic + " already exists.");
+            }
+            throw badRequestOr(e);
+        } catch (InterruptedException e) {
+            throw KafkaErrors.toRest(e);
+        }
+        return topic(topic);
+    }
+
+    public void deleteTopic(String topic) {
+        try {
+            admin.deleteTopics(List.of(topic)).all().get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                throw topicNotFound(topic);
+            }
+            throw KafkaErrors.toRest(e);
+        } catch (InterruptedException e) {
+            throw KafkaErrors.toRest(e);
+        }
+    }
+
+    /** Raises the topic's partition count to {@code count}. */
+    public void addPartitions(String topic, int count) {
+        try {
+            admin.createPartitions(Map.of(topic, NewPartitions.increaseTo(count))).all().get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                throw topicNotFound(topic);
+            }
+            throw badRequestOr(e);
+        } catch (InterruptedException e) {
+            throw KafkaErrors.toRest(e);
+        }
+    }
+
+    /** The topic's config entries, by name. */
+    public List<ConfigEntry> topicConfigs(String topic) {
+        topic(topic);
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+        Map<ConfigResource, Config> configs = get(admin.describeConfigs(List.of(resource)).all());
+        return configs.get(resource).entries().stream().sorted((x, y) -> x.name().compareTo(y.name())).toList();
+    }
+
+    /** Sets ({@code value} non-null) or deletes (null: back to the default) topic configs. */
+    public void alterTopicConfigs(String topic, Map<String, Optional<String>> changes) {
+        topic(topic);
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+        List<AlterConfigOp> ops = new ArrayList<>();
+        changes.forEach((name, value) -> ops.add(value.isPresent()
+            ? new AlterConfigOp(new ConfigEntry(name, value.get()), AlterConfigOp.OpType.SET)
+            : new AlterConfigOp(new ConfigEntry(name, null), AlterConfigOp.OpType.DELETE)));
+        try {
+            admin.incrementalAlterConfigs(Map.of(resource, ops)).all().get();
+        } catch (ExecutionException e) {
+            throw badRequestOr(e);
+        } catch (InterruptedException e) {
+            throw KafkaErrors.toRest(e);
+        }
+    }
+
+    /** Bytes on disk of each partition of the topic (its replica on the broker that answers), by partition. */
+    public Map<Integer, Long> partitionSizes(String topic, Collection<Node> brokers) {
+        Map<Integer, Long> sizes = new HashMap<>();
+        List<Integer> ids = brokers.stream().map(Node::id).toList();
+        Map<Integer, Map<String, LogDirDescription>> dirs = get(admin.describeLogDirs(ids).allDescriptions());
+        for (Map<String, LogDirDescription> byDir : dirs.values()) {
+            for (LogDirDescription dir : byDir.values()) {
+                for (Map.Entry<TopicPartition, ReplicaInfo> replica : dir.replicaInfos().entrySet()) {
+                    if (replica.getKey().topic().equals(topic)) {
+                        sizes.merge(replica.getKey().partition(), replica.getValue().size(), Math::max);
+                    }
+                }
+            }
+        }
+        return sizes;
+    }
+
+    /** Earliest and latest offsets of each partition. */
+    public Map<TopicPartition, long[]> offsets(Collection<TopicPartition> partitions) {
+        Map<TopicPartition, OffsetSpec> earliest = new HashMap<>();
+        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+        for (TopicPartition tp : partitions) {
+            earliest.put(tp, OffsetSpec.earliest());
+            latest.put(tp, OffsetSpec.latest());
+        }
+        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> start = get(admin.listOffsets(earliest).all());
+        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> end = get(admin.listOffsets(latest).all());
+        Map<TopicPartition, long[]> result = new HashMap<>();
+        for (TopicPartition tp : partitions) {
+            result.put(tp, new long[] {start.get(tp).offset(), end.get(tp).offset()});
+        }
+        return result;
+    }
+
+    /** The classic consumer groups. */
+    public Collection<GroupListing> groups() {
+        return get(admin.listGroups(ListGroupsOptions.forConsumerGroups()).all());
+    }
+
+    /**
+     * A consumer group's state, members and assignments.
+     *
+     * @throws RestException 404 when the group does not exist
+     */
+    public ConsumerGroupDescription group(String group) {
+        ConsumerGroupDescription description;
+        try {
+            description = admin.describeConsumerGroups(List.of(group)).all().get().get(group);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof GroupIdNotFoundException) {
+                throw groupNotFound(group);
+            }
+            throw KafkaErrors.toRest(e);
+        } catch (InterruptedException e) {
+            throw KafkaErrors.toRest(e);
+        }
+        if (description.groupState() == GroupState.DEAD) {
+            throw groupNotFound(group);
+        }
+        return description;
+    }
+
+    /** A group's committed offsets. */
+    public Map<TopicPartition, OffsetAndMetadata> committedOffsets(String group) {
+        Map<TopicPartition, OffsetAndMetadata> offsets = get(admin.listConsumerGroupOffsets(group)
+            .partitionsToOffsetAndMetadata());
+        Map<TopicPartition, OffsetAndMetadata> present = new HashMap<>();
+        offsets.forEach((tp, offset) -> {
+            if (offset != null) {
+                present.put(tp, offset);
+            }
+        });
+        return present;
+    }
+
+    /** Lag of every partition the group has a committed offset for or is assigned. */
+    public List<PartitionLag> lags(String group) {
+        ConsumerGroupDescription description = group(group);
+        Map<TopicPartition, OffsetAndMetadata> committed = committedOffsets(group);
+        Map<TopicPartition, String[]> owners = new HashMap<>();
+        description.members().forEach(member -> member.assignment().topicPartitions().forEach(tp ->
+            owners.put(tp, new String[] {member.consumerId(), member.groupInstanceId().orElse(null),
+                member.clientId()})));
+        Set<TopicPartition> partitions = new java.util.TreeSet<>((x, y) -> x.topic().equals(y.topic())
+            ? Integer.compare(x.partition(), y.partition()) : x.topic().compareTo(y.topic()));
+        partitions.addAll(committed.keySet());
+        partitions.addAll(owners.keySet());
+        Map<TopicPartition, long[]> ends = offsets(partitions);
+        List<PartitionLag> lags = new ArrayList<>();
+        for (TopicPartition tp : partitions) {
+            long end = ends.get(tp)[1];
+            OffsetAndMetadata offset = committed.get(tp);
+            long current = offset == null ? -1 : offset.offset();
+            long lag = current < 0 ? end - ends.get(tp)[0] : Math.max(0, end - current);
+            String[] owner = owners.getOrDefault(tp, new String[3]);
+            lags.add(new PartitionLag(tp, current, end, lag, owner[0], owner[1], owner[2]));
+        }
+        return lags;
+    }
+
+    /**
+     * Deletes a group and its committed offsets.
+     *
+     * @throws RestException 404 unknown group, 409 when it still has members
+     */
+    public void deleteGroup(String group) {
+        group(group);
+        try {
+            admin.deleteConsumerGroups(List.of(group)).all().get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof org.apache.kafka.common.errors.GroupNotEmptyException) {
+                throw new RestException(RestError.CONFLICT, "Group " + group + " has members: it can only be "
+                    + "deleted when empty.");
+            }
+            throw KafkaErrors.toRest(e);
+        } catch (InterruptedException e) {
+            throw KafkaErrors.toRest(e);
+        }
+    }
+
+    /**
+     * Sets a group's committed offsets, as {@code kafka-consumer-groups --reset-offsets} does: only
+     * while the group has no members.
+     *
+     * @throws RestException 409 when the group has members
+     */
+    public void resetOffsets(String group, Map<TopicPartition, Long> offsets) {
+        ConsumerGroupDescription description = group(group);
+        if (!description.members().isEmpty()) {
+            throw new RestException(RestError.CONFLICT, "Group " + group + " has " + description.members().size()
+                + " members (state " + description.groupState() + "): offsets can only be reset when it is empty.");
+        }
+        Map<TopicPartition, OffsetAndMetadata> commit = new HashMap<>();
+        offsets.forEach((tp, offset) -> commit.put(tp, new OffsetAndMetadata(offset)));
+        try {
+            admin.alterConsumerGroupOffsets(group, commit).all().get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof org.apache.kafka.common.errors.UnknownMemberIdException) {
+                throw new RestException(RestError.CONFLICT, "Group " + group + " is not empty: offsets can only be "
+                    + "reset when it is empty.");
+            }
+            throw KafkaErrors.toRest(e);
+        } catch (InterruptedException e) {
+            throw KafkaErrors.toRest(e);
+        }
+    }
+
+    /** Offsets of partitions for a reset: earliest, latest, or the first at or after a timestamp. */
+    public Map<TopicPartition, Long> resolve(Collection<TopicPartition> partitions, OffsetSpec spec) {
+        Map<TopicPartition, OffsetSpec> request = new HashMap<>();
+        partitions.forEach(tp -> request.put(tp, spec));
+        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> found = get(admin.listOffsets(request).all());
+        Map<TopicPartition, long[]> ends = spec instanceof OffsetSpec.TimestampSpec ? offsets(partitions) : Map.of();
+        Map<TopicPartition, Long> result = new HashMap<>();
+        for (TopicPartition tp : partitions) {
+            long offset = found.get(tp).offset();
+            result.put(tp, offset >= 0 ? offset : ends.get(tp)[1]);
+        }
+        return result;
+    }
+
+    static RestException topicNotFound(String topic) {
+        return RestError.TOPIC_NOT_FOUND.exception("Topic " + topic + " not found.");
+    }
+
+    static RestException groupNotFound(String group) {
+        return RestError.NOT_FOUND.exception("Consumer group " + group + " not found.");
+    }
+
+    private static TopicDescription topicNamed(String topic, KafkaFuture<Map<String, TopicDescription>> future) {
+        try {
+            return future.get().get(topic);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                throw topicNotFound(topic);
+            }
+            throw KafkaErrors.toRest(e);
+        } catch (InterruptedException e) {
+            throw KafkaErrors.toRest(e);
+        }
+    }
+
+    private static RestException badRequestOr(ExecutionException e) {
+        Throwable cause = e.getCause();
+        if (cause instanceof InvalidTopicException || cause instanceof InvalidPartitionsException
+                || cause instanceof InvalidReplicationFactorException
+                || cause instanceof InvalidConfigurationException
+                || cause instanceof org.apache.kafka.common.errors.InvalidRequestException
+                || cause instanceof org.apache.kafka.common.errors.PolicyViolationException) {
+            return RestError.BAD_REQUEST.exception(KafkaErrors.describe(cause));
+        }
+        return KafkaErrors.toRest(e);
+    }
+
+    private static <T> T get(KafkaFuture<T> future) {
+        try {
+            return future.get();
+        } catch (ExecutionException | InterruptedException e) {
+            throw KafkaErrors.toRest(e);
+        }
+    }
+}
