@@ -1,7 +1,5 @@
 package io.tributary.restproxy.consumer;
 
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -19,6 +17,7 @@ import io.tributary.restproxy.consumer.ConsumerBodies.Subscription;
 import io.tributary.restproxy.error.RestError;
 import io.tributary.restproxy.format.EmbeddedFormat;
 import io.tributary.restproxy.metadata.ClusterMetadata;
+import io.tributary.restproxy.metrics.RecordMetrics;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -60,16 +59,15 @@ public class ConsumersController {
     private final ClusterMetadata metadata;
     private final RestProxyProperties properties;
     private final JsonMapper mapper;
-    private final Counter recordsConsumed;
+    private final RecordMetrics metrics;
 
     public ConsumersController(ConsumerManager consumers, ClusterMetadata metadata, RestProxyProperties properties,
-            JsonMapper mapper, MeterRegistry registry) {
+            JsonMapper mapper, RecordMetrics metrics) {
         this.consumers = consumers;
         this.metadata = metadata;
         this.properties = properties;
         this.mapper = mapper;
-        this.recordsConsumed = Counter.builder("restproxy.records.consumed")
-            .description("Records returned by GET .../records").register(registry);
+        this.metrics = metrics;
     }
 
     @PostMapping
@@ -214,11 +212,13 @@ public class ConsumersController {
         long max = maxBytes != null && maxBytes > 0 ? maxBytes : properties.consumerRequestMaxBytes().toBytes();
         return consumer.read(timeoutMs, max).thenApply(records -> {
             List<ConsumedRecord> body = new ArrayList<>(records.size());
+            long bytes = 0;
             for (ConsumerRecord<byte[], byte[]> record : records) {
+                bytes += RecordMetrics.size(record);
                 body.add(new ConsumedRecord(record.topic(), format.toJson(record.key(), mapper),
                     format.toJson(record.value(), mapper), record.partition(), record.offset()));
             }
-            recordsConsumed.increment(records.size());
+            metrics.consumed("consumer", records.size(), bytes);
             return ResponseEntity.ok().contentType(format.mediaType()).body(body);
         });
     }

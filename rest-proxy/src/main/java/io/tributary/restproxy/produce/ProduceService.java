@@ -1,15 +1,15 @@
 package io.tributary.restproxy.produce;
 
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.tributary.restproxy.error.KafkaErrors;
 import io.tributary.restproxy.error.RestError;
 import io.tributary.restproxy.metadata.ClusterMetadata;
+import io.tributary.restproxy.metrics.RecordMetrics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
@@ -24,16 +24,12 @@ public class ProduceService {
 
     private final Producer<byte[], byte[]> producer;
     private final ClusterMetadata metadata;
-    private final Counter recordsProduced;
-    private final Counter bytesProduced;
+    private final RecordMetrics metrics;
 
-    public ProduceService(Producer<byte[], byte[]> producer, ClusterMetadata metadata, MeterRegistry registry) {
+    public ProduceService(Producer<byte[], byte[]> producer, ClusterMetadata metadata, RecordMetrics metrics) {
         this.producer = producer;
         this.metadata = metadata;
-        this.recordsProduced = Counter.builder("restproxy.records.produced")
-            .description("Records the proxy's producer acknowledged").register(registry);
-        this.bytesProduced = Counter.builder("restproxy.bytes.produced").baseUnit("bytes")
-            .description("Key and value bytes the proxy's producer acknowledged").register(registry);
+        this.metrics = metrics;
     }
 
     /**
@@ -48,34 +44,59 @@ public class ProduceService {
     public CompletableFuture<List<PartitionOffset>> produce(String topic, List<OutgoingRecord> records) {
         int partitionCount = partitionCount(topic);
         for (OutgoingRecord record : records) {
-            Integer partition = record.partition();
-            if (partition != null && (partition < 0 || partition >= partitionCount)) {
-                throw RestError.PARTITION_NOT_FOUND.exception("Partition " + partition + " of topic " + topic
-                    + " not found: the topic has " + partitionCount + " partitions.");
-            }
+            checkPartition(topic, record.partition(), partitionCount);
         }
         List<CompletableFuture<PartitionOffset>> results = new ArrayList<>(records.size());
         for (OutgoingRecord record : records) {
-            CompletableFuture<PartitionOffset> result = new CompletableFuture<>();
-            results.add(result);
-            ProducerRecord<byte[], byte[]> producerRecord = new ProducerRecord<>(topic, record.partition(), null,
-                record.key(), record.value(), record.headers());
-            try {
-                producer.send(producerRecord, (recordMetadata, exception) -> {
-                    if (exception == null) {
-                        recordsProduced.increment();
-                        bytesProduced.increment(record.size());
-                        result.complete(PartitionOffset.success(recordMetadata.partition(), recordMetadata.offset()));
-                    } else {
-                        result.complete(failure(exception));
-                    }
-                });
-            } catch (RuntimeException e) {
-                result.complete(failure(e));
-            }
+            results.add(send("v2", topic, record, null).handle((metadata, exception) -> exception == null
+                ? PartitionOffset.success(metadata.partition(), metadata.offset()) : failure(exception)));
         }
         return CompletableFuture.allOf(results.toArray(CompletableFuture[]::new))
             .thenApply(ignored -> results.stream().map(CompletableFuture::join).toList());
+    }
+
+    /**
+     * Checks that {@code topic} exists and has {@code partition} (null: any).
+     *
+     * @return the topic's partition count
+     * @throws io.tributary.restproxy.error.RestException 40401, 40402
+     */
+    public int checkTopic(String topic, Integer partition) {
+        int partitionCount = partitionCount(topic);
+        checkPartition(topic, partition, partitionCount);
+        return partitionCount;
+    }
+
+    /**
+     * Sends one record; completes with where it landed, or with the producer's exception.
+     *
+     * @param api         the API it came through, for metrics ({@code v2}, {@code v3})
+     * @param timestampMs the record's timestamp, or null for the producer's clock
+     */
+    public CompletableFuture<RecordMetadata> send(String api, String topic, OutgoingRecord record, Long timestampMs) {
+        CompletableFuture<RecordMetadata> result = new CompletableFuture<>();
+        ProducerRecord<byte[], byte[]> producerRecord = new ProducerRecord<>(topic, record.partition(), timestampMs,
+            record.key(), record.value(), record.headers());
+        try {
+            producer.send(producerRecord, (recordMetadata, exception) -> {
+                if (exception == null) {
+                    metrics.produced(api, record.size());
+                    result.complete(recordMetadata);
+                } else {
+                    result.completeExceptionally(exception);
+                }
+            });
+        } catch (RuntimeException e) {
+            result.completeExceptionally(e);
+        }
+        return result;
+    }
+
+    private static void checkPartition(String topic, Integer partition, int partitionCount) {
+        if (partition != null && (partition < 0 || partition >= partitionCount)) {
+            throw RestError.PARTITION_NOT_FOUND.exception("Partition " + partition + " of topic " + topic
+                + " not found: the topic has " + partitionCount + " partitions.");
+        }
     }
 
     private static PartitionOffset failure(Throwable exception) {

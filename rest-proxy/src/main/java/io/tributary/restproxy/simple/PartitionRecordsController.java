@@ -9,6 +9,7 @@ import io.tributary.restproxy.error.RestError;
 import io.tributary.restproxy.error.RestException;
 import io.tributary.restproxy.format.EmbeddedFormat;
 import io.tributary.restproxy.format.RecordView;
+import io.tributary.restproxy.metrics.RecordMetrics;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.TopicPartition;
@@ -39,11 +40,14 @@ public class PartitionRecordsController {
     private final PartitionReader reader;
     private final RestProxyProperties properties;
     private final JsonMapper mapper;
+    private final RecordMetrics metrics;
 
-    public PartitionRecordsController(PartitionReader reader, RestProxyProperties properties, JsonMapper mapper) {
+    public PartitionRecordsController(PartitionReader reader, RestProxyProperties properties, JsonMapper mapper,
+            RecordMetrics metrics) {
         this.reader = reader;
         this.properties = properties;
         this.mapper = mapper;
+        this.metrics = metrics;
     }
 
     @GetMapping(path = "/topics/{topic}/partitions/{partition}/records", produces = {EmbeddedFormat.BINARY_V2,
@@ -76,9 +80,11 @@ public class PartitionRecordsController {
         long start = offset != null ? offset : reader.offsetForTimestamp(tp, timestamp);
         long timeoutMs = timeout != null ? Math.max(0, timeout) : properties.consumerRequestTimeout().toMillis();
         long max = maxBytes != null && maxBytes > 0 ? maxBytes : properties.consumerRequestMaxBytes().toBytes();
-        return reader.read(tp, start, count, max, timeoutMs).thenApply(records -> ResponseEntity.ok()
-            .contentType(embedded.mediaType())
-            .body(records.stream().map(record -> RecordView.of(record, embedded, mapper)).toList()));
+        return reader.read(tp, start, count, max, timeoutMs).thenApply(records -> {
+            metrics.consumed("partition-read", records.size(), records.stream().mapToLong(RecordMetrics::size).sum());
+            return ResponseEntity.ok().contentType(embedded.mediaType())
+                .body(records.stream().map(record -> RecordView.of(record, embedded, mapper)).toList());
+        });
     }
 
     @GetMapping(path = "/topics/{topic}/partitions/{partition}/offsets",

@@ -7,6 +7,7 @@ import io.tributary.restproxy.error.RestError;
 import io.tributary.restproxy.format.EmbeddedFormat;
 import io.tributary.restproxy.format.RecordView;
 import io.tributary.restproxy.metadata.ClusterMetadata;
+import io.tributary.restproxy.metrics.RecordMetrics;
 import jakarta.annotation.PreDestroy;
 import java.io.IOException;
 import java.time.Duration;
@@ -52,14 +53,16 @@ public class RecordStreamer {
     private final ClusterMetadata metadata;
     private final KafkaClientProperties kafka;
     private final JsonMapper mapper;
+    private final RecordMetrics metrics;
     private final Semaphore streams;
     private final Set<Thread> threads = ConcurrentHashMap.newKeySet();
 
     public RecordStreamer(ClusterMetadata metadata, KafkaClientProperties kafka, RestProxyProperties properties,
-            JsonMapper mapper) {
+            JsonMapper mapper, RecordMetrics metrics) {
         this.metadata = metadata;
         this.kafka = kafka;
         this.mapper = mapper;
+        this.metrics = metrics;
         this.streams = new Semaphore(properties.maxStreams());
     }
 
@@ -127,6 +130,7 @@ public class RecordStreamer {
                     positions.put(record.partition(), record.offset() + 1);
                     emitter.send(SseEmitter.event().id(positions.eventId()).name("record")
                         .data(RecordView.of(record, format, mapper), MediaType.APPLICATION_JSON));
+                    metrics.consumed("stream", 1, RecordMetrics.size(record));
                 }
                 if (System.currentTimeMillis() >= nextHeartbeat) {
                     emitter.send(SseEmitter.event().comment("heartbeat"));

@@ -56,7 +56,7 @@ class ConsumerInstanceExpiryTest {
     private final BrokerFixture broker = BrokerFixture.get();
     private final ManualClock clock = new ManualClock();
     private final ConsumerManager manager = new ConsumerManager(
-        new KafkaClientProperties(broker.bootstrapServers(), Map.of(), Map.of(), Map.of()),
+        new KafkaClientProperties(broker.bootstrapServers(), "", "", Map.of(), Map.of(), Map.of()),
         new RestProxyProperties(Duration.ofMinutes(5), Duration.ofSeconds(1), DataSize.ofMegabytes(64),
             DataSize.ofMegabytes(16), DataSize.ofMegabytes(16), "", 4, 4, "test", List.of()),
         clock, new SimpleMeterRegistry());

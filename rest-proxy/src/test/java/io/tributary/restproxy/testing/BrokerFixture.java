@@ -27,11 +27,13 @@ public final class BrokerFixture {
     private final Process process;
     private final Path logFile;
     private final String bootstrapServers;
+    private final String zookeeperConnect;
 
-    private BrokerFixture(Process process, Path logFile, String bootstrapServers) {
+    private BrokerFixture(Process process, Path logFile, String bootstrapServers, String zookeeperConnect) {
         this.process = process;
         this.logFile = logFile;
         this.bootstrapServers = bootstrapServers;
+        this.zookeeperConnect = zookeeperConnect;
     }
 
     /** The shared broker, started on first use. */
@@ -54,6 +56,11 @@ public final class BrokerFixture {
     /** {@code host:port} of the broker's Kafka listener. */
     public String bootstrapServers() {
         return bootstrapServers;
+    }
+
+    /** {@code host:port} of the broker's embedded ZooKeeper. */
+    public String zookeeperConnect() {
+        return zookeeperConnect;
     }
 
     /** Creates {@code topic} with {@code partitions} partitions, replication factor 1. */
@@ -98,7 +105,8 @@ public final class BrokerFixture {
         Path log = dir.resolve("broker.log");
         Process process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
             .redirectOutput(log.toFile()).start();
-        BrokerFixture broker = new BrokerFixture(process, log, "127.0.0.1:" + kafkaPort);
+        BrokerFixture broker = new BrokerFixture(process, log, "127.0.0.1:" + kafkaPort,
+            "127.0.0.1:" + zookeeperPort);
         broker.awaitStarted();
         return broker;
     }

@@ -1,0 +1,54 @@
+package io.tributary.restproxy.config;
+
+import io.swagger.v3.core.converter.ModelConverters;
+import io.swagger.v3.oas.models.Components;
+import io.swagger.v3.oas.models.OpenAPI;
+import io.swagger.v3.oas.models.info.Info;
+import io.swagger.v3.oas.models.media.Content;
+import io.swagger.v3.oas.models.media.MediaType;
+import io.swagger.v3.oas.models.media.Schema;
+import io.swagger.v3.oas.models.responses.ApiResponse;
+import io.tributary.restproxy.error.ErrorResponse;
+import java.util.Map;
+import org.springdoc.core.customizers.OpenApiCustomizer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The OpenAPI document's title and the error body every operation may answer: each operation
+ * gets a {@code default} response with the {@code ErrorResponse} schema
+ * ({@code {"error_code", "message"}}); the codes each operation uses are in its description.
+ */
+@Configuration(proxyBeanMethods = false)
+public class OpenApiConfiguration {
+
+    @Bean
+    OpenAPI restProxyOpenApi() {
+        return new OpenAPI().info(new Info().title("Tributary REST proxy").version("v2, v3")
+            .description("HTTP access to a Tributary (Apache Kafka protocol) cluster, compatible with the Confluent "
+                + "REST Proxy API v2 and v3, plus stateless partition reads, Server-Sent Event streams, server-side "
+                + "search and consumer group offset resets. Errors are {\"error_code\", \"message\"}: 40401 topic "
+                + "not found, 40402 partition not found, 40403 consumer instance not found, 40601 format mismatch, "
+                + "40901/40902/40903 consumer conflicts, 42204 invalid consumer config, 422 malformed body, 413 "
+                + "body too large, 50002 Kafka error, 50003 retriable Kafka error."));
+    }
+
+    @Bean
+    OpenApiCustomizer errorResponses() {
+        return openApi -> {
+            Map<String, Schema> schemas = ModelConverters.getInstance().read(ErrorResponse.class);
+            if (openApi.getComponents() == null) {
+                openApi.setComponents(new Components());
+            }
+            schemas.forEach(openApi.getComponents()::addSchemas);
+            ApiResponse error = new ApiResponse().description("Error: {\"error_code\", \"message\"}")
+                .content(new Content().addMediaType("application/json", new MediaType()
+                    .schema(new Schema<>().$ref("#/components/schemas/ErrorResponse"))));
+            openApi.getPaths().values().forEach(path -> path.readOperations().forEach(operation -> {
+                if (operation.getResponses() != null && !operation.getResponses().containsKey("default")) {
+                    operation.getResponses().addApiResponse("default", error);
+                }
+            }));
+        };
+    }
+}

@@ -1,0 +1,45 @@
+package io.tributary.restproxy.metrics;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.springframework.stereotype.Component;
+
+/**
+ * Counters of records through the proxy, scraped as {@code restproxy_records_produced_total}
+ * and {@code restproxy_records_consumed_total} with their key and value bytes
+ * ({@code restproxy_produced_bytes_total}, {@code restproxy_consumed_bytes_total}), tag {@code api}: {@code v2}, {@code v3},
+ * {@code consumer}, {@code partition-read}, {@code stream}.
+ * Per-endpoint request rates and latency histograms are Spring's {@code http_server_requests_seconds}.
+ * Thread-safe.
+ */
+@Component
+public class RecordMetrics {
+
+    private final MeterRegistry registry;
+
+    public RecordMetrics(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    /** Counts a record the producer acknowledged. */
+    public void produced(String api, int bytes) {
+        Counter.builder("restproxy.records.produced").description("Records the proxy's producer acknowledged")
+            .tag("api", api).register(registry).increment();
+        Counter.builder("restproxy.produced").baseUnit("bytes").description("Key and value bytes produced")
+            .tag("api", api).register(registry).increment(bytes);
+    }
+
+    /** Counts records returned to a reader. */
+    public void consumed(String api, int records, long bytes) {
+        Counter.builder("restproxy.records.consumed").description("Records returned to HTTP readers")
+            .tag("api", api).register(registry).increment(records);
+        Counter.builder("restproxy.consumed").baseUnit("bytes").description("Key and value bytes returned")
+            .tag("api", api).register(registry).increment(bytes);
+    }
+
+    /** Key plus value bytes of a record. */
+    public static long size(ConsumerRecord<byte[], byte[]> record) {
+        return Math.max(0, record.serializedKeySize()) + Math.max(0, record.serializedValueSize());
+    }
+}
