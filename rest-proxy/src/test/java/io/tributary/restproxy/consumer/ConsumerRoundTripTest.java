@@ -117,6 +117,21 @@ class ConsumerRoundTripTest extends ProxyTestBase {
     }
 
     @Test
+    void theFirstReadAfterSubscribingWaitsForTheGroupJoinInsteadOfAnsweringEmpty() {
+        broker().createTopic("first-read", 1);
+        produceJson("first-read", "already there");
+        RestConsumer consumer = RestConsumer.create(http, "first-readers",
+            "{\"format\":\"json\",\"auto.offset.reset\":\"earliest\"}");
+        consumer.subscribe("first-read");
+
+        Response first = consumer.records(20_000, JSON);
+
+        assertThat(first.body()).hasSize(1);
+        assertThat(first.body().get(0).get("value").asString()).isEqualTo("already there");
+        consumer.delete();
+    }
+
+    @Test
     void aNewInstanceInTheGroupResumesAfterTheCommittedOffset() {
         broker().createTopic("resume", 1);
         produceJson("resume", "a", "b", "c");

@@ -1,0 +1,65 @@
+package io.tributary.restproxy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.restproxy.testing.BrokerFixture;
+import io.tributary.restproxy.testing.HttpJson;
+import io.tributary.restproxy.testing.HttpJson.Response;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** The proxy as users start it: {@code java -jar rest-proxy/target/rest-proxy-<version>.jar}. */
+class PackagedJarIT {
+
+    @Test
+    void theJarStartsServesProduceAndStopsOnSigterm() throws Exception {
+        BrokerFixture broker = BrokerFixture.get();
+        broker.createTopic("packaged", 1);
+        Path jar = Path.of(System.getProperty("rest-proxy.jar"));
+        assertThat(jar).exists();
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        Path log = Files.createTempFile("rest-proxy-jar", ".log");
+        ProcessBuilder builder = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+            .toString(), "-jar", jar.toString(), "--server.port=" + port))
+            .redirectErrorStream(true).redirectOutput(log.toFile());
+        // The bootstrap servers come from the environment, as in a container.
+        builder.environment().put("KAFKA_BOOTSTRAP_SERVERS", broker.bootstrapServers());
+        Process process = builder.start();
+        try {
+            HttpJson http = new HttpJson("http://127.0.0.1:" + port);
+            awaitReady(http, process, log);
+            Response produced = http.post("/topics/packaged", "application/vnd.kafka.json.v2+json",
+                "{\"records\":[{\"value\":\"from the jar\"}]}");
+            assertThat(produced.status()).isEqualTo(200);
+            assertThat(produced.body().get("offsets").get(0).get("offset").asLong()).isZero();
+        } finally {
+            process.destroy();
+            assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        }
+        assertThat(Files.readString(log)).doesNotContain("Exception in thread");
+    }
+
+    private static void awaitReady(HttpJson http, Process process, Path log) throws Exception {
+        for (int i = 0; i < 240; i++) {
+            if (!process.isAlive()) {
+                throw new AssertionError("the proxy exited:\n" + Files.readString(log));
+            }
+            try {
+                if (http.get("/actuator/health/readiness").status() == 200) {
+                    return;
+                }
+            } catch (IllegalStateException notYetListening) {
+                // connection refused while starting
+            }
+            Thread.sleep(500);
+        }
+        throw new AssertionError("the proxy was not ready within 120 s:\n" + Files.readString(log));
+    }
+}

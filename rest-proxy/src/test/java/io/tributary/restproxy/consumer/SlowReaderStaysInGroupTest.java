@@ -1,0 +1,78 @@
+package io.tributary.restproxy.consumer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tributary.restproxy.config.KafkaClientProperties;
+import io.tributary.restproxy.config.RestProxyProperties;
+import io.tributary.restproxy.testing.BrokerFixture;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.MemberDescription;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.util.unit.DataSize;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A reader slower than {@code max.poll.interval.ms} keeps its place in the group, because the
+ * instance's own thread polls; a proxy that polled only on HTTP reads would be evicted.
+ */
+class SlowReaderStaysInGroupTest {
+
+    private final BrokerFixture broker = BrokerFixture.get();
+    private final ConsumerManager manager = new ConsumerManager(
+        new KafkaClientProperties(broker.bootstrapServers(), "", "", Map.of(),
+            Map.of("max.poll.interval.ms", "1500", "session.timeout.ms", "6000", "heartbeat.interval.ms", "500"),
+            Map.of()),
+        new RestProxyProperties(Duration.ofMinutes(5), Duration.ofSeconds(1), DataSize.ofMegabytes(64),
+            DataSize.ofMegabytes(16), DataSize.ofMegabytes(16), "", 4, 4, "test", List.of()),
+        Clock.systemUTC(), new SimpleMeterRegistry());
+
+    @AfterEach
+    void close() {
+        manager.closeAll();
+    }
+
+    @Test
+    void aReaderPausingLongerThanMaxPollIntervalIsNotEvicted() throws Exception {
+        broker.createTopic("slow-reader", 1);
+        ConsumerInstance instance = manager.create("slow-readers", ConsumerInstanceConfig.parse(
+            JsonMapper.builder().build().createObjectNode().put("auto.offset.reset", "earliest")));
+        instance.subscribe(List.of("slow-reader"));
+        String memberBefore = awaitMember();
+
+        Thread.sleep(4_000);
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
+                "bootstrap.servers", broker.bootstrapServers()), new ByteArraySerializer(), new ByteArraySerializer())) {
+            producer.send(new ProducerRecord<>("slow-reader", new byte[] {7})).get();
+        }
+        List<ConsumerRecord<byte[], byte[]>> records = instance.read(10_000, 1 << 20).get();
+
+        assertThat(records).hasSize(1);
+        assertThat(awaitMember()).as("the same member, never evicted and rejoined").isEqualTo(memberBefore);
+    }
+
+    private String awaitMember() throws Exception {
+        try (Admin admin = broker.admin()) {
+            for (int i = 0; i < 150; i++) {
+                ConsumerGroupDescription group = admin.describeConsumerGroups(List.of("slow-readers")).all().get()
+                    .get("slow-readers");
+                List<MemberDescription> members = List.copyOf(group.members());
+                if (members.size() == 1 && !members.get(0).assignment().topicPartitions().isEmpty()) {
+                    return members.get(0).consumerId();
+                }
+                Thread.sleep(200);
+            }
+        }
+        throw new AssertionError("the instance did not join its group");
+    }
+}
