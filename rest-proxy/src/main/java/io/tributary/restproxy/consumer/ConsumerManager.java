@@ -2,13 +2,11 @@ package io.tributary.restproxy.consumer;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.tributary.restproxy.config.KafkaClientProperties;
+import io.tributary.restproxy.config.KafkaConsumerFactory;
 import io.tributary.restproxy.config.RestProxyProperties;
-import io.tributary.restproxy.error.KafkaErrors;
 import io.tributary.restproxy.error.RestError;
 import jakarta.annotation.PreDestroy;
 import java.time.Clock;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -16,10 +14,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
@@ -38,7 +32,7 @@ public class ConsumerManager {
 
     private static final Logger log = LoggerFactory.getLogger(ConsumerManager.class);
 
-    private final KafkaClientProperties kafka;
+    private final KafkaConsumerFactory consumers;
     private final RestProxyProperties properties;
     private final Clock clock;
     private final Map<InstanceKey, ConsumerInstance> instances = new ConcurrentHashMap<>();
@@ -48,9 +42,9 @@ public class ConsumerManager {
         return thread;
     });
 
-    public ConsumerManager(KafkaClientProperties kafka, RestProxyProperties properties, Clock clock,
+    public ConsumerManager(KafkaConsumerFactory consumers, RestProxyProperties properties, Clock clock,
             MeterRegistry registry) {
-        this.kafka = kafka;
+        this.consumers = consumers;
         this.properties = properties;
         this.clock = clock;
         long checkMs = Math.max(100, Math.min(10_000, properties.consumerInstanceTimeout().toMillis() / 4));
@@ -77,7 +71,8 @@ public class ConsumerManager {
                 throw RestError.CONSUMER_ALREADY_EXISTS.exception("Consumer with specified consumer ID already "
                     + "exists in the specified consumer group.");
             }
-            created[0] = new ConsumerInstance(group, id, config, newConsumer(group, id, config), clock,
+            created[0] = new ConsumerInstance(group, id, config,
+                consumers.member(group, "rest-proxy-" + id, config.autoOffsetReset()), clock,
                 properties.consumerBufferMaxBytes().toBytes(), timer);
             return created[0];
         });
@@ -147,21 +142,4 @@ public class ConsumerManager {
         timer.shutdownNow();
     }
 
-    private KafkaConsumer<byte[], byte[]> newConsumer(String group, String id, ConsumerInstanceConfig config) {
-        Map<String, Object> settings = new HashMap<>();
-        settings.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        settings.put(ConsumerConfig.GROUP_ID_CONFIG, group);
-        settings.put(ConsumerConfig.CLIENT_ID_CONFIG, "rest-proxy-" + id);
-        settings.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, config.autoOffsetReset());
-        // Positions handed to HTTP readers are committed by the instance, never the fetch position.
-        settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        settings.putAll(kafka.consumer());
-        settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        try {
-            return new KafkaConsumer<>(settings, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-        } catch (KafkaException e) {
-            throw RestError.INVALID_CONSUMER_CONFIG.exception("Invalid consumer configuration: "
-                + KafkaErrors.describe(e));
-        }
-    }
 }

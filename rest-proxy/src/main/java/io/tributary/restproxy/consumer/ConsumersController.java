@@ -16,6 +16,7 @@ import io.tributary.restproxy.consumer.ConsumerBodies.SubscribedTopics;
 import io.tributary.restproxy.consumer.ConsumerBodies.Subscription;
 import io.tributary.restproxy.error.RestError;
 import io.tributary.restproxy.format.EmbeddedFormat;
+import io.tributary.restproxy.http.LongPoll;
 import io.tributary.restproxy.metadata.ClusterMetadata;
 import io.tributary.restproxy.metrics.RecordMetrics;
 import java.util.ArrayList;
@@ -25,7 +26,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -42,6 +42,7 @@ import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.context.request.async.DeferredResult;
 import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -197,7 +198,7 @@ public class ConsumersController {
             + "`timeout` ms with an empty array. The records are fetched in the background, so the first GET "
             + "after subscribing waits for the group join instead of answering empty. Errors: 40403, "
             + "40601 Accept names the other embedded format, 50002/50003.")
-    public CompletableFuture<ResponseEntity<List<ConsumedRecord>>> records(@PathVariable String group,
+    public DeferredResult<ResponseEntity<List<ConsumedRecord>>> records(@PathVariable String group,
             @PathVariable String instance,
             @Parameter(description = "longest wait, ms") @RequestParam(required = false) Long timeout,
             @Parameter(description = "most key and value bytes to return (at least one record is returned)")
@@ -210,7 +211,7 @@ public class ConsumersController {
             : consumer.config().requestTimeoutMs() != null ? consumer.config().requestTimeoutMs()
             : properties.consumerRequestTimeout().toMillis();
         long max = maxBytes != null && maxBytes > 0 ? maxBytes : properties.consumerRequestMaxBytes().toBytes();
-        return consumer.read(timeoutMs, max).thenApply(records -> {
+        return LongPoll.of(consumer.read(timeoutMs, max).thenApply(records -> {
             List<ConsumedRecord> body = new ArrayList<>(records.size());
             long bytes = 0;
             for (ConsumerRecord<byte[], byte[]> record : records) {
@@ -220,7 +221,7 @@ public class ConsumersController {
             }
             metrics.consumed("consumer", records.size(), bytes);
             return ResponseEntity.ok().contentType(format.mediaType()).body(body);
-        });
+        }), timeoutMs);
     }
 
     @PostMapping("/instances/{instance}/offsets")

@@ -229,6 +229,6 @@ final class RecordBuffer {
     }
 
     private static int size(ConsumerRecord<byte[], byte[]> record) {
-        return Math.max(0, record.serializedKeySize()) + Math.max(0, record.serializedValueSize());
+        return (record.key() == null ? 0 : record.key().length) + (record.value() == null ? 0 : record.value().length);
     }
 }

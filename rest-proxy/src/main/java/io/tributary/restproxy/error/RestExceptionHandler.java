@@ -12,6 +12,7 @@ import org.springframework.web.HttpRequestMethodNotSupportedException;
 import org.springframework.web.bind.MissingServletRequestParameterException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.async.AsyncRequestTimeoutException;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import org.springframework.web.servlet.resource.NoResourceFoundException;
 
@@ -75,6 +76,12 @@ public class RestExceptionHandler {
     @ExceptionHandler({MethodArgumentTypeMismatchException.class, MissingServletRequestParameterException.class})
     ResponseEntity<ErrorResponse> badParameter(Exception e, HttpServletRequest request) {
         return body(RestError.BAD_REQUEST.exception(e.getMessage()), request);
+    }
+
+    @ExceptionHandler(AsyncRequestTimeoutException.class)
+    ResponseEntity<ErrorResponse> asyncTimeout(AsyncRequestTimeoutException e, HttpServletRequest request) {
+        return body(RestError.SERVICE_UNAVAILABLE.exception("The request did not complete within the server's "
+            + "async timeout (spring.mvc.async.request-timeout)"), request);
     }
 
     @ExceptionHandler(Exception.class)

@@ -40,6 +40,6 @@ public class RecordMetrics {
 
     /** Key plus value bytes of a record. */
     public static long size(ConsumerRecord<byte[], byte[]> record) {
-        return Math.max(0, record.serializedKeySize()) + Math.max(0, record.serializedValueSize());
+        return (record.key() == null ? 0 : record.key().length) + (record.value() == null ? 0 : record.value().length);
     }
 }

@@ -1,6 +1,6 @@
 package io.tributary.restproxy.search;
 
-import io.tributary.restproxy.config.KafkaClientProperties;
+import io.tributary.restproxy.config.KafkaConsumerFactory;
 import io.tributary.restproxy.error.KafkaErrors;
 import io.tributary.restproxy.error.RestError;
 import io.tributary.restproxy.metadata.ClusterMetadata;
@@ -18,12 +18,10 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ArrayBlockingQueue;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
@@ -43,7 +41,7 @@ public class SearchService {
     private static final long KEEP_FINISHED_MS = TimeUnit.MINUTES.toMillis(10);
 
     private final ClusterMetadata metadata;
-    private final KafkaClientProperties kafka;
+    private final KafkaConsumerFactory consumers;
     private final Clock clock;
     private final Map<String, TopicSearch> searches = new ConcurrentHashMap<>();
     private final ExecutorService executor = new ThreadPoolExecutor(2, 2, 0, TimeUnit.MILLISECONDS,
@@ -53,9 +51,9 @@ public class SearchService {
             return thread;
         });
 
-    public SearchService(ClusterMetadata metadata, KafkaClientProperties kafka, Clock clock) {
+    public SearchService(ClusterMetadata metadata, KafkaConsumerFactory consumers, Clock clock) {
         this.metadata = metadata;
-        this.kafka = kafka;
+        this.consumers = consumers;
         this.clock = clock;
     }
 
@@ -102,7 +100,7 @@ public class SearchService {
         for (int p = 0; p < partitionCount; p++) {
             partitions.add(new TopicPartition(request.topic(), p));
         }
-        try (KafkaConsumer<byte[], byte[]> consumer = newConsumer()) {
+        try (KafkaConsumer<byte[], byte[]> consumer = consumers.groupless("rest-proxy-search", "earliest")) {
             consumer.assign(partitions);
             Map<TopicPartition, Long> start = consumer.beginningOffsets(partitions);
             Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
@@ -161,17 +159,6 @@ public class SearchService {
     private void forgetOld() {
         long cutoff = clock.millis() - KEEP_FINISHED_MS;
         searches.values().removeIf(search -> search.finishedBefore(cutoff));
-    }
-
-    private KafkaConsumer<byte[], byte[]> newConsumer() {
-        Map<String, Object> settings = new HashMap<>();
-        settings.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        settings.put(ConsumerConfig.CLIENT_ID_CONFIG, "rest-proxy-search");
-        settings.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        settings.putAll(kafka.consumer());
-        settings.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        return new KafkaConsumer<>(settings, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
     @PreDestroy

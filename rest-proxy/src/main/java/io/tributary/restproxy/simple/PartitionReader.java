@@ -1,14 +1,14 @@
 package io.tributary.restproxy.simple;
 
-import io.tributary.restproxy.config.KafkaClientProperties;
+import io.tributary.restproxy.config.KafkaConsumerFactory;
 import io.tributary.restproxy.config.RestProxyProperties;
 import io.tributary.restproxy.error.KafkaErrors;
 import io.tributary.restproxy.error.RestError;
 import io.tributary.restproxy.metadata.ClusterMetadata;
+import io.tributary.restproxy.metrics.RecordMetrics;
 import jakarta.annotation.PreDestroy;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -23,12 +23,10 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.CloseOptions;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.springframework.stereotype.Service;
 
 /**
@@ -45,17 +43,17 @@ public class PartitionReader {
 
     private final Admin admin;
     private final ClusterMetadata metadata;
-    private final KafkaClientProperties kafka;
+    private final KafkaConsumerFactory consumers;
     private final int poolSize;
     private final Semaphore permits;
     private final ConcurrentLinkedQueue<KafkaConsumer<byte[], byte[]>> idle = new ConcurrentLinkedQueue<>();
     private final ExecutorService executor;
 
-    public PartitionReader(Admin admin, ClusterMetadata metadata, KafkaClientProperties kafka,
+    public PartitionReader(Admin admin, ClusterMetadata metadata, KafkaConsumerFactory consumers,
             RestProxyProperties properties) {
         this.admin = admin;
         this.metadata = metadata;
-        this.kafka = kafka;
+        this.consumers = consumers;
         this.poolSize = properties.simpleConsumerPoolSize();
         this.permits = new Semaphore(poolSize);
         AtomicInteger threads = new AtomicInteger();
@@ -119,7 +117,7 @@ public class PartitionReader {
         boolean healthy = true;
         try {
             if (consumer == null) {
-                consumer = newConsumer();
+                consumer = consumers.groupless("rest-proxy-partition-reader", "none");
             }
             consumer.assign(List.of(tp));
             consumer.seek(tp, offset);
@@ -129,7 +127,7 @@ public class PartitionReader {
             do {
                 long waitMs = Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(waitMs)).records(tp)) {
-                    int size = Math.max(0, record.serializedKeySize()) + Math.max(0, record.serializedValueSize());
+                    int size = (int) RecordMetrics.size(record);
                     if (taken.size() >= count || (!taken.isEmpty() && bytes + size > maxBytes)) {
                         break;
                     }
@@ -179,17 +177,6 @@ public class PartitionReader {
         } catch (ExecutionException | InterruptedException e) {
             throw KafkaErrors.toRest(e);
         }
-    }
-
-    private KafkaConsumer<byte[], byte[]> newConsumer() {
-        Map<String, Object> settings = new HashMap<>();
-        settings.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        settings.put(ConsumerConfig.CLIENT_ID_CONFIG, "rest-proxy-partition-reader");
-        settings.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
-        settings.putAll(kafka.consumer());
-        settings.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        return new KafkaConsumer<>(settings, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
     @PreDestroy

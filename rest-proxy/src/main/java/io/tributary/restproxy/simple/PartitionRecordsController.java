@@ -9,9 +9,9 @@ import io.tributary.restproxy.error.RestError;
 import io.tributary.restproxy.error.RestException;
 import io.tributary.restproxy.format.EmbeddedFormat;
 import io.tributary.restproxy.format.RecordView;
+import io.tributary.restproxy.http.LongPoll;
 import io.tributary.restproxy.metrics.RecordMetrics;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -20,6 +20,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.context.request.async.DeferredResult;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -57,7 +58,7 @@ public class PartitionRecordsController {
             + "Answers as soon as any record is there, else after `timeout` ms with an empty array, so reading at "
             + "the log end is a long poll. The format comes from `format` (json, binary) or the Accept header "
             + "(binary by default). Errors: 40401, 40402, 400 offset outside the partition's records.")
-    public CompletableFuture<ResponseEntity<List<RecordView>>> records(@PathVariable String topic,
+    public DeferredResult<ResponseEntity<List<RecordView>>> records(@PathVariable String topic,
             @PathVariable int partition,
             @Parameter(description = "first offset to read") @RequestParam(required = false) Long offset,
             @Parameter(description = "read from the first record with a timestamp at or after this, ms")
@@ -80,11 +81,11 @@ public class PartitionRecordsController {
         long start = offset != null ? offset : reader.offsetForTimestamp(tp, timestamp);
         long timeoutMs = timeout != null ? Math.max(0, timeout) : properties.consumerRequestTimeout().toMillis();
         long max = maxBytes != null && maxBytes > 0 ? maxBytes : properties.consumerRequestMaxBytes().toBytes();
-        return reader.read(tp, start, count, max, timeoutMs).thenApply(records -> {
+        return LongPoll.of(reader.read(tp, start, count, max, timeoutMs).thenApply(records -> {
             metrics.consumed("partition-read", records.size(), records.stream().mapToLong(RecordMetrics::size).sum());
             return ResponseEntity.ok().contentType(embedded.mediaType())
                 .body(records.stream().map(record -> RecordView.of(record, embedded, mapper)).toList());
-        });
+        }), timeoutMs);
     }
 
     @GetMapping(path = "/topics/{topic}/partitions/{partition}/offsets",

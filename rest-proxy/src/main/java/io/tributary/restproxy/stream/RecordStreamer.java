@@ -1,6 +1,6 @@
 package io.tributary.restproxy.stream;
 
-import io.tributary.restproxy.config.KafkaClientProperties;
+import io.tributary.restproxy.config.KafkaConsumerFactory;
 import io.tributary.restproxy.config.RestProxyProperties;
 import io.tributary.restproxy.error.KafkaErrors;
 import io.tributary.restproxy.error.RestError;
@@ -12,20 +12,16 @@ import jakarta.annotation.PreDestroy;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InterruptException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.MediaType;
@@ -51,16 +47,16 @@ public class RecordStreamer {
     private static final long HEARTBEAT_MS = 15_000;
 
     private final ClusterMetadata metadata;
-    private final KafkaClientProperties kafka;
+    private final KafkaConsumerFactory consumers;
     private final JsonMapper mapper;
     private final RecordMetrics metrics;
     private final Semaphore streams;
     private final Set<Thread> threads = ConcurrentHashMap.newKeySet();
 
-    public RecordStreamer(ClusterMetadata metadata, KafkaClientProperties kafka, RestProxyProperties properties,
+    public RecordStreamer(ClusterMetadata metadata, KafkaConsumerFactory consumers, RestProxyProperties properties,
             JsonMapper mapper, RecordMetrics metrics) {
         this.metadata = metadata;
-        this.kafka = kafka;
+        this.consumers = consumers;
         this.mapper = mapper;
         this.metrics = metrics;
         this.streams = new Semaphore(properties.maxStreams());
@@ -103,7 +99,7 @@ public class RecordStreamer {
         for (int p = 0; p < partitionCount; p++) {
             partitions.add(new TopicPartition(topic, p));
         }
-        try (KafkaConsumer<byte[], byte[]> consumer = newConsumer()) {
+        try (KafkaConsumer<byte[], byte[]> consumer = consumers.groupless("rest-proxy-stream", "earliest")) {
             consumer.assign(partitions);
             List<TopicPartition> unnamed = new ArrayList<>();
             for (TopicPartition tp : partitions) {
@@ -144,17 +140,6 @@ public class RecordStreamer {
             log.warn("Stream of {} failed: {}", topic, KafkaErrors.describe(e));
             emitter.completeWithError(e);
         }
-    }
-
-    private KafkaConsumer<byte[], byte[]> newConsumer() {
-        Map<String, Object> settings = new HashMap<>();
-        settings.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        settings.put(ConsumerConfig.CLIENT_ID_CONFIG, "rest-proxy-stream");
-        settings.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        settings.putAll(kafka.consumer());
-        settings.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        return new KafkaConsumer<>(settings, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
     @PreDestroy

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.Config;
@@ -33,11 +34,15 @@ import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
+import org.apache.kafka.common.errors.GroupNotEmptyException;
 import org.apache.kafka.common.errors.InvalidConfigurationException;
 import org.apache.kafka.common.errors.InvalidPartitionsException;
 import org.apache.kafka.common.errors.InvalidReplicationFactorException;
+import org.apache.kafka.common.errors.InvalidRequestException;
+import org.apache.kafka.common.errors.PolicyViolationException;
 import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownMemberIdException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.springframework.stereotype.Service;
 
@@ -100,45 +105,21 @@ public class ClusterAdmin {
     public TopicDescription createTopic(String topic, Optional<Integer> partitions, Optional<Short> replicationFactor,
             Map<String, String> configs) {
         NewTopic newTopic = new NewTopic(topic, partitions, replicationFactor).configs(configs);
-        try {
-            admin.createTopics(List.of(newTopic)).all().get();
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof TopicExistsException) {
-                throw new RestException(RestError.CONFLICT, "Topic " + topic + " already exists.");
-            }
-            throw badRequestOr(e);
-        } catch (InterruptedException e) {
-            throw KafkaErrors.toRest(e);
-        }
+        get(admin.createTopics(List.of(newTopic)).all(), cause -> cause instanceof TopicExistsException
+            ? new RestException(RestError.CONFLICT, "Topic " + topic + " already exists.") : badRequest(cause));
         return topic(topic);
     }
 
     public void deleteTopic(String topic) {
-        try {
-            admin.deleteTopics(List.of(topic)).all().get();
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
-                throw topicNotFound(topic);
-            }
-            throw KafkaErrors.toRest(e);
-        } catch (InterruptedException e) {
-            throw KafkaErrors.toRest(e);
-        }
+        get(admin.deleteTopics(List.of(topic)).all(), cause -> unknownTopic(cause, topic));
     }
 
     /** Raises the topic's partition count to {@code count}. */
     public void addPartitions(String topic, int count) {
-        try {
-            admin.createPartitions(Map.of(topic, NewPartitions.increaseTo(count))).all().get();
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
-                throw topicNotFound(topic);
-            }
-            throw badRequestOr(e);
-        } catch (InterruptedException e) {
-            throw KafkaErrors.toRest(e);
-        }
+        get(admin.createPartitions(Map.of(topic, NewPartitions.increaseTo(count))).all(), cause -> {
+            RestException unknown = unknownTopic(cause, topic);
+            return unknown != null ? unknown : badRequest(cause);
+        });
     }
 
     /** The topic's config entries, by name. */
@@ -157,13 +138,7 @@ public class ClusterAdmin {
         changes.forEach((name, value) -> ops.add(value.isPresent()
             ? new AlterConfigOp(new ConfigEntry(name, value.get()), AlterConfigOp.OpType.SET)
             : new AlterConfigOp(new ConfigEntry(name, null), AlterConfigOp.OpType.DELETE)));
-        try {
-            admin.incrementalAlterConfigs(Map.of(resource, ops)).all().get();
-        } catch (ExecutionException e) {
-            throw badRequestOr(e);
-        } catch (InterruptedException e) {
-            throw KafkaErrors.toRest(e);
-        }
+        get(admin.incrementalAlterConfigs(Map.of(resource, ops)).all(), ClusterAdmin::badRequest);
     }
 
     /** Bytes on disk of each partition of the topic (its replica on the broker that answers), by partition. */
@@ -211,17 +186,8 @@ public class ClusterAdmin {
      * @throws RestException 404 when the group does not exist
      */
     public ConsumerGroupDescription group(String group) {
-        ConsumerGroupDescription description;
-        try {
-            description = admin.describeConsumerGroups(List.of(group)).all().get().get(group);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof GroupIdNotFoundException) {
-                throw groupNotFound(group);
-            }
-            throw KafkaErrors.toRest(e);
-        } catch (InterruptedException e) {
-            throw KafkaErrors.toRest(e);
-        }
+        ConsumerGroupDescription description = get(admin.describeConsumerGroups(List.of(group)).all(),
+            cause -> cause instanceof GroupIdNotFoundException ? groupNotFound(group) : null).get(group);
         if (description.groupState() == GroupState.DEAD) {
             throw groupNotFound(group);
         }
@@ -273,17 +239,9 @@ public class ClusterAdmin {
      */
     public void deleteGroup(String group) {
         group(group);
-        try {
-            admin.deleteConsumerGroups(List.of(group)).all().get();
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof org.apache.kafka.common.errors.GroupNotEmptyException) {
-                throw new RestException(RestError.CONFLICT, "Group " + group + " has members: it can only be "
-                    + "deleted when empty.");
-            }
-            throw KafkaErrors.toRest(e);
-        } catch (InterruptedException e) {
-            throw KafkaErrors.toRest(e);
-        }
+        get(admin.deleteConsumerGroups(List.of(group)).all(), cause -> cause instanceof GroupNotEmptyException
+            ? new RestException(RestError.CONFLICT, "Group " + group + " has members: it can only be deleted when empty.")
+            : null);
     }
 
     /**
@@ -300,17 +258,10 @@ public class ClusterAdmin {
         }
         Map<TopicPartition, OffsetAndMetadata> commit = new HashMap<>();
         offsets.forEach((tp, offset) -> commit.put(tp, new OffsetAndMetadata(offset)));
-        try {
-            admin.alterConsumerGroupOffsets(group, commit).all().get();
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof org.apache.kafka.common.errors.UnknownMemberIdException) {
-                throw new RestException(RestError.CONFLICT, "Group " + group + " is not empty: offsets can only be "
-                    + "reset when it is empty.");
-            }
-            throw KafkaErrors.toRest(e);
-        } catch (InterruptedException e) {
-            throw KafkaErrors.toRest(e);
-        }
+        get(admin.alterConsumerGroupOffsets(group, commit).all(), cause -> cause instanceof UnknownMemberIdException
+            ? new RestException(RestError.CONFLICT, "Group " + group + " is not empty: offsets can only be reset when "
+                + "it is empty.")
+            : null);
     }
 
     /** Offsets of partitions for a reset: earliest, latest, or the first at or after a timestamp. */
@@ -336,34 +287,40 @@ public class ClusterAdmin {
     }
 
     private static TopicDescription topicNamed(String topic, KafkaFuture<Map<String, TopicDescription>> future) {
-        try {
-            return future.get().get(topic);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
-                throw topicNotFound(topic);
-            }
-            throw KafkaErrors.toRest(e);
-        } catch (InterruptedException e) {
-            throw KafkaErrors.toRest(e);
-        }
+        return get(future, cause -> unknownTopic(cause, topic)).get(topic);
     }
 
-    private static RestException badRequestOr(ExecutionException e) {
-        Throwable cause = e.getCause();
+    private static RestException unknownTopic(Throwable cause, String topic) {
+        return cause instanceof UnknownTopicOrPartitionException ? topicNotFound(topic) : null;
+    }
+
+    /** 400 for the Kafka errors that mean the request's arguments were wrong, else null. */
+    private static RestException badRequest(Throwable cause) {
         if (cause instanceof InvalidTopicException || cause instanceof InvalidPartitionsException
                 || cause instanceof InvalidReplicationFactorException
                 || cause instanceof InvalidConfigurationException
-                || cause instanceof org.apache.kafka.common.errors.InvalidRequestException
-                || cause instanceof org.apache.kafka.common.errors.PolicyViolationException) {
+                || cause instanceof InvalidRequestException
+                || cause instanceof PolicyViolationException) {
             return RestError.BAD_REQUEST.exception(KafkaErrors.describe(cause));
         }
-        return KafkaErrors.toRest(e);
+        return null;
     }
 
     private static <T> T get(KafkaFuture<T> future) {
+        return get(future, cause -> null);
+    }
+
+    /**
+     * Waits for {@code future}. A failure becomes the exception {@code translate} makes of its
+     * cause, or, when that gives null, the REST error {@link KafkaErrors} chooses.
+     */
+    private static <T> T get(KafkaFuture<T> future, Function<Throwable, RestException> translate) {
         try {
             return future.get();
-        } catch (ExecutionException | InterruptedException e) {
+        } catch (ExecutionException e) {
+            RestException translated = translate.apply(e.getCause());
+            throw translated != null ? translated : KafkaErrors.toRest(e);
+        } catch (InterruptedException e) {
             throw KafkaErrors.toRest(e);
         }
     }

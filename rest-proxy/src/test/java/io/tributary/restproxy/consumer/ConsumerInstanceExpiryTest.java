@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tributary.restproxy.config.KafkaClientProperties;
+import io.tributary.restproxy.config.KafkaConsumerFactory;
 import io.tributary.restproxy.config.RestProxyProperties;
 import io.tributary.restproxy.error.RestException;
 import io.tributary.restproxy.testing.BrokerFixture;
@@ -56,7 +57,7 @@ class ConsumerInstanceExpiryTest {
     private final BrokerFixture broker = BrokerFixture.get();
     private final ManualClock clock = new ManualClock();
     private final ConsumerManager manager = new ConsumerManager(
-        new KafkaClientProperties(broker.bootstrapServers(), "", "", Map.of(), Map.of(), Map.of()),
+        new KafkaConsumerFactory(new KafkaClientProperties(broker.bootstrapServers(), "", "", Map.of(), Map.of(), Map.of())),
         new RestProxyProperties(Duration.ofMinutes(5), Duration.ofSeconds(1), DataSize.ofMegabytes(64),
             DataSize.ofMegabytes(16), DataSize.ofMegabytes(16), "", 4, 4, "test", List.of()),
         clock, new SimpleMeterRegistry());

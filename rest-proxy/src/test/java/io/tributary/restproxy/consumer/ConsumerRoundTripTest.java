@@ -117,6 +117,22 @@ class ConsumerRoundTripTest extends ProxyTestBase {
     }
 
     @Test
+    void longPollsLongerThanTheContainersAsyncTimeoutAnswerEmptyAfterTheirOwnTimeout() {
+        broker().createTopic("long-wait", 1);
+        RestConsumer consumer = RestConsumer.create(http, "long-waiters", "{\"format\":\"json\"}");
+        consumer.subscribe("long-wait");
+
+        Response instance = consumer.records(3_000, JSON);
+        Response partition = http.get("/topics/long-wait/partitions/0/records?offset=0&timeout=3000", JSON);
+
+        assertThat(instance.status()).as(instance.text()).isEqualTo(200);
+        assertThat(instance.body()).isEmpty();
+        assertThat(partition.status()).as(partition.text()).isEqualTo(200);
+        assertThat(partition.body()).isEmpty();
+        consumer.delete();
+    }
+
+    @Test
     void theFirstReadAfterSubscribingWaitsForTheGroupJoinInsteadOfAnsweringEmpty() {
         broker().createTopic("first-read", 1);
         produceJson("first-read", "already there");

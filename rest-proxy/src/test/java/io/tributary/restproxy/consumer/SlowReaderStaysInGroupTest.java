@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tributary.restproxy.config.KafkaClientProperties;
+import io.tributary.restproxy.config.KafkaConsumerFactory;
 import io.tributary.restproxy.config.RestProxyProperties;
 import io.tributary.restproxy.testing.BrokerFixture;
 import java.time.Clock;
@@ -30,9 +31,9 @@ class SlowReaderStaysInGroupTest {
 
     private final BrokerFixture broker = BrokerFixture.get();
     private final ConsumerManager manager = new ConsumerManager(
-        new KafkaClientProperties(broker.bootstrapServers(), "", "", Map.of(),
+        new KafkaConsumerFactory(new KafkaClientProperties(broker.bootstrapServers(), "", "", Map.of(),
             Map.of("max.poll.interval.ms", "1500", "session.timeout.ms", "6000", "heartbeat.interval.ms", "500"),
-            Map.of()),
+            Map.of())),
         new RestProxyProperties(Duration.ofMinutes(5), Duration.ofSeconds(1), DataSize.ofMegabytes(64),
             DataSize.ofMegabytes(16), DataSize.ofMegabytes(16), "", 4, 4, "test", List.of()),
         Clock.systemUTC(), new SimpleMeterRegistry());

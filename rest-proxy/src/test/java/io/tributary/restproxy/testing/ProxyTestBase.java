@@ -14,7 +14,9 @@ import org.springframework.test.context.DynamicPropertySource;
 @SpringBootTest(classes = RestProxyApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {
         "kafka.producer.[max.block.ms]=3000",
-        "rest-proxy.max-request-body-size=4MB"})
+        "rest-proxy.max-request-body-size=4MB",
+        // Below the long polls of some tests, which must set their own timeout rather than rely on this.
+        "spring.mvc.async.request-timeout=2s"})
 public abstract class ProxyTestBase {
 
     @LocalServerPort

@@ -1,0 +1,112 @@
+package io.tributary.restproxy.consumer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class RecordBufferTest {
+
+    private static final TopicPartition P0 = new TopicPartition("t", 0);
+    private static final TopicPartition P1 = new TopicPartition("t", 1);
+
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+    private final RecordBuffer buffer = new RecordBuffer(timer);
+
+    @AfterEach
+    void stop() {
+        timer.shutdownNow();
+    }
+
+    @Test
+    void aWaitingReadCompletesWhenARecordArrives() throws Exception {
+        CompletableFuture<List<ConsumerRecord<byte[], byte[]>>> read = buffer.read(0, 1000, 30_000);
+        assertThat(read).isNotDone();
+
+        buffer.add(records(record(P0, 0, 10)));
+
+        assertThat(read.get(5, TimeUnit.SECONDS)).extracting(ConsumerRecord::offset).containsExactly(0L);
+    }
+
+    @Test
+    void aReadWaitsForItsMinimumBytesUntilItsTimeout() throws Exception {
+        CompletableFuture<List<ConsumerRecord<byte[], byte[]>>> read = buffer.read(25, 1000, 30_000);
+        buffer.add(records(record(P0, 0, 10)));
+        assertThat(read).isNotDone();
+        buffer.add(records(record(P0, 1, 10), record(P0, 2, 10)));
+        assertThat(read.get(5, TimeUnit.SECONDS)).hasSize(3);
+
+        buffer.add(records(record(P0, 3, 10)));
+        CompletableFuture<List<ConsumerRecord<byte[], byte[]>>> short_ = buffer.read(1000, 1000, 100);
+        assertThat(short_.get(5, TimeUnit.SECONDS)).as("what there is at the timeout").hasSize(1);
+        assertThat(buffer.read(0, 1000, 50).get(5, TimeUnit.SECONDS)).as("nothing at the timeout").isEmpty();
+    }
+
+    @Test
+    void maxBytesLimitsAReadButNeverBelowOneRecord() throws Exception {
+        buffer.add(records(record(P0, 0, 100), record(P0, 1, 100), record(P0, 2, 100)));
+
+        assertThat(buffer.read(0, 10, 0).get()).hasSize(1);
+        assertThat(buffer.read(0, 200, 0).get()).hasSize(2);
+        assertThat(buffer.size()).isZero();
+        assertThat(buffer.bytes()).isZero();
+    }
+
+    @Test
+    void partitionsAreReadRoundRobinAndInOffsetOrderEach() throws Exception {
+        buffer.add(records(record(P0, 0, 1), record(P0, 1, 1), record(P0, 2, 1), record(P1, 5, 1), record(P1, 6, 1)));
+
+        List<String> order = new ArrayList<>();
+        for (ConsumerRecord<byte[], byte[]> r : buffer.read(0, 1000, 0).get()) {
+            order.add(r.partition() + "@" + r.offset());
+        }
+
+        assertThat(order).containsExactly("0@0", "1@5", "0@1", "1@6", "0@2");
+    }
+
+    @Test
+    void consumedPositionsFollowWhatReadersTookAndLeaveWithRevokedPartitions() throws Exception {
+        buffer.add(records(record(P0, 0, 1), record(P0, 1, 1), record(P1, 7, 1)));
+        buffer.read(0, 2, 0).get();
+
+        assertThat(buffer.consumedPositions()).isEqualTo(Map.of(P0, 1L, P1, 8L));
+        assertThat(buffer.remove(List.of(P1))).isEqualTo(Map.of(P1, 8L));
+        assertThat(buffer.consumedPositions()).isEqualTo(Map.of(P0, 1L));
+
+        buffer.clear(List.of(P0));
+        assertThat(buffer.size()).isZero();
+        assertThat(buffer.consumedPositions()).as("a seek keeps what was consumed").isEqualTo(Map.of(P0, 1L));
+    }
+
+    @Test
+    void cancelledReadsCompleteEmpty() throws Exception {
+        CompletableFuture<List<ConsumerRecord<byte[], byte[]>>> read = buffer.read(0, 1000, 30_000);
+
+        buffer.cancelReads();
+
+        assertThat(read.get(1, TimeUnit.SECONDS)).isEmpty();
+    }
+
+    private static ConsumerRecord<byte[], byte[]> record(TopicPartition tp, long offset, int valueSize) {
+        return new ConsumerRecord<>(tp.topic(), tp.partition(), offset, null, new byte[valueSize]);
+    }
+
+    @SafeVarargs
+    private static ConsumerRecords<byte[], byte[]> records(ConsumerRecord<byte[], byte[]>... records) {
+        Map<TopicPartition, List<ConsumerRecord<byte[], byte[]>>> byPartition = new java.util.LinkedHashMap<>();
+        for (ConsumerRecord<byte[], byte[]> r : records) {
+            byPartition.computeIfAbsent(new TopicPartition(r.topic(), r.partition()), tp -> new ArrayList<>()).add(r);
+        }
+        return new ConsumerRecords<>(byPartition, Map.of());
+    }
+}
