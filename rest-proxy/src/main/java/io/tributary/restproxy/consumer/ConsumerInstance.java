@@ -49,7 +49,10 @@ public final class ConsumerInstance {
 
     private static final Logger log = LoggerFactory.getLogger(ConsumerInstance.class);
     private static final Duration POLL_TIMEOUT = Duration.ofMillis(500);
-    private static final long CALL_TIMEOUT_MS = 30_000;
+    /** Bound of every blocking Kafka consumer call an operation makes. */
+    private static final Duration OPERATION_TIMEOUT = Duration.ofSeconds(30);
+    /** How long a caller waits for its operation: beyond {@link #OPERATION_TIMEOUT}, so it sees the outcome. */
+    private static final long CALL_TIMEOUT_MS = 45_000;
 
     private final String group;
     private final String id;
@@ -196,7 +199,8 @@ public final class ConsumerInstance {
     public void seek(Map<TopicPartition, Long> offsets) {
         call(c -> {
             offsets.forEach(c::seek);
-            buffer.clear(offsets.keySet());
+            buffer.seeked(offsets);
+            pollFailure = null;
             return null;
         });
     }
@@ -204,7 +208,7 @@ public final class ConsumerInstance {
     /** Moves each partition to the offset of its first record with a timestamp at or after the given one, or to its end. */
     public void seekToTimestamps(Map<TopicPartition, Long> timestamps) {
         call(c -> {
-            var found = c.offsetsForTimes(timestamps);
+            var found = c.offsetsForTimes(timestamps, OPERATION_TIMEOUT);
             for (TopicPartition tp : timestamps.keySet()) {
                 var offset = found.get(tp);
                 if (offset != null) {
@@ -213,7 +217,8 @@ public final class ConsumerInstance {
                     c.seekToEnd(List.of(tp));
                 }
             }
-            buffer.clear(timestamps.keySet());
+            buffer.seeked(positions(c, timestamps.keySet()));
+            pollFailure = null;
             return null;
         });
     }
@@ -225,8 +230,8 @@ public final class ConsumerInstance {
     public void seekToBeginning(Collection<TopicPartition> partitions) {
         call(c -> {
             c.seekToBeginning(partitions);
-            partitions.forEach(c::position);
-            buffer.clear(partitions);
+            buffer.seeked(positions(c, partitions));
+            pollFailure = null;
             return null;
         });
     }
@@ -239,8 +244,8 @@ public final class ConsumerInstance {
     public void seekToEnd(Collection<TopicPartition> partitions) {
         call(c -> {
             c.seekToEnd(partitions);
-            partitions.forEach(c::position);
-            buffer.clear(partitions);
+            buffer.seeked(positions(c, partitions));
+            pollFailure = null;
             return null;
         });
     }
@@ -255,7 +260,7 @@ public final class ConsumerInstance {
         touch();
         KafkaException failure = pollFailure;
         if (failure != null) {
-            pollFailure = null;
+            // Reported on every read until a poll succeeds (e.g. after a seek), as Confluent's proxy does.
             throw KafkaErrors.toRest(failure);
         }
         return buffer.read(config.fetchMinBytes(), maxBytes, timeoutMs).whenComplete((records, e) -> touch());
@@ -266,7 +271,7 @@ public final class ConsumerInstance {
         return call(c -> {
             Map<TopicPartition, OffsetAndMetadata> offsets = toCommit(buffer.consumedPositions());
             if (!offsets.isEmpty()) {
-                c.commitSync(offsets);
+                c.commitSync(offsets, OPERATION_TIMEOUT);
             }
             return offsets;
         });
@@ -275,7 +280,7 @@ public final class ConsumerInstance {
     /** Commits the given offsets as they are (the offset of the next record to read). */
     public void commit(Map<TopicPartition, OffsetAndMetadata> offsets) {
         call(c -> {
-            c.commitSync(offsets);
+            c.commitSync(offsets, OPERATION_TIMEOUT);
             return null;
         });
     }
@@ -284,7 +289,7 @@ public final class ConsumerInstance {
     public Map<TopicPartition, OffsetAndMetadata> committed(Set<TopicPartition> partitions) {
         return call(c -> {
             Map<TopicPartition, OffsetAndMetadata> result = new HashMap<>();
-            c.committed(partitions).forEach((tp, offset) -> {
+            c.committed(partitions, OPERATION_TIMEOUT).forEach((tp, offset) -> {
                 if (offset != null) {
                     result.put(tp, offset);
                 }
@@ -323,6 +328,9 @@ public final class ConsumerInstance {
         }
         CompletableFuture<T> result = new CompletableFuture<>();
         operations.add(() -> {
+            if (result.isDone()) {
+                return; // its caller gave up waiting: an operation reported as failed must not happen later
+            }
             if (consumerClosed) {
                 result.completeExceptionally(RestError.CONSUMER_INSTANCE_NOT_FOUND.exception("Consumer instance "
                     + id + " is closed."));
@@ -342,16 +350,20 @@ public final class ConsumerInstance {
         });
         consumer.wakeup();
         try {
-            return result.get(CALL_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+            try {
+                return result.get(CALL_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                // Fails the operation unless it completed this instant; either way it is now done.
+                result.completeExceptionally(RestError.KAFKA_RETRIABLE_ERROR.exception("The consumer did not "
+                    + "complete the operation within " + CALL_TIMEOUT_MS + " ms"));
+                return result.get();
+            }
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof IllegalStateException) {
                 throw RestError.ILLEGAL_STATE.exception("Illegal state: " + cause.getMessage());
             }
             throw KafkaErrors.toRest(cause);
-        } catch (TimeoutException e) {
-            throw RestError.KAFKA_RETRIABLE_ERROR.exception("The consumer did not complete the operation within "
-                + CALL_TIMEOUT_MS + " ms");
         } catch (InterruptedException e) {
             throw KafkaErrors.toRest(e);
         } finally {
@@ -437,7 +449,7 @@ public final class ConsumerInstance {
         Map<TopicPartition, Long> positions = buffer.remove(partitions);
         if (config.autoCommitEnable() && !positions.isEmpty()) {
             try {
-                consumer.commitSync(toCommit(positions));
+                consumer.commitSync(toCommit(positions), OPERATION_TIMEOUT);
             } catch (KafkaException e) {
                 log.warn("Consumer instance {} of group {}: commit on revoke failed: {}", id, group,
                     KafkaErrors.describe(e));
@@ -466,6 +478,15 @@ public final class ConsumerInstance {
                 orphan.run();
             }
         }
+    }
+
+    /** The fetch positions of {@code partitions}, looked up now if a seek left them to be resolved. */
+    private static Map<TopicPartition, Long> positions(Consumer<byte[], byte[]> c, Collection<TopicPartition> partitions) {
+        Map<TopicPartition, Long> positions = new HashMap<>();
+        for (TopicPartition tp : partitions) {
+            positions.put(tp, c.position(tp, OPERATION_TIMEOUT));
+        }
+        return positions;
     }
 
     private static Map<TopicPartition, OffsetAndMetadata> toCommit(Map<TopicPartition, Long> positions) {

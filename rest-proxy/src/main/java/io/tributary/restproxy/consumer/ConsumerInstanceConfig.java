@@ -40,7 +40,7 @@ public record ConsumerInstanceConfig(
      */
     public static ConsumerInstanceConfig parse(JsonNode body) {
         String name = text(body, "name");
-        if (name != null && !NAME.matcher(name).matches()) {
+        if (name != null && (!NAME.matcher(name).matches() || name.equals(".") || name.equals(".."))) {
             throw invalid("name '" + name + "' may only use letters, digits, '.', '_' and '-' (up to 200)");
         }
         EmbeddedFormat format = EmbeddedFormat.forName(text(body, "format"));

@@ -66,6 +66,10 @@ public class ConsumerManager {
             : "rest-consumer-" + properties.replicaId() + "-" + UUID.randomUUID();
         InstanceKey key = new InstanceKey(group, id);
         ConsumerInstance[] created = new ConsumerInstance[1];
+        if (instances.size() >= properties.maxConsumerInstances() && !instances.containsKey(key)) {
+            throw RestError.SERVICE_UNAVAILABLE.exception("This proxy holds its most consumer instances ("
+                + properties.maxConsumerInstances() + ", rest-proxy.max-consumer-instances); delete idle ones or retry");
+        }
         instances.compute(key, (k, existing) -> {
             if (existing != null) {
                 throw RestError.CONSUMER_ALREADY_EXISTS.exception("Consumer with specified consumer ID already "

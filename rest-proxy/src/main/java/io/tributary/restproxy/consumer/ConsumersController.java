@@ -16,9 +16,11 @@ import io.tributary.restproxy.consumer.ConsumerBodies.SubscribedTopics;
 import io.tributary.restproxy.consumer.ConsumerBodies.Subscription;
 import io.tributary.restproxy.error.RestError;
 import io.tributary.restproxy.format.EmbeddedFormat;
+import io.tributary.restproxy.forwarding.PeerDirectory;
 import io.tributary.restproxy.http.LongPoll;
 import io.tributary.restproxy.metadata.ClusterMetadata;
 import io.tributary.restproxy.metrics.RecordMetrics;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -44,6 +46,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.context.request.async.DeferredResult;
 import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
+import org.springframework.web.util.UriUtils;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -57,14 +60,16 @@ import tools.jackson.databind.json.JsonMapper;
 public class ConsumersController {
 
     private final ConsumerManager consumers;
+    private final PeerDirectory peers;
     private final ClusterMetadata metadata;
     private final RestProxyProperties properties;
     private final JsonMapper mapper;
     private final RecordMetrics metrics;
 
-    public ConsumersController(ConsumerManager consumers, ClusterMetadata metadata, RestProxyProperties properties,
-            JsonMapper mapper, RecordMetrics metrics) {
+    public ConsumersController(ConsumerManager consumers, PeerDirectory peers, ClusterMetadata metadata,
+            RestProxyProperties properties, JsonMapper mapper, RecordMetrics metrics) {
         this.consumers = consumers;
+        this.peers = peers;
         this.metadata = metadata;
         this.properties = properties;
         this.mapper = mapper;
@@ -77,7 +82,16 @@ public class ConsumersController {
             + "none), auto.commit.enable, auto.commit.interval.ms, fetch.min.bytes, consumer.request.timeout.ms. "
             + "Errors: 40902 name taken, 42204 invalid configuration.")
     public CreatedInstance create(@PathVariable String group, @RequestBody(required = false) JsonNode body) {
+        if (body != null && !body.isObject() && !body.isNull() && !body.isMissingNode()) {
+            throw RestError.UNPROCESSABLE_ENTITY.exception("The request body must be a JSON object");
+        }
         ConsumerInstanceConfig config = ConsumerInstanceConfig.parse(body);
+        // A name is unique in its group across the proxy replicas, as it is on one Confluent proxy.
+        if (config.name() != null && !consumers.contains(group, config.name())
+                && peers.findOnPeers(group, config.name()).isPresent()) {
+            throw RestError.CONSUMER_ALREADY_EXISTS.exception("Consumer with specified consumer ID already exists "
+                + "in the specified consumer group.");
+        }
         ConsumerInstance instance = consumers.create(group, config);
         return new CreatedInstance(instance.id(), baseUri(group, instance.id()));
     }
@@ -156,8 +170,9 @@ public class ConsumersController {
         if (body.timestamps() != null && !body.timestamps().isEmpty()) {
             Map<TopicPartition, Long> timestamps = new HashMap<>();
             for (PartitionTimestamp t : body.timestamps()) {
-                if (t.timestamp() == null) {
-                    throw RestError.UNPROCESSABLE_ENTITY.exception("Every timestamp needs \"timestamp\"");
+                if (t.timestamp() == null || t.timestamp() < 0) {
+                    throw RestError.UNPROCESSABLE_ENTITY.exception("Every timestamp needs a non-negative "
+                        + "\"timestamp\" (ms)");
                 }
                 timestamps.put(partition(t.topic(), t.partition()), t.timestamp());
             }
@@ -200,18 +215,19 @@ public class ConsumersController {
             + "40601 Accept names the other embedded format, 50002/50003.")
     public DeferredResult<ResponseEntity<List<ConsumedRecord>>> records(@PathVariable String group,
             @PathVariable String instance,
-            @Parameter(description = "longest wait, ms") @RequestParam(required = false) Long timeout,
+            @Parameter(description = "longest wait, ms (0 or absent: the instance's consumer.request.timeout.ms; "
+                + "at most rest-proxy.consumer-request-max-timeout)") @RequestParam(required = false) Long timeout,
             @Parameter(description = "most key and value bytes to return (at least one record is returned)")
             @RequestParam(name = "max_bytes", required = false) Long maxBytes,
             @RequestHeader(name = "Accept", required = false) String accept) {
         ConsumerInstance consumer = consumers.get(group, instance);
         EmbeddedFormat format = consumer.config().format();
         checkAccept(accept, format);
-        long timeoutMs = timeout != null ? Math.max(0, timeout)
-            : consumer.config().requestTimeoutMs() != null ? consumer.config().requestTimeoutMs()
-            : properties.consumerRequestTimeout().toMillis();
+        long timeoutMs = LongPoll.waitMs(timeout, consumer.config().requestTimeoutMs() != null
+            ? consumer.config().requestTimeoutMs() : properties.consumerRequestTimeout().toMillis(),
+            properties.consumerRequestMaxTimeout().toMillis());
         long max = maxBytes != null && maxBytes > 0 ? maxBytes : properties.consumerRequestMaxBytes().toBytes();
-        return LongPoll.of(consumer.read(timeoutMs, max).thenApply(records -> {
+        return LongPoll.of(consumer.read(timeoutMs, max), timeoutMs, records -> {
             List<ConsumedRecord> body = new ArrayList<>(records.size());
             long bytes = 0;
             for (ConsumerRecord<byte[], byte[]> record : records) {
@@ -221,7 +237,7 @@ public class ConsumersController {
             }
             metrics.consumed("consumer", records.size(), bytes);
             return ResponseEntity.ok().contentType(format.mediaType()).body(body);
-        }), timeoutMs);
+        });
     }
 
     @PostMapping("/instances/{instance}/offsets")
@@ -242,6 +258,8 @@ public class ConsumersController {
                 }
                 offsets.put(partition(o.topic(), o.partition()), new OffsetAndMetadata(o.offset() + 1, o.metadata()));
             }
+            // An unknown topic would keep Kafka's client retrying, and the instance's poll thread with it.
+            existing(List.copyOf(offsets.keySet()));
             consumer.commit(offsets);
         }
         return ResponseEntity.ok().build();
@@ -271,7 +289,8 @@ public class ConsumersController {
         String base = properties.advertisedUrl().isEmpty()
             ? ServletUriComponentsBuilder.fromCurrentContextPath().toUriString()
             : properties.advertisedUrl().replaceAll("/+$", "");
-        return base + "/consumers/" + group + "/instances/" + id;
+        return base + "/consumers/" + UriUtils.encodePathSegment(group, StandardCharsets.UTF_8) + "/instances/"
+            + UriUtils.encodePathSegment(id, StandardCharsets.UTF_8);
     }
 
     /** 40601 when {@code Accept} names an embedded format other than the instance's. */

@@ -86,6 +86,15 @@ final class RecordBuffer {
             pending.add(read);
             read.timeout = timer.schedule(() -> expire(read), timeoutMs, TimeUnit.MILLISECONDS);
         }
+        // A read its requester gave up on (cancelled) leaves the queue and takes nothing.
+        read.result.whenComplete((records, error) -> {
+            if (read.result.isCancelled()) {
+                synchronized (this) {
+                    pending.remove(read);
+                }
+                read.timeout.cancel(false);
+            }
+        });
         return read.result;
     }
 
@@ -99,11 +108,16 @@ final class RecordBuffer {
         return count;
     }
 
-    /** Drops the buffered records of {@code partitions} (after a seek). */
-    synchronized void clear(Collection<TopicPartition> partitions) {
-        for (TopicPartition tp : partitions) {
+    /**
+     * Records a seek: the buffered records of the partitions are dropped and their consumed
+     * positions become the offsets sought, so "commit what was consumed" commits the new position,
+     * as Kafka's {@code commitSync()} after a {@code seek} would.
+     */
+    synchronized void seeked(Map<TopicPartition, Long> positions) {
+        positions.forEach((tp, offset) -> {
             drop(tp);
-        }
+            consumed.put(tp, offset);
+        });
     }
 
     /**
@@ -163,7 +177,9 @@ final class RecordBuffer {
         synchronized (this) {
             while (!pending.isEmpty() && ready(pending.peek())) {
                 PendingRead read = pending.poll();
-                done.add(Map.entry(read, take(read.maxBytes)));
+                if (!read.result.isDone()) {
+                    done.add(Map.entry(read, take(read.maxBytes)));
+                }
             }
         }
         for (Map.Entry<PendingRead, List<ConsumerRecord<byte[], byte[]>>> entry : done) {

@@ -37,10 +37,7 @@ public class RequestBodyLimitFilter extends OncePerRequestFilter {
             throws ServletException, IOException {
         long length = request.getContentLengthLong();
         if (length > maxBytes) {
-            RestException e = tooLarge();
-            response.setStatus(e.error().status().value());
-            response.setContentType(RestExceptionHandler.errorContentType(request).toString());
-            response.getOutputStream().write(mapper.writeValueAsBytes(ErrorResponse.of(e)));
+            RestExceptionHandler.write(tooLarge(), request, response, mapper);
             return;
         }
         chain.doFilter(new LimitedRequest(request), response);

@@ -1,6 +1,8 @@
 package io.tributary.restproxy.error;
 
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.MediaType;
@@ -15,6 +17,7 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.async.AsyncRequestTimeoutException;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import org.springframework.web.servlet.resource.NoResourceFoundException;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The one place where failures become HTTP error bodies {@code {"error_code", "message"}}.
@@ -44,9 +47,12 @@ public class RestExceptionHandler {
                 return body(rest, request);
             }
         }
+        if (e.getMessage() != null && e.getMessage().startsWith("Required request body is missing")) {
+            return body(RestError.UNPROCESSABLE_ENTITY.exception("The request needs a JSON body"), request);
+        }
         String detail = e.getMostSpecificCause().getMessage();
         return body(RestError.UNPROCESSABLE_ENTITY.exception("Malformed request body: "
-            + (detail == null ? e.getMessage() : firstLine(detail))), request);
+            + (detail == null ? "unreadable" : firstLine(detail))), request);
     }
 
     @ExceptionHandler(HttpMediaTypeNotSupportedException.class)
@@ -95,6 +101,14 @@ public class RestExceptionHandler {
     public static ResponseEntity<ErrorResponse> body(RestException e, HttpServletRequest request) {
         return ResponseEntity.status(e.error().status()).contentType(errorContentType(request))
             .body(ErrorResponse.of(e));
+    }
+
+    /** Writes the error response for {@code e} directly, for filters that run outside Spring MVC. */
+    public static void write(RestException e, HttpServletRequest request, HttpServletResponse response,
+            JsonMapper mapper) throws IOException {
+        response.setStatus(e.error().status().value());
+        response.setContentType(errorContentType(request).toString());
+        response.getOutputStream().write(mapper.writeValueAsBytes(ErrorResponse.of(e)));
     }
 
     /** Confluent's v2 type for clients that speak it, plain JSON for everyone else (curl, browsers). */

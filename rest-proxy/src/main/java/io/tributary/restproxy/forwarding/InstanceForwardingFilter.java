@@ -1,11 +1,20 @@
 package io.tributary.restproxy.forwarding;
 
 import io.tributary.restproxy.consumer.ConsumerManager;
+import io.tributary.restproxy.error.RestError;
+import io.tributary.restproxy.error.RestException;
+import io.tributary.restproxy.error.RestExceptionHandler;
 import jakarta.servlet.FilterChain;
+import jakarta.servlet.ReadListener;
+import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
+import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.net.http.HttpClient;
@@ -23,6 +32,7 @@ import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Lets any proxy replica serve any consumer instance, so a load balancer needs no sticky
@@ -43,11 +53,13 @@ public class InstanceForwardingFilter extends OncePerRequestFilter {
 
     private final ConsumerManager consumers;
     private final PeerDirectory directory;
+    private final JsonMapper mapper;
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    public InstanceForwardingFilter(ConsumerManager consumers, PeerDirectory directory) {
+    public InstanceForwardingFilter(ConsumerManager consumers, PeerDirectory directory, JsonMapper mapper) {
         this.consumers = consumers;
         this.directory = directory;
+        this.mapper = mapper;
     }
 
     @Override
@@ -64,19 +76,36 @@ public class InstanceForwardingFilter extends OncePerRequestFilter {
             chain.doFilter(request, response);
             return;
         }
-        Optional<String> owner = directory.ownerOf(group, instance);
-        if (owner.isEmpty() || !forward(owner.get(), request, response)) {
-            directory.forget(group, instance);
-            chain.doFilter(request, response);
+        CachedBodyRequest cached;
+        try {
+            cached = new CachedBodyRequest(request);
+        } catch (RestException e) {
+            // The body went over rest-proxy.max-request-body-size while being read.
+            RestExceptionHandler.write(e, request, response, mapper);
+            return;
         }
+        Optional<String> owner = directory.ownerOf(group, instance);
+        for (int attempt = 0; attempt < 2 && owner.isPresent(); attempt++) {
+            Outcome outcome = forward(owner.get(), cached, response);
+            if (outcome == Outcome.RELAYED) {
+                return;
+            }
+            directory.forget(group, instance);
+            // Not there any more (deleted, or re-created on another replica): look again once.
+            owner = outcome == Outcome.NOT_THERE ? directory.ownerOf(group, instance) : Optional.empty();
+        }
+        chain.doFilter(cached, response);
     }
 
-    /** Relays the request to {@code owner}; false when the owner could not be reached. */
-    private boolean forward(String owner, HttpServletRequest request, HttpServletResponse response)
+    /** What became of a forwarded request. */
+    private enum Outcome { RELAYED, NOT_THERE, UNREACHABLE }
+
+    /** Relays the request to {@code owner}, unless it answers that it does not hold the instance (40403). */
+    private Outcome forward(String owner, CachedBodyRequest request, HttpServletResponse response)
             throws IOException {
         String query = request.getQueryString();
         URI target = URI.create(owner + request.getRequestURI() + (query == null ? "" : "?" + query));
-        byte[] body = request.getInputStream().readAllBytes();
+        byte[] body = request.body();
         HttpRequest.Builder forwarded = HttpRequest.newBuilder(target)
             .timeout(Duration.ofMillis(timeoutMs(request)))
             .header(FORWARDED_HEADER, directory.replicaId())
@@ -94,15 +123,70 @@ public class InstanceForwardingFilter extends OncePerRequestFilter {
         } catch (IOException e) {
             log.warn("Forwarding {} {} to {} failed: {}", request.getMethod(), request.getRequestURI(), owner,
                 e.toString());
-            return false;
+            return Outcome.UNREACHABLE;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return false;
+            return Outcome.UNREACHABLE;
+        }
+        if (answer.statusCode() == 404 && new String(answer.body(), StandardCharsets.UTF_8).contains(
+                "\"error_code\":" + RestError.CONSUMER_INSTANCE_NOT_FOUND.code())) {
+            return Outcome.NOT_THERE;
         }
         response.setStatus(answer.statusCode());
         answer.headers().firstValue("Content-Type").ifPresent(response::setContentType);
         response.getOutputStream().write(answer.body());
-        return true;
+        return Outcome.RELAYED;
+    }
+
+    /** A request whose body has been read once, to be sent on and, if need be, served here too. */
+    private static final class CachedBodyRequest extends HttpServletRequestWrapper {
+
+        private final byte[] body;
+
+        CachedBodyRequest(HttpServletRequest request) throws IOException {
+            super(request);
+            this.body = request.getInputStream().readAllBytes();
+        }
+
+        byte[] body() {
+            return body;
+        }
+
+        @Override
+        public ServletInputStream getInputStream() {
+            ByteArrayInputStream in = new ByteArrayInputStream(body);
+            return new ServletInputStream() {
+                @Override
+                public int read() {
+                    return in.read();
+                }
+
+                @Override
+                public int read(byte[] buffer, int offset, int length) {
+                    return in.read(buffer, offset, length);
+                }
+
+                @Override
+                public boolean isFinished() {
+                    return in.available() == 0;
+                }
+
+                @Override
+                public boolean isReady() {
+                    return true;
+                }
+
+                @Override
+                public void setReadListener(ReadListener listener) {
+                    throw new UnsupportedOperationException("blocking reads only");
+                }
+            };
+        }
+
+        @Override
+        public BufferedReader getReader() {
+            return new BufferedReader(new InputStreamReader(getInputStream(), StandardCharsets.UTF_8));
+        }
     }
 
     /** Long polls wait up to their own timeout; everything else gets a minute. */

@@ -72,9 +72,15 @@ public class PeerDirectory {
             peer.ifPresent(url -> ownerByInstance.put(key, url));
             return peer;
         }
+        Optional<String> found = findOnPeers(group, instanceId);
+        found.ifPresent(url -> ownerByInstance.put(key, url));
+        return found;
+    }
+
+    /** The peer that holds the instance now, asking every peer (nothing cached). */
+    public Optional<String> findOnPeers(String group, String instanceId) {
         for (String peer : properties.peers()) {
             if (holds(peer, group, instanceId)) {
-                ownerByInstance.put(key, peer);
                 return Optional.of(peer);
             }
         }

@@ -2,12 +2,14 @@ package io.tributary.restproxy.http;
 
 import io.tributary.restproxy.error.KafkaErrors;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 import org.springframework.web.context.request.async.DeferredResult;
 
 /**
  * Serves a long poll asynchronously with its own servlet timeout: the poll's wait plus a margin,
  * so it never depends on the container's default async timeout (Tomcat's is 30 s, which would
- * cut a longer poll short with a 503).
+ * cut a longer poll short). When the request ends before the poll does (the container times it
+ * out, or reports the client gone), the poll is cancelled, so an abandoned read takes no records.
  */
 public final class LongPoll {
 
@@ -18,14 +20,17 @@ public final class LongPoll {
     }
 
     /**
-     * A deferred result completed by {@code result}; a failure goes to the exception handlers
-     * as its cause (a REST error, or a Kafka exception).
+     * A deferred result completed by {@code poll} mapped through {@code answer}; a failure goes to
+     * the exception handlers as its cause (a REST error, or a Kafka exception).
      *
+     * @param poll   the read; cancelled when the request ends first
      * @param waitMs how long the poll itself may wait, ms
      */
-    public static <T> DeferredResult<T> of(CompletableFuture<T> result, long waitMs) {
+    public static <R, T> DeferredResult<T> of(CompletableFuture<R> poll, long waitMs, Function<R, T> answer) {
         DeferredResult<T> deferred = new DeferredResult<>(saturatedAdd(waitMs, MARGIN_MS));
-        result.whenComplete((value, error) -> {
+        deferred.onTimeout(() -> poll.cancel(false));
+        deferred.onError(error -> poll.cancel(false));
+        poll.thenApply(answer).whenComplete((value, error) -> {
             if (error != null) {
                 deferred.setErrorResult(KafkaErrors.unwrap(error));
             } else {
@@ -33,6 +38,17 @@ public final class LongPoll {
             }
         });
         return deferred;
+    }
+
+    /**
+     * The wait a request asks for: {@code requested} ms when positive (at most {@code maxMs}),
+     * else {@code defaultMs}, as the Confluent proxy reads its {@code timeout} parameter.
+     */
+    public static long waitMs(Long requested, long defaultMs, long maxMs) {
+        if (requested == null || requested <= 0) {
+            return Math.min(defaultMs, maxMs);
+        }
+        return Math.min(requested, maxMs);
     }
 
     private static long saturatedAdd(long a, long b) {

@@ -1,13 +1,13 @@
 package io.tributary.restproxy.metadata;
 
-import io.tributary.restproxy.error.KafkaErrors;
+import io.tributary.restproxy.error.KafkaFutures;
+import io.tributary.restproxy.error.RestException;
 import io.tributary.restproxy.error.RestError;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
@@ -39,16 +39,18 @@ public class ClusterMetadata {
 
     /** Whether {@code topic} exists (a Metadata request, never creating it). */
     public boolean topicExists(String topic) {
+        boolean[] unknown = new boolean[1];
         try {
-            admin.describeTopics(List.of(topic)).allTopicNames().get();
+            KafkaFutures.get(admin.describeTopics(List.of(topic)).allTopicNames(), cause -> {
+                unknown[0] = cause instanceof UnknownTopicOrPartitionException;
+                return null;
+            });
             return true;
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+        } catch (RestException e) {
+            if (unknown[0]) {
                 return false;
             }
-            throw KafkaErrors.toRest(e);
-        } catch (InterruptedException e) {
-            throw KafkaErrors.toRest(e);
+            throw e;
         }
     }
 
@@ -58,16 +60,9 @@ public class ClusterMetadata {
      * @throws io.tributary.restproxy.error.RestException 40401 for an unknown topic
      */
     public TopicDescription describeTopic(String topic) {
-        try {
-            return admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
-                throw RestError.TOPIC_NOT_FOUND.exception("Topic " + topic + " not found.");
-            }
-            throw KafkaErrors.toRest(e);
-        } catch (InterruptedException e) {
-            throw KafkaErrors.toRest(e);
-        }
+        return KafkaFutures.get(admin.describeTopics(List.of(topic)).allTopicNames(),
+            cause -> cause instanceof UnknownTopicOrPartitionException
+                ? RestError.TOPIC_NOT_FOUND.exception("Topic " + topic + " not found.") : null).get(topic);
     }
 
     /** The topic's configs, name to value (sensitive ones have null values), sorted by name. */
@@ -87,10 +82,6 @@ public class ClusterMetadata {
     }
 
     private static <T> T get(org.apache.kafka.common.KafkaFuture<T> future) {
-        try {
-            return future.get();
-        } catch (ExecutionException | InterruptedException e) {
-            throw KafkaErrors.toRest(e);
-        }
+        return KafkaFutures.get(future);
     }
 }

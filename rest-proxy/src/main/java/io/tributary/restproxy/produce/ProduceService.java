@@ -11,6 +11,7 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.springframework.stereotype.Service;
@@ -44,7 +45,7 @@ public class ProduceService {
     public CompletableFuture<List<PartitionOffset>> produce(String topic, List<OutgoingRecord> records) {
         int partitionCount = partitionCount(topic);
         for (OutgoingRecord record : records) {
-            checkPartition(topic, record.partition(), partitionCount);
+            partitionCount = checkPartition(topic, record.partition(), partitionCount);
         }
         List<CompletableFuture<PartitionOffset>> results = new ArrayList<>(records.size());
         for (OutgoingRecord record : records) {
@@ -62,9 +63,7 @@ public class ProduceService {
      * @throws io.tributary.restproxy.error.RestException 40401, 40402
      */
     public int checkTopic(String topic, Integer partition) {
-        int partitionCount = partitionCount(topic);
-        checkPartition(topic, partition, partitionCount);
-        return partitionCount;
+        return checkPartition(topic, partition, partitionCount(topic));
     }
 
     /**
@@ -75,9 +74,9 @@ public class ProduceService {
      */
     public CompletableFuture<RecordMetadata> send(String api, String topic, OutgoingRecord record, Long timestampMs) {
         CompletableFuture<RecordMetadata> result = new CompletableFuture<>();
-        ProducerRecord<byte[], byte[]> producerRecord = new ProducerRecord<>(topic, record.partition(), timestampMs,
-            record.key(), record.value(), record.headers());
         try {
+            ProducerRecord<byte[], byte[]> producerRecord = new ProducerRecord<>(topic, record.partition(), timestampMs,
+                record.key(), record.value(), record.headers());
             producer.send(producerRecord, (recordMetadata, exception) -> {
                 if (exception == null) {
                     metrics.produced(api, record.size());
@@ -92,11 +91,23 @@ public class ProduceService {
         return result;
     }
 
-    private static void checkPartition(String topic, Integer partition, int partitionCount) {
-        if (partition != null && (partition < 0 || partition >= partitionCount)) {
-            throw RestError.PARTITION_NOT_FOUND.exception("Partition " + partition + " of topic " + topic
-                + " not found: the topic has " + partitionCount + " partitions.");
+    /**
+     * Checks {@code partition} against the producer's partition count and, when it is beyond it,
+     * against the cluster's (partitions added since the producer's metadata was fetched: the
+     * producer refreshes its metadata itself when it sends there).
+     *
+     * @return the partition count that was checked against
+     */
+    private int checkPartition(String topic, Integer partition, int partitionCount) {
+        if (partition == null || (partition >= 0 && partition < partitionCount)) {
+            return partitionCount;
         }
+        int current = partition < 0 ? partitionCount : metadata.describeTopic(topic).partitions().size();
+        if (partition < 0 || partition >= current) {
+            throw RestError.PARTITION_NOT_FOUND.exception("Partition " + partition + " of topic " + topic
+                + " not found: the topic has " + current + " partitions.");
+        }
+        return current;
     }
 
     private static PartitionOffset failure(Throwable exception) {
@@ -111,6 +122,8 @@ public class ProduceService {
         List<PartitionInfo> partitions;
         try {
             partitions = producer.partitionsFor(topic);
+        } catch (InvalidTopicException e) {
+            throw RestError.BAD_REQUEST.exception("Invalid topic name '" + topic + "': " + e.getMessage());
         } catch (TimeoutException | UnknownTopicOrPartitionException e) {
             if (!metadata.topicExists(topic)) {
                 throw RestError.TOPIC_NOT_FOUND.exception("Topic " + topic + " not found.");

@@ -50,6 +50,11 @@ public class SearchController {
             @JsonProperty("next_cursor") Integer nextCursor) {
     }
 
+    /** Bounds of a search, so one cannot hold the proxy's memory or a search thread for long. */
+    static final long MAX_RECORDS = 100_000_000L;
+    static final long MAX_TIME_BUDGET_MS = 600_000L;
+    static final long MAX_MATCHES = 10_000L;
+
     private final SearchService searches;
     private final ClusterAdmin admin;
     private final JsonMapper mapper;
@@ -63,8 +68,8 @@ public class SearchController {
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Start a search",
         description = "Body {\"query\": substring, \"in\": \"key\"|\"value\"|\"both\" (default), \"case_insensitive\", "
-            + "\"max_records\" (records scanned at most, default 1,000,000), \"time_budget_ms\" (default 30,000), "
-            + "\"max_matches\" (default 1,000)}. Scans every partition up to the log end at the start. Answers 202 "
+            + "\"max_records\" (records scanned at most, default 1,000,000, at most 100,000,000), \"time_budget_ms\" "
+            + "(default 30,000, at most 600,000), \"max_matches\" (default 1,000, at most 10,000)}. Scans every partition up to the log end at the start. Answers 202 "
             + "with the status; poll it, page through results, DELETE to cancel. Errors: 40401, 400, 503.")
     public ResponseEntity<SearchStatus> start(@PathVariable String clusterId, @PathVariable String topic,
             @RequestBody SearchRequest body) {
@@ -80,9 +85,10 @@ public class SearchController {
         }
         TopicSearch search = searches.start(new TopicSearch.Request(topic, body.query(), field,
             Boolean.TRUE.equals(body.caseInsensitive()),
-            positive(body.maxRecords(), 1_000_000L, "max_records"),
-            positive(body.timeBudgetMs(), 30_000L, "time_budget_ms"),
-            (int) positive(body.maxMatches() == null ? null : body.maxMatches().longValue(), 1_000L, "max_matches")));
+            bounded(body.maxRecords(), 1_000_000L, MAX_RECORDS, "max_records"),
+            bounded(body.timeBudgetMs(), 30_000L, MAX_TIME_BUDGET_MS, "time_budget_ms"),
+            (int) bounded(body.maxMatches() == null ? null : body.maxMatches().longValue(), 1_000L, MAX_MATCHES,
+                "max_matches")));
         return ResponseEntity.status(HttpStatus.ACCEPTED).body(status(clusterId, search));
     }
 
@@ -90,6 +96,7 @@ public class SearchController {
     @Operation(summary = "A search's state and progress", description = "Errors: 404 unknown search.")
     public SearchStatus status(@PathVariable String clusterId, @PathVariable String topic,
             @PathVariable String searchId) {
+        admin.checkCluster(clusterId);
         return status(clusterId, searches.get(topic, searchId));
     }
 
@@ -100,6 +107,7 @@ public class SearchController {
     public SearchResults results(@PathVariable String clusterId, @PathVariable String topic,
             @PathVariable String searchId, @RequestParam(defaultValue = "0") int cursor,
             @RequestParam(defaultValue = "100") int limit, @RequestParam(defaultValue = "json") String format) {
+        admin.checkCluster(clusterId);
         TopicSearch search = searches.get(topic, searchId);
         if (cursor < 0 || limit < 1 || limit > 1000) {
             throw RestError.BAD_REQUEST.exception("cursor must be >= 0 and limit 1 to 1000");
@@ -122,6 +130,7 @@ public class SearchController {
     @Operation(summary = "Cancel a search", description = "Its matches so far stay readable. Errors: 404.")
     public ResponseEntity<Void> cancel(@PathVariable String clusterId, @PathVariable String topic,
             @PathVariable String searchId) {
+        admin.checkCluster(clusterId);
         searches.get(topic, searchId).cancel();
         return ResponseEntity.noContent().build();
     }
@@ -135,12 +144,13 @@ public class SearchController {
             progress.error(), self + "/results");
     }
 
-    private static long positive(Long value, long fallback, String field) {
+    /** {@code value}, or {@code fallback} when absent; 400 unless in {@code [1, max]}. */
+    private static long bounded(Long value, long fallback, long max, String field) {
         if (value == null) {
             return fallback;
         }
-        if (value <= 0) {
-            throw RestError.BAD_REQUEST.exception(field + " must be positive");
+        if (value <= 0 || value > max) {
+            throw RestError.BAD_REQUEST.exception(field + " must be between 1 and " + max);
         }
         return value;
     }

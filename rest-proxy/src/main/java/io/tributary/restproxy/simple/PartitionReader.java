@@ -3,6 +3,7 @@ package io.tributary.restproxy.simple;
 import io.tributary.restproxy.config.KafkaConsumerFactory;
 import io.tributary.restproxy.config.RestProxyProperties;
 import io.tributary.restproxy.error.KafkaErrors;
+import io.tributary.restproxy.error.KafkaFutures;
 import io.tributary.restproxy.error.RestError;
 import io.tributary.restproxy.metadata.ClusterMetadata;
 import io.tributary.restproxy.metrics.RecordMetrics;
@@ -13,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
@@ -40,6 +40,11 @@ public class PartitionReader {
     /** The first and the next offset of a partition: records live in {@code [beginning, end)}. */
     public record PartitionOffsets(long beginningOffset, long endOffset) {
     }
+
+    /** Poll slice, ms: how soon a read notices it was cancelled. */
+    private static final long POLL_SLICE_MS = 500;
+    /** Least wait for records known to exist below the log end, ms. */
+    private static final long MIN_WAIT_FOR_EXISTING_MS = 5_000;
 
     private final Admin admin;
     private final ClusterMetadata metadata;
@@ -101,18 +106,28 @@ public class PartitionReader {
             throw RestError.BAD_REQUEST.exception("Offset " + offset + " of " + tp + " is outside its records ["
                 + range.beginningOffset() + ", " + range.endOffset() + "]");
         }
+        // Records known to be there are waited for even past a short timeout: a fetch takes a round trip.
+        long waitMs = offset < range.endOffset() ? Math.max(timeoutMs, MIN_WAIT_FOR_EXISTING_MS) : timeoutMs;
         acquire();
+        CompletableFuture<List<ConsumerRecord<byte[], byte[]>>> result = new CompletableFuture<>();
         try {
-            return CompletableFuture.supplyAsync(() -> readWithPooledConsumer(tp, offset, count, maxBytes, timeoutMs),
-                executor);
+            executor.execute(() -> {
+                try {
+                    result.complete(readWithPooledConsumer(tp, offset, count, maxBytes, waitMs, result));
+                } catch (RuntimeException e) {
+                    result.completeExceptionally(e);
+                }
+            });
         } catch (RuntimeException e) {
             permits.release();
             throw e;
         }
+        return result;
     }
 
+    /** Polls until a record arrives, the wait is over, or {@code request} is cancelled (its client went away). */
     private List<ConsumerRecord<byte[], byte[]>> readWithPooledConsumer(TopicPartition tp, long offset, int count,
-            long maxBytes, long timeoutMs) {
+            long maxBytes, long waitMs, CompletableFuture<?> request) {
         KafkaConsumer<byte[], byte[]> consumer = idle.poll();
         boolean healthy = true;
         try {
@@ -121,12 +136,13 @@ public class PartitionReader {
             }
             consumer.assign(List.of(tp));
             consumer.seek(tp, offset);
-            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMs);
             List<ConsumerRecord<byte[], byte[]>> taken = new ArrayList<>();
             long bytes = 0;
             do {
-                long waitMs = Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
-                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(waitMs)).records(tp)) {
+                long sliceMs = Math.min(POLL_SLICE_MS, Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline
+                    - System.nanoTime())));
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(sliceMs)).records(tp)) {
                     int size = (int) RecordMetrics.size(record);
                     if (taken.size() >= count || (!taken.isEmpty() && bytes + size > maxBytes)) {
                         break;
@@ -134,7 +150,7 @@ public class PartitionReader {
                     taken.add(record);
                     bytes += size;
                 }
-            } while (taken.isEmpty() && System.nanoTime() < deadline);
+            } while (taken.isEmpty() && System.nanoTime() < deadline && !request.isCancelled());
             return taken;
         } catch (KafkaException e) {
             healthy = false;
@@ -172,11 +188,7 @@ public class PartitionReader {
     }
 
     private ListOffsetsResultInfo listOffset(TopicPartition tp, OffsetSpec spec) {
-        try {
-            return admin.listOffsets(Map.of(tp, spec)).partitionResult(tp).get();
-        } catch (ExecutionException | InterruptedException e) {
-            throw KafkaErrors.toRest(e);
-        }
+        return KafkaFutures.get(admin.listOffsets(Map.of(tp, spec)).partitionResult(tp));
     }
 
     @PreDestroy

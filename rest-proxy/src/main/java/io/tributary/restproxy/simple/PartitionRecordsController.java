@@ -74,18 +74,22 @@ public class PartitionRecordsController {
         if ((offset == null) == (timestamp == null)) {
             throw RestError.BAD_REQUEST.exception("Give either offset or timestamp");
         }
+        if (timestamp != null && timestamp < 0) {
+            throw RestError.BAD_REQUEST.exception("timestamp must be a non-negative number of ms since the epoch");
+        }
         if (count < 1 || count > MAX_COUNT) {
             throw RestError.BAD_REQUEST.exception("count must be between 1 and " + MAX_COUNT);
         }
         TopicPartition tp = new TopicPartition(topic, partition);
         long start = offset != null ? offset : reader.offsetForTimestamp(tp, timestamp);
-        long timeoutMs = timeout != null ? Math.max(0, timeout) : properties.consumerRequestTimeout().toMillis();
+        long timeoutMs = LongPoll.waitMs(timeout, properties.consumerRequestTimeout().toMillis(),
+            properties.consumerRequestMaxTimeout().toMillis());
         long max = maxBytes != null && maxBytes > 0 ? maxBytes : properties.consumerRequestMaxBytes().toBytes();
-        return LongPoll.of(reader.read(tp, start, count, max, timeoutMs).thenApply(records -> {
+        return LongPoll.of(reader.read(tp, start, count, max, timeoutMs), timeoutMs, records -> {
             metrics.consumed("partition-read", records.size(), records.stream().mapToLong(RecordMetrics::size).sum());
             return ResponseEntity.ok().contentType(embedded.mediaType())
                 .body(records.stream().map(record -> RecordView.of(record, embedded, mapper)).toList());
-        }), timeoutMs);
+        });
     }
 
     @GetMapping(path = "/topics/{topic}/partitions/{partition}/offsets",

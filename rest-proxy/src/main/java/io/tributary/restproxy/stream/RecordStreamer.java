@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
@@ -101,11 +102,14 @@ public class RecordStreamer {
         }
         try (KafkaConsumer<byte[], byte[]> consumer = consumers.groupless("rest-proxy-stream", "earliest")) {
             consumer.assign(partitions);
+            // A resumed position past the log end (the log was truncated or recreated) resumes at the end;
+            // one before the log start is reset to the start by the consumer (auto.offset.reset=earliest).
+            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions, Duration.ofSeconds(30));
             List<TopicPartition> unnamed = new ArrayList<>();
             for (TopicPartition tp : partitions) {
                 Long next = positions.get(tp.partition());
                 if (next != null) {
-                    consumer.seek(tp, next);
+                    consumer.seek(tp, Math.min(next, ends.get(tp)));
                 } else {
                     unnamed.add(tp);
                 }

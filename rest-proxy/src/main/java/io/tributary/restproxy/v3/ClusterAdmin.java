@@ -1,6 +1,7 @@
 package io.tributary.restproxy.v3;
 
 import io.tributary.restproxy.error.KafkaErrors;
+import io.tributary.restproxy.error.KafkaFutures;
 import io.tributary.restproxy.error.RestError;
 import io.tributary.restproxy.error.RestException;
 import java.util.ArrayList;
@@ -10,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
 import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
@@ -307,21 +307,10 @@ public class ClusterAdmin {
     }
 
     private static <T> T get(KafkaFuture<T> future) {
-        return get(future, cause -> null);
+        return KafkaFutures.get(future);
     }
 
-    /**
-     * Waits for {@code future}. A failure becomes the exception {@code translate} makes of its
-     * cause, or, when that gives null, the REST error {@link KafkaErrors} chooses.
-     */
     private static <T> T get(KafkaFuture<T> future, Function<Throwable, RestException> translate) {
-        try {
-            return future.get();
-        } catch (ExecutionException e) {
-            RestException translated = translate.apply(e.getCause());
-            throw translated != null ? translated : KafkaErrors.toRest(e);
-        } catch (InterruptedException e) {
-            throw KafkaErrors.toRest(e);
-        }
+        return KafkaFutures.get(future, translate);
     }
 }

@@ -154,8 +154,8 @@ public class V3ConsumerGroupsController {
             case "earliest" -> admin.resolve(partitions, OffsetSpec.earliest());
             case "latest" -> admin.resolve(partitions, OffsetSpec.latest());
             case "timestamp" -> {
-                if (request.timestamp() == null) {
-                    throw RestError.BAD_REQUEST.exception("to=timestamp needs \"timestamp\" (ms)");
+                if (request.timestamp() == null || request.timestamp() < 0) {
+                    throw RestError.BAD_REQUEST.exception("to=timestamp needs a non-negative \"timestamp\" (ms)");
                 }
                 yield admin.resolve(partitions, OffsetSpec.forTimestamp(request.timestamp()));
             }

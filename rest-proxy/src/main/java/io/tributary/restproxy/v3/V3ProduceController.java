@@ -102,15 +102,18 @@ public class V3ProduceController {
         if (entries == null || !entries.isArray() || entries.isEmpty() || entries.size() > MAX_BATCH) {
             throw RestError.BAD_REQUEST.exception("entries must be an array of 1 to " + MAX_BATCH + " records");
         }
+        // The whole batch is checked before any record is sent: a 400 means nothing was written.
         List<String> ids = new ArrayList<>();
         Set<String> seen = new HashSet<>();
-        List<CompletableFuture<ObjectNode>> results = new ArrayList<>();
         for (JsonNode entry : entries) {
-            JsonNode id = entry.get("id");
-            if (id == null || !id.isValueNode() || !seen.add(id.asString())) {
-                throw RestError.BAD_REQUEST.exception("every entry needs a unique \"id\"");
+            JsonNode id = entry.isObject() ? entry.get("id") : null;
+            if (id == null || !id.isValueNode() || id.isNull() || !seen.add(id.asString())) {
+                throw RestError.BAD_REQUEST.exception("every entry must be an object with a unique \"id\"");
             }
             ids.add(id.asString());
+        }
+        List<CompletableFuture<ObjectNode>> results = new ArrayList<>();
+        for (JsonNode entry : entries) {
             results.add(produceOne(clusterId, topic, partitions, entry));
         }
         ObjectNode answer = mapper.createObjectNode();

@@ -166,13 +166,19 @@ final class V3RecordCodec {
         if (timestamp == null || timestamp.isNull()) {
             return null;
         }
+        long ms;
         if (timestamp.isIntegralNumber()) {
-            return timestamp.asLong();
+            ms = timestamp.asLong();
+        } else {
+            try {
+                ms = Instant.parse(timestamp.asString()).toEpochMilli();
+            } catch (DateTimeParseException e) {
+                throw RestError.BAD_REQUEST.exception("timestamp must be ISO-8601 (2026-01-31T12:00:00Z) or ms");
+            }
         }
-        try {
-            return Instant.parse(timestamp.asString()).toEpochMilli();
-        } catch (DateTimeParseException e) {
-            throw RestError.BAD_REQUEST.exception("timestamp must be ISO-8601 (2026-01-31T12:00:00Z) or ms");
+        if (ms < 0) {
+            throw RestError.BAD_REQUEST.exception("timestamp must not be before 1970-01-01T00:00:00Z");
         }
+        return ms;
     }
 }

@@ -71,7 +71,7 @@ public class V3TopicsController {
         Map<String, String> configs = new LinkedHashMap<>();
         if (request.configs() != null) {
             for (ConfigValue config : request.configs()) {
-                configs.put(config.name(), config.value());
+                configs.put(configName(config), config.value());
             }
         }
         TopicDescription created = admin.createTopic(request.topicName(),
@@ -153,6 +153,7 @@ public class V3TopicsController {
         }
         Map<String, Optional<String>> changes = new LinkedHashMap<>();
         for (ConfigValue config : request.data()) {
+            configName(config);
             String operation = config.operation() == null ? "SET" : config.operation().toUpperCase(Locale.ROOT);
             switch (operation) {
                 case "SET" -> changes.put(config.name(), Optional.ofNullable(config.value()));
@@ -197,6 +198,14 @@ public class V3TopicsController {
                 partitionId, node.id(), node.id() == leader, isr.contains(node.id()),
                 V3Links.related(clusterId, "/brokers/" + node.id())))
             .toList());
+    }
+
+    /** The config's name; 400 when it has none (Kafka's Admin client cannot send a nameless config). */
+    private static String configName(ConfigValue config) {
+        if (config == null || config.name() == null || config.name().isBlank()) {
+            throw RestError.BAD_REQUEST.exception("Every config needs a \"name\"");
+        }
+        return config.name();
     }
 
     private List<Partition> partitions(String clusterId, TopicDescription description,

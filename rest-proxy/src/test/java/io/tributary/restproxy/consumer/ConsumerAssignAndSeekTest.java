@@ -42,6 +42,44 @@ class ConsumerAssignAndSeekTest extends ProxyTestBase {
     }
 
     @Test
+    void committingEverythingAfterASeekCommitsTheNewPosition() {
+        broker().createTopic("seek-commit", 1);
+        http.post("/topics/seek-commit", JSON, "{\"records\":[{\"value\":0},{\"value\":1},{\"value\":2}]}");
+        RestConsumer consumer = RestConsumer.create(http, "seek-commit-group",
+            "{\"format\":\"json\",\"auto.offset.reset\":\"earliest\",\"auto.commit.enable\":\"false\"}");
+        consumer.post("/assignments", "{\"partitions\":[{\"topic\":\"seek-commit\",\"partition\":0}]}");
+        assertThat(consumer.readAtLeast(2, JSON, 10)).isNotEmpty();
+
+        consumer.post("/positions", "{\"offsets\":[{\"topic\":\"seek-commit\",\"partition\":0,\"offset\":0}]}");
+        consumer.commitAll();
+
+        Response committed = consumer.committed("{\"partitions\":[{\"topic\":\"seek-commit\",\"partition\":0}]}");
+        assertThat(committed.body().get("offsets").get(0).get("offset").asLong()).isZero();
+        consumer.delete();
+    }
+
+    @Test
+    void aPollErrorIsReportedOnEveryReadUntilASeekFixesIt() throws Exception {
+        broker().createTopic("no-reset", 1);
+        http.post("/topics/no-reset", JSON, "{\"records\":[{\"value\":0}]}");
+        RestConsumer consumer = RestConsumer.create(http, "no-reset-group",
+            "{\"format\":\"json\",\"auto.offset.reset\":\"none\"}");
+        consumer.subscribe("no-reset");
+
+        Response first = consumer.records(1000, JSON);
+        for (int i = 0; i < 20 && first.status() == 200; i++) {
+            first = consumer.records(1000, JSON);
+        }
+        Response second = consumer.records(1000, JSON);
+
+        assertThat(first.errorCode()).isEqualTo(50002);
+        assertThat(second.errorCode()).as("still failing: nothing changed").isEqualTo(50002);
+        consumer.post("/positions/beginning", "{\"partitions\":[{\"topic\":\"no-reset\",\"partition\":0}]}");
+        assertThat(consumer.readAtLeast(1, JSON, 10)).hasSize(1);
+        consumer.delete();
+    }
+
+    @Test
     void maxBytesLimitsAResponseButAlwaysReturnsOneRecord() {
         broker().createTopic("max-bytes", 1);
         http.post("/topics/max-bytes", JSON,

@@ -60,6 +60,29 @@ class ConsumerErrorsTest extends ProxyTestBase {
     }
 
     @Test
+    void aCreateBodyThatIsNotAnObjectIs422AndBaseUriIsEncoded() {
+        Response array = http.post("/consumers/odd-bodies", RestConsumer.V2, "[1]");
+        Response dots = http.post("/consumers/odd-bodies", RestConsumer.V2, "{\"name\":\"..\"}");
+        RestConsumer spaced = RestConsumer.create(http, "a%20b", "{\"name\":\"c\"}");
+
+        assertThat(array.status()).isEqualTo(422);
+        assertThat(dots.errorCode()).isEqualTo(42204);
+        assertThat(spaced.baseUri()).endsWith("/consumers/a%20b/instances/c");
+        assertThat(spaced.delete().status()).isEqualTo(204);
+    }
+
+    @Test
+    void committingOffsetsOfAnUnknownTopicIs40401() {
+        RestConsumer consumer = RestConsumer.create(http, "commit-unknown", "{}");
+
+        Response response = consumer.post("/offsets",
+            "{\"offsets\":[{\"topic\":\"no-such-commit-topic\",\"partition\":0,\"offset\":1}]}");
+
+        assertThat(response.errorCode()).isEqualTo(40401);
+        consumer.delete();
+    }
+
+    @Test
     void assigningWhileSubscribedIs40903() {
         broker().createTopic("assign-conflict", 1);
         RestConsumer consumer = RestConsumer.create(http, "assign-conflicts", "{}");

@@ -58,8 +58,8 @@ class ConsumerInstanceExpiryTest {
     private final ManualClock clock = new ManualClock();
     private final ConsumerManager manager = new ConsumerManager(
         new KafkaConsumerFactory(new KafkaClientProperties(broker.bootstrapServers(), "", "", Map.of(), Map.of(), Map.of())),
-        new RestProxyProperties(Duration.ofMinutes(5), Duration.ofSeconds(1), DataSize.ofMegabytes(64),
-            DataSize.ofMegabytes(16), DataSize.ofMegabytes(16), "", 4, 4, "test", List.of()),
+        new RestProxyProperties(Duration.ofMinutes(5), Duration.ofSeconds(1), Duration.ofMinutes(5), DataSize.ofMegabytes(64),
+            DataSize.ofMegabytes(16), DataSize.ofMegabytes(16), "", 4, 4, 100, "test", List.of()),
         clock, new SimpleMeterRegistry());
 
     @AfterEach

@@ -83,9 +83,23 @@ class RecordBufferTest {
         assertThat(buffer.remove(List.of(P1))).isEqualTo(Map.of(P1, 8L));
         assertThat(buffer.consumedPositions()).isEqualTo(Map.of(P0, 1L));
 
-        buffer.clear(List.of(P0));
-        assertThat(buffer.size()).isZero();
-        assertThat(buffer.consumedPositions()).as("a seek keeps what was consumed").isEqualTo(Map.of(P0, 1L));
+        buffer.add(records(record(P0, 1, 1)));
+        buffer.seeked(Map.of(P0, 0L));
+        assertThat(buffer.size()).as("records buffered from before the seek are dropped").isZero();
+        assertThat(buffer.consumedPositions()).as("commit-all after a seek commits the new position")
+            .isEqualTo(Map.of(P0, 0L));
+    }
+
+    @Test
+    void aCancelledReadTakesNothing() throws Exception {
+        CompletableFuture<List<ConsumerRecord<byte[], byte[]>>> abandoned = buffer.read(0, 1000, 30_000);
+        abandoned.cancel(false);
+
+        buffer.add(records(record(P0, 0, 1)));
+
+        assertThat(buffer.size()).as("the record waits for the next reader").isEqualTo(1);
+        assertThat(buffer.consumedPositions()).isEmpty();
+        assertThat(buffer.read(0, 1000, 0).get()).hasSize(1);
     }
 
     @Test

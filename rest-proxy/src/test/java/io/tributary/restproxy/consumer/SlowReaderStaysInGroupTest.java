@@ -34,8 +34,8 @@ class SlowReaderStaysInGroupTest {
         new KafkaConsumerFactory(new KafkaClientProperties(broker.bootstrapServers(), "", "", Map.of(),
             Map.of("max.poll.interval.ms", "1500", "session.timeout.ms", "6000", "heartbeat.interval.ms", "500"),
             Map.of())),
-        new RestProxyProperties(Duration.ofMinutes(5), Duration.ofSeconds(1), DataSize.ofMegabytes(64),
-            DataSize.ofMegabytes(16), DataSize.ofMegabytes(16), "", 4, 4, "test", List.of()),
+        new RestProxyProperties(Duration.ofMinutes(5), Duration.ofSeconds(1), Duration.ofMinutes(5), DataSize.ofMegabytes(64),
+            DataSize.ofMegabytes(16), DataSize.ofMegabytes(16), "", 4, 4, 100, "test", List.of()),
         Clock.systemUTC(), new SimpleMeterRegistry());
 
     @AfterEach

@@ -81,6 +81,20 @@ class TwoReplicasTest {
         assertThat(a.get("/consumers/named-group/instances/only-on-b/subscription").errorCode()).isEqualTo(40403);
     }
 
+    @Test
+    void aNameIsUniqueInItsGroupAcrossReplicas() {
+        RestConsumer onA = RestConsumer.create(a, "unique-names", "{\"name\":\"only-one\"}");
+
+        Response onB = b.post("/consumers/unique-names", RestConsumer.V2, "{\"name\":\"only-one\"}");
+
+        assertThat(onB.status()).isEqualTo(409);
+        assertThat(onB.errorCode()).isEqualTo(40902);
+        assertThat(onA.delete().status()).isEqualTo(204);
+        assertThat(b.post("/consumers/unique-names", RestConsumer.V2, "{\"name\":\"only-one\"}").status())
+            .as("free again once deleted").isEqualTo(200);
+        b.delete("/consumers/unique-names/instances/only-one");
+    }
+
     private static ConfigurableApplicationContext replica(BrokerFixture broker, String id, int port, int peerPort) {
         return new SpringApplicationBuilder(RestProxyApplication.class).run(
             "--server.port=" + port,

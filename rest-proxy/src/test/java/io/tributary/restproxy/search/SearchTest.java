@@ -83,6 +83,20 @@ class SearchTest extends ProxyTestBase {
     }
 
     @Test
+    void boundsAboveTheLimitsAndOtherClustersAreRefused() {
+        broker().createTopic("search-limits", 1);
+        String searches = "/v3/clusters/" + cluster + "/topics/search-limits/searches";
+
+        Response tooMany = http.post(searches, "application/json", "{\"query\":\"x\",\"max_matches\":2000000000}");
+        Response tooLong = http.post(searches, "application/json", "{\"query\":\"x\",\"time_budget_ms\":100000000000}");
+        String id = http.post(searches, "application/json", "{\"query\":\"x\"}").body().get("search_id").asString();
+
+        assertThat(tooMany.status()).isEqualTo(400);
+        assertThat(tooLong.status()).isEqualTo(400);
+        assertThat(http.get("/v3/clusters/bogus/topics/search-limits/searches/" + id).status()).isEqualTo(404);
+    }
+
+    @Test
     void unknownSearchIs404AndUnknownTopic40401() {
         String searches = "/v3/clusters/" + cluster + "/topics/search-missing/searches";
         assertThat(http.post(searches, "application/json", "{\"query\":\"x\"}").errorCode()).isEqualTo(40401);

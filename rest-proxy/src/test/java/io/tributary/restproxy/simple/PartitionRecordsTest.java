@@ -92,6 +92,16 @@ class PartitionRecordsTest extends ProxyTestBase {
     }
 
     @Test
+    void aZeroTimeoutStillReturnsRecordsThatExist() {
+        broker().createTopic("simple-zero", 1);
+        http.post("/topics/simple-zero", JSON, "{\"records\":[{\"value\":1},{\"value\":2}]}");
+
+        Response response = http.get("/topics/simple-zero/partitions/0/records?offset=0&timeout=0", JSON);
+
+        assertThat(response.body()).hasSize(2);
+    }
+
+    @Test
     void badRequestsGetTheirErrors() {
         broker().createTopic("simple-errors", 1);
 
@@ -100,5 +110,6 @@ class PartitionRecordsTest extends ProxyTestBase {
         assertThat(http.get("/topics/simple-errors/partitions/4/offsets").errorCode()).isEqualTo(40402);
         assertThat(http.get("/topics/simple-errors/partitions/0/records?offset=5").status()).isEqualTo(400);
         assertThat(http.get("/topics/simple-errors/partitions/0/records").status()).isEqualTo(400);
+        assertThat(http.get("/topics/simple-errors/partitions/0/records?timestamp=-5").status()).isEqualTo(400);
     }
 }

@@ -114,6 +114,18 @@ class RecordStreamTest extends ProxyTestBase {
     }
 
     @Test
+    void aLastEventIdPastTheLogEndResumesAtTheEndInsteadOfReplaying() throws Exception {
+        broker().createTopic("stream-past-end", 1);
+        http.post("/topics/stream-past-end", JSON, "{\"records\":[{\"value\":\"old\"}]}");
+
+        try (EventReader reader = open("/topics/stream-past-end/records/stream?from=beginning", "0:100")) {
+            assertThat(reader.comments.poll(20, TimeUnit.SECONDS)).isNotNull();
+            http.post("/topics/stream-past-end", JSON, "{\"records\":[{\"value\":\"new\"}]}");
+            assertThat(reader.next().data().get("value").asString()).isEqualTo("new");
+        }
+    }
+
+    @Test
     void unknownTopicIs40401() {
         assertThat(http.get("/topics/stream-missing/records/stream", "text/event-stream").errorCode()).isEqualTo(40401);
     }

@@ -74,6 +74,34 @@ class V3AdminTest extends ProxyTestBase {
     }
 
     @Test
+    void aConfigWithoutANameIsABadRequestAndLeavesTheAdminClientWorking() {
+        String topics = "/v3/clusters/" + cluster + "/topics";
+
+        Response nameless = http.post(topics, JSON, "{\"topic_name\":\"v3-nameless\",\"configs\":[{\"value\":\"1\"}]}");
+        Response alter = http.post(topics + "/v3-nameless/configs:alter", JSON, "{\"data\":[{\"value\":\"1\"}]}");
+
+        assertThat(nameless.status()).isEqualTo(400);
+        assertThat(alter.status()).isIn(400, 404);
+        assertThat(http.get("/topics").status()).isEqualTo(200);
+        assertThat(http.get(topics).status()).isEqualTo(200);
+    }
+
+    @Test
+    void recordsGoToPartitionsAddedAfterTheProducerLearnedTheTopic() {
+        broker().createTopic("v3-grown", 1);
+        String json = "application/vnd.kafka.json.v2+json";
+        assertThat(http.post("/topics/v3-grown", json, "{\"records\":[{\"value\":1}]}").status()).isEqualTo(200);
+
+        http.send(HttpRequest.newBuilder(http.uri("/v3/clusters/" + cluster + "/topics/v3-grown"))
+            .header("Content-Type", JSON).method("PATCH", HttpRequest.BodyPublishers.ofString(
+                "{\"partitions_count\":3}")).build());
+        Response toNew = http.post("/topics/v3-grown/partitions/2", json, "{\"records\":[{\"value\":2}]}");
+
+        assertThat(toNew.status()).as(toNew.text()).isEqualTo(200);
+        assertThat(toNew.body().get("offsets").get(0).get("partition").asInt()).isEqualTo(2);
+    }
+
+    @Test
     void readsAndChangesTopicConfigs() {
         broker().createTopic("v3-configs", 1);
         String configs = "/v3/clusters/" + cluster + "/topics/v3-configs/configs";

@@ -87,6 +87,25 @@ class V3ProduceTest extends ProxyTestBase {
     }
 
     @Test
+    void aBatchWithABadEntryIsRefusedWholeBeforeAnythingIsWritten() {
+        broker().createTopic("v3-batch-bad", 1);
+        String batch = "/v3/clusters/" + cluster + "/topics/v3-batch-bad/records:batch";
+
+        Response duplicate = http.post(batch, "application/json", "{\"entries\":[{\"id\":\"a\",\"value\":"
+            + "{\"type\":\"STRING\",\"data\":\"1\"}},{\"id\":\"a\",\"value\":{\"type\":\"STRING\",\"data\":\"2\"}}]}");
+        Response notAnObject = http.post(batch, "application/json", "{\"entries\":[{\"id\":\"a\",\"value\":"
+            + "{\"type\":\"STRING\",\"data\":\"1\"}},7]}");
+        Response negativeTime = http.post(batch, "application/json", "{\"entries\":[{\"id\":\"t\",\"timestamp\":-7,"
+            + "\"value\":{\"type\":\"STRING\",\"data\":\"1\"}}]}");
+
+        assertThat(duplicate.status()).isEqualTo(400);
+        assertThat(notAnObject.status()).isEqualTo(400);
+        assertThat(negativeTime.status()).isEqualTo(207);
+        assertThat(negativeTime.body().get("failures").get(0).get("error_code").asInt()).isEqualTo(400);
+        assertThat(http.get("/topics/v3-batch-bad/partitions/0/offsets").body().get("end_offset").asLong()).isZero();
+    }
+
+    @Test
     void unknownTopicIs40401() {
         Response response = http.post("/v3/clusters/" + cluster + "/topics/v3-missing/records", "application/json",
             "{\"value\":{\"type\":\"STRING\",\"data\":\"x\"}}");
