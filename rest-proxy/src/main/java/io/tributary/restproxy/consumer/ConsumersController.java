@@ -26,6 +26,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.concurrent.Executor;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -33,6 +34,7 @@ import java.util.regex.PatternSyntaxException;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -65,9 +67,12 @@ public class ConsumersController {
     private final RestProxyProperties properties;
     private final JsonMapper mapper;
     private final RecordMetrics metrics;
+    private final Executor answers;
 
     public ConsumersController(ConsumerManager consumers, PeerDirectory peers, ClusterMetadata metadata,
-            RestProxyProperties properties, JsonMapper mapper, RecordMetrics metrics) {
+            RestProxyProperties properties, JsonMapper mapper, RecordMetrics metrics,
+            @Qualifier("applicationTaskExecutor") Executor answers) {
+        this.answers = answers;
         this.consumers = consumers;
         this.peers = peers;
         this.metadata = metadata;
@@ -237,7 +242,7 @@ public class ConsumersController {
             }
             metrics.consumed("consumer", records.size(), bytes);
             return ResponseEntity.ok().contentType(format.mediaType()).body(body);
-        });
+        }, answers);
     }
 
     @PostMapping("/instances/{instance}/offsets")

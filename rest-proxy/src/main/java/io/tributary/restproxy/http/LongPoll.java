@@ -2,6 +2,7 @@ package io.tributary.restproxy.http;
 
 import io.tributary.restproxy.error.KafkaErrors;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.function.Function;
 import org.springframework.web.context.request.async.DeferredResult;
 
@@ -23,14 +24,17 @@ public final class LongPoll {
      * A deferred result completed by {@code poll} mapped through {@code answer}; a failure goes to
      * the exception handlers as its cause (a REST error, or a Kafka exception).
      *
-     * @param poll   the read; cancelled when the request ends first
-     * @param waitMs how long the poll itself may wait, ms
+     * @param poll     the read; cancelled when the request ends first
+     * @param waitMs   how long the poll itself may wait, ms
+     * @param answer   builds the response; runs on {@code executor}, never on the thread that completed the
+     *                 poll (an instance's poll thread or the shared timer, which must not wait for JSON)
      */
-    public static <R, T> DeferredResult<T> of(CompletableFuture<R> poll, long waitMs, Function<R, T> answer) {
+    public static <R, T> DeferredResult<T> of(CompletableFuture<R> poll, long waitMs, Function<R, T> answer,
+            Executor executor) {
         DeferredResult<T> deferred = new DeferredResult<>(saturatedAdd(waitMs, MARGIN_MS));
         deferred.onTimeout(() -> poll.cancel(false));
         deferred.onError(error -> poll.cancel(false));
-        poll.thenApply(answer).whenComplete((value, error) -> {
+        poll.thenApplyAsync(answer, executor).whenComplete((value, error) -> {
             if (error != null) {
                 deferred.setErrorResult(KafkaErrors.unwrap(error));
             } else {

@@ -12,7 +12,9 @@ import io.tributary.restproxy.format.RecordView;
 import io.tributary.restproxy.http.LongPoll;
 import io.tributary.restproxy.metrics.RecordMetrics;
 import java.util.List;
+import java.util.concurrent.Executor;
 import org.apache.kafka.common.TopicPartition;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -42,9 +44,11 @@ public class PartitionRecordsController {
     private final RestProxyProperties properties;
     private final JsonMapper mapper;
     private final RecordMetrics metrics;
+    private final Executor answers;
 
     public PartitionRecordsController(PartitionReader reader, RestProxyProperties properties, JsonMapper mapper,
-            RecordMetrics metrics) {
+            RecordMetrics metrics, @Qualifier("applicationTaskExecutor") Executor answers) {
+        this.answers = answers;
         this.reader = reader;
         this.properties = properties;
         this.mapper = mapper;
@@ -89,7 +93,7 @@ public class PartitionRecordsController {
             metrics.consumed("partition-read", records.size(), records.stream().mapToLong(RecordMetrics::size).sum());
             return ResponseEntity.ok().contentType(embedded.mediaType())
                 .body(records.stream().map(record -> RecordView.of(record, embedded, mapper)).toList());
-        });
+        }, answers);
     }
 
     @GetMapping(path = "/topics/{topic}/partitions/{partition}/offsets",

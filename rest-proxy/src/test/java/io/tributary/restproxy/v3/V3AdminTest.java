@@ -160,6 +160,13 @@ class V3AdminTest extends ProxyTestBase {
         assertThat(toOffset.body().get("offsets").get(1).get("offset").asLong()).isEqualTo(1);
         Response latest = http.post(group + "/offsets:reset", JSON, "{\"to\":\"latest\",\"topics\":[\"v3-lag\"]}");
         assertThat(latest.body().get("offsets").get(0).get("offset").asLong()).isEqualTo(2);
+        Response fromZero = http.post(group + "/offsets:reset", JSON, "{\"to\":\"timestamp\",\"timestamp\":0}");
+        assertThat(fromZero.body().get("offsets").get(0).get("offset").asLong()).as("first record at or after 0")
+            .isZero();
+        Response future = http.post(group + "/offsets:reset", JSON,
+            "{\"to\":\"timestamp\",\"timestamp\":" + (System.currentTimeMillis() + 3_600_000) + "}");
+        assertThat(future.body().get("offsets").get(0).get("offset").asLong()).as("none after it: the log end")
+            .isEqualTo(2);
 
         assertThat(http.delete(group).status()).isEqualTo(204);
         assertThat(http.get(group).status()).isEqualTo(404);
