@@ -14,6 +14,7 @@ import org.springframework.web.HttpRequestMethodNotSupportedException;
 import org.springframework.web.bind.MissingServletRequestParameterException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.async.AsyncRequestNotUsableException;
 import org.springframework.web.context.request.async.AsyncRequestTimeoutException;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import org.springframework.web.servlet.resource.NoResourceFoundException;
@@ -88,6 +89,15 @@ public class RestExceptionHandler {
     ResponseEntity<ErrorResponse> asyncTimeout(AsyncRequestTimeoutException e, HttpServletRequest request) {
         return body(RestError.SERVICE_UNAVAILABLE.exception("The request did not complete within the server's "
             + "async timeout (spring.mvc.async.request-timeout)"), request);
+    }
+
+    /**
+     * The client went away (closed a stream, gave up on a long poll): there is nobody to answer,
+     * and it is no failure of ours.
+     */
+    @ExceptionHandler({AsyncRequestNotUsableException.class, IOException.class})
+    void clientGone(Exception e, HttpServletRequest request) {
+        log.debug("{} {}: the client went away ({})", request.getMethod(), request.getRequestURI(), e.toString());
     }
 
     @ExceptionHandler(Exception.class)

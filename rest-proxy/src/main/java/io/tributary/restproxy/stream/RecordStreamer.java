@@ -14,15 +14,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.InterruptException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.MediaType;
@@ -52,7 +51,8 @@ public class RecordStreamer {
     private final JsonMapper mapper;
     private final RecordMetrics metrics;
     private final Semaphore streams;
-    private final Set<Thread> threads = ConcurrentHashMap.newKeySet();
+    /** Each open stream's stop flag and thread. */
+    private final Map<AtomicBoolean, Thread> running = new ConcurrentHashMap<>();
 
     public RecordStreamer(ClusterMetadata metadata, KafkaConsumerFactory consumers, RestProxyProperties properties,
             JsonMapper mapper, RecordMetrics metrics) {
@@ -77,25 +77,27 @@ public class RecordStreamer {
             throw RestError.SERVICE_UNAVAILABLE.exception("Too many open streams (rest-proxy.max-streams)");
         }
         SseEmitter emitter = new SseEmitter(0L);
+        AtomicBoolean stopped = new AtomicBoolean();
         Thread thread = new Thread(() -> {
             try {
-                run(topic, partitions, start, positions, format, emitter);
+                run(topic, partitions, start, positions, format, emitter, stopped);
             } finally {
                 streams.release();
-                threads.remove(Thread.currentThread());
+                running.remove(stopped);
             }
         }, "rest-stream-" + topic);
         thread.setDaemon(true);
-        // The container notices a client that went away; stop the stream's thread at once then.
-        emitter.onCompletion(thread::interrupt);
-        emitter.onError(e -> thread.interrupt());
-        threads.add(thread);
+        // When the container notices that the client went away, the stream stops at its next poll
+        // (a flag, not an interrupt: an interrupted Kafka consumer cannot close cleanly).
+        emitter.onCompletion(() -> stopped.set(true));
+        emitter.onError(e -> stopped.set(true));
+        running.put(stopped, thread);
         thread.start();
         return emitter;
     }
 
     private void run(String topic, int partitionCount, Start start, StreamPositions positions, EmbeddedFormat format,
-            SseEmitter emitter) {
+            SseEmitter emitter, AtomicBoolean stopped) {
         List<TopicPartition> partitions = new ArrayList<>();
         for (int p = 0; p < partitionCount; p++) {
             partitions.add(new TopicPartition(topic, p));
@@ -125,7 +127,7 @@ public class RecordStreamer {
             }
             emitter.send(SseEmitter.event().comment("streaming " + topic + " from " + positions.eventId()));
             long nextHeartbeat = System.currentTimeMillis() + HEARTBEAT_MS;
-            while (!Thread.currentThread().isInterrupted()) {
+            while (!stopped.get()) {
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
                     positions.put(record.partition(), record.offset() + 1);
                     emitter.send(SseEmitter.event().id(positions.eventId()).name("record")
@@ -138,7 +140,8 @@ public class RecordStreamer {
                 }
             }
             emitter.complete();
-        } catch (IOException | IllegalStateException | InterruptException e) {
+        } catch (IOException | IllegalStateException e) {
+            // The client went away: the next write failed.
             log.debug("Stream of {} ended: {}", topic, e.toString());
         } catch (KafkaException e) {
             log.warn("Stream of {} failed: {}", topic, KafkaErrors.describe(e));
@@ -148,10 +151,8 @@ public class RecordStreamer {
 
     @PreDestroy
     void stop() throws InterruptedException {
-        for (Thread thread : threads) {
-            thread.interrupt();
-        }
-        for (Thread thread : threads) {
+        running.keySet().forEach(stopped -> stopped.set(true));
+        for (Thread thread : List.copyOf(running.values())) {
             thread.join(TimeUnit.SECONDS.toMillis(5));
         }
     }

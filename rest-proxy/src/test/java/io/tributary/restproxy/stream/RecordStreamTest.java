@@ -15,8 +15,12 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import tools.jackson.databind.JsonNode;
 
+@ExtendWith(OutputCaptureExtension.class)
 class RecordStreamTest extends ProxyTestBase {
 
     private static final String JSON = "application/vnd.kafka.json.v2+json";
@@ -123,6 +127,22 @@ class RecordStreamTest extends ProxyTestBase {
             http.post("/topics/stream-past-end", JSON, "{\"records\":[{\"value\":\"new\"}]}");
             assertThat(reader.next().data().get("value").asString()).isEqualTo("new");
         }
+    }
+
+    @Test
+    void aClientClosingItsStreamIsNoErrorInTheLog(CapturedOutput output) throws Exception {
+        broker().createTopic("stream-closed", 1);
+        try (EventReader reader = open("/topics/stream-closed/records/stream", null)) {
+            assertThat(reader.comments.poll(20, TimeUnit.SECONDS)).isNotNull();
+        }
+        // The next record makes the stream write to the closed connection.
+        for (int i = 0; i < 3; i++) {
+            http.post("/topics/stream-closed", JSON, "{\"records\":[{\"value\":" + i + "}]}");
+            Thread.sleep(500);
+        }
+
+        assertThat(output.getAll()).doesNotContain("RestExceptionHandler").doesNotContain("Failed to close fetcher")
+            .doesNotContain("Failure in @ExceptionHandler");
     }
 
     @Test
