@@ -44,6 +44,11 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safety: the Kafka consumer is only touched by the poll thread. Other threads hand it
  * operations ({@link #call}) and wake it from {@code poll}; a woken blocking operation is retried
  * once, since a wake-up meant for {@code poll} can land on it instead. Reads go to the buffer.
+ *
+ * <p>Size: about 500 lines, kept in one class on purpose. Kafka's consumer may only be used by one
+ * thread, so the poll loop, the operations it runs for HTTP threads and the rebalance callbacks
+ * share that thread's state (target, pattern flag, auto-commit clock); split apart they would
+ * need that state passed around or locked.
  */
 public final class ConsumerInstance {
 
