@@ -16,7 +16,6 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.URI;
-import java.net.URLDecoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -32,6 +31,7 @@ import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
+import org.springframework.web.util.UriUtils;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -70,8 +70,9 @@ public class InstanceForwardingFilter extends OncePerRequestFilter {
             chain.doFilter(request, response);
             return;
         }
-        String group = URLDecoder.decode(path.group(1), StandardCharsets.UTF_8);
-        String instance = URLDecoder.decode(path.group(2), StandardCharsets.UTF_8);
+        // Decoded as Spring decodes path variables: %XX only ('+' is a plus sign in a path).
+        String group = UriUtils.decode(path.group(1), StandardCharsets.UTF_8);
+        String instance = UriUtils.decode(path.group(2), StandardCharsets.UTF_8);
         if (consumers.contains(group, instance)) {
             chain.doFilter(request, response);
             return;

@@ -95,6 +95,16 @@ class TwoReplicasTest {
         b.delete("/consumers/unique-names/instances/only-one");
     }
 
+    @Test
+    void aGroupNameWithAPlusSignIsForwardedAsItIs() {
+        RestConsumer onA = RestConsumer.create(a, "plus+group", "{\"name\":\"p\"}");
+
+        Response throughB = b.get("/consumers/plus+group/instances/p/subscription");
+
+        assertThat(throughB.status()).as(throughB.text()).isEqualTo(200);
+        assertThat(onA.delete().status()).isEqualTo(204);
+    }
+
     private static ConfigurableApplicationContext replica(BrokerFixture broker, String id, int port, int peerPort) {
         return new SpringApplicationBuilder(RestProxyApplication.class).run(
             "--server.port=" + port,
