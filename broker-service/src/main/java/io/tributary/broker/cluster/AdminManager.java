@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import org.apache.kafka.clients.admin.AlterConfigOp;
@@ -141,10 +142,19 @@ public final class AdminManager {
             if (rf <= 0) {
                 throw new InvalidReplicationFactorException("Replication factor must be larger than 0.");
             }
-            replicas = assignor.assign(brokers, 0, partitions, rf);
+            replicas = assignor.assign(brokerRacks(), 0, partitions, rf);
         }
         validateConfigs(creation.configs());
         return new TopicAssignment(name, Uuid.randomUuid(), replicas, -1);
+    }
+
+    /** The live brokers and their racks ({@code broker.rack}), for rack-aware replica placement. */
+    private Map<Integer, Optional<String>> brokerRacks() {
+        Map<Integer, Optional<String>> racks = new TreeMap<>();
+        for (BrokerInfo broker : metadataCache.aliveBrokers()) {
+            racks.put(broker.id(), Optional.ofNullable(broker.rack()));
+        }
+        return racks;
     }
 
     private static Map<Integer, List<Integer>> validateAssignment(Map<Integer, List<Integer>> assignment, int firstPartition,
@@ -248,7 +258,7 @@ public final class AdminManager {
                 }
                 added = validateAssignment(byPartition, existing, current.replicationFactor(), brokers);
             } else {
-                added = assignor.assign(brokers, existing, newCount - existing, current.replicationFactor());
+                added = assignor.assign(brokerRacks(), existing, newCount - existing, current.replicationFactor());
             }
             if (!validateOnly) {
                 Map<Integer, List<Integer>> all = new TreeMap<>(current.replicas());

@@ -1,16 +1,31 @@
 package io.tributary.broker.cluster;
 
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
 import org.apache.kafka.common.errors.InvalidReplicationFactorException;
 
 /**
- * Places partition replicas on brokers as Kafka's {@code AdminUtils.assignReplicasToBrokers}
- * does without racks: the first replica of each partition round-robin from a random broker, the
- * others shifted so that leaders and followers spread evenly. Thread-safe.
+ * Places partition replicas on brokers as Kafka's {@code AdminUtils.assignReplicasToBrokers} does.
+ *
+ * <p>Without racks: the first replica (the preferred leader) of each partition round-robin from a
+ * random broker, the others shifted so that leaders and followers spread evenly.
+ *
+ * <p>With racks ({@code broker.rack} on every broker): the brokers are first listed alternating
+ * between racks (one broker of each rack in turn), the first replica goes round-robin over that
+ * list, and each further replica goes to the next broker, in the same shifted walk, whose rack
+ * holds no replica of the partition yet, until every rack holds one (then to any broker without a
+ * replica). So a partition survives the loss of a rack whenever it has at least as many replicas
+ * as there are racks, and leaders still spread over brokers and racks. When only some brokers have
+ * a rack, racks are ignored (Kafka's "safe" mode) rather than refusing the topic.
+ *
+ * <p>Thread-safe.
  */
 public final class ReplicaAssignor {
 
@@ -21,7 +36,78 @@ public final class ReplicaAssignor {
     }
 
     /**
-     * Assigns partitions {@code firstPartition .. firstPartition + partitions - 1}.
+     * Assigns partitions {@code firstPartition .. firstPartition + partitions - 1}, rack-aware when
+     * every broker has a rack.
+     *
+     * @param brokerRacks       candidate brokers, id to rack (an empty {@code Optional} without one)
+     * @param replicationFactor replicas per partition
+     * @return partition to replica broker ids, the preferred leader first
+     * @throws InvalidReplicationFactorException when there are fewer brokers than replicas
+     */
+    public Map<Integer, List<Integer>> assign(Map<Integer, Optional<String>> brokerRacks, int firstPartition,
+                                              int partitions, int replicationFactor) {
+        boolean rackAware = !brokerRacks.isEmpty() && brokerRacks.values().stream().allMatch(Optional::isPresent);
+        if (!rackAware) {
+            return assign(List.copyOf(brokerRacks.keySet()), firstPartition, partitions, replicationFactor);
+        }
+        checkReplicationFactor(replicationFactor, brokerRacks.size());
+        Map<Integer, String> rackOf = new TreeMap<>();
+        brokerRacks.forEach((id, rack) -> rackOf.put(id, rack.get()));
+        List<Integer> brokers = rackAlternated(rackOf);
+        int n = brokers.size();
+        int racks = (int) rackOf.values().stream().distinct().count();
+        Map<Integer, List<Integer>> assignment = new TreeMap<>();
+        int startIndex = random.nextInt(n);
+        int nextReplicaShift = random.nextInt(n);
+        int currentPartition = firstPartition;
+        for (int i = 0; i < partitions; i++) {
+            if (currentPartition > 0 && currentPartition % n == 0) {
+                nextReplicaShift++;
+            }
+            int firstReplicaIndex = (currentPartition + startIndex) % n;
+            int leader = brokers.get(firstReplicaIndex);
+            List<Integer> replicas = new ArrayList<>(List.of(leader));
+            Set<String> racksWithReplicas = new HashSet<>(Set.of(rackOf.get(leader)));
+            Set<Integer> brokersWithReplicas = new HashSet<>(Set.of(leader));
+            int k = 0;
+            while (replicas.size() < replicationFactor) {
+                int broker = brokers.get(replicaIndex(firstReplicaIndex, nextReplicaShift * racks, k++, n));
+                String rack = rackOf.get(broker);
+                // Skip a broker whose rack already has a replica while some rack has none, and a broker that has
+                // a replica while some broker has none.
+                if ((!racksWithReplicas.contains(rack) || racksWithReplicas.size() == racks)
+                        && (!brokersWithReplicas.contains(broker) || brokersWithReplicas.size() == n)) {
+                    replicas.add(broker);
+                    racksWithReplicas.add(rack);
+                    brokersWithReplicas.add(broker);
+                }
+            }
+            assignment.put(currentPartition, replicas);
+            currentPartition++;
+        }
+        return assignment;
+    }
+
+    /**
+     * The brokers listed rack by rack in turn (racks and brokers in id order), e.g. racks
+     * {@code a: 0,1,2; b: 3; c: 4,5} give {@code 0,3,4,1,5,2}.
+     */
+    static List<Integer> rackAlternated(Map<Integer, String> rackOf) {
+        Map<String, List<Integer>> byRack = new TreeMap<>();
+        rackOf.forEach((broker, rack) -> byRack.computeIfAbsent(rack, r -> new ArrayList<>()).add(broker));
+        List<Iterator<Integer>> iterators = new ArrayList<>();
+        byRack.values().forEach(ids -> iterators.add(ids.stream().sorted().iterator()));
+        List<Integer> result = new ArrayList<>();
+        for (int rack = 0; result.size() < rackOf.size(); rack = (rack + 1) % iterators.size()) {
+            if (iterators.get(rack).hasNext()) {
+                result.add(iterators.get(rack).next());
+            }
+        }
+        return result;
+    }
+
+    /**
+     * Assigns partitions {@code firstPartition .. firstPartition + partitions - 1}, ignoring racks.
      *
      * @param brokerIds         candidate brokers
      * @param replicationFactor replicas per partition
@@ -31,13 +117,7 @@ public final class ReplicaAssignor {
                                               int replicationFactor) {
         List<Integer> brokers = brokerIds.stream().sorted().toList();
         int n = brokers.size();
-        if (replicationFactor <= 0) {
-            throw new InvalidReplicationFactorException("Replication factor must be larger than 0.");
-        }
-        if (replicationFactor > n) {
-            throw new InvalidReplicationFactorException("Replication factor: " + replicationFactor
-                + " larger than available brokers: " + n + ".");
-        }
+        checkReplicationFactor(replicationFactor, n);
         Map<Integer, List<Integer>> assignment = new TreeMap<>();
         int startIndex = random.nextInt(n);
         int nextReplicaShift = random.nextInt(n);
@@ -56,6 +136,16 @@ public final class ReplicaAssignor {
             currentPartition++;
         }
         return assignment;
+    }
+
+    private static void checkReplicationFactor(int replicationFactor, int brokers) {
+        if (replicationFactor <= 0) {
+            throw new InvalidReplicationFactorException("Replication factor must be larger than 0.");
+        }
+        if (replicationFactor > brokers) {
+            throw new InvalidReplicationFactorException("Replication factor: " + replicationFactor
+                + " larger than available brokers: " + brokers + ".");
+        }
     }
 
     private static int replicaIndex(int firstReplicaIndex, int secondReplicaShift, int replicaIndex, int n) {
