@@ -56,15 +56,7 @@ public final class ReplicaAssignor {
         List<Integer> brokers = rackAlternated(rackOf);
         int n = brokers.size();
         int racks = (int) rackOf.values().stream().distinct().count();
-        Map<Integer, List<Integer>> assignment = new TreeMap<>();
-        int startIndex = random.nextInt(n);
-        int nextReplicaShift = random.nextInt(n);
-        int currentPartition = firstPartition;
-        for (int i = 0; i < partitions; i++) {
-            if (currentPartition > 0 && currentPartition % n == 0) {
-                nextReplicaShift++;
-            }
-            int firstReplicaIndex = (currentPartition + startIndex) % n;
+        return place(brokers, firstPartition, partitions, (firstReplicaIndex, nextReplicaShift) -> {
             int leader = brokers.get(firstReplicaIndex);
             List<Integer> replicas = new ArrayList<>(List.of(leader));
             Set<String> racksWithReplicas = new HashSet<>(Set.of(rackOf.get(leader)));
@@ -82,10 +74,8 @@ public final class ReplicaAssignor {
                     brokersWithReplicas.add(broker);
                 }
             }
-            assignment.put(currentPartition, replicas);
-            currentPartition++;
-        }
-        return assignment;
+            return replicas;
+        });
     }
 
     /**
@@ -118,6 +108,29 @@ public final class ReplicaAssignor {
         List<Integer> brokers = brokerIds.stream().sorted().toList();
         int n = brokers.size();
         checkReplicationFactor(replicationFactor, n);
+        return place(brokers, firstPartition, partitions, (firstReplicaIndex, nextReplicaShift) -> {
+            List<Integer> replicas = new ArrayList<>();
+            replicas.add(brokers.get(firstReplicaIndex));
+            for (int j = 0; j < replicationFactor - 1; j++) {
+                replicas.add(brokers.get(replicaIndex(firstReplicaIndex, nextReplicaShift, j, n)));
+            }
+            return replicas;
+        });
+    }
+
+    /** Chooses a partition's replicas from the index of its first replica and the current shift. */
+    private interface Placement {
+        List<Integer> replicas(int firstReplicaIndex, int nextReplicaShift);
+    }
+
+    /**
+     * The walk both placements share: the first replica of each partition round-robin over
+     * {@code brokers} from a random start, the shift of the others growing by one each time the
+     * partitions have gone once round the brokers.
+     */
+    private Map<Integer, List<Integer>> place(List<Integer> brokers, int firstPartition, int partitions,
+                                              Placement placement) {
+        int n = brokers.size();
         Map<Integer, List<Integer>> assignment = new TreeMap<>();
         int startIndex = random.nextInt(n);
         int nextReplicaShift = random.nextInt(n);
@@ -126,13 +139,7 @@ public final class ReplicaAssignor {
             if (currentPartition > 0 && currentPartition % n == 0) {
                 nextReplicaShift++;
             }
-            int firstReplicaIndex = (currentPartition + startIndex) % n;
-            List<Integer> replicas = new ArrayList<>();
-            replicas.add(brokers.get(firstReplicaIndex));
-            for (int j = 0; j < replicationFactor - 1; j++) {
-                replicas.add(brokers.get(replicaIndex(firstReplicaIndex, nextReplicaShift, j, n)));
-            }
-            assignment.put(currentPartition, replicas);
+            assignment.put(currentPartition, placement.replicas((currentPartition + startIndex) % n, nextReplicaShift));
             currentPartition++;
         }
         return assignment;
