@@ -2,6 +2,8 @@ package io.tributary.restproxy.metrics;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.springframework.stereotype.Component;
 
@@ -16,7 +18,14 @@ import org.springframework.stereotype.Component;
 @Component
 public class RecordMetrics {
 
+    /** The record and byte counters of one direction and API. */
+    private record Counters(Counter records, Counter bytes) {
+    }
+
     private final MeterRegistry registry;
+    /** Counters by direction and API, built once: the per-record path only increments. */
+    private final Map<String, Counters> produced = new ConcurrentHashMap<>();
+    private final Map<String, Counters> consumed = new ConcurrentHashMap<>();
 
     public RecordMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -24,18 +33,24 @@ public class RecordMetrics {
 
     /** Counts a record the producer acknowledged. */
     public void produced(String api, int bytes) {
-        Counter.builder("restproxy.records.produced").description("Records the proxy's producer acknowledged")
-            .tag("api", api).register(registry).increment();
-        Counter.builder("restproxy.produced").baseUnit("bytes").description("Key and value bytes produced")
-            .tag("api", api).register(registry).increment(bytes);
+        Counters counters = produced.computeIfAbsent(api, a -> new Counters(
+            Counter.builder("restproxy.records.produced").description("Records the proxy's producer acknowledged")
+                .tag("api", a).register(registry),
+            Counter.builder("restproxy.produced").baseUnit("bytes").description("Key and value bytes produced")
+                .tag("api", a).register(registry)));
+        counters.records().increment();
+        counters.bytes().increment(bytes);
     }
 
     /** Counts records returned to a reader. */
     public void consumed(String api, int records, long bytes) {
-        Counter.builder("restproxy.records.consumed").description("Records returned to HTTP readers")
-            .tag("api", api).register(registry).increment(records);
-        Counter.builder("restproxy.consumed").baseUnit("bytes").description("Key and value bytes returned")
-            .tag("api", api).register(registry).increment(bytes);
+        Counters counters = consumed.computeIfAbsent(api, a -> new Counters(
+            Counter.builder("restproxy.records.consumed").description("Records returned to HTTP readers")
+                .tag("api", a).register(registry),
+            Counter.builder("restproxy.consumed").baseUnit("bytes").description("Key and value bytes returned")
+                .tag("api", a).register(registry)));
+        counters.records().increment(records);
+        counters.bytes().increment(bytes);
     }
 
     /** Key plus value bytes of a record. */
