@@ -322,14 +322,7 @@ public class ConsumersController {
     }
 
     private List<TopicPartition> existing(List<TopicPartition> partitions) {
-        Map<String, Integer> counts = new HashMap<>();
-        for (TopicPartition tp : partitions) {
-            int count = counts.computeIfAbsent(tp.topic(), topic -> metadata.describeTopic(topic).partitions().size());
-            if (tp.partition() < 0 || tp.partition() >= count) {
-                throw RestError.PARTITION_NOT_FOUND.exception("Partition " + tp.partition() + " of topic " + tp.topic()
-                    + " not found.");
-            }
-        }
+        metadata.checkPartitions(partitions);
         return partitions;
     }
 

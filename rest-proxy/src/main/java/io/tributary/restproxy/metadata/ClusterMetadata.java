@@ -4,6 +4,7 @@ import io.tributary.restproxy.error.KafkaFutures;
 import io.tributary.restproxy.error.RestException;
 import io.tributary.restproxy.error.RestError;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -14,6 +15,7 @@ import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.springframework.stereotype.Service;
@@ -63,6 +65,31 @@ public class ClusterMetadata {
         return KafkaFutures.get(admin.describeTopics(List.of(topic)).allTopicNames(),
             cause -> cause instanceof UnknownTopicOrPartitionException
                 ? RestError.TOPIC_NOT_FOUND.exception("Topic " + topic + " not found.") : null).get(topic);
+    }
+
+    /**
+     * The topic's partition count.
+     *
+     * @throws io.tributary.restproxy.error.RestException 40401 for an unknown topic
+     */
+    public int partitionCount(String topic) {
+        return describeTopic(topic).partitions().size();
+    }
+
+    /**
+     * Checks that the partitions exist, describing each topic once.
+     *
+     * @throws io.tributary.restproxy.error.RestException 40401 unknown topic, 40402 unknown partition
+     */
+    public void checkPartitions(Collection<TopicPartition> partitions) {
+        Map<String, Integer> counts = new HashMap<>();
+        for (TopicPartition tp : partitions) {
+            int count = counts.computeIfAbsent(tp.topic(), this::partitionCount);
+            if (tp.partition() < 0 || tp.partition() >= count) {
+                throw RestError.PARTITION_NOT_FOUND.exception("Partition " + tp.partition() + " of topic "
+                    + tp.topic() + " not found.");
+            }
+        }
     }
 
     /** The topic's configs, name to value (sensitive ones have null values), sorted by name. */

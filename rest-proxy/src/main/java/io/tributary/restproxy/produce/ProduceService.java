@@ -102,7 +102,7 @@ public class ProduceService {
         if (partition == null || (partition >= 0 && partition < partitionCount)) {
             return partitionCount;
         }
-        int current = partition < 0 ? partitionCount : metadata.describeTopic(topic).partitions().size();
+        int current = partition < 0 ? partitionCount : metadata.partitionCount(topic);
         if (partition < 0 || partition >= current) {
             throw RestError.PARTITION_NOT_FOUND.exception("Partition " + partition + " of topic " + topic
                 + " not found: the topic has " + current + " partitions.");

@@ -63,7 +63,7 @@ public class SearchService {
      * @throws io.tributary.restproxy.error.RestException 40401 unknown topic, 503 too many searches
      */
     public TopicSearch start(TopicSearch.Request request) {
-        int partitions = metadata.describeTopic(request.topic()).partitions().size();
+        int partitions = metadata.partitionCount(request.topic());
         forgetOld();
         TopicSearch search = new TopicSearch(UUID.randomUUID().toString(), request, clock.millis());
         searches.put(search.id(), search);

@@ -75,7 +75,7 @@ public class PartitionReader {
      * @throws io.tributary.restproxy.error.RestException 40401, 40402
      */
     public PartitionOffsets offsets(TopicPartition tp) {
-        checkExists(tp);
+        metadata.checkPartitions(List.of(tp));
         long beginning = listOffset(tp, OffsetSpec.earliest()).offset();
         long end = listOffset(tp, OffsetSpec.latest()).offset();
         return new PartitionOffsets(beginning, end);
@@ -86,7 +86,7 @@ public class PartitionReader {
      * end offset when there is none.
      */
     public long offsetForTimestamp(TopicPartition tp, long timestampMs) {
-        checkExists(tp);
+        metadata.checkPartitions(List.of(tp));
         long offset = listOffset(tp, OffsetSpec.forTimestamp(timestampMs)).offset();
         return offset >= 0 ? offset : listOffset(tp, OffsetSpec.latest()).offset();
     }
@@ -176,14 +176,6 @@ public class PartitionReader {
             }
         } catch (InterruptedException e) {
             throw KafkaErrors.toRest(e);
-        }
-    }
-
-    private void checkExists(TopicPartition tp) {
-        int partitions = metadata.describeTopic(tp.topic()).partitions().size();
-        if (tp.partition() < 0 || tp.partition() >= partitions) {
-            throw RestError.PARTITION_NOT_FOUND.exception("Partition " + tp.partition() + " of topic " + tp.topic()
-                + " not found.");
         }
     }
 

@@ -71,7 +71,7 @@ public class RecordStreamer {
      *         503 when {@code rest-proxy.max-streams} streams are open
      */
     public SseEmitter open(String topic, Start start, String lastEventId, EmbeddedFormat format) {
-        int partitions = metadata.describeTopic(topic).partitions().size();
+        int partitions = metadata.partitionCount(topic);
         StreamPositions positions = StreamPositions.parse(lastEventId);
         if (!streams.tryAcquire()) {
             throw RestError.SERVICE_UNAVAILABLE.exception("Too many open streams (rest-proxy.max-streams)");
