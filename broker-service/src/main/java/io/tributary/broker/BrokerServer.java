@@ -18,7 +18,9 @@ import io.tributary.broker.group.GroupCoordinator;
 import io.tributary.broker.log.LogCleaner;
 import io.tributary.broker.log.LogManager;
 import io.tributary.broker.network.KafkaServer;
+import io.tributary.broker.replica.ReplicaFetcherManager;
 import io.tributary.broker.replica.ReplicaManager;
+import io.tributary.broker.replica.ZkIsrUpdater;
 import io.tributary.broker.scheduler.DefaultScheduler;
 import java.io.File;
 import java.io.IOException;
@@ -32,6 +34,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.common.Node;
 import org.apache.kafka.common.utils.Time;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,6 +65,7 @@ public final class BrokerServer {
     private ReplicaManager replicaManager;
     private GroupCoordinator groupCoordinator;
     private Controller controller;
+    private ZkIsrUpdater isrUpdater;
     private BrokerRegistration registration;
     private ExecutorService requestHandlerPool;
     private final List<KafkaServer> listeners = new ArrayList<>();
@@ -113,7 +117,18 @@ public final class BrokerServer {
             logManager.loadLogs(this::logConfigFromZooKeeper);
 
             metadataCache = new MetadataCache(zkClient);
-            replicaManager = new ReplicaManager(properties.id(), logManager, metadataCache, this::logConfigFromZooKeeper);
+            isrUpdater = new ZkIsrUpdater(zkClient, properties.id());
+            String interBrokerListener = properties.interBrokerListener();
+            MetadataCache brokers = metadataCache;
+            ReplicaFetcherManager fetcherManager = new ReplicaFetcherManager(properties.id(),
+                properties.numReplicaFetchers(), ReplicaFetcherManager.config(properties.replicaFetchWaitMaxMs(),
+                    properties.replicaFetchMinBytes(), properties.replicaFetchMaxBytes(),
+                    properties.replicaFetchResponseMaxBytes(), properties.replicaFetchBackoffMs(),
+                    properties.replicaSocketTimeoutMs(), interBrokerListener),
+                id -> brokers.broker(id).flatMap(b -> b.endPoint(interBrokerListener))
+                    .map(e -> new Node(id, e.host(), e.port())), time);
+            replicaManager = new ReplicaManager(properties.id(), logManager, metadataCache, this::logConfigFromZooKeeper,
+                time, isrUpdater, properties.replicaLagTimeMaxMs(), fetcherManager);
             controller = new Controller(properties.id(), zkClient, metadataCache,
                 topic -> logConfigFromZooKeeper(topic).uncleanLeaderElectionEnable(), time);
             groupCoordinator = new GroupCoordinator(replicaManager, groupCoordinatorConfig(properties), time);
@@ -136,6 +151,7 @@ public final class BrokerServer {
 
             metadataCache.start(clusterId, properties.zookeeperConnectionTimeoutMs());
             replicaManager.removeStrayLogs();
+            replicaManager.startup(scheduler);
             logManager.startup();
             groupCoordinator.startup();
 
@@ -229,6 +245,7 @@ public final class BrokerServer {
         closeQuietly("metadata cache", metadataCache == null ? null : metadataCache::close);
         closeQuietly("group coordinator", groupCoordinator == null ? null : groupCoordinator::shutdown);
         closeQuietly("replica manager", replicaManager == null ? null : replicaManager::shutdown);
+        closeQuietly("ISR updater", isrUpdater == null ? null : isrUpdater::close);
         closeQuietly("log manager", logManager == null ? null : logManager::shutdown);
         closeQuietly("scheduler", scheduler == null ? null : () -> {
             try {
@@ -240,6 +257,41 @@ public final class BrokerServer {
         closeQuietly("ZooKeeper client", zkClient == null ? null : zkClient::close);
         closeQuietly("embedded ZooKeeper", embeddedZooKeeper == null ? null : embeddedZooKeeper::close);
         log.info("Broker {} shut down", properties.id());
+    }
+
+    /**
+     * Stops as a killed process would, for fault tests that run several brokers in one JVM: the
+     * sockets close at once, the ZooKeeper session ends (its ephemeral nodes go, as when a session
+     * expires), and the logs are left without flush, checkpoints or clean-shutdown marker, so
+     * the next start recovers them. Nothing is handed over: no controlled shutdown.
+     */
+    public synchronized void crash() {
+        if (stopped) {
+            return;
+        }
+        stopped = true;
+        log.warn("Broker {} crashing (simulated)", properties.id());
+        for (KafkaServer server : listeners) {
+            closeQuietly("listener", server::close);
+        }
+        closeQuietly("ZooKeeper client", zkClient == null ? null : zkClient::close);
+        closeQuietly("controller", controller == null ? null : controller::close);
+        if (requestHandlerPool != null) {
+            requestHandlerPool.shutdownNow();
+        }
+        closeQuietly("metadata cache", metadataCache == null ? null : metadataCache::close);
+        closeQuietly("replica manager", replicaManager == null ? null : replicaManager::shutdown);
+        closeQuietly("ISR updater", isrUpdater == null ? null : isrUpdater::close);
+        closeQuietly("group coordinator", groupCoordinator == null ? null : groupCoordinator::shutdown);
+        closeQuietly("log manager", logManager == null ? null : logManager::crash);
+        closeQuietly("scheduler", scheduler == null ? null : () -> {
+            try {
+                scheduler.shutdown();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        closeQuietly("embedded ZooKeeper", embeddedZooKeeper == null ? null : embeddedZooKeeper::close);
     }
 
     private static void closeQuietly(String what, Runnable close) {

@@ -36,6 +36,11 @@ import org.apache.kafka.common.requests.FetchMetadata;
  * session id 0, so clients send full requests; a request naming a session gets
  * FETCH_SESSION_ID_NOT_FOUND, and a session epoch other than initial or final gets
  * INVALID_FETCH_SESSION_EPOCH.
+ *
+ * <p>A fetch with a replica id (in {@code ReplicaState} from v15, KIP-903) is a follower's: it
+ * reads to the log end, records the follower's progress for the ISR and high watermark, and may
+ * answer {@code DivergingEpoch} instead of records when the follower's last fetched epoch ends
+ * earlier on the leader (KIP-595).
  */
 public final class FetchHandler extends VersionedHandler {
 
@@ -100,7 +105,7 @@ public final class FetchHandler extends VersionedHandler {
                     data.responses().add(t);
                     return t;
                 });
-            topic.partitions().add(new FetchResponseData.PartitionData()
+            FetchResponseData.PartitionData partitionData = new FetchResponseData.PartitionData()
                 .setPartitionIndex(entry.partition())
                 .setErrorCode(result.error().code())
                 .setHighWatermark(result.highWatermark())
@@ -109,7 +114,12 @@ public final class FetchHandler extends VersionedHandler {
                 .setAbortedTransactions(isolation == IsolationLevel.READ_COMMITTED && result.error() == Errors.NONE
                     ? new ArrayList<>() : null)
                 .setPreferredReadReplica(FetchResponse.INVALID_PREFERRED_REPLICA_ID)
-                .setRecords(result.records() == null ? MemoryRecords.EMPTY : result.records()));
+                .setRecords(result.records() == null ? MemoryRecords.EMPTY : result.records());
+            if (result.isDiverging()) {
+                partitionData.setDivergingEpoch(new FetchResponseData.EpochEndOffset()
+                    .setEpoch(result.divergingEpoch()).setEndOffset(result.divergingEndOffset()));
+            }
+            topic.partitions().add(partitionData);
         }
         return data;
     }

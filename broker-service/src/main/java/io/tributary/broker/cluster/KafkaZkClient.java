@@ -291,6 +291,20 @@ public final class KafkaZkClient implements Closeable {
     }
 
     /**
+     * Writes a partition's leadership if its node still has {@code state.zkVersion()}: the
+     * leader's own ISR changes (shrink and expand), as Kafka's ZooKeeper-mode leaders did.
+     *
+     * @return the node's new version
+     * @throws ZooKeeperClientException wrapping {@link KeeperException.BadVersionException} when the
+     *                                  state changed meanwhile (a new leader epoch, or the controller's write)
+     */
+    public int updatePartitionState(String topic, int partition, LeaderAndIsr state) {
+        return call(() -> curator.setData().withVersion(state.zkVersion())
+            .forPath(ZkPaths.partitionState(topic, partition), state.toJson()).getVersion(),
+            "update the state of " + topic + "-" + partition);
+    }
+
+    /**
      * Runs a transaction.
      *
      * @throws ZooKeeperClientException wrapping the failure (e.g. a version check that failed)

@@ -81,6 +81,15 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
  * @param groupMinSessionTimeoutMs           smallest session timeout a member may ask for, ms
  * @param groupMaxSessionTimeoutMs           largest session timeout a member may ask for, ms
  * @param groupMaxSize                       most members a group may have
+ * @param interBrokerListenerName            listener followers fetch from; defaults to the first listener
+ * @param numReplicaFetchers                 fetcher threads per source broker ({@code num.replica.fetchers})
+ * @param replicaLagTimeMaxMs                a follower not caught up for this long leaves the ISR, ms
+ * @param replicaFetchMaxBytes               bytes a follower asks for per partition (soft, KIP-74)
+ * @param replicaFetchResponseMaxBytes       bytes a follower asks for per fetch response
+ * @param replicaFetchWaitMaxMs              how long a follower's fetch may wait at the leader for data, ms
+ * @param replicaFetchMinBytes               bytes a follower's fetch waits for
+ * @param replicaFetchBackoffMs              pause of a partition's fetching after an error, ms
+ * @param replicaSocketTimeoutMs             how long a follower waits for a fetch response, ms
  */
 @ConfigurationProperties("broker")
 public record BrokerProperties(
@@ -144,7 +153,16 @@ public record BrokerProperties(
         @DefaultValue("3000") int groupInitialRebalanceDelayMs,
         @DefaultValue("6000") int groupMinSessionTimeoutMs,
         @DefaultValue("1800000") int groupMaxSessionTimeoutMs,
-        @DefaultValue("2147483647") int groupMaxSize) {
+        @DefaultValue("2147483647") int groupMaxSize,
+        String interBrokerListenerName,
+        @DefaultValue("1") int numReplicaFetchers,
+        @DefaultValue("30000") long replicaLagTimeMaxMs,
+        @DefaultValue("1048576") int replicaFetchMaxBytes,
+        @DefaultValue("10485760") int replicaFetchResponseMaxBytes,
+        @DefaultValue("500") int replicaFetchWaitMaxMs,
+        @DefaultValue("1") int replicaFetchMinBytes,
+        @DefaultValue("1000") int replicaFetchBackoffMs,
+        @DefaultValue("30000") int replicaSocketTimeoutMs) {
 
     public BrokerProperties {
         if (id < 0) {
@@ -171,7 +189,22 @@ public record BrokerProperties(
             throw new IllegalArgumentException("broker.offsets-topic-segment-bytes must be at least "
                 + LogConfig.MIN_TOPIC_SEGMENT_BYTES + ", was " + offsetsTopicSegmentBytes);
         }
+        if (numReplicaFetchers <= 0 || replicaLagTimeMaxMs <= 0 || replicaFetchMaxBytes <= 0
+                || replicaFetchResponseMaxBytes <= 0 || replicaSocketTimeoutMs <= replicaFetchWaitMaxMs) {
+            throw new IllegalArgumentException("broker.num-replica-fetchers, replica-lag-time-max-ms and the replica fetch "
+                + "sizes must be positive, and replica-socket-timeout-ms above replica-fetch-wait-max-ms");
+        }
+        if (interBrokerListenerName != null && EndPoint.parseList(listeners).stream()
+                .noneMatch(e -> e.listenerName().equals(interBrokerListenerName))) {
+            throw new IllegalArgumentException("broker.inter-broker-listener-name " + interBrokerListenerName
+                + " is not one of broker.listeners " + listeners);
+        }
         logDirs = logDirs == null ? List.of() : List.copyOf(logDirs);
+    }
+
+    /** The listener followers and the controller use between brokers. */
+    public String interBrokerListener() {
+        return interBrokerListenerName != null ? interBrokerListenerName : EndPoint.parseList(listeners).get(0).listenerName();
     }
 
     /**

@@ -481,6 +481,29 @@ public final class LogManager {
     }
 
     /**
+     * Stops as a killed process would, for fault tests that run brokers in one JVM: file handles
+     * are closed without a flush, a producer-state snapshot, a checkpoint or the clean-shutdown
+     * marker, so the next start recovers the logs from the last checkpoints as after a crash.
+     * What was written stays in the files, as it stays in the page cache when a process dies.
+     */
+    public void crash() {
+        tasks.forEach(t -> t.cancel(false));
+        if (cleaner != null) {
+            cleaner.shutdown();
+        }
+        for (PartitionLog partitionLog : logs.values()) {
+            try {
+                partitionLog.closeHandlers();
+            } catch (RuntimeException e) {
+                log.debug("Error closing the files of {} in a simulated crash", partitionLog.topicPartition(), e);
+            }
+        }
+        releaseDirLocks();
+        logs.clear();
+        log.warn("Log manager stopped as in a crash: logs will be recovered at the next start");
+    }
+
+    /**
      * What DescribeLogDirs reports of one directory.
      *
      * @param path        absolute path

@@ -59,6 +59,8 @@ final class DelayedFetch extends DelayedOperation {
 
     @Override
     protected void onComplete() {
-        callback.accept(replicaManager.readFromLog(params, fetchInfos).results());
+        ReplicaManager.ReadResults read = replicaManager.readFromLog(params, fetchInfos);
+        replicaManager.completeDelayedRequestsLater(read.highWatermarkMoved());
+        callback.accept(read.results());
     }
 }

@@ -45,9 +45,10 @@ final class DelayedProduce extends DelayedOperation {
     @Override
     protected boolean tryComplete() {
         pending.entrySet().removeIf(e -> {
-            Errors error = replicaManager.getPartition(e.getKey())
-                .map(p -> p.checkEnoughReplicasReachOffset(e.getValue().requiredOffset(), e.getValue().minInSyncReplicas()))
-                .orElse(Errors.NOT_LEADER_OR_FOLLOWER);
+            // Not Optional.map: a partition still waiting answers null, which map would turn into "no partition".
+            Partition partition = replicaManager.getPartition(e.getKey()).orElse(null);
+            Errors error = partition == null ? Errors.NOT_LEADER_OR_FOLLOWER
+                : partition.checkEnoughReplicasReachOffset(e.getValue().requiredOffset(), e.getValue().minInSyncReplicas());
             if (error == null) {
                 return false;
             }

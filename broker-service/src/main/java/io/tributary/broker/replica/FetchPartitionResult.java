@@ -12,11 +12,24 @@ import org.apache.kafka.common.record.internal.Records;
  * @param lastStableOffset the last stable offset, or -1 (equal to the high watermark without transactions)
  * @param logStartOffset   the log start offset, or -1
  * @param records          batches read, a file slice sent with zero copy
+ * @param divergingEpoch   for a follower whose log diverges: the leader's epoch to truncate to, else -1 (KIP-595)
+ * @param divergingEndOffset where that epoch ends on the leader, else -1
  */
 public record FetchPartitionResult(Errors error, long highWatermark, long lastStableOffset, long logStartOffset,
-                                   Records records) {
+                                   Records records, int divergingEpoch, long divergingEndOffset) {
+
+    /** A result without divergence. */
+    public FetchPartitionResult(Errors error, long highWatermark, long lastStableOffset, long logStartOffset,
+                                Records records) {
+        this(error, highWatermark, lastStableOffset, logStartOffset, records, -1, -1);
+    }
 
     public static FetchPartitionResult error(Errors error) {
         return new FetchPartitionResult(error, -1, -1, -1, MemoryRecords.EMPTY);
+    }
+
+    /** Whether the follower must truncate before fetching on. */
+    public boolean isDiverging() {
+        return divergingEpoch >= 0 || divergingEndOffset >= 0;
     }
 }

@@ -5,8 +5,13 @@ import io.tributary.broker.log.EpochEntry;
 import io.tributary.broker.log.FetchDataInfo;
 import io.tributary.broker.log.FetchIsolation;
 import io.tributary.broker.log.LogAppendInfo;
+import io.tributary.broker.log.LogOffsetMetadata;
 import io.tributary.broker.log.PartitionLog;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.apache.kafka.common.TopicPartition;
@@ -19,31 +24,65 @@ import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.FileRecords;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.RecordBatch;
+import org.apache.kafka.common.utils.Time;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One partition as this broker replicates it: its role (leader or follower), leader epoch,
- * ISR and replicas, and its local log. As leader it appends producers' batches, keeps the
- * high watermark (the smallest log end offset in the ISR) and serves reads; leader-epoch
- * fencing follows KIP-320.
+ * ISR and replicas, and its local log.
  *
- * <p>Thread-safety: role changes hold the write lock; appends and reads hold the read lock,
- * so a read never sees a half-made role change.
+ * <p>As leader it appends producers' batches, tracks each follower's log end offset from its
+ * fetches, keeps the high watermark at the smallest log end offset in the ISR, shrinks the ISR
+ * when a follower falls behind for {@code replica.lag.time.max.ms} and expands it when one
+ * catches up (both written conditionally through the {@link IsrUpdater}), and tells a follower
+ * where its log diverges (Fetch {@code DivergingEpoch}, KIP-595). As follower it appends what
+ * its fetcher copies and takes the leader's high watermark. Leader-epoch fencing follows KIP-320.
+ *
+ * <p>Thread-safety: role and ISR changes hold the write lock; appends and reads hold the read
+ * lock, so a read never sees a half-made role change.
+ *
+ * <p>About 700 lines, over the house limit: it is Kafka's Partition, where the leader's and the
+ * follower's paths must check role and epoch under one lock; splitting them would split that
+ * lock. Offsets by time and record deletion could move out if it grows further.
  */
 public final class Partition {
 
+    private static final Logger logger = LoggerFactory.getLogger(Partition.class);
+
+    /**
+     * What every partition of a broker shares.
+     *
+     * @param localBrokerId       this broker
+     * @param isrUpdater          where ISR changes are written
+     * @param time                clock for lag checks
+     * @param replicaLagTimeMaxMs {@code replica.lag.time.max.ms}
+     * @param onStateChanged      called (outside locks) when the high watermark or ISR changed
+     *                            asynchronously, so waiting requests can complete
+     */
+    public record Context(int localBrokerId, IsrUpdater isrUpdater, Time time, long replicaLagTimeMaxMs,
+                          Consumer<TopicPartition> onStateChanged) {
+    }
+
     private final TopicPartition topicPartition;
+    private final Context context;
     private final int localBrokerId;
     private final ReentrantReadWriteLock leaderIsrUpdateLock = new ReentrantReadWriteLock();
+    private final Map<Integer, FollowerReplica> followers = new ConcurrentHashMap<>();
     private volatile Uuid topicId;
     private volatile PartitionLog log;
     private volatile int leaderId = LeaderAndIsr.NO_LEADER;
     private volatile int leaderEpoch = -1;
+    private volatile long leaderEpochStartOffset = -1;
+    private volatile LeaderAndIsr state;
     private volatile List<Integer> isr = List.of();
     private volatile List<Integer> replicas = List.of();
+    private volatile boolean isrUpdateInFlight;
 
-    public Partition(TopicPartition topicPartition, int localBrokerId) {
+    public Partition(TopicPartition topicPartition, Context context) {
         this.topicPartition = topicPartition;
-        this.localBrokerId = localBrokerId;
+        this.context = context;
+        this.localBrokerId = context.localBrokerId();
     }
 
     public TopicPartition topicPartition() {
@@ -78,25 +117,51 @@ public final class Partition {
         return replicas;
     }
 
+    /** The version of the partition state this broker last applied or wrote, or -1. */
+    int stateVersion() {
+        LeaderAndIsr s = state;
+        return s == null ? -1 : s.zkVersion();
+    }
+
     /**
-     * Becomes leader for {@code state.leaderEpoch()}: the new epoch starts at the log end offset
-     * and the high watermark is recomputed.
+     * Becomes leader for {@code state.leaderEpoch()}: the new epoch starts at the log end offset,
+     * followers' offsets are learnt again and the high watermark is recomputed. A state of the
+     * current epoch only updates the ISR and replicas (the leader's own or the controller's ISR write).
      *
-     * @return false when the state is older than the one already applied
+     * @return true when this broker became leader in a new epoch; false for an older state or an
+     *         update within the current epoch
      */
-    public boolean makeLeader(LeaderAndIsr state, List<Integer> assignedReplicas, Uuid topicId, PartitionLog partitionLog) {
+    public boolean makeLeader(LeaderAndIsr newState, List<Integer> assignedReplicas, Uuid topicId,
+                              PartitionLog partitionLog) {
         leaderIsrUpdateLock.writeLock().lock();
         try {
-            if (state.leaderEpoch() < leaderEpoch) {
+            if (newState.leaderEpoch() < leaderEpoch) {
+                return false;
+            }
+            if (newState.leaderEpoch() == leaderEpoch && isLeader() && log == partitionLog) {
+                updateWithinEpoch(newState, assignedReplicas);
+                maybeIncrementLeaderHighWatermark();
                 return false;
             }
             this.topicId = topicId;
             this.log = partitionLog;
             this.leaderId = localBrokerId;
-            this.leaderEpoch = state.leaderEpoch();
-            this.isr = state.isr();
+            this.leaderEpoch = newState.leaderEpoch();
+            this.state = newState;
+            this.isr = newState.isr();
             this.replicas = assignedReplicas;
-            partitionLog.leaderEpochCache().assign(state.leaderEpoch(), partitionLog.logEndOffset());
+            this.isrUpdateInFlight = false;
+            long now = context.time().milliseconds();
+            followers.clear();
+            for (int replica : assignedReplicas) {
+                if (replica != localBrokerId) {
+                    FollowerReplica follower = new FollowerReplica(replica);
+                    follower.reset(now, newState.isr().contains(replica));
+                    followers.put(replica, follower);
+                }
+            }
+            leaderEpochStartOffset = partitionLog.logEndOffset();
+            partitionLog.leaderEpochCache().assign(newState.leaderEpoch(), leaderEpochStartOffset);
             maybeIncrementLeaderHighWatermark();
             return true;
         } finally {
@@ -105,39 +170,204 @@ public final class Partition {
     }
 
     /**
-     * Becomes a follower of {@code state.leader()}.
+     * Becomes a follower of {@code state.leader()}. A state of the current epoch with the same
+     * leader only updates the ISR and replicas.
      *
-     * @return false when the state is older than the one already applied
+     * @return true when the leader or leader epoch changed (the fetcher must start over); false
+     *         for an older state or an update within the current epoch
      */
-    public boolean makeFollower(LeaderAndIsr state, List<Integer> assignedReplicas, Uuid topicId, PartitionLog partitionLog) {
+    public boolean makeFollower(LeaderAndIsr newState, List<Integer> assignedReplicas, Uuid topicId,
+                                PartitionLog partitionLog) {
         leaderIsrUpdateLock.writeLock().lock();
         try {
-            if (state.leaderEpoch() < leaderEpoch) {
+            if (newState.leaderEpoch() < leaderEpoch) {
+                return false;
+            }
+            if (newState.leaderEpoch() == leaderEpoch && newState.leader() == leaderId && !isLeader()
+                    && log == partitionLog) {
+                updateWithinEpoch(newState, assignedReplicas);
                 return false;
             }
             this.topicId = topicId;
             this.log = partitionLog;
-            this.leaderId = state.leader();
-            this.leaderEpoch = state.leaderEpoch();
-            this.isr = state.isr();
+            this.leaderId = newState.leader();
+            this.leaderEpoch = newState.leaderEpoch();
+            this.state = newState;
+            this.isr = newState.isr();
             this.replicas = assignedReplicas;
+            this.isrUpdateInFlight = false;
+            this.leaderEpochStartOffset = -1;
+            followers.clear();
             return true;
         } finally {
             leaderIsrUpdateLock.writeLock().unlock();
         }
     }
 
-    /** The high watermark follows the smallest log end offset among in-sync replicas. */
+    /** Caller holds the write lock. */
+    private void updateWithinEpoch(LeaderAndIsr newState, List<Integer> assignedReplicas) {
+        if (state == null || newState.zkVersion() >= state.zkVersion() || newState.zkVersion() < 0) {
+            state = newState;
+            isr = newState.isr();
+        }
+        replicas = assignedReplicas;
+        if (isLeader()) {
+            long now = context.time().milliseconds();
+            for (int replica : assignedReplicas) {
+                if (replica != localBrokerId) {
+                    followers.computeIfAbsent(replica, id -> {
+                        FollowerReplica follower = new FollowerReplica(id);
+                        follower.reset(now, false);
+                        return follower;
+                    });
+                }
+            }
+            followers.keySet().retainAll(assignedReplicas);
+        }
+    }
+
+    /**
+     * The high watermark follows the smallest log end offset in the ISR; a follower whose offset
+     * is unknown (no fetch yet in this epoch) holds it. Caller holds a lock.
+     *
+     * @return whether it moved
+     */
     boolean maybeIncrementLeaderHighWatermark() {
         PartitionLog l = log;
-        if (l == null) {
+        if (l == null || !isLeader()) {
             return false;
         }
-        // Only this broker's log end offset is known until followers fetch (replication adds theirs).
-        if (isr.size() <= 1) {
-            return l.maybeIncrementHighWatermark(l.logEndOffsetMetadata());
+        LogOffsetMetadata newHighWatermark = l.logEndOffsetMetadata();
+        for (int replica : isr) {
+            if (replica == localBrokerId) {
+                continue;
+            }
+            FollowerReplica follower = followers.get(replica);
+            if (follower == null) {
+                continue;
+            }
+            LogOffsetMetadata end = follower.logEndOffset();
+            if (end.messageOffset() < newHighWatermark.messageOffset()) {
+                newHighWatermark = end;
+            }
         }
-        return false;
+        if (newHighWatermark.messageOffset() < 0) {
+            return false;
+        }
+        return l.maybeIncrementHighWatermark(newHighWatermark);
+    }
+
+    /**
+     * A follower fetched at {@code fetchOffset}: records its progress, adds it to the ISR when it
+     * has caught up, and moves the high watermark.
+     *
+     * @param leaderLogEndOffset the leader's log end offset when the fetch was read
+     * @return whether the high watermark moved (waiting acks=all produces and fetches may complete)
+     * @throws NotLeaderOrFollowerException when {@code replicaId} is not a replica of this partition
+     */
+    public boolean updateFollowerFetchState(int replicaId, LogOffsetMetadata fetchOffset, long followerStartOffset,
+                                            long fetchTimeMs, long leaderLogEndOffset) {
+        leaderIsrUpdateLock.readLock().lock();
+        try {
+            FollowerReplica follower = followers.get(replicaId);
+            if (follower == null || !isLeader()) {
+                throw new NotLeaderOrFollowerException("Broker " + replicaId + " is not a follower of " + topicPartition
+                    + " led by " + leaderId + " on broker " + localBrokerId);
+            }
+            long before = follower.logEndOffset().messageOffset();
+            follower.updateFetchState(fetchOffset, followerStartOffset, fetchTimeMs, leaderLogEndOffset);
+            maybeExpandIsr(follower);
+            return before != fetchOffset.messageOffset() && maybeIncrementLeaderHighWatermark();
+        } finally {
+            leaderIsrUpdateLock.readLock().unlock();
+        }
+    }
+
+    /**
+     * A follower out of the ISR rejoins once it holds everything up to the high watermark and
+     * everything of the current leader epoch (so it cannot miss a write acknowledged in it).
+     * Caller holds a lock.
+     */
+    private void maybeExpandIsr(FollowerReplica follower) {
+        PartitionLog l = log;
+        if (l == null || isrUpdateInFlight || isr.contains(follower.brokerId()) || !replicas.contains(follower.brokerId())) {
+            return;
+        }
+        long end = follower.logEndOffset().messageOffset();
+        if (end >= l.highWatermark() && end >= leaderEpochStartOffset) {
+            List<Integer> newIsr = new ArrayList<>(isr);
+            newIsr.add(follower.brokerId());
+            submitIsrUpdate(newIsr, "expand: broker " + follower.brokerId() + " caught up at offset " + end);
+        }
+    }
+
+    /**
+     * Removes from the ISR every follower not caught up within {@code replica.lag.time.max.ms}.
+     * Called periodically on every partition this broker leads.
+     *
+     * @return whether an ISR change was submitted
+     */
+    public boolean maybeShrinkIsr() {
+        leaderIsrUpdateLock.readLock().lock();
+        try {
+            if (!isLeader() || isrUpdateInFlight || log == null) {
+                return false;
+            }
+            long now = context.time().milliseconds();
+            List<Integer> outOfSync = new ArrayList<>();
+            for (int replica : isr) {
+                FollowerReplica follower = followers.get(replica);
+                if (replica != localBrokerId && (follower == null
+                        || now - follower.lastCaughtUpTimeMs() > context.replicaLagTimeMaxMs())) {
+                    outOfSync.add(replica);
+                }
+            }
+            if (outOfSync.isEmpty()) {
+                return false;
+            }
+            List<Integer> newIsr = new ArrayList<>(isr);
+            newIsr.removeAll(outOfSync);
+            submitIsrUpdate(newIsr, "shrink: " + outOfSync + " not caught up within "
+                + context.replicaLagTimeMaxMs() + " ms (log end offset " + log.logEndOffset() + ", high watermark "
+                + log.highWatermark() + ", followers " + followers.values() + ")");
+            return true;
+        } finally {
+            leaderIsrUpdateLock.readLock().unlock();
+        }
+    }
+
+    /** Writes a new ISR; applied locally once stored. Caller holds a lock. */
+    private void submitIsrUpdate(List<Integer> newIsr, String why) {
+        LeaderAndIsr current = state;
+        if (current == null) {
+            return;
+        }
+        isrUpdateInFlight = true;
+        LeaderAndIsr proposed = current.withIsr(newIsr);
+        logger.info("{}: ISR {} -> {} in leader epoch {} ({})", topicPartition, isr, newIsr, leaderEpoch, why);
+        context.isrUpdater().update(topicPartition, proposed, (newVersion, error) -> {
+            boolean changed = false;
+            leaderIsrUpdateLock.writeLock().lock();
+            try {
+                isrUpdateInFlight = false;
+                if (error != null) {
+                    logger.info("{}: ISR change to {} not written ({}); waiting for the newer state", topicPartition, newIsr,
+                        error.getMessage());
+                } else if (isLeader() && leaderEpoch == proposed.leaderEpoch()
+                        && (state == null || state.zkVersion() < newVersion)) {
+                    state = new LeaderAndIsr(proposed.leader(), proposed.leaderEpoch(), newIsr, proposed.controllerEpoch(),
+                        newVersion);
+                    isr = state.isr();
+                    maybeIncrementLeaderHighWatermark();
+                    changed = true;
+                }
+            } finally {
+                leaderIsrUpdateLock.writeLock().unlock();
+            }
+            if (changed) {
+                context.onStateChanged().accept(topicPartition);
+            }
+        });
     }
 
     /**
@@ -169,6 +399,111 @@ public final class Partition {
     }
 
     /**
+     * Appends batches copied from the leader of {@code fetchLeaderEpoch} and takes the leader's
+     * high watermark (bounded by the local log end) and log start offset.
+     *
+     * @return what was appended, or empty when the partition changed role or epoch meanwhile
+     */
+    public Optional<LogAppendInfo> appendRecordsToFollower(MemoryRecords records, int fetchLeaderEpoch,
+                                                           long leaderHighWatermark, long leaderLogStartOffset) {
+        leaderIsrUpdateLock.readLock().lock();
+        try {
+            PartitionLog l = log;
+            if (isLeader() || l == null || leaderEpoch != fetchLeaderEpoch) {
+                return Optional.empty();
+            }
+            LogAppendInfo info = l.appendAsFollower(records);
+            l.maybeIncrementHighWatermark(LogOffsetMetadata.unknownPosition(Math.min(leaderHighWatermark, l.logEndOffset())));
+            if (leaderLogStartOffset > l.logStartOffset() && leaderLogStartOffset <= l.highWatermark()) {
+                l.maybeIncrementLogStartOffset(leaderLogStartOffset, "leader's log start offset moved");
+            }
+            return Optional.of(info);
+        } finally {
+            leaderIsrUpdateLock.readLock().unlock();
+        }
+    }
+
+    /**
+     * Truncates the divergent suffix of this follower's log after the leader answered a fetch
+     * with {@code DivergingEpoch} (KIP-595; the truncation rules of KIP-101 and KIP-279): to the
+     * end of the largest epoch both logs share, never to the high watermark alone.
+     *
+     * @param fetchLeaderEpoch   the leader epoch the fetch was made in
+     * @param leaderEpoch        the leader's epoch at or below the follower's last fetched epoch
+     * @param leaderEpochEnd     where that epoch ends on the leader
+     * @return the new log end offset, or empty when the partition changed role or epoch meanwhile
+     */
+    public Optional<Long> truncateToDivergence(int fetchLeaderEpoch, int leaderEpoch, long leaderEpochEnd) {
+        leaderIsrUpdateLock.readLock().lock();
+        try {
+            PartitionLog l = log;
+            if (isLeader() || l == null || this.leaderEpoch != fetchLeaderEpoch) {
+                return Optional.empty();
+            }
+            long end = l.logEndOffset();
+            long target;
+            String why;
+            if (leaderEpochEnd < 0) {
+                target = l.highWatermark();
+                why = "the leader knows no end of its epoch " + leaderEpoch + ": to the high watermark";
+            } else {
+                EpochEntry local = l.leaderEpochCache().endOffsetFor(leaderEpoch, end);
+                if (local.epoch() < 0) {
+                    target = Math.min(leaderEpochEnd, end);
+                    why = "no local epoch at or below the leader's epoch " + leaderEpoch;
+                } else if (local.epoch() != leaderEpoch) {
+                    target = Math.min(local.startOffset(), end);
+                    why = "local epoch " + local.epoch() + " ends at " + local.startOffset() + ", the leader has epoch "
+                        + leaderEpoch + " ending at " + leaderEpochEnd + "; fetching on resolves the rest";
+                } else {
+                    target = Math.min(leaderEpochEnd, local.startOffset());
+                    why = "epoch " + leaderEpoch + " ends at " + leaderEpochEnd + " on the leader and at "
+                        + local.startOffset() + " here";
+                }
+            }
+            l.truncateTo(target);
+            // An epoch this broker started as leader without writing to it has an entry but no batch.
+            l.leaderEpochCache().truncateFromEnd(target);
+            logger.info("{}: truncated the divergent log suffix to offset {} (log end offset was {}; {})", topicPartition,
+                l.logEndOffset(), end, why);
+            return Optional.of(l.logEndOffset());
+        } finally {
+            leaderIsrUpdateLock.readLock().unlock();
+        }
+    }
+
+    /**
+     * This follower's fetch offset is outside the leader's log. Below the leader's log start, the
+     * log restarts empty there; above the leader's log end (only possible without epochs to
+     * compare), it truncates to the leader's high watermark, which the leader holds.
+     *
+     * @return the new log end offset, or empty when the partition changed role or epoch meanwhile
+     */
+    public Optional<Long> handleOffsetOutOfRange(int fetchLeaderEpoch, long fetchOffset, long leaderLogStartOffset,
+                                                 long leaderHighWatermark) {
+        leaderIsrUpdateLock.readLock().lock();
+        try {
+            PartitionLog l = log;
+            if (isLeader() || l == null || this.leaderEpoch != fetchLeaderEpoch) {
+                return Optional.empty();
+            }
+            if (leaderLogStartOffset >= 0 && fetchOffset < leaderLogStartOffset) {
+                logger.warn("{}: fetch offset {} is below the leader's log start offset {}; restarting the log there",
+                    topicPartition, fetchOffset, leaderLogStartOffset);
+                l.truncateFullyAndStartAt(leaderLogStartOffset);
+            } else if (leaderHighWatermark >= 0 && leaderHighWatermark < l.logEndOffset()) {
+                logger.warn("{}: fetch offset {} is beyond the leader's log; truncating to its high watermark {}",
+                    topicPartition, fetchOffset, leaderHighWatermark);
+                l.truncateTo(leaderHighWatermark);
+                l.leaderEpochCache().truncateFromEnd(leaderHighWatermark);
+            }
+            return Optional.of(l.logEndOffset());
+        } finally {
+            leaderIsrUpdateLock.readLock().unlock();
+        }
+    }
+
+    /**
      * Whether an acks=all produce up to {@code requiredOffset} (exclusive) is replicated.
      *
      * @return NONE when done, NOT_ENOUGH_REPLICAS_AFTER_APPEND when the ISR shrank below the minimum,
@@ -183,6 +518,46 @@ public final class Partition {
             return isr.size() < minInSyncReplicas ? Errors.NOT_ENOUGH_REPLICAS_AFTER_APPEND : Errors.NONE;
         }
         return null;
+    }
+
+    /**
+     * A follower's read: where its log diverges from this leader's, or the batches from its fetch
+     * offset to the log end.
+     *
+     * @param divergingEpoch null, or the leader's (epoch, end offset) for the follower's last
+     *                       fetched epoch when the follower's log diverges there (KIP-595)
+     * @param data           the read, or null when diverging
+     * @param leaderLogEndOffset the leader's log end offset at the read
+     */
+    public record FollowerRead(EpochEntry divergingEpoch, FetchDataInfo data, long leaderLogEndOffset) {
+    }
+
+    /**
+     * Reads for a follower, first checking its last fetched epoch against this leader's epochs:
+     * a follower whose epoch ends here before its fetch offset (or that has an epoch this leader
+     * never had) is told where to truncate instead of getting records.
+     *
+     * @throws FencedLeaderEpochException  when the follower's epoch is older than the leader's
+     * @throws UnknownLeaderEpochException when it is newer
+     * @throws NotLeaderOrFollowerException when this broker does not lead the partition
+     * @throws org.apache.kafka.common.errors.OffsetOutOfRangeException for an offset outside the log
+     */
+    public FollowerRead readForFollower(long fetchOffset, int currentLeaderEpoch, int lastFetchedEpoch, int maxBytes,
+                                        boolean minOneMessage) {
+        leaderIsrUpdateLock.readLock().lock();
+        try {
+            PartitionLog l = localLogAsLeader(currentLeaderEpoch);
+            long leaderEnd = l.logEndOffset();
+            if (lastFetchedEpoch != RecordBatch.NO_PARTITION_LEADER_EPOCH) {
+                EpochEntry end = l.leaderEpochCache().endOffsetFor(lastFetchedEpoch, leaderEnd);
+                if (end.epoch() < lastFetchedEpoch || end.startOffset() < fetchOffset) {
+                    return new FollowerRead(end, null, leaderEnd);
+                }
+            }
+            return new FollowerRead(null, l.read(fetchOffset, maxBytes, FetchIsolation.LOG_END, minOneMessage), leaderEnd);
+        } finally {
+            leaderIsrUpdateLock.readLock().unlock();
+        }
     }
 
     /**

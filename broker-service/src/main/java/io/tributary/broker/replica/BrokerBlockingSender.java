@@ -1,0 +1,87 @@
+package io.tributary.broker.replica;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.SocketTimeoutException;
+import org.apache.kafka.clients.ApiVersions;
+import org.apache.kafka.clients.ClientRequest;
+import org.apache.kafka.clients.ClientResponse;
+import org.apache.kafka.clients.ManualMetadataUpdater;
+import org.apache.kafka.clients.MetadataRecoveryStrategy;
+import org.apache.kafka.clients.NetworkClient;
+import org.apache.kafka.clients.NetworkClientUtils;
+import org.apache.kafka.clients.BootstrapConfiguration;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.metrics.Metrics;
+import org.apache.kafka.common.network.ChannelBuilder;
+import org.apache.kafka.common.network.ListenerName;
+import org.apache.kafka.common.network.PlaintextChannelBuilder;
+import org.apache.kafka.common.network.Selector;
+import org.apache.kafka.common.requests.AbstractRequest;
+import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.common.utils.internals.LogContext;
+
+/**
+ * A blocking request-response channel from this broker to one other broker, built on
+ * kafka-clients' {@link NetworkClient} (the same codec, framing and version negotiation every
+ * Kafka client uses), as Kafka's own replica fetchers do. One request in flight at a time.
+ *
+ * <p>Not thread-safe: owned by one fetcher thread; {@link #wakeup()} and {@link #close()} may
+ * be called from others.
+ */
+final class BrokerBlockingSender implements Closeable {
+
+    private final NetworkClient client;
+    private final Metrics metrics;
+    private final Time time;
+    private final int socketTimeoutMs;
+
+    /**
+     * @param clientId        client id in the requests (names the fetcher in the leader's logs)
+     * @param listenerName    the inter-broker listener
+     * @param socketTimeoutMs how long to wait for a connection or a response, ms
+     */
+    BrokerBlockingSender(String clientId, String listenerName, int socketTimeoutMs, long reconnectBackoffMs, Time time) {
+        this.time = time;
+        this.socketTimeoutMs = socketTimeoutMs;
+        this.metrics = new Metrics(time);
+        LogContext logContext = new LogContext("[" + clientId + "] ");
+        ChannelBuilder channelBuilder = new PlaintextChannelBuilder(ListenerName.normalised(listenerName));
+        channelBuilder.configure(java.util.Map.of());
+        Selector selector = new Selector(org.apache.kafka.common.network.NetworkReceive.UNLIMITED, 600_000L, metrics, time, "replica-fetcher",
+            java.util.Map.of("client-id", clientId), false, channelBuilder, logContext);
+        this.client = new NetworkClient(selector, new ManualMetadataUpdater(), clientId, 1, reconnectBackoffMs,
+            Math.max(reconnectBackoffMs, 1000), 64 * 1024, 1024 * 1024, socketTimeoutMs, 10_000L, 30_000L, time,
+            true, new ApiVersions(), logContext, MetadataRecoveryStrategy.NONE, BootstrapConfiguration.DISABLED, false);
+    }
+
+    /**
+     * Sends a request to {@code node} and waits for its response.
+     *
+     * @throws IOException on a connection failure, a disconnect or a timeout; the connection is
+     *                     closed so the next call reconnects
+     */
+    ClientResponse sendRequest(Node node, AbstractRequest.Builder<? extends AbstractRequest> request) throws IOException {
+        try {
+            if (!NetworkClientUtils.awaitReady(client, node, time, socketTimeoutMs)) {
+                throw new SocketTimeoutException("Failed to connect to broker " + node + " within " + socketTimeoutMs + " ms");
+            }
+            ClientRequest clientRequest = client.newClientRequest(node.idString(), request, time.milliseconds(), true);
+            return NetworkClientUtils.sendAndReceive(client, clientRequest, time);
+        } catch (IOException | RuntimeException e) {
+            client.close(node.idString());
+            throw e instanceof IOException io ? io : new IOException(e.getMessage(), e);
+        }
+    }
+
+    /** Interrupts a blocking send (shutdown). */
+    void wakeup() {
+        client.wakeup();
+    }
+
+    @Override
+    public void close() {
+        client.close();
+        metrics.close();
+    }
+}

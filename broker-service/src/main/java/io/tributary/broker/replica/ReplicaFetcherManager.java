@@ -1,0 +1,134 @@
+package io.tributary.broker.replica;
+
+import java.io.Closeable;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.IntFunction;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.utils.Time;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The follower side of replication: which {@link ReplicaFetcherThread} copies each followed
+ * partition. A partition goes to the fetcher of its leader numbered
+ * {@code hash(partition) % num.replica.fetchers}, so partitions of one leader spread over that
+ * many threads and connections; fetchers left without partitions stop.
+ *
+ * <p>Thread-safe (synchronized; called on role changes).
+ */
+public final class ReplicaFetcherManager implements Closeable {
+
+    private static final Logger log = LoggerFactory.getLogger(ReplicaFetcherManager.class);
+
+    /** A fetcher: the source broker and its number among that broker's fetchers. */
+    private record FetcherKey(int sourceBrokerId, int fetcherId) {
+    }
+
+    private final int brokerId;
+    private final int numFetchers;
+    private final ReplicaFetcherThread.Config config;
+    private final IntFunction<Optional<Node>> brokerNodes;
+    private final Time time;
+    private final Map<FetcherKey, ReplicaFetcherThread> fetchers = new HashMap<>();
+    private final Map<TopicPartition, FetcherKey> assignment = new HashMap<>();
+    private ReplicaManager replicaManager;
+    private boolean closed;
+
+    /**
+     * @param numFetchers {@code num.replica.fetchers}
+     * @param brokerNodes the inter-broker address of a live broker, or empty
+     */
+    public ReplicaFetcherManager(int brokerId, int numFetchers, ReplicaFetcherThread.Config config,
+                                 IntFunction<Optional<Node>> brokerNodes, Time time) {
+        this.brokerId = brokerId;
+        this.numFetchers = numFetchers;
+        this.config = config;
+        this.brokerNodes = brokerNodes;
+        this.time = time;
+    }
+
+    /** Settings of the fetch requests followers send. */
+    public static ReplicaFetcherThread.Config config(int maxWaitMs, int minBytes, int maxBytes, int responseMaxBytes,
+                                                     int backoffMs, int socketTimeoutMs, String listenerName) {
+        return new ReplicaFetcherThread.Config(maxWaitMs, minBytes, maxBytes, responseMaxBytes, backoffMs, socketTimeoutMs,
+            listenerName);
+    }
+
+    synchronized void setReplicaManager(ReplicaManager replicaManager) {
+        this.replicaManager = replicaManager;
+    }
+
+    /**
+     * Starts fetching {@code tp} from {@code leaderId}.
+     *
+     * @param state where to fetch from and in which leader epoch
+     */
+    synchronized void addPartition(TopicPartition tp, int leaderId, PartitionFetchState state) {
+        if (closed) {
+            return;
+        }
+        removePartitions(Set.of(tp));
+        FetcherKey key = new FetcherKey(leaderId, Math.floorMod(31 * tp.topic().hashCode() + tp.partition(), numFetchers));
+        ReplicaFetcherThread fetcher = fetchers.computeIfAbsent(key, k -> {
+            ReplicaFetcherThread thread = new ReplicaFetcherThread("ReplicaFetcherThread-" + k.fetcherId() + "-"
+                + k.sourceBrokerId() + "-on-" + brokerId, brokerId, k.sourceBrokerId(), config, replicaManager,
+                brokerNodes, time);
+            thread.start();
+            return thread;
+        });
+        fetcher.addPartitions(Map.of(tp, state));
+        assignment.put(tp, key);
+    }
+
+    /** Stops fetching partitions; once it returns nothing more is appended to them by a fetcher. */
+    synchronized void removePartitions(Set<TopicPartition> tps) {
+        for (TopicPartition tp : tps) {
+            FetcherKey key = assignment.remove(tp);
+            if (key != null) {
+                ReplicaFetcherThread fetcher = fetchers.get(key);
+                if (fetcher != null) {
+                    fetcher.removePartitions(Set.of(tp));
+                }
+            }
+        }
+    }
+
+    /** Stops fetchers that have no partitions left. */
+    synchronized void shutdownIdleFetchers() {
+        List<FetcherKey> idle = new ArrayList<>();
+        fetchers.forEach((key, fetcher) -> {
+            if (fetcher.partitionCount() == 0) {
+                idle.add(key);
+            }
+        });
+        for (FetcherKey key : idle) {
+            fetchers.remove(key).shutdown();
+        }
+    }
+
+    /** The fetch state of a followed partition, for tests. */
+    synchronized Optional<PartitionFetchState> fetchState(TopicPartition tp) {
+        FetcherKey key = assignment.get(tp);
+        return key == null ? Optional.empty() : Optional.ofNullable(fetchers.get(key)).flatMap(f -> f.fetchState(tp));
+    }
+
+    /** Number of running fetcher threads. */
+    public synchronized int fetcherCount() {
+        return fetchers.size();
+    }
+
+    @Override
+    public synchronized void close() {
+        closed = true;
+        fetchers.values().forEach(ReplicaFetcherThread::shutdown);
+        fetchers.clear();
+        assignment.clear();
+        log.debug("Replica fetchers of broker {} stopped", brokerId);
+    }
+}

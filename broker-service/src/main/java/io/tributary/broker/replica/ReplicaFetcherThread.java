@@ -1,0 +1,313 @@
+package io.tributary.broker.replica;
+
+import io.tributary.broker.log.PartitionLog;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.IntFunction;
+import org.apache.kafka.clients.ClientResponse;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.message.FetchResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.RecordBatch;
+import org.apache.kafka.common.requests.FetchMetadata;
+import org.apache.kafka.common.requests.FetchRequest;
+import org.apache.kafka.common.requests.FetchResponse;
+import org.apache.kafka.common.utils.Time;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One follower fetcher: copies the partitions this broker follows on one source broker by
+ * sending it Kafka Fetch requests as a replica (replica id set, {@code LastFetchedEpoch} per
+ * partition), appending what comes back, taking the leader's high watermark, and truncating
+ * where the leader reports a divergence (KIP-595). Kafka's ReplicaFetcherThread.
+ *
+ * <p>Each partition backs off for {@code replica.fetch.backoff.ms} after an error; a failed
+ * connection backs off every partition. Thread-safety: partitions are added and removed from
+ * other threads under {@code partitionMapLock}; a response is applied under the same lock, so
+ * once {@link #removePartitions} returns nothing more is appended to those partitions.
+ */
+final class ReplicaFetcherThread extends Thread {
+
+    private static final Logger log = LoggerFactory.getLogger(ReplicaFetcherThread.class);
+
+    /**
+     * Fetch settings.
+     *
+     * @param maxWaitMs        {@code replica.fetch.wait.max.ms}
+     * @param minBytes         {@code replica.fetch.min.bytes}
+     * @param maxBytes         {@code replica.fetch.max.bytes}, per partition
+     * @param responseMaxBytes {@code replica.fetch.response.max.bytes}
+     * @param backoffMs        {@code replica.fetch.backoff.ms}
+     * @param socketTimeoutMs  {@code replica.socket.timeout.ms}
+     * @param listenerName     the inter-broker listener
+     */
+    record Config(int maxWaitMs, int minBytes, int maxBytes, int responseMaxBytes, int backoffMs, int socketTimeoutMs,
+                  String listenerName) {
+    }
+
+    private final int brokerId;
+    private final int sourceBrokerId;
+    private final Config config;
+    private final ReplicaManager replicaManager;
+    private final IntFunction<Optional<Node>> brokerNodes;
+    private final Time time;
+    private final BrokerBlockingSender sender;
+    private final ReentrantLock partitionMapLock = new ReentrantLock();
+    private final Condition partitionsChanged = partitionMapLock.newCondition();
+    private final Map<TopicPartition, PartitionFetchState> partitionStates = new LinkedHashMap<>();
+    private volatile boolean running = true;
+
+    ReplicaFetcherThread(String name, int brokerId, int sourceBrokerId, Config config, ReplicaManager replicaManager,
+                         IntFunction<Optional<Node>> brokerNodes, Time time) {
+        super(name);
+        setDaemon(true);
+        this.brokerId = brokerId;
+        this.sourceBrokerId = sourceBrokerId;
+        this.config = config;
+        this.replicaManager = replicaManager;
+        this.brokerNodes = brokerNodes;
+        this.time = time;
+        this.sender = new BrokerBlockingSender(name, config.listenerName(), config.socketTimeoutMs(), config.backoffMs(),
+            time);
+    }
+
+    int sourceBrokerId() {
+        return sourceBrokerId;
+    }
+
+    /** Starts fetching partitions (replacing the state of any already fetched). */
+    void addPartitions(Map<TopicPartition, PartitionFetchState> initialStates) {
+        partitionMapLock.lock();
+        try {
+            partitionStates.putAll(initialStates);
+            partitionsChanged.signalAll();
+        } finally {
+            partitionMapLock.unlock();
+        }
+    }
+
+    /** Stops fetching partitions; waits for a response being applied to them. */
+    void removePartitions(Set<TopicPartition> tps) {
+        partitionMapLock.lock();
+        try {
+            partitionStates.keySet().removeAll(tps);
+        } finally {
+            partitionMapLock.unlock();
+        }
+    }
+
+    int partitionCount() {
+        partitionMapLock.lock();
+        try {
+            return partitionStates.size();
+        } finally {
+            partitionMapLock.unlock();
+        }
+    }
+
+    /** The fetch state of a partition, for tests. */
+    Optional<PartitionFetchState> fetchState(TopicPartition tp) {
+        partitionMapLock.lock();
+        try {
+            return Optional.ofNullable(partitionStates.get(tp));
+        } finally {
+            partitionMapLock.unlock();
+        }
+    }
+
+    @Override
+    public void run() {
+        log.info("Replica fetcher {} of broker {} started on source broker {}", getName(), brokerId, sourceBrokerId);
+        while (running) {
+            try {
+                doWork();
+            } catch (InterruptedException e) {
+                break;
+            } catch (RuntimeException e) {
+                if (running) {
+                    log.error("Replica fetcher {} failed; backing off {} ms", getName(), config.backoffMs(), e);
+                    pause(config.backoffMs());
+                }
+            }
+        }
+        sender.close();
+        log.info("Replica fetcher {} stopped", getName());
+    }
+
+    /** Stops the thread and waits for it. */
+    void shutdown() {
+        running = false;
+        sender.wakeup();
+        interrupt();
+        try {
+            join(TimeUnit.SECONDS.toMillis(10));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void pause(long ms) {
+        partitionMapLock.lock();
+        try {
+            partitionsChanged.await(ms, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            running = false;
+        } finally {
+            partitionMapLock.unlock();
+        }
+    }
+
+    private void doWork() throws InterruptedException {
+        Map<TopicPartition, PartitionFetchState> requested = new LinkedHashMap<>();
+        Map<TopicPartition, FetchRequest.PartitionData> fetchData = new LinkedHashMap<>();
+        long now = time.milliseconds();
+        long nextReadyMs = Long.MAX_VALUE;
+        partitionMapLock.lock();
+        try {
+            for (Map.Entry<TopicPartition, PartitionFetchState> e : partitionStates.entrySet()) {
+                PartitionFetchState state = e.getValue();
+                if (!state.isReady(now)) {
+                    nextReadyMs = Math.min(nextReadyMs, state.delayUntilMs());
+                    continue;
+                }
+                Optional<PartitionLog> partitionLog = replicaManager.getPartition(e.getKey()).flatMap(Partition::log);
+                if (partitionLog.isEmpty()) {
+                    continue;
+                }
+                int lastFetchedEpoch = partitionLog.get().leaderEpochCache().latestEpoch()
+                    .orElse(RecordBatch.NO_PARTITION_LEADER_EPOCH);
+                requested.put(e.getKey(), state);
+                fetchData.put(e.getKey(), new FetchRequest.PartitionData(state.topicId(), state.fetchOffset(),
+                    partitionLog.get().logStartOffset(), config.maxBytes(), Optional.of(state.leaderEpoch()),
+                    lastFetchedEpoch == RecordBatch.NO_PARTITION_LEADER_EPOCH ? Optional.empty()
+                        : Optional.of(lastFetchedEpoch)));
+            }
+            if (fetchData.isEmpty()) {
+                long wait = nextReadyMs == Long.MAX_VALUE ? config.backoffMs() : Math.max(1, nextReadyMs - now);
+                partitionsChanged.await(wait, TimeUnit.MILLISECONDS);
+                return;
+            }
+        } finally {
+            partitionMapLock.unlock();
+        }
+        Optional<Node> leader = brokerNodes.apply(sourceBrokerId);
+        if (leader.isEmpty()) {
+            delayAll(requested, "source broker " + sourceBrokerId + " is not registered");
+            return;
+        }
+        FetchRequest.Builder request = FetchRequest.Builder.forReplica(ApiKeys.FETCH.latestVersion(), brokerId, -1,
+                config.maxWaitMs(), config.minBytes(), fetchData)
+            .setMaxBytes(config.responseMaxBytes())
+            .metadata(FetchMetadata.LEGACY);
+        ClientResponse response;
+        try {
+            response = sender.sendRequest(leader.get(), request);
+        } catch (IOException e) {
+            if (running) {
+                delayAll(requested, "fetch from broker " + sourceBrokerId + " failed: " + e.getMessage());
+            }
+            return;
+        }
+        if (!running) {
+            return;
+        }
+        FetchResponse fetchResponse = (FetchResponse) response.responseBody();
+        if (fetchResponse.error() != Errors.NONE) {
+            delayAll(requested, "fetch from broker " + sourceBrokerId + " failed: " + fetchResponse.error());
+            return;
+        }
+        Map<Uuid, String> topicNames = new HashMap<>();
+        requested.forEach((tp, state) -> topicNames.put(state.topicId(), tp.topic()));
+        Map<TopicPartition, FetchResponseData.PartitionData> data =
+            fetchResponse.responseData(topicNames, response.requestHeader().apiVersion());
+        partitionMapLock.lock();
+        try {
+            for (Map.Entry<TopicPartition, FetchResponseData.PartitionData> e : data.entrySet()) {
+                TopicPartition tp = e.getKey();
+                PartitionFetchState sent = requested.get(tp);
+                PartitionFetchState current = partitionStates.get(tp);
+                if (sent == null || current == null || current.leaderEpoch() != sent.leaderEpoch()
+                        || current.fetchOffset() != sent.fetchOffset()) {
+                    continue; // removed or restarted while the request was out
+                }
+                processPartitionData(tp, current, e.getValue());
+            }
+        } finally {
+            partitionMapLock.unlock();
+        }
+    }
+
+    /** Applies one partition's response. Caller holds {@code partitionMapLock}. */
+    private void processPartitionData(TopicPartition tp, PartitionFetchState state, FetchResponseData.PartitionData data) {
+        Optional<Partition> partition = replicaManager.getPartition(tp);
+        if (partition.isEmpty()) {
+            partitionStates.remove(tp);
+            return;
+        }
+        Errors error = Errors.forCode(data.errorCode());
+        try {
+            switch (error) {
+                case NONE -> {
+                    FetchResponseData.EpochEndOffset diverging = data.divergingEpoch();
+                    Optional<Long> newEnd;
+                    if (diverging.epoch() >= 0 || diverging.endOffset() >= 0) {
+                        newEnd = partition.get().truncateToDivergence(state.leaderEpoch(), diverging.epoch(),
+                            diverging.endOffset());
+                    } else {
+                        MemoryRecords records = (MemoryRecords) FetchResponse.recordsOrFail(data);
+                        newEnd = partition.get().appendRecordsToFollower(records, state.leaderEpoch(), data.highWatermark(),
+                            data.logStartOffset()).map(info -> partition.get().log().orElseThrow().logEndOffset());
+                    }
+                    if (newEnd.isPresent()) {
+                        partitionStates.put(tp, state.withFetchOffset(newEnd.get()));
+                    } else {
+                        partitionStates.remove(tp);
+                    }
+                }
+                case OFFSET_OUT_OF_RANGE -> {
+                    Optional<Long> newEnd = partition.get().handleOffsetOutOfRange(state.leaderEpoch(), state.fetchOffset(),
+                        data.logStartOffset(), data.highWatermark());
+                    if (newEnd.isPresent()) {
+                        partitionStates.put(tp, state.withFetchOffset(newEnd.get()).delayedUntil(time.milliseconds()
+                            + (newEnd.get() == state.fetchOffset() ? config.backoffMs() : 0)));
+                    } else {
+                        partitionStates.remove(tp);
+                    }
+                }
+                default -> {
+                    log.info("{}: fetch from broker {} answered {}; backing off {} ms", tp, sourceBrokerId, error,
+                        config.backoffMs());
+                    partitionStates.put(tp, state.delayedUntil(time.milliseconds() + config.backoffMs()));
+                }
+            }
+        } catch (RuntimeException e) {
+            log.error("{}: could not apply the fetch from broker {}; backing off {} ms", tp, sourceBrokerId,
+                config.backoffMs(), e);
+            partitionStates.put(tp, state.delayedUntil(time.milliseconds() + config.backoffMs()));
+        }
+    }
+
+    private void delayAll(Map<TopicPartition, PartitionFetchState> requested, String why) {
+        log.info("Replica fetcher {}: {}; backing off {} ms", getName(), why, config.backoffMs());
+        long until = time.milliseconds() + config.backoffMs();
+        partitionMapLock.lock();
+        try {
+            requested.forEach((tp, sent) -> partitionStates.computeIfPresent(tp,
+                (k, current) -> current.equals(sent) ? current.delayedUntil(until) : current));
+        } finally {
+            partitionMapLock.unlock();
+        }
+    }
+}
