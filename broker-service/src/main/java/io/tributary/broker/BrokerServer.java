@@ -130,7 +130,10 @@ public final class BrokerServer {
             replicaManager = new ReplicaManager(properties.id(), logManager, metadataCache, this::logConfigFromZooKeeper,
                 time, isrUpdater, properties.replicaLagTimeMaxMs(), fetcherManager);
             controller = new Controller(properties.id(), zkClient, metadataCache,
-                topic -> logConfigFromZooKeeper(topic).uncleanLeaderElectionEnable(), time);
+                topic -> logConfigFromZooKeeper(topic).uncleanLeaderElectionEnable(),
+                new Controller.Config(properties.autoLeaderRebalanceEnable(),
+                    properties.leaderImbalanceCheckIntervalSeconds() * 1000L,
+                    properties.leaderImbalancePerBrokerPercentage()), time);
             groupCoordinator = new GroupCoordinator(replicaManager, groupCoordinatorConfig(properties), time);
             replicaManager.addLeadershipListener(groupCoordinator);
             metadataCache.addListener(replicaManager);
@@ -146,7 +149,8 @@ public final class BrokerServer {
                 properties.numPartitions(), properties.defaultReplicationFactor(), properties.deleteTopicEnable(),
                 new ReplicaAssignor(new Random()));
             KafkaApis apis = new KafkaApis(ApiHandlers.create(properties, metadataCache, replicaManager, adminManager,
-                new ZkProducerIdManager(properties.id(), zkClient), groupCoordinator, requestHandlerPool),
+                new ZkProducerIdManager(properties.id(), zkClient), groupCoordinator, controller,
+                requestHandlerPool),
                 requestHandlerPool);
 
             metadataCache.start(clusterId, properties.zookeeperConnectionTimeoutMs());
@@ -228,6 +232,9 @@ public final class BrokerServer {
         }
         stopped = true;
         log.info("Broker {} shutting down", properties.id());
+        if (started && properties.controlledShutdownEnable()) {
+            controlledShutdown();
+        }
         closeQuietly("controller", controller == null ? null : controller::close);
         closeQuietly("registration", registration == null ? null : registration::close);
         for (KafkaServer server : listeners) {
@@ -257,6 +264,36 @@ public final class BrokerServer {
         closeQuietly("ZooKeeper client", zkClient == null ? null : zkClient::close);
         closeQuietly("embedded ZooKeeper", embeddedZooKeeper == null ? null : embeddedZooKeeper::close);
         log.info("Broker {} shut down", properties.id());
+    }
+
+    /**
+     * Controlled shutdown: stops copying from leaders, marks the registration as shutting down so
+     * the controller moves this broker's leaderships to other in-sync replicas and takes it out
+     * of ISRs, and waits (up to {@code controlled.shutdown.max.retries} times
+     * {@code controlled.shutdown.retry.backoff.ms}) until it leads nothing another replica could
+     * lead. Meanwhile it keeps serving: clients see only NOT_LEADER_OR_FOLLOWER, which they retry.
+     */
+    private void controlledShutdown() {
+        long start = time.milliseconds();
+        try {
+            replicaManager.stopFetchers();
+            registration.markControlledShutdown();
+            long deadline = start + properties.controlledShutdownMaxRetries() * properties.controlledShutdownRetryBackoffMs();
+            List<?> remaining = replicaManager.leadershipsToMove();
+            while (!remaining.isEmpty() && time.milliseconds() < deadline) {
+                time.sleep(50);
+                remaining = replicaManager.leadershipsToMove();
+            }
+            if (remaining.isEmpty()) {
+                log.info("Controlled shutdown of broker {}: leaderships moved in {} ms", properties.id(),
+                    time.milliseconds() - start);
+            } else {
+                log.warn("Controlled shutdown of broker {}: {} still led here after {} ms; stopping anyway",
+                    properties.id(), remaining, time.milliseconds() - start);
+            }
+        } catch (RuntimeException e) {
+            log.warn("Controlled shutdown of broker {} failed; stopping anyway: {}", properties.id(), e.toString());
+        }
     }
 
     /**

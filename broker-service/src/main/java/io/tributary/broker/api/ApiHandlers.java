@@ -1,6 +1,7 @@
 package io.tributary.broker.api;
 
 import io.tributary.broker.cluster.AdminManager;
+import io.tributary.broker.cluster.Controller;
 import io.tributary.broker.cluster.MetadataCache;
 import io.tributary.broker.config.BrokerProperties;
 import io.tributary.broker.group.GroupCoordinator;
@@ -22,7 +23,7 @@ public final class ApiHandlers {
     public static List<ApiHandler> create(BrokerProperties properties, MetadataCache metadataCache,
                                           ReplicaManager replicaManager, AdminManager adminManager,
                                           ProducerIdManager producerIdManager, GroupCoordinator groupCoordinator,
-                                          Executor blockingExecutor) {
+                                          Controller controller, Executor blockingExecutor) {
         ConfigDescriber configDescriber = new ConfigDescriber(properties, adminManager.logConfigDefaults());
         List<ApiHandler> handlers = List.of(
             new ProduceHandler(replicaManager, metadataCache),
@@ -49,7 +50,8 @@ public final class ApiHandlers {
             new DescribeGroupsHandler(groupCoordinator),
             new ListGroupsHandler(groupCoordinator),
             new DeleteGroupsHandler(groupCoordinator),
-            new OffsetDeleteHandler(groupCoordinator));
+            new OffsetDeleteHandler(groupCoordinator),
+            new ElectLeadersHandler(controller));
         return new ApiVersionsHandler(handlers, metadataCache::clusterId, properties.id()).allHandlers();
     }
 }

@@ -15,16 +15,31 @@ import tools.jackson.databind.node.ObjectNode;
  *  "listener_security_protocol_map":{"PLAINTEXT":"PLAINTEXT"},"jmx_port":-1,"rack":"r1",
  *  "timestamp":"1700000000000","features":{}}
  * </pre>
+ * A broker in controlled shutdown adds {@code "controlled_shutdown":true} (Tributary's field; Kafka's
+ * ZooKeeper brokers asked the controller with the ControlledShutdown request, which Kafka 4's
+ * protocol no longer has). The controller then moves leaderships off it and out of ISRs, and
+ * leaders do not add it back (as KIP-841 keeps shutting-down brokers out of ISRs).
  *
- * @param id        broker id
- * @param endPoints advertised listeners
- * @param rack      rack, or null
- * @param epoch     broker epoch: the czxid of the registration node (-1 before registration)
+ * @param id           broker id
+ * @param endPoints    advertised listeners
+ * @param rack         rack, or null
+ * @param epoch        broker epoch: the czxid of the registration node (-1 before registration)
+ * @param shuttingDown whether the broker is in controlled shutdown
  */
-public record BrokerInfo(int id, List<EndPoint> endPoints, String rack, long epoch) {
+public record BrokerInfo(int id, List<EndPoint> endPoints, String rack, long epoch, boolean shuttingDown) {
 
     public BrokerInfo {
         endPoints = List.copyOf(endPoints);
+    }
+
+    /** A registration of a broker that is not shutting down. */
+    public BrokerInfo(int id, List<EndPoint> endPoints, String rack, long epoch) {
+        this(id, endPoints, rack, epoch, false);
+    }
+
+    /** The same registration, in controlled shutdown. */
+    public BrokerInfo inControlledShutdown() {
+        return new BrokerInfo(id, endPoints, rack, epoch, true);
     }
 
     /** The end point of a listener, by name. */
@@ -50,6 +65,9 @@ public record BrokerInfo(int id, List<EndPoint> endPoints, String rack, long epo
         }
         node.put("timestamp", Long.toString(timestampMs));
         node.putObject("features");
+        if (shuttingDown) {
+            node.put("controlled_shutdown", true);
+        }
         return ZkJson.bytes(node);
     }
 
@@ -67,6 +85,6 @@ public record BrokerInfo(int id, List<EndPoint> endPoints, String rack, long epo
         }
         JsonNode rackNode = node.get("rack");
         String rack = rackNode == null || rackNode.isNull() ? null : rackNode.asString();
-        return new BrokerInfo(id, endPoints, rack, czxid);
+        return new BrokerInfo(id, endPoints, rack, czxid, node.path("controlled_shutdown").asBoolean(false));
     }
 }

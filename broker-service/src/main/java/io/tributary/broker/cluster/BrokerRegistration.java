@@ -26,7 +26,7 @@ public final class BrokerRegistration implements Closeable {
     private static final Logger log = LoggerFactory.getLogger(BrokerRegistration.class);
 
     private final KafkaZkClient zkClient;
-    private final BrokerInfo brokerInfo;
+    private volatile BrokerInfo brokerInfo;
     private final int sessionTimeoutMs;
     private final Time time;
     private final ExecutorService reregistration = Executors.newSingleThreadExecutor(r -> {
@@ -123,7 +123,20 @@ public final class BrokerRegistration implements Closeable {
         }
     }
 
-    /** Removes the registration (controlled shutdown), so the controller moves leaderships at once. */
+    /**
+     * Marks the registration as in controlled shutdown: the controller moves this broker's
+     * leaderships to other in-sync replicas and takes it out of ISRs.
+     */
+    public void markControlledShutdown() {
+        brokerInfo = brokerInfo.inControlledShutdown();
+        String path = ZkPaths.broker(brokerInfo.id());
+        zkClient.getDataAndVersion(path).filter(v -> v.ephemeralOwner() == zkClient.sessionId()).ifPresent(v ->
+            KafkaZkClient.call(() -> zkClient.curator().setData().withVersion(v.version())
+                .forPath(path, brokerInfo.toJson(time.milliseconds())), "mark broker " + brokerInfo.id() + " shutting down"));
+        log.info("Broker {} is in controlled shutdown", brokerInfo.id());
+    }
+
+    /** Removes the registration, so the controller moves what is left at once. */
     @Override
     public void close() {
         closed = true;

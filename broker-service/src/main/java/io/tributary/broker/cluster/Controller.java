@@ -3,9 +3,14 @@ package io.tributary.broker.cluster;
 import java.io.Closeable;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -15,7 +20,10 @@ import java.util.stream.Collectors;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
+import org.apache.kafka.common.ElectionType;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.NotControllerException;
+import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.utils.Time;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,6 +42,15 @@ import tools.jackson.databind.node.ObjectNode;
  * ZooKeeper transaction that also checks that node's version, so a deposed controller's late
  * writes fail. On a SUSPENDED or LOST ZooKeeper connection it stops acting at once.
  *
+ * <p>Also on that thread: controlled shutdown (a broker whose registration says it is shutting
+ * down loses its leaderships to other in-sync replicas and leaves the ISRs), leader elections
+ * asked for with ElectLeaders, and the periodic move of leaders back to preferred replicas
+ * ({@code auto.leader.rebalance.enable}). The choices themselves are in {@link PartitionLeaderElection}.
+ *
+ * <p>About 560 lines, over the house limit: every kind of election here writes through the same
+ * fenced, versioned ZooKeeper transaction and runs on the one event thread; the election
+ * requests and the imbalance check are the part to move out next.
+ *
  * <p>Thread-safe.
  */
 public final class Controller implements MetadataListener, Closeable {
@@ -44,6 +61,7 @@ public final class Controller implements MetadataListener, Closeable {
     private final KafkaZkClient zkClient;
     private final MetadataCache metadataCache;
     private final Predicate<String> uncleanLeaderElectionEnabled;
+    private final Config config;
     private final Time time;
     private final ExecutorService eventThread;
     private final AtomicBoolean reconcileQueued = new AtomicBoolean();
@@ -54,14 +72,26 @@ public final class Controller implements MetadataListener, Closeable {
     private volatile int epochZkVersion;
 
     /**
+     * Preferred-leader balancing.
+     *
+     * @param autoLeaderRebalanceEnable       {@code auto.leader.rebalance.enable}
+     * @param leaderImbalanceCheckIntervalMs  {@code leader.imbalance.check.interval.seconds}, in ms
+     * @param leaderImbalancePerBrokerPercentage {@code leader.imbalance.per.broker.percentage}
+     */
+    public record Config(boolean autoLeaderRebalanceEnable, long leaderImbalanceCheckIntervalMs,
+                         int leaderImbalancePerBrokerPercentage) {
+    }
+
+    /**
      * @param uncleanLeaderElectionEnabled whether a topic allows electing an out-of-sync replica
      */
     public Controller(int brokerId, KafkaZkClient zkClient, MetadataCache metadataCache,
-                      Predicate<String> uncleanLeaderElectionEnabled, Time time) {
+                      Predicate<String> uncleanLeaderElectionEnabled, Config config, Time time) {
         this.brokerId = brokerId;
         this.zkClient = zkClient;
         this.metadataCache = metadataCache;
         this.uncleanLeaderElectionEnabled = uncleanLeaderElectionEnabled;
+        this.config = config;
         this.time = time;
         this.eventThread = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "controller-event-thread");
@@ -151,6 +181,7 @@ public final class Controller implements MetadataListener, Closeable {
             active = true;
             log.info("Broker {} is the controller, epoch {}", brokerId, epoch);
             reconcile();
+            scheduleImbalanceCheck(epoch);
         } catch (RuntimeException e) {
             log.warn("Controller election by broker {} failed; retrying: {}", brokerId, e.toString());
             retryLater(this::elect);
@@ -192,7 +223,7 @@ public final class Controller implements MetadataListener, Closeable {
     }
 
     private void retryLater(Runnable task) {
-        java.util.concurrent.CompletableFuture.delayedExecutor(1000, TimeUnit.MILLISECONDS).execute(() -> submit(task));
+        CompletableFuture.delayedExecutor(1000, TimeUnit.MILLISECONDS).execute(() -> submit(task));
     }
 
     /** Runs a task on the controller's event thread unless the controller is closed. */
@@ -214,6 +245,8 @@ public final class Controller implements MetadataListener, Closeable {
         try {
             processDeletions();
             Set<Integer> live = metadataCache.aliveBrokers().stream().map(BrokerInfo::id).collect(Collectors.toSet());
+            Set<Integer> shuttingDown = metadataCache.aliveBrokers().stream().filter(BrokerInfo::shuttingDown)
+                .map(BrokerInfo::id).collect(Collectors.toSet());
             for (String topic : metadataCache.topicNames()) {
                 if (metadataCache.isPendingDeletion(topic)) {
                     continue;
@@ -223,7 +256,7 @@ public final class Controller implements MetadataListener, Closeable {
                     continue;
                 }
                 assignment.replicas().forEach((partition, replicas) ->
-                    reconcilePartition(new TopicPartition(topic, partition), replicas, live));
+                    reconcilePartition(new TopicPartition(topic, partition), replicas, live, shuttingDown));
             }
         } catch (FencedControllerException e) {
             log.warn("Broker {} was deposed as controller: {}", brokerId, e.getMessage());
@@ -234,35 +267,186 @@ public final class Controller implements MetadataListener, Closeable {
         }
     }
 
-    private void reconcilePartition(TopicPartition tp, List<Integer> replicas, Set<Integer> live) {
+    private void reconcilePartition(TopicPartition tp, List<Integer> replicas, Set<Integer> live, Set<Integer> shuttingDown) {
         Optional<LeaderAndIsr> current = metadataCache.partitionState(tp);
         List<Integer> liveReplicas = replicas.stream().filter(live::contains).toList();
         if (current.isEmpty()) {
             if (!liveReplicas.isEmpty()) {
-                createPartitionState(tp, new LeaderAndIsr(liveReplicas.get(0), 0, liveReplicas, epoch, -1));
+                int leader = PartitionLeaderElection.fromIsr(replicas, liveReplicas, live, shuttingDown, -1)
+                    .orElse(liveReplicas.get(0));
+                createPartitionState(tp, new LeaderAndIsr(leader, 0, liveReplicas, epoch, -1));
             }
             return;
         }
         LeaderAndIsr state = current.get();
         if (state.hasLeader() && live.contains(state.leader())) {
-            List<Integer> liveIsr = state.isr().stream().filter(live::contains).toList();
-            if (liveIsr.size() < state.isr().size()) {
-                writePartitionState(tp, state.newLeader(state.leader(), liveIsr, epoch), "remove dead replicas from the ISR");
+            if (shuttingDown.contains(state.leader())) {
+                // Controlled shutdown: hand leadership to another in-sync replica, if there is one.
+                Optional<Integer> next = PartitionLeaderElection.fromIsr(replicas, state.isr(), live, shuttingDown,
+                    state.leader()).filter(r -> !shuttingDown.contains(r));
+                if (next.isPresent()) {
+                    List<Integer> newIsr = state.isr().stream().filter(r -> live.contains(r) && !shuttingDown.contains(r))
+                        .toList();
+                    writePartitionState(tp, state.newLeader(next.get(), newIsr, epoch),
+                        "controlled shutdown of broker " + state.leader() + ": move leadership");
+                }
+                return;
+            }
+            List<Integer> keptIsr = state.isr().stream()
+                .filter(r -> r == state.leader() || live.contains(r) && !shuttingDown.contains(r)).toList();
+            if (keptIsr.size() < state.isr().size()) {
+                writePartitionState(tp, state.newLeader(state.leader(), keptIsr, epoch),
+                    "remove dead or shutting-down replicas from the ISR");
             }
             return;
         }
-        List<Integer> candidates = replicas.stream().filter(r -> state.isr().contains(r) && live.contains(r)).toList();
-        if (!candidates.isEmpty()) {
+        Optional<Integer> candidate = PartitionLeaderElection.fromIsr(replicas, state.isr(), live, shuttingDown, -1);
+        if (candidate.isPresent()) {
             List<Integer> newIsr = state.isr().stream().filter(live::contains).toList();
-            writePartitionState(tp, state.newLeader(candidates.get(0), newIsr, epoch), "elect a leader from the ISR");
+            writePartitionState(tp, state.newLeader(candidate.get(), newIsr, epoch), "elect a leader from the ISR");
         } else if (!liveReplicas.isEmpty() && uncleanLeaderElectionEnabled.test(tp.topic())) {
+            int leader = PartitionLeaderElection.unclean(replicas, live, shuttingDown).orElseThrow();
             log.warn("Unclean leader election for {}: replica {} is not in the ISR {} and may have lost data",
-                tp, liveReplicas.get(0), state.isr());
-            writePartitionState(tp, state.newLeader(liveReplicas.get(0), List.of(liveReplicas.get(0)), epoch),
-                "unclean leader election");
+                tp, leader, state.isr());
+            writePartitionState(tp, state.newLeader(leader, List.of(leader), epoch), "unclean leader election");
         } else if (state.hasLeader()) {
             log.warn("{} is offline: no live replica in its ISR {}", tp, state.isr());
             writePartitionState(tp, state.newLeader(LeaderAndIsr.NO_LEADER, state.isr(), epoch), "mark offline");
+        }
+    }
+
+    /**
+     * Elects leaders on request (the ElectLeaders API, KIP-460): PREFERRED moves leadership to
+     * the preferred replica when it is alive and in sync; UNCLEAN elects any live replica for a
+     * partition without a live leader.
+     *
+     * @param partitions the partitions, or null for every partition (PREFERRED only)
+     * @return per partition: NONE, ELECTION_NOT_NEEDED, PREFERRED_LEADER_NOT_AVAILABLE,
+     *         ELIGIBLE_LEADERS_NOT_AVAILABLE or UNKNOWN_TOPIC_OR_PARTITION; fails with
+     *         {@link org.apache.kafka.common.errors.NotControllerException} on a broker that is not the controller
+     */
+    public CompletableFuture<Map<TopicPartition, Errors>>
+            electLeaders(ElectionType type, Collection<TopicPartition> partitions) {
+        var future = new CompletableFuture<Map<TopicPartition,
+            Errors>>();
+        Runnable task = () -> {
+            if (!active) {
+                future.completeExceptionally(new NotControllerException(
+                    "Broker " + brokerId + " is not the controller"));
+                return;
+            }
+            try {
+                future.complete(elect(type, partitions == null ? allPartitions() : partitions));
+            } catch (RuntimeException e) {
+                future.completeExceptionally(e);
+            }
+        };
+        if (closed) {
+            future.completeExceptionally(new NotControllerException("Controller closed"));
+        } else {
+            submit(task);
+        }
+        return future;
+    }
+
+    private List<TopicPartition> allPartitions() {
+        List<TopicPartition> all = new ArrayList<>();
+        for (String topic : metadataCache.topicNames()) {
+            metadataCache.topic(topic).ifPresent(t -> t.replicas().keySet().forEach(p -> all.add(new TopicPartition(topic, p))));
+        }
+        return all;
+    }
+
+    private Map<TopicPartition, Errors> elect(
+            ElectionType type, Collection<TopicPartition> partitions) {
+        Set<Integer> live = metadataCache.aliveBrokers().stream().map(BrokerInfo::id).collect(Collectors.toSet());
+        Set<Integer> shuttingDown = metadataCache.aliveBrokers().stream().filter(BrokerInfo::shuttingDown)
+            .map(BrokerInfo::id).collect(Collectors.toSet());
+        Map<TopicPartition, Errors> results = new LinkedHashMap<>();
+        for (TopicPartition tp : partitions) {
+            List<Integer> replicas = metadataCache.topic(tp.topic()).map(t -> t.replicas().get(tp.partition())).orElse(null);
+            Optional<LeaderAndIsr> current = metadataCache.partitionState(tp);
+            if (replicas == null || current.isEmpty() || metadataCache.isPendingDeletion(tp.topic())) {
+                results.put(tp, Errors.UNKNOWN_TOPIC_OR_PARTITION);
+                continue;
+            }
+            LeaderAndIsr state = current.get();
+            Optional<Integer> leader;
+            if (type == ElectionType.PREFERRED) {
+                if (state.leader() == replicas.get(0)) {
+                    results.put(tp, Errors.ELECTION_NOT_NEEDED);
+                    continue;
+                }
+                leader = PartitionLeaderElection.preferred(replicas, state.isr(), live, shuttingDown);
+                if (leader.isEmpty()) {
+                    results.put(tp, Errors.PREFERRED_LEADER_NOT_AVAILABLE);
+                    continue;
+                }
+                List<Integer> isr = state.isr().stream().filter(live::contains).toList();
+                boolean written = writePartitionState(tp, state.newLeader(leader.get(), isr, epoch),
+                    "preferred leader election");
+                results.put(tp, written ? Errors.NONE
+                    : Errors.PREFERRED_LEADER_NOT_AVAILABLE);
+            } else {
+                if (state.hasLeader() && live.contains(state.leader())) {
+                    results.put(tp, Errors.ELECTION_NOT_NEEDED);
+                    continue;
+                }
+                leader = PartitionLeaderElection.fromIsr(replicas, state.isr(), live, shuttingDown, -1)
+                    .or(() -> PartitionLeaderElection.unclean(replicas, live, shuttingDown));
+                if (leader.isEmpty()) {
+                    results.put(tp, Errors.ELIGIBLE_LEADERS_NOT_AVAILABLE);
+                    continue;
+                }
+                List<Integer> isr = state.isr().contains(leader.get())
+                    ? state.isr().stream().filter(live::contains).toList() : List.of(leader.get());
+                boolean written = writePartitionState(tp, state.newLeader(leader.get(), isr, epoch), "unclean leader election "
+                    + "by request");
+                results.put(tp, written ? Errors.NONE
+                    : Errors.ELIGIBLE_LEADERS_NOT_AVAILABLE);
+            }
+        }
+        return results;
+    }
+
+    /** Every {@code leader.imbalance.check.interval.seconds}, moves leaders back to preferred replicas. */
+    private void scheduleImbalanceCheck(int forEpoch) {
+        if (!config.autoLeaderRebalanceEnable()) {
+            return;
+        }
+        CompletableFuture.delayedExecutor(config.leaderImbalanceCheckIntervalMs(), TimeUnit.MILLISECONDS)
+            .execute(() -> submit(() -> {
+                if (!active || closed || epoch != forEpoch) {
+                    return;
+                }
+                try {
+                    checkImbalance();
+                } catch (FencedControllerException e) {
+                    log.warn("Broker {} was deposed as controller: {}", brokerId, e.getMessage());
+                    active = false;
+                    return;
+                } catch (RuntimeException e) {
+                    log.warn("Leader imbalance check failed: {}", e.toString());
+                }
+                scheduleImbalanceCheck(forEpoch);
+            }));
+    }
+
+    private void checkImbalance() {
+        Map<TopicPartition, List<Integer>> assignments = new HashMap<>();
+        Map<TopicPartition, LeaderAndIsr> states = new HashMap<>();
+        for (TopicPartition tp : allPartitions()) {
+            if (metadataCache.isPendingDeletion(tp.topic())) {
+                continue;
+            }
+            metadataCache.topic(tp.topic()).map(t -> t.replicas().get(tp.partition())).ifPresent(r -> assignments.put(tp, r));
+            metadataCache.partitionState(tp).ifPresent(st -> states.put(tp, st));
+        }
+        List<TopicPartition> imbalanced = PartitionLeaderElection.imbalanced(assignments, states,
+            config.leaderImbalancePerBrokerPercentage());
+        if (!imbalanced.isEmpty()) {
+            var results = elect(ElectionType.PREFERRED, imbalanced);
+            log.info("Leader imbalance check moved leaders back to preferred replicas: {}", results);
         }
     }
 
@@ -284,11 +468,11 @@ public final class Controller implements MetadataListener, Closeable {
         fencedWrite(ops, tp, "create leadership (leader " + state.leader() + ", ISR " + state.isr() + ")");
     }
 
-    private void writePartitionState(TopicPartition tp, LeaderAndIsr state, String why) {
+    private boolean writePartitionState(TopicPartition tp, LeaderAndIsr state, String why) {
         try {
             List<CuratorOp> ops = List.of(epochCheck(), zkClient.curator().transactionOp().setData()
                 .withVersion(state.zkVersion()).forPath(ZkPaths.partitionState(tp.topic(), tp.partition()), state.toJson()));
-            fencedWrite(ops, tp, why + ": leader " + state.leader() + ", leader epoch " + state.leaderEpoch()
+            return fencedWrite(ops, tp, why + ": leader " + state.leader() + ", leader epoch " + state.leaderEpoch()
                 + ", ISR " + state.isr());
         } catch (FencedControllerException | ZooKeeperClientException e) {
             throw e;
@@ -301,10 +485,12 @@ public final class Controller implements MetadataListener, Closeable {
         return zkClient.curator().transactionOp().check().withVersion(epochZkVersion).forPath(ZkPaths.CONTROLLER_EPOCH);
     }
 
-    private void fencedWrite(List<CuratorOp> ops, TopicPartition tp, String what) {
+    /** @return true when written, false when the partition's node changed meanwhile */
+    private boolean fencedWrite(List<CuratorOp> ops, TopicPartition tp, String what) {
         try {
             zkClient.curator().transaction().forOperations(ops);
             log.info("Controller {} (epoch {}): {} for {}", brokerId, epoch, what, tp);
+            return true;
         } catch (org.apache.zookeeper.KeeperException.BadVersionException | org.apache.zookeeper.KeeperException.NodeExistsException
                  | org.apache.zookeeper.KeeperException.NoNodeException e) {
             if (!stillController()) {
@@ -313,13 +499,14 @@ public final class Controller implements MetadataListener, Closeable {
             // The partition's node changed under us (e.g. its leader changed the ISR): the watch brings
             // the new state and a new reconciliation.
             queueReconcileLater();
+            return false;
         } catch (Exception e) {
             throw new ZooKeeperClientException("Could not " + what + " for " + tp + ": " + e, e);
         }
     }
 
     private void queueReconcileLater() {
-        java.util.concurrent.CompletableFuture.delayedExecutor(200, TimeUnit.MILLISECONDS).execute(this::queueReconcile);
+        CompletableFuture.delayedExecutor(200, TimeUnit.MILLISECONDS).execute(this::queueReconcile);
     }
 
     private boolean stillController() {

@@ -90,6 +90,12 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
  * @param replicaFetchMinBytes               bytes a follower's fetch waits for
  * @param replicaFetchBackoffMs              pause of a partition's fetching after an error, ms
  * @param replicaSocketTimeoutMs             how long a follower waits for a fetch response, ms
+ * @param autoLeaderRebalanceEnable          whether the controller moves leaders back to preferred replicas
+ * @param leaderImbalanceCheckIntervalSeconds how often it checks, s
+ * @param leaderImbalancePerBrokerPercentage share of a broker's preferred partitions led elsewhere that triggers it, %
+ * @param controlledShutdownEnable           whether a stopping broker first has its leaderships moved away
+ * @param controlledShutdownMaxRetries       with the backoff, bounds how long it waits for that
+ * @param controlledShutdownRetryBackoffMs   see above, ms
  */
 @ConfigurationProperties("broker")
 public record BrokerProperties(
@@ -162,7 +168,13 @@ public record BrokerProperties(
         @DefaultValue("500") int replicaFetchWaitMaxMs,
         @DefaultValue("1") int replicaFetchMinBytes,
         @DefaultValue("1000") int replicaFetchBackoffMs,
-        @DefaultValue("30000") int replicaSocketTimeoutMs) {
+        @DefaultValue("30000") int replicaSocketTimeoutMs,
+        @DefaultValue("true") boolean autoLeaderRebalanceEnable,
+        @DefaultValue("300") int leaderImbalanceCheckIntervalSeconds,
+        @DefaultValue("10") int leaderImbalancePerBrokerPercentage,
+        @DefaultValue("true") boolean controlledShutdownEnable,
+        @DefaultValue("3") int controlledShutdownMaxRetries,
+        @DefaultValue("5000") long controlledShutdownRetryBackoffMs) {
 
     public BrokerProperties {
         if (id < 0) {

@@ -59,9 +59,11 @@ public final class Partition {
      * @param replicaLagTimeMaxMs {@code replica.lag.time.max.ms}
      * @param onStateChanged      called (outside locks) when the high watermark or ISR changed
      *                            asynchronously, so waiting requests can complete
+     * @param isrEligible         whether a broker may join an ISR: registered and not in controlled
+     *                            shutdown (KIP-841)
      */
     public record Context(int localBrokerId, IsrUpdater isrUpdater, Time time, long replicaLagTimeMaxMs,
-                          Consumer<TopicPartition> onStateChanged) {
+                          Consumer<TopicPartition> onStateChanged, java.util.function.IntPredicate isrEligible) {
     }
 
     private final TopicPartition topicPartition;
@@ -290,7 +292,8 @@ public final class Partition {
      */
     private void maybeExpandIsr(FollowerReplica follower) {
         PartitionLog l = log;
-        if (l == null || isrUpdateInFlight || isr.contains(follower.brokerId()) || !replicas.contains(follower.brokerId())) {
+        if (l == null || isrUpdateInFlight || isr.contains(follower.brokerId()) || !replicas.contains(follower.brokerId())
+                || !context.isrEligible().test(follower.brokerId())) {
             return;
         }
         long end = follower.logEndOffset().messageOffset();

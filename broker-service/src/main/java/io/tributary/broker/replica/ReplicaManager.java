@@ -90,7 +90,8 @@ public final class ReplicaManager implements MetadataListener {
         this.time = time;
         this.fetcherManager = fetcherManager;
         this.partitionContext = new Partition.Context(brokerId, isrUpdater, time, replicaLagTimeMaxMs,
-            this::completeDelayedRequests);
+            this::completeDelayedRequests,
+            id -> metadataCache.broker(id).map(b -> !b.shuttingDown()).orElse(false));
         this.completionExecutor = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "broker-" + brokerId + "-delayed-completion");
             t.setDaemon(true);
@@ -118,6 +119,22 @@ public final class ReplicaManager implements MetadataListener {
                 log.error("ISR check of {} failed", partition.topicPartition(), e);
             }
         }
+    }
+
+    /**
+     * Stops every follower fetcher for good (controlled shutdown): this broker stops copying, so
+     * it cannot rejoin ISRs it was taken out of.
+     */
+    public void stopFetchers() {
+        fetcherManager.close();
+    }
+
+    /** Partitions this broker leads that another live in-sync replica could take over. */
+    public List<TopicPartition> leadershipsToMove() {
+        return partitions.values().stream().filter(Partition::isLeader)
+            .filter(p -> p.isr().stream().anyMatch(r -> r != brokerId && metadataCache.broker(r)
+                .map(b -> !b.shuttingDown()).orElse(false)))
+            .map(Partition::topicPartition).toList();
     }
 
     /** The follower fetchers (tests and metrics). */
