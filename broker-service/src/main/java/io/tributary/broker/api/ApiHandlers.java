@@ -51,7 +51,9 @@ public final class ApiHandlers {
             new ListGroupsHandler(groupCoordinator),
             new DeleteGroupsHandler(groupCoordinator),
             new OffsetDeleteHandler(groupCoordinator),
-            new ElectLeadersHandler(controller));
+            new ElectLeadersHandler(controller),
+            new AlterPartitionReassignmentsHandler(controller),
+            new ListPartitionReassignmentsHandler(metadataCache));
         return new ApiVersionsHandler(handlers, metadataCache::clusterId, properties.id()).allHandlers();
     }
 }

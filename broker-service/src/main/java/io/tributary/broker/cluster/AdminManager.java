@@ -263,7 +263,8 @@ public final class AdminManager {
             if (!validateOnly) {
                 Map<Integer, List<Integer>> all = new TreeMap<>(current.replicas());
                 all.putAll(added);
-                zkClient.setTopicAssignment(new TopicAssignment(topic, current.topicId(), all, current.zkVersion()));
+                zkClient.setTopicAssignment(new TopicAssignment(topic, current.topicId(), all, current.addingReplicas(),
+                    current.removingReplicas(), current.zkVersion()));
                 log.info("Added partitions {} to topic {}", added.keySet(), topic);
             }
             return ApiError.NONE;

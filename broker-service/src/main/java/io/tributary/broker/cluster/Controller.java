@@ -44,12 +44,13 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>Also on that thread: controlled shutdown (a broker whose registration says it is shutting
  * down loses its leaderships to other in-sync replicas and leaves the ISRs), leader elections
- * asked for with ElectLeaders, and the periodic move of leaders back to preferred replicas
- * ({@code auto.leader.rebalance.enable}). The choices themselves are in {@link PartitionLeaderElection}.
+ * asked for with ElectLeaders and the periodic move of leaders back to preferred replicas
+ * ({@link LeaderElections}), and partition reassignments ({@link PartitionReassignments}). The
+ * choices of a leader are {@link PartitionLeaderElection}'s.
  *
- * <p>About 560 lines, over the house limit: every kind of election here writes through the same
- * fenced, versioned ZooKeeper transaction and runs on the one event thread; the election
- * requests and the imbalance check are the part to move out next.
+ * <p>About 550 lines, a little over the house limit: the event loop, the reconciliation of
+ * partition states with live brokers, topic deletion and the fenced writes share the
+ * controller's epoch and thread; the fenced writes could move out next.
  *
  * <p>Thread-safe.
  */
@@ -64,6 +65,8 @@ public final class Controller implements MetadataListener, Closeable {
     private final Config config;
     private final Time time;
     private final ExecutorService eventThread;
+    private final PartitionReassignments reassignments;
+    private final LeaderElections elections;
     private final AtomicBoolean reconcileQueued = new AtomicBoolean();
     private final ConnectionStateListener connectionListener = this::onConnectionStateChanged;
     private volatile boolean active;
@@ -93,6 +96,24 @@ public final class Controller implements MetadataListener, Closeable {
         this.uncleanLeaderElectionEnabled = uncleanLeaderElectionEnabled;
         this.config = config;
         this.time = time;
+        ControllerWrites writes = new ControllerWrites() {
+            @Override
+            public boolean writePartitionState(TopicPartition tp, LeaderAndIsr state, String why) {
+                return Controller.this.writePartitionState(tp, state, why);
+            }
+
+            @Override
+            public boolean writeTopicAssignment(TopicAssignment assignment, String why) {
+                return Controller.this.writeTopicAssignment(assignment, why);
+            }
+
+            @Override
+            public int controllerEpoch() {
+                return epoch;
+            }
+        };
+        this.reassignments = new PartitionReassignments(metadataCache, writes);
+        this.elections = new LeaderElections(metadataCache, writes);
         this.eventThread = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "controller-event-thread");
             t.setDaemon(true);
@@ -148,7 +169,7 @@ public final class Controller implements MetadataListener, Closeable {
 
     @Override
     public void onPartitionStateChanged(TopicPartition tp, LeaderAndIsr state) {
-        if (!state.hasLeader()) {
+        if (!state.hasLeader() || metadataCache.topic(tp.topic()).map(t -> t.isReassigning(tp.partition())).orElse(false)) {
             queueReconcile();
         }
     }
@@ -257,6 +278,9 @@ public final class Controller implements MetadataListener, Closeable {
                 }
                 assignment.replicas().forEach((partition, replicas) ->
                     reconcilePartition(new TopicPartition(topic, partition), replicas, live, shuttingDown));
+                if (!assignment.addingReplicas().isEmpty() || !assignment.removingReplicas().isEmpty()) {
+                    reassignments.reconcile(assignment);
+                }
             }
         } catch (FencedControllerException e) {
             log.warn("Broker {} was deposed as controller: {}", brokerId, e.getMessage());
@@ -336,7 +360,7 @@ public final class Controller implements MetadataListener, Closeable {
                 return;
             }
             try {
-                future.complete(elect(type, partitions == null ? allPartitions() : partitions));
+                future.complete(elections.elect(type, partitions == null ? elections.allPartitions() : partitions));
             } catch (RuntimeException e) {
                 future.completeExceptionally(e);
             }
@@ -349,64 +373,33 @@ public final class Controller implements MetadataListener, Closeable {
         return future;
     }
 
-    private List<TopicPartition> allPartitions() {
-        List<TopicPartition> all = new ArrayList<>();
-        for (String topic : metadataCache.topicNames()) {
-            metadataCache.topic(topic).ifPresent(t -> t.replicas().keySet().forEach(p -> all.add(new TopicPartition(topic, p))));
+    /**
+     * Starts or cancels partition reassignments (AlterPartitionReassignments, KIP-455).
+     *
+     * @param targets per partition the target replicas, or empty to cancel
+     * @return per partition the outcome; fails with {@link NotControllerException} on a broker
+     *         that is not the controller
+     */
+    public CompletableFuture<Map<TopicPartition, org.apache.kafka.common.requests.ApiError>> alterPartitionReassignments(
+            Map<TopicPartition, Optional<List<Integer>>> targets, boolean allowReplicationFactorChange) {
+        CompletableFuture<Map<TopicPartition, org.apache.kafka.common.requests.ApiError>> future = new CompletableFuture<>();
+        if (closed) {
+            future.completeExceptionally(new NotControllerException("Controller closed"));
+            return future;
         }
-        return all;
-    }
-
-    private Map<TopicPartition, Errors> elect(
-            ElectionType type, Collection<TopicPartition> partitions) {
-        Set<Integer> live = metadataCache.aliveBrokers().stream().map(BrokerInfo::id).collect(Collectors.toSet());
-        Set<Integer> shuttingDown = metadataCache.aliveBrokers().stream().filter(BrokerInfo::shuttingDown)
-            .map(BrokerInfo::id).collect(Collectors.toSet());
-        Map<TopicPartition, Errors> results = new LinkedHashMap<>();
-        for (TopicPartition tp : partitions) {
-            List<Integer> replicas = metadataCache.topic(tp.topic()).map(t -> t.replicas().get(tp.partition())).orElse(null);
-            Optional<LeaderAndIsr> current = metadataCache.partitionState(tp);
-            if (replicas == null || current.isEmpty() || metadataCache.isPendingDeletion(tp.topic())) {
-                results.put(tp, Errors.UNKNOWN_TOPIC_OR_PARTITION);
-                continue;
+        submit(() -> {
+            if (!active) {
+                future.completeExceptionally(new NotControllerException("Broker " + brokerId + " is not the controller"));
+                return;
             }
-            LeaderAndIsr state = current.get();
-            Optional<Integer> leader;
-            if (type == ElectionType.PREFERRED) {
-                if (state.leader() == replicas.get(0)) {
-                    results.put(tp, Errors.ELECTION_NOT_NEEDED);
-                    continue;
-                }
-                leader = PartitionLeaderElection.preferred(replicas, state.isr(), live, shuttingDown);
-                if (leader.isEmpty()) {
-                    results.put(tp, Errors.PREFERRED_LEADER_NOT_AVAILABLE);
-                    continue;
-                }
-                List<Integer> isr = state.isr().stream().filter(live::contains).toList();
-                boolean written = writePartitionState(tp, state.newLeader(leader.get(), isr, epoch),
-                    "preferred leader election");
-                results.put(tp, written ? Errors.NONE
-                    : Errors.PREFERRED_LEADER_NOT_AVAILABLE);
-            } else {
-                if (state.hasLeader() && live.contains(state.leader())) {
-                    results.put(tp, Errors.ELECTION_NOT_NEEDED);
-                    continue;
-                }
-                leader = PartitionLeaderElection.fromIsr(replicas, state.isr(), live, shuttingDown, -1)
-                    .or(() -> PartitionLeaderElection.unclean(replicas, live, shuttingDown));
-                if (leader.isEmpty()) {
-                    results.put(tp, Errors.ELIGIBLE_LEADERS_NOT_AVAILABLE);
-                    continue;
-                }
-                List<Integer> isr = state.isr().contains(leader.get())
-                    ? state.isr().stream().filter(live::contains).toList() : List.of(leader.get());
-                boolean written = writePartitionState(tp, state.newLeader(leader.get(), isr, epoch), "unclean leader election "
-                    + "by request");
-                results.put(tp, written ? Errors.NONE
-                    : Errors.ELIGIBLE_LEADERS_NOT_AVAILABLE);
+            try {
+                future.complete(reassignments.alter(targets, allowReplicationFactorChange));
+                queueReconcile();
+            } catch (RuntimeException e) {
+                future.completeExceptionally(e);
             }
-        }
-        return results;
+        });
+        return future;
     }
 
     /** Every {@code leader.imbalance.check.interval.seconds}, moves leaders back to preferred replicas. */
@@ -420,7 +413,7 @@ public final class Controller implements MetadataListener, Closeable {
                     return;
                 }
                 try {
-                    checkImbalance();
+                    elections.moveLeadersToPreferredReplicas(config.leaderImbalancePerBrokerPercentage());
                 } catch (FencedControllerException e) {
                     log.warn("Broker {} was deposed as controller: {}", brokerId, e.getMessage());
                     active = false;
@@ -430,24 +423,6 @@ public final class Controller implements MetadataListener, Closeable {
                 }
                 scheduleImbalanceCheck(forEpoch);
             }));
-    }
-
-    private void checkImbalance() {
-        Map<TopicPartition, List<Integer>> assignments = new HashMap<>();
-        Map<TopicPartition, LeaderAndIsr> states = new HashMap<>();
-        for (TopicPartition tp : allPartitions()) {
-            if (metadataCache.isPendingDeletion(tp.topic())) {
-                continue;
-            }
-            metadataCache.topic(tp.topic()).map(t -> t.replicas().get(tp.partition())).ifPresent(r -> assignments.put(tp, r));
-            metadataCache.partitionState(tp).ifPresent(st -> states.put(tp, st));
-        }
-        List<TopicPartition> imbalanced = PartitionLeaderElection.imbalanced(assignments, states,
-            config.leaderImbalancePerBrokerPercentage());
-        if (!imbalanced.isEmpty()) {
-            var results = elect(ElectionType.PREFERRED, imbalanced);
-            log.info("Leader imbalance check moved leaders back to preferred replicas: {}", results);
-        }
     }
 
     private void createPartitionState(TopicPartition tp, LeaderAndIsr state) {
@@ -478,6 +453,18 @@ public final class Controller implements MetadataListener, Closeable {
             throw e;
         } catch (Exception e) {
             throw new ZooKeeperClientException("Could not prepare the state of " + tp, e);
+        }
+    }
+
+    private boolean writeTopicAssignment(TopicAssignment assignment, String why) {
+        try {
+            List<CuratorOp> ops = List.of(epochCheck(), zkClient.curator().transactionOp().setData()
+                .withVersion(assignment.zkVersion()).forPath(ZkPaths.topic(assignment.topic()), assignment.toJson()));
+            return fencedWrite(ops, new TopicPartition(assignment.topic(), -1), why);
+        } catch (FencedControllerException | ZooKeeperClientException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new ZooKeeperClientException("Could not prepare the assignment of " + assignment.topic(), e);
         }
     }
 
