@@ -20,6 +20,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.LogTruncationException;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -205,5 +206,50 @@ class LeaderEpochTruncationTest {
         cluster.start(0);
         cluster.assertReplicasIdentical(TP);
         assertThat(consume(2)).containsExactly("m0", "m1-after-unclean-election");
+    }
+
+    @Test
+    void aConsumerDetectsTheTruncationOfWhatItReadAfterAnUncleanElection() throws Exception {
+        createTopic(Map.of("min.insync.replicas", "1", "unclean.leader.election.enable", "true"));
+        try (KafkaProducer<byte[], byte[]> producer = producer("all")) {
+            send(producer, "m0");
+            cluster.crash(1);
+            cluster.awaitIsr(TP, List.of(0));
+            send(producer, "m1-lost");
+        }
+        try (KafkaConsumer<byte[], byte[]> consumer = cluster.consumer(Map.of(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                "none", ConsumerConfig.METADATA_MAX_AGE_CONFIG, 500))) {
+            consumer.assign(List.of(TP));
+            consumer.seek(TP, 0);
+            List<String> read = new ArrayList<>();
+            await().atMost(Duration.ofSeconds(30)).until(() -> {
+                consumer.poll(Duration.ofMillis(200)).forEach(r -> read.add(new String(r.value(), StandardCharsets.UTF_8)));
+                return read.size() == 2;
+            });
+            assertThat(read).containsExactly("m0", "m1-lost");
+
+            // The replica that missed m1-lost leads after an unclean election, and offsets 1 and 2 get new records.
+            cluster.crash(0);
+            cluster.start(1);
+            await().atMost(Duration.ofSeconds(30)).until(() -> cluster.partitionState(TP).leader() == 1);
+            cluster.awaitLeader(TP);
+            try (KafkaProducer<byte[], byte[]> producer = producer("1")) {
+                send(producer, "m1-after");
+                send(producer, "m2-after");
+            }
+            // The consumer's position (2, in the epoch of m1-lost) is validated with OffsetForLeaderEpoch (KIP-320):
+            // that epoch ends at offset 1 on the new leader, so reading on from 2 would skip m1-after.
+            LogTruncationException truncation = await().atMost(Duration.ofSeconds(30)).until(() -> {
+                try {
+                    consumer.poll(Duration.ofMillis(200)).forEach(r -> read.add(new String(r.value(),
+                        StandardCharsets.UTF_8)));
+                    return null;
+                } catch (LogTruncationException e) {
+                    return e;
+                }
+            }, e -> e != null);
+            assertThat(truncation.divergentOffsets().get(TP).offset()).isEqualTo(1);
+            assertThat(read).containsExactly("m0", "m1-lost");
+        }
     }
 }
