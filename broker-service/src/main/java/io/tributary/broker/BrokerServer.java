@@ -168,6 +168,14 @@ public final class BrokerServer {
             registration = new BrokerRegistration(zkClient, new BrokerInfo(properties.id(), advertisedEndPoints(),
                 properties.rack(), -1), properties.zookeeperSessionTimeoutMs(), time);
             registration.register();
+            BrokerRegistration published = registration;
+            replicaManager.setOfflineReplicasListener(offline -> {
+                try {
+                    published.updateOfflineReplicas(offline);
+                } catch (RuntimeException e) {
+                    log.error("Could not publish the offline replicas {} of broker {}", offline, properties.id(), e);
+                }
+            });
             controller.startup();
             started = true;
             log.info("Broker {} started in {} ms: cluster {}, listeners {}, log dirs {}", properties.id(),

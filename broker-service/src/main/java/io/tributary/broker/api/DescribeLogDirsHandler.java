@@ -52,8 +52,8 @@ public final class DescribeLogDirsHandler extends VersionedHandler {
             .setErrorCode(Errors.NONE.code());
         for (ReplicaManager.LogDirInfo dir : replicaManager.describeLogDirs()) {
             DescribeLogDirsResponseData.DescribeLogDirsResult result = new DescribeLogDirsResponseData.DescribeLogDirsResult()
-                .setErrorCode(Errors.NONE.code()).setLogDir(dir.path())
-                .setTotalBytes(dir.totalBytes()).setUsableBytes(dir.usableBytes());
+                .setErrorCode(dir.offline() ? Errors.KAFKA_STORAGE_ERROR.code() : Errors.NONE.code()).setLogDir(dir.path())
+                .setTotalBytes(dir.offline() ? -1 : dir.totalBytes()).setUsableBytes(dir.offline() ? -1 : dir.usableBytes());
             Map<String, DescribeLogDirsResponseData.DescribeLogDirsTopic> topics = new LinkedHashMap<>();
             for (Map.Entry<TopicPartition, Long> e : dir.partitions().entrySet()) {
                 if (wanted != null && !wanted.contains(e.getKey())) {

@@ -3,7 +3,10 @@ package io.tributary.broker.cluster;
 import io.tributary.broker.config.EndPoint;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.security.auth.SecurityProtocol;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -24,22 +27,35 @@ import tools.jackson.databind.node.ObjectNode;
  * @param endPoints    advertised listeners
  * @param rack         rack, or null
  * @param epoch        broker epoch: the czxid of the registration node (-1 before registration)
- * @param shuttingDown whether the broker is in controlled shutdown
+ * <p>A broker whose log directory failed (KIP-112) lists the replicas it lost in
+ * {@code "offline_replicas":{"topic":[0,2]}} (Tributary's field; Kafka's ZooKeeper brokers wrote a
+ * log-dir event and answered the controller's LeaderAndIsr with the offline ones): the controller
+ * treats them as dead replicas.
+ *
+ * @param shuttingDown    whether the broker is in controlled shutdown
+ * @param offlineReplicas partitions whose replica on this broker is offline
  */
-public record BrokerInfo(int id, List<EndPoint> endPoints, String rack, long epoch, boolean shuttingDown) {
+public record BrokerInfo(int id, List<EndPoint> endPoints, String rack, long epoch, boolean shuttingDown,
+                         Set<TopicPartition> offlineReplicas) {
 
     public BrokerInfo {
         endPoints = List.copyOf(endPoints);
+        offlineReplicas = Set.copyOf(offlineReplicas);
     }
 
-    /** A registration of a broker that is not shutting down. */
+    /** A registration of a broker that is not shutting down and has every replica online. */
     public BrokerInfo(int id, List<EndPoint> endPoints, String rack, long epoch) {
-        this(id, endPoints, rack, epoch, false);
+        this(id, endPoints, rack, epoch, false, Set.of());
     }
 
     /** The same registration, in controlled shutdown. */
     public BrokerInfo inControlledShutdown() {
-        return new BrokerInfo(id, endPoints, rack, epoch, true);
+        return new BrokerInfo(id, endPoints, rack, epoch, true, offlineReplicas);
+    }
+
+    /** The same registration with these replicas offline. */
+    public BrokerInfo withOfflineReplicas(Set<TopicPartition> offline) {
+        return new BrokerInfo(id, endPoints, rack, epoch, shuttingDown, offline);
     }
 
     /** The end point of a listener, by name. */
@@ -68,6 +84,16 @@ public record BrokerInfo(int id, List<EndPoint> endPoints, String rack, long epo
         if (shuttingDown) {
             node.put("controlled_shutdown", true);
         }
+        if (!offlineReplicas.isEmpty()) {
+            ObjectNode offline = node.putObject("offline_replicas");
+            offlineReplicas.stream().sorted(java.util.Comparator.comparing(TopicPartition::topic)
+                    .thenComparingInt(TopicPartition::partition))
+                .forEach(tp -> {
+                    var array = offline.has(tp.topic()) ? (tools.jackson.databind.node.ArrayNode) offline.get(tp.topic())
+                        : offline.putArray(tp.topic());
+                    array.add(tp.partition());
+                });
+        }
         return ZkJson.bytes(node);
     }
 
@@ -85,6 +111,10 @@ public record BrokerInfo(int id, List<EndPoint> endPoints, String rack, long epo
         }
         JsonNode rackNode = node.get("rack");
         String rack = rackNode == null || rackNode.isNull() ? null : rackNode.asString();
-        return new BrokerInfo(id, endPoints, rack, czxid, node.path("controlled_shutdown").asBoolean(false));
+        Set<TopicPartition> offline = new java.util.HashSet<>();
+        for (Map.Entry<String, JsonNode> e : node.path("offline_replicas").properties()) {
+            e.getValue().forEach(p -> offline.add(new TopicPartition(e.getKey(), p.asInt())));
+        }
+        return new BrokerInfo(id, endPoints, rack, czxid, node.path("controlled_shutdown").asBoolean(false), offline);
     }
 }

@@ -127,13 +127,27 @@ public final class BrokerRegistration implements Closeable {
      * Marks the registration as in controlled shutdown: the controller moves this broker's
      * leaderships to other in-sync replicas and takes it out of ISRs.
      */
-    public void markControlledShutdown() {
+    public synchronized void markControlledShutdown() {
         brokerInfo = brokerInfo.inControlledShutdown();
         String path = ZkPaths.broker(brokerInfo.id());
         zkClient.getDataAndVersion(path).filter(v -> v.ephemeralOwner() == zkClient.sessionId()).ifPresent(v ->
             KafkaZkClient.call(() -> zkClient.curator().setData().withVersion(v.version())
                 .forPath(path, brokerInfo.toJson(time.milliseconds())), "mark broker " + brokerInfo.id() + " shutting down"));
         log.info("Broker {} is in controlled shutdown", brokerInfo.id());
+    }
+
+    /**
+     * Publishes the replicas this broker lost with a failed log directory (KIP-112), so the
+     * controller moves their leadership and takes them out of ISRs.
+     */
+    public synchronized void updateOfflineReplicas(java.util.Set<org.apache.kafka.common.TopicPartition> offline) {
+        brokerInfo = brokerInfo.withOfflineReplicas(offline);
+        String path = ZkPaths.broker(brokerInfo.id());
+        zkClient.getDataAndVersion(path).filter(v -> v.ephemeralOwner() == zkClient.sessionId()).ifPresent(v ->
+            KafkaZkClient.call(() -> zkClient.curator().setData().withVersion(v.version())
+                .forPath(path, brokerInfo.toJson(time.milliseconds())), "publish the offline replicas of broker "
+                    + brokerInfo.id()));
+        log.warn("Broker {} published offline replicas {}", brokerInfo.id(), offline);
     }
 
     /** Removes the registration, so the controller moves what is left at once. */

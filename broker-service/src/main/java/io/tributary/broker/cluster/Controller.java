@@ -276,8 +276,10 @@ public final class Controller implements MetadataListener, Closeable {
                 if (assignment == null) {
                     continue;
                 }
-                assignment.replicas().forEach((partition, replicas) ->
-                    reconcilePartition(new TopicPartition(topic, partition), replicas, live, shuttingDown));
+                assignment.replicas().forEach((partition, replicas) -> {
+                    TopicPartition tp = new TopicPartition(topic, partition);
+                    reconcilePartition(tp, replicas, liveReplicasOf(tp, live), shuttingDown);
+                });
                 if (!assignment.addingReplicas().isEmpty() || !assignment.removingReplicas().isEmpty()) {
                     reassignments.reconcile(assignment);
                 }
@@ -289,6 +291,18 @@ public final class Controller implements MetadataListener, Closeable {
             log.warn("Controller reconciliation failed; retrying: {}", e.toString());
             retryLater(this::queueReconcile);
         }
+    }
+
+    /** The live brokers, less those whose replica of {@code tp} is offline (a failed log directory, KIP-112). */
+    private Set<Integer> liveReplicasOf(TopicPartition tp, Set<Integer> live) {
+        Set<Integer> offline = metadataCache.aliveBrokers().stream().filter(b -> b.offlineReplicas().contains(tp))
+            .map(BrokerInfo::id).collect(Collectors.toSet());
+        if (offline.isEmpty()) {
+            return live;
+        }
+        Set<Integer> out = new java.util.HashSet<>(live);
+        out.removeAll(offline);
+        return out;
     }
 
     private void reconcilePartition(TopicPartition tp, List<Integer> replicas, Set<Integer> live, Set<Integer> shuttingDown) {

@@ -16,12 +16,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledFuture;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
@@ -91,6 +93,8 @@ public final class LogManager {
     private final List<ScheduledFuture<?>> tasks = new ArrayList<>();
     private final Object createLock = new Object();
     private volatile LogCleaner cleaner;
+    private final Set<File> offlineDirs = ConcurrentHashMap.newKeySet();
+    private volatile Consumer<File> logDirFailureHandler = dir -> { };
 
     /**
      * @param logDirs   the log directories; created if missing
@@ -115,6 +119,56 @@ public final class LogManager {
 
     public List<File> logDirs() {
         return logDirs;
+    }
+
+    /** Log directories taken offline after an I/O error (KIP-112), until the broker restarts. */
+    public Set<File> offlineLogDirs() {
+        return Set.copyOf(offlineDirs);
+    }
+
+    /** Called, once per directory, when a log directory goes offline. */
+    public void setLogDirFailureHandler(Consumer<File> handler) {
+        this.logDirFailureHandler = handler;
+    }
+
+    /**
+     * Takes a log directory offline after an I/O error in it (KIP-112): its logs are closed
+     * without flushing and forgotten, no new log is created in it, its checkpoints are no longer
+     * written, and the failure handler is told, so the partitions move to other replicas. The
+     * broker keeps serving its other directories. Idempotent.
+     *
+     * @param dir    a log directory, or a file or directory under one
+     * @param reason what failed, for the log
+     * @return whether this call took it offline
+     */
+    public boolean handleLogDirFailure(File dir, String reason) {
+        File logDir = logDirs.stream().filter(d -> isUnder(dir, d)).findFirst().orElse(null);
+        if (logDir == null || !offlineDirs.add(logDir)) {
+            return false;
+        }
+        log.error("Log directory {} is offline after an I/O error ({}); its partitions are no longer served by this "
+            + "broker until it restarts with the directory repaired", logDir, reason);
+        for (PartitionLog partitionLog : List.copyOf(logs.values())) {
+            if (partitionLog.dir().getParentFile().equals(logDir)) {
+                logs.remove(partitionLog.topicPartition());
+                try {
+                    partitionLog.closeHandlers();
+                } catch (RuntimeException e) {
+                    log.debug("Error closing {} in an offline log directory", partitionLog.topicPartition(), e);
+                }
+            }
+        }
+        logDirFailureHandler.accept(logDir);
+        return true;
+    }
+
+    private static boolean isUnder(File file, File dir) {
+        for (File f = file.getAbsoluteFile(); f != null; f = f.getParentFile()) {
+            if (f.equals(dir.getAbsoluteFile())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -341,12 +395,16 @@ public final class LogManager {
     /** The log directory holding the fewest partitions (ties go to the first listed). */
     private File nextLogDir() {
         Map<File, Integer> counts = new HashMap<>();
-        logDirs.forEach(d -> counts.put(d, 0));
+        logDirs.stream().filter(d -> !offlineDirs.contains(d)).forEach(d -> counts.put(d, 0));
+        if (counts.isEmpty()) {
+            throw new KafkaStorageException("Every log directory is offline: " + logDirs);
+        }
         for (PartitionLog l : logs.values()) {
             File parent = l.dir().getParentFile();
             counts.computeIfPresent(parent, (k, v) -> v + 1);
         }
-        return logDirs.stream().min(Comparator.comparingInt(counts::get)).orElseThrow();
+        return counts.keySet().stream().min(Comparator.comparingInt((File d) -> counts.get(d))
+            .thenComparingInt(logDirs::indexOf)).orElseThrow();
     }
 
     /**
@@ -433,7 +491,7 @@ public final class LogManager {
 
     private void writeCheckpoints(Map<File, OffsetCheckpointFile> files, Function<PartitionLog, Long> offset) {
         Map<File, Map<TopicPartition, Long>> byDir = new HashMap<>();
-        logDirs.forEach(d -> byDir.put(d, new HashMap<>()));
+        logDirs.stream().filter(d -> !offlineDirs.contains(d)).forEach(d -> byDir.put(d, new HashMap<>()));
         for (PartitionLog partitionLog : logs.values()) {
             Map<TopicPartition, Long> offsets = byDir.get(partitionLog.dir().getParentFile());
             if (offsets != null) {
@@ -465,6 +523,9 @@ public final class LogManager {
         checkpointRecoveryPointsAndLogStartOffsets();
         checkpointHighWatermarks();
         for (File dir : logDirs) {
+            if (offlineDirs.contains(dir)) {
+                continue;
+            }
             try {
                 if (clean) {
                     Files.createFile(new File(dir, CLEAN_SHUTDOWN_FILE).toPath());
@@ -510,8 +571,10 @@ public final class LogManager {
      * @param partitions  partition to log size, bytes
      * @param totalBytes  capacity of the file system, bytes
      * @param usableBytes free space usable by the broker, bytes
+     * @param offline     whether it went offline after an I/O error
      */
-    public record LogDirDescription(String path, Map<TopicPartition, Long> partitions, long totalBytes, long usableBytes) {
+    public record LogDirDescription(String path, Map<TopicPartition, Long> partitions, long totalBytes, long usableBytes,
+                                    boolean offline) {
     }
 
     /** Every log directory with its partitions' sizes and its free space. */
@@ -524,7 +587,8 @@ public final class LogManager {
                     sizes.put(partitionLog.topicPartition(), partitionLog.size());
                 }
             }
-            out.add(new LogDirDescription(dir.getAbsolutePath(), sizes, dir.getTotalSpace(), dir.getUsableSpace()));
+            out.add(new LogDirDescription(dir.getAbsolutePath(), sizes, dir.getTotalSpace(), dir.getUsableSpace(),
+                offlineDirs.contains(dir)));
         }
         return out;
     }

@@ -292,6 +292,10 @@ final class ReplicaFetcherThread extends Thread {
                     partitionStates.put(tp, state.delayedUntil(time.milliseconds() + config.backoffMs()));
                 }
             }
+        } catch (org.apache.kafka.common.errors.KafkaStorageException e) {
+            log.error("{}: storage error applying the fetch from broker {}", tp, sourceBrokerId, e);
+            partitionStates.remove(tp);
+            replicaManager.handleStorageError(tp, e);
         } catch (RuntimeException e) {
             log.error("{}: could not apply the fetch from broker {}; backing off {} ms", tp, sourceBrokerId,
                 config.backoffMs(), e);

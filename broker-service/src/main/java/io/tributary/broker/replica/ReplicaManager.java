@@ -73,6 +73,8 @@ public final class ReplicaManager implements MetadataListener {
     private final ReplicaFetcherManager fetcherManager;
     private final Partition.Context partitionContext;
     private final ExecutorService completionExecutor;
+    private final Set<TopicPartition> offlinePartitions = ConcurrentHashMap.newKeySet();
+    private volatile java.util.function.Consumer<Set<TopicPartition>> offlineReplicasListener = tps -> { };
 
     /**
      * @param logConfigs          the current config of a topic's logs (broker defaults overlaid with the topic's overrides)
@@ -98,6 +100,59 @@ public final class ReplicaManager implements MetadataListener {
             return t;
         });
         fetcherManager.setReplicaManager(this);
+        logManager.setLogDirFailureHandler(this::onLogDirFailure);
+    }
+
+    /**
+     * Tells {@code listener} (on a background thread) the partitions whose replica here is offline
+     * after a log directory failed, each time the set grows.
+     */
+    public void setOfflineReplicasListener(java.util.function.Consumer<Set<TopicPartition>> listener) {
+        this.offlineReplicasListener = listener;
+    }
+
+    /** Partitions whose replica here is offline (their log directory failed). */
+    public Set<TopicPartition> offlinePartitions() {
+        return Set.copyOf(offlinePartitions);
+    }
+
+    /**
+     * An I/O error in a partition's log: its whole log directory goes offline (KIP-112).
+     */
+    void handleStorageError(TopicPartition tp, KafkaStorageException e) {
+        Partition partition = partitions.get(tp);
+        java.io.File dir = partition == null ? null : partition.log().map(PartitionLog::dir).orElse(null);
+        if (dir != null) {
+            logManager.handleLogDirFailure(dir, tp + ": " + e.getMessage());
+        }
+    }
+
+    /** A log directory went offline: its partitions stop here and the cluster is told. */
+    private void onLogDirFailure(java.io.File logDir) {
+        List<TopicPartition> lost = new ArrayList<>();
+        for (Partition partition : List.copyOf(partitions.values())) {
+            boolean inDir = partition.log().map(l -> l.dir().getParentFile().equals(logDir)).orElse(false);
+            if (inDir) {
+                TopicPartition tp = partition.topicPartition();
+                offlinePartitions.add(tp);
+                fetcherManager.removePartitions(Set.of(tp));
+                partitions.remove(tp);
+                if (partition.isLeader()) {
+                    leadershipListeners.forEach(l -> l.onResign(tp));
+                }
+                lost.add(tp);
+            }
+        }
+        log.error("Broker {}: replicas {} are offline with log directory {}", brokerId, lost, logDir);
+        Set<TopicPartition> offline = Set.copyOf(offlinePartitions);
+        try {
+            completionExecutor.execute(() -> {
+                lost.forEach(this::completeDelayedRequests);
+                offlineReplicasListener.accept(offline);
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // shutting down
+        }
     }
 
     /**
@@ -182,6 +237,9 @@ public final class ReplicaManager implements MetadataListener {
 
     @Override
     public void onPartitionStateChanged(TopicPartition tp, LeaderAndIsr state) {
+        if (offlinePartitions.contains(tp)) {
+            return; // its log directory failed: the replica stays offline here until a restart
+        }
         Optional<TopicAssignment> topic = metadataCache.topic(tp.topic());
         if (topic.isEmpty()) {
             return;
@@ -361,6 +419,7 @@ public final class ReplicaManager implements MetadataListener {
             return new ProduceResult(e.error(), e.getMessage(), -1, RecordBatch.NO_TIMESTAMP, -1, e.recordErrors(), -1);
         } catch (KafkaStorageException e) {
             log.error("Storage error appending to {}", tp, e);
+            handleStorageError(tp, e);
             return ProduceResult.error(Errors.KAFKA_STORAGE_ERROR, e.getMessage());
         } catch (ApiException e) {
             return ProduceResult.error(Errors.forException(e), e.getMessage());
@@ -374,6 +433,10 @@ public final class ReplicaManager implements MetadataListener {
         Partition partition = partitions.get(tp);
         if (partition != null) {
             return partition;
+        }
+        if (offlinePartitions.contains(tp)) {
+            throw new KafkaStorageException("The replica of " + tp + " on broker " + brokerId + " is offline: its log "
+                + "directory failed");
         }
         boolean known = metadataCache.topic(tp.topic()).map(t -> t.replicas().containsKey(tp.partition())).orElse(false);
         if (known) {
@@ -480,6 +543,7 @@ public final class ReplicaManager implements MetadataListener {
                 offsets.put(tp, info.fetchOffsetMetadata());
             } catch (KafkaStorageException ex) {
                 log.error("Storage error reading {}", tp, ex);
+                handleStorageError(tp, ex);
                 results.put(tp, FetchPartitionResult.error(Errors.KAFKA_STORAGE_ERROR));
                 anyError = true;
             } catch (ApiException ex) {
@@ -604,14 +668,16 @@ public final class ReplicaManager implements MetadataListener {
      * @param partitions  partition to log size, bytes
      * @param totalBytes  capacity of its file system, bytes
      * @param usableBytes free space usable by the broker, bytes
+     * @param offline     whether it went offline after an I/O error (KIP-112)
      */
-    public record LogDirInfo(String path, Map<TopicPartition, Long> partitions, long totalBytes, long usableBytes) {
+    public record LogDirInfo(String path, Map<TopicPartition, Long> partitions, long totalBytes, long usableBytes,
+                             boolean offline) {
     }
 
     /** The log directories and the size of each partition in them. */
     public List<LogDirInfo> describeLogDirs() {
         return logManager.describeLogDirs().stream()
-            .map(d -> new LogDirInfo(d.path(), d.partitions(), d.totalBytes(), d.usableBytes())).toList();
+            .map(d -> new LogDirInfo(d.path(), d.partitions(), d.totalBytes(), d.usableBytes(), d.offline())).toList();
     }
 
     /** Completes every waiting request and forgets the partitions (before the logs close). */

@@ -59,6 +59,7 @@ class PackagedJarIT {
         HttpResponse<String> prometheus = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort
             + "/actuator/prometheus")).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(prometheus.statusCode()).isEqualTo(200);
+        assertThat(prometheus.body()).contains("kafka_log_logmanager_offlinelogdirectorycount 0.0");
 
         first.destroy();
         assertThat(first.waitFor(60, TimeUnit.SECONDS)).isTrue();

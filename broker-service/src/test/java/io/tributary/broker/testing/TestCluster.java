@@ -56,7 +56,8 @@ public final class TestCluster implements AutoCloseable {
     /**
      * Starts a ZooKeeper and {@code size} brokers with ids 0 to size-1.
      *
-     * @param overrides {@code broker.*} settings for every broker, on top of the test defaults
+     * @param overrides {@code broker.*} settings for every broker, on top of the test defaults; {@code {id}}
+     *                  in a value is replaced by the broker id
      */
     public static TestCluster start(Path dir, int size, Map<String, Object> overrides) throws Exception {
         EmbeddedZooKeeper zk = EmbeddedZooKeeper.start(dir.resolve("zookeeper").toFile(), 0, 200, true);
@@ -81,7 +82,10 @@ public final class TestCluster implements AutoCloseable {
                 s.put("broker.replica-fetch-wait-max-ms", "200");
                 s.put("broker.replica-fetch-backoff-ms", "200");
                 s.put("broker.replica-socket-timeout-ms", "5000");
-                s.putAll(overrides);
+                int brokerId = id;
+                // "{id}" in a setting stands for the broker's id (e.g. per-broker log directories).
+                overrides.forEach((k, v) -> s.put(k, v instanceof String str ? str.replace("{id}", Integer.toString(brokerId))
+                    : v));
                 cluster.settings.put(id, s);
             }
             for (int id : cluster.settings.keySet()) {
