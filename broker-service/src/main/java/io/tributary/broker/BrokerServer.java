@@ -129,6 +129,9 @@ public final class BrokerServer {
                     .map(e -> new Node(id, e.host(), e.port())), time);
             replicaManager = new ReplicaManager(properties.id(), logManager, metadataCache, this::logConfigFromZooKeeper,
                 time, isrUpdater, properties.replicaLagTimeMaxMs(), fetcherManager);
+            if (properties.replicaSelectorClass() != null && !properties.replicaSelectorClass().isBlank()) {
+                replicaManager.setReplicaSelector(replicaSelector(properties.replicaSelectorClass()));
+            }
             controller = new Controller(properties.id(), zkClient, metadataCache,
                 topic -> logConfigFromZooKeeper(topic).uncleanLeaderElectionEnable(),
                 new Controller.Config(properties.autoLeaderRebalanceEnable(),
@@ -186,6 +189,19 @@ public final class BrokerServer {
             shutdown();
             throw e instanceof IllegalStateException ise ? ise : new IllegalStateException("Broker failed to start: "
                 + e.getMessage(), e);
+        }
+    }
+
+    private static org.apache.kafka.common.replica.ReplicaSelector replicaSelector(String className) {
+        try {
+            Object selector = Class.forName(className.trim()).getDeclaredConstructor().newInstance();
+            if (!(selector instanceof org.apache.kafka.common.replica.ReplicaSelector replicaSelector)) {
+                throw new IllegalArgumentException(className + " is not a " + org.apache.kafka.common.replica.ReplicaSelector.class);
+            }
+            replicaSelector.configure(Map.of());
+            return replicaSelector;
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalArgumentException("broker.replica-selector-class " + className + " cannot be created: " + e, e);
         }
     }
 

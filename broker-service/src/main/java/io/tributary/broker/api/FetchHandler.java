@@ -41,6 +41,10 @@ import org.apache.kafka.common.requests.FetchMetadata;
  * reads to the log end, records the follower's progress for the ISR and high watermark, and may
  * answer {@code DivergingEpoch} instead of records when the follower's last fetched epoch ends
  * earlier on the leader (KIP-595).
+ *
+ * <p>Fetch from the closest replica (KIP-392): a consumer's fetch (v11+, with its rack) may be
+ * served by a follower, up to the follower's high watermark; a leader with a
+ * {@code replica.selector.class} answers a new fetch with the replica to use instead.
  */
 public final class FetchHandler extends VersionedHandler {
 
@@ -85,8 +89,13 @@ public final class FetchHandler extends VersionedHandler {
             }
         }
         IsolationLevel isolation = request.isolationLevel();
+        org.apache.kafka.common.replica.ClientMetadata clientMetadata = version >= 11 && request.replicaId() < 0
+            ? new org.apache.kafka.common.replica.ClientMetadata.DefaultClientMetadata(
+                data.rackId() == null ? "" : data.rackId(), context.clientId(), context.clientAddress(),
+                org.apache.kafka.common.security.auth.KafkaPrincipal.ANONYMOUS, context.listenerName())
+            : null;
         FetchParams params = new FetchParams(request.replicaId(), request.maxWait(), request.minBytes(),
-            request.maxBytes(), isolation);
+            request.maxBytes(), isolation, clientMetadata);
         return replicaManager.fetchMessages(params, fetchInfos)
             .thenApply(results -> Responses.of(context, FetchResponse.of(response(entries, results, isolation))));
     }
@@ -113,7 +122,7 @@ public final class FetchHandler extends VersionedHandler {
                 .setLogStartOffset(result.logStartOffset())
                 .setAbortedTransactions(isolation == IsolationLevel.READ_COMMITTED && result.error() == Errors.NONE
                     ? new ArrayList<>() : null)
-                .setPreferredReadReplica(FetchResponse.INVALID_PREFERRED_REPLICA_ID)
+                .setPreferredReadReplica(result.preferredReadReplica())
                 .setRecords(result.records() == null ? MemoryRecords.EMPTY : result.records());
             if (result.isDiverging()) {
                 partitionData.setDivergingEpoch(new FetchResponseData.EpochEndOffset()

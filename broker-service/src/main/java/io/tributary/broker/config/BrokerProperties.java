@@ -96,6 +96,9 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
  * @param controlledShutdownEnable           whether a stopping broker first has its leaderships moved away
  * @param controlledShutdownMaxRetries       with the backoff, bounds how long it waits for that
  * @param controlledShutdownRetryBackoffMs   see above, ms
+ * @param replicaSelectorClass               {@code replica.selector.class}: picks the replica a consumer reads
+ *                                           from (KIP-392), e.g. {@code org.apache.kafka.common.replica.RackAwareReplicaSelector};
+ *                                           none (the default) keeps consumers on leaders
  */
 @ConfigurationProperties("broker")
 public record BrokerProperties(
@@ -174,7 +177,8 @@ public record BrokerProperties(
         @DefaultValue("10") int leaderImbalancePerBrokerPercentage,
         @DefaultValue("true") boolean controlledShutdownEnable,
         @DefaultValue("3") int controlledShutdownMaxRetries,
-        @DefaultValue("5000") long controlledShutdownRetryBackoffMs) {
+        @DefaultValue("5000") long controlledShutdownRetryBackoffMs,
+        String replicaSelectorClass) {
 
     public BrokerProperties {
         if (id < 0) {

@@ -37,7 +37,8 @@ final class DelayedFetch extends DelayedOperation {
         long accumulatedBytes = 0;
         for (Map.Entry<TopicPartition, LogOffsetMetadata> e : fetchOffsets.entrySet()) {
             Optional<Partition> partition = replicaManager.getPartition(e.getKey());
-            if (partition.isEmpty() || !partition.get().isLeader() || partition.get().log().isEmpty()) {
+            if (partition.isEmpty() || !partition.get().isLeader() && !params.mayReadFromFollower()
+                    || partition.get().log().isEmpty()) {
                 return forceComplete();
             }
             PartitionLog log = partition.get().log().get();

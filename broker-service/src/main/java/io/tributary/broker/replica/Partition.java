@@ -564,6 +564,64 @@ public final class Partition {
     }
 
     /**
+     * A consumer's read from this follower, up to its high watermark (KIP-392), after checking
+     * the consumer's leader epoch against the one this follower knows.
+     *
+     * @throws FencedLeaderEpochException  when the consumer's epoch is older
+     * @throws UnknownLeaderEpochException when it is newer
+     * @throws NotLeaderOrFollowerException when this broker has no log for it
+     */
+    public FetchDataInfo readAsFollower(long fetchOffset, int currentLeaderEpoch, int maxBytes, boolean minOneMessage) {
+        leaderIsrUpdateLock.readLock().lock();
+        try {
+            PartitionLog l = log;
+            if (l == null || leaderId == LeaderAndIsr.NO_LEADER) {
+                throw new NotLeaderOrFollowerException("No replica of " + topicPartition + " on broker " + localBrokerId);
+            }
+            checkClientEpoch(currentLeaderEpoch);
+            return l.read(fetchOffset, maxBytes, FetchIsolation.HIGH_WATERMARK, minOneMessage);
+        } finally {
+            leaderIsrUpdateLock.readLock().unlock();
+        }
+    }
+
+    private void checkClientEpoch(int currentLeaderEpoch) {
+        if (currentLeaderEpoch != RecordBatch.NO_PARTITION_LEADER_EPOCH) {
+            if (currentLeaderEpoch < leaderEpoch) {
+                throw new FencedLeaderEpochException("The leader epoch " + currentLeaderEpoch + " of the request for "
+                    + topicPartition + " is older than the current leader epoch " + leaderEpoch);
+            }
+            if (currentLeaderEpoch > leaderEpoch) {
+                throw new UnknownLeaderEpochException("The leader epoch " + currentLeaderEpoch + " of the request for "
+                    + topicPartition + " is newer than the current leader epoch " + leaderEpoch);
+            }
+        }
+    }
+
+    /**
+     * A follower a consumer could read {@code fetchOffset} from (KIP-392).
+     *
+     * @param brokerId           the follower
+     * @param logEndOffset       its log end offset as of its last fetch
+     * @param timeSinceCaughtUpMs how long since it was last caught up, ms
+     */
+    public record ReadReplicaCandidate(int brokerId, long logEndOffset, long timeSinceCaughtUpMs) {
+    }
+
+    /** As leader: the in-sync followers that hold {@code fetchOffset}. */
+    public List<ReadReplicaCandidate> readReplicaCandidates(long fetchOffset) {
+        long now = context.time().milliseconds();
+        List<ReadReplicaCandidate> out = new ArrayList<>();
+        for (FollowerReplica follower : followers.values()) {
+            long end = follower.logEndOffset().messageOffset();
+            if (isr.contains(follower.brokerId()) && end >= fetchOffset) {
+                out.add(new ReadReplicaCandidate(follower.brokerId(), end, Math.max(0, now - follower.lastCaughtUpTimeMs())));
+            }
+        }
+        return out;
+    }
+
+    /**
      * Reads as leader (or, for followers fetching, from the log end).
      *
      * @throws FencedLeaderEpochException  when the client's epoch is older than the leader's

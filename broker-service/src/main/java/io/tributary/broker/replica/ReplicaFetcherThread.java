@@ -272,6 +272,8 @@ final class ReplicaFetcherThread extends Thread {
                     }
                     if (newEnd.isPresent()) {
                         partitionStates.put(tp, state.withFetchOffset(newEnd.get()));
+                        // Consumers reading from this follower (KIP-392) may wait for its high watermark to move.
+                        replicaManager.completeDelayedRequests(tp);
                     } else {
                         partitionStates.remove(tp);
                     }

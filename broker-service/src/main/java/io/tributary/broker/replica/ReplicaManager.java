@@ -75,6 +75,7 @@ public final class ReplicaManager implements MetadataListener {
     private final ExecutorService completionExecutor;
     private final Set<TopicPartition> offlinePartitions = ConcurrentHashMap.newKeySet();
     private volatile java.util.function.Consumer<Set<TopicPartition>> offlineReplicasListener = tps -> { };
+    private volatile org.apache.kafka.common.replica.ReplicaSelector replicaSelector;
 
     /**
      * @param logConfigs          the current config of a topic's logs (broker defaults overlaid with the topic's overrides)
@@ -182,6 +183,14 @@ public final class ReplicaManager implements MetadataListener {
      */
     public void stopFetchers() {
         fetcherManager.close();
+    }
+
+    /**
+     * Lets leaders send consumers to a closer replica ({@code replica.selector.class}, KIP-392),
+     * e.g. kafka-clients' {@code RackAwareReplicaSelector}; null (the default) keeps them on leaders.
+     */
+    public void setReplicaSelector(org.apache.kafka.common.replica.ReplicaSelector selector) {
+        this.replicaSelector = selector;
     }
 
     /** Partitions this broker leads that another live in-sync replica could take over. */
@@ -457,7 +466,7 @@ public final class ReplicaManager implements MetadataListener {
         read.highWatermarkMoved().forEach(this::completeDelayedRequests);
         CompletableFuture<Map<TopicPartition, FetchPartitionResult>> future = new CompletableFuture<>();
         if (params.maxWaitMs() <= 0 || fetchInfos.isEmpty() || read.bytesReadable() >= params.minBytes()
-                || read.anyError()) {
+                || read.answerNow()) {
             future.complete(read.results());
             return future;
         }
@@ -472,11 +481,11 @@ public final class ReplicaManager implements MetadataListener {
      * @param results       per-partition results in request order
      * @param fetchOffsets  where each read started, for the delayed fetch's progress check
      * @param bytesReadable total bytes read
-     * @param anyError      whether a partition failed
+     * @param answerNow     whether to answer without waiting: a partition failed or names another replica
      * @param highWatermarkMoved partitions whose high watermark a follower's fetch moved
      */
     record ReadResults(Map<TopicPartition, FetchPartitionResult> results, Map<TopicPartition, LogOffsetMetadata> fetchOffsets,
-                       long bytesReadable, boolean anyError, List<TopicPartition> highWatermarkMoved) {
+                       long bytesReadable, boolean answerNow, List<TopicPartition> highWatermarkMoved) {
     }
 
     /**
@@ -503,7 +512,7 @@ public final class ReplicaManager implements MetadataListener {
         int limitBytes = params.maxBytes();
         boolean minOneMessage = true;
         long bytesReadable = 0;
-        boolean anyError = false;
+        boolean answerNow = false;
         List<TopicPartition> highWatermarkMoved = new ArrayList<>();
         for (Map.Entry<TopicPartition, FetchPartition> e : fetchInfos.entrySet()) {
             TopicPartition tp = e.getKey();
@@ -527,7 +536,19 @@ public final class ReplicaManager implements MetadataListener {
                             time.milliseconds(), read.leaderLogEndOffset())) {
                         highWatermarkMoved.add(tp);
                     }
+                } else if (params.mayReadFromFollower() && !partition.isLeader()) {
+                    info = partition.readAsFollower(request.fetchOffset(), request.currentLeaderEpoch(), maxBytes,
+                        minOneMessage);
                 } else {
+                    int preferred = params.mayReadFromFollower()
+                        ? preferredReadReplica(partition, partitionLog, request.fetchOffset(), params.clientMetadata()) : -1;
+                    if (preferred >= 0) {
+                        long hw = partitionLog.highWatermark();
+                        results.put(tp, new FetchPartitionResult(Errors.NONE, hw, hw, partitionLog.logStartOffset(),
+                            MemoryRecords.EMPTY, -1, -1, preferred));
+                        answerNow = true;
+                        continue;
+                    }
                     info = partition.read(request.fetchOffset(), request.currentLeaderEpoch(), maxBytes, isolation,
                         minOneMessage);
                 }
@@ -545,18 +566,50 @@ public final class ReplicaManager implements MetadataListener {
                 log.error("Storage error reading {}", tp, ex);
                 handleStorageError(tp, ex);
                 results.put(tp, FetchPartitionResult.error(Errors.KAFKA_STORAGE_ERROR));
-                anyError = true;
+                answerNow = true;
             } catch (ApiException ex) {
                 Errors error = Errors.forException(ex);
                 results.put(tp, withOffsets(tp, error));
-                anyError = true;
+                answerNow = true;
             } catch (RuntimeException ex) {
                 log.error("Unexpected error reading {}", tp, ex);
                 results.put(tp, FetchPartitionResult.error(Errors.UNKNOWN_SERVER_ERROR));
-                anyError = true;
+                answerNow = true;
             }
         }
-        return new ReadResults(results, offsets, bytesReadable, anyError, highWatermarkMoved);
+        return new ReadResults(results, offsets, bytesReadable, answerNow, highWatermarkMoved);
+    }
+
+    /**
+     * The replica the selector picks for a consumer's fetch at {@code fetchOffset} among the leader
+     * and the in-sync followers that hold it (KIP-392), or -1 for this leader.
+     */
+    private int preferredReadReplica(Partition partition, PartitionLog partitionLog, long fetchOffset,
+                                     org.apache.kafka.common.replica.ClientMetadata client) {
+        org.apache.kafka.common.replica.ReplicaSelector selector = replicaSelector;
+        if (selector == null) {
+            return -1;
+        }
+        Optional<org.apache.kafka.common.Node> leaderNode = node(brokerId, client.listenerName());
+        if (leaderNode.isEmpty()) {
+            return -1;
+        }
+        var leader = new org.apache.kafka.common.replica.ReplicaView.DefaultReplicaView(leaderNode.get(),
+            partitionLog.logEndOffset(), 0);
+        Set<org.apache.kafka.common.replica.ReplicaView> views = new java.util.HashSet<>();
+        views.add(leader);
+        for (Partition.ReadReplicaCandidate c : partition.readReplicaCandidates(fetchOffset)) {
+            node(c.brokerId(), client.listenerName()).ifPresent(n -> views.add(
+                new org.apache.kafka.common.replica.ReplicaView.DefaultReplicaView(n, c.logEndOffset(), c.timeSinceCaughtUpMs())));
+        }
+        return selector.select(partition.topicPartition(), client,
+                new org.apache.kafka.common.replica.PartitionView.DefaultPartitionView(views, leader))
+            .map(v -> v.endpoint().id()).filter(id -> id != brokerId).orElse(-1);
+    }
+
+    private Optional<org.apache.kafka.common.Node> node(int id, String listenerName) {
+        return metadataCache.broker(id).flatMap(b -> b.endPoint(listenerName)
+            .map(e -> new org.apache.kafka.common.Node(id, e.host(), e.port(), b.rack())));
     }
 
     /** An error result that still tells the client the offsets it needs (e.g. for OFFSET_OUT_OF_RANGE). */

@@ -129,6 +129,9 @@ class ReplicationTest {
                     });
                 }
                 producer.flush();
+                // The broker restarted in the previous round is back in the ISR, so the ISR read here is the one
+                // the controller elects from.
+                cluster.awaitIsr(tp, List.of(0, 1, 2));
                 LeaderAndIsr before = cluster.partitionState(tp);
                 cluster.crash(before.leader());
                 await().atMost(Duration.ofSeconds(30)).until(() -> {
