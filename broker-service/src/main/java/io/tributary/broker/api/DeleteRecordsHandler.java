@@ -2,6 +2,7 @@ package io.tributary.broker.api;
 
 import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.Response;
+import io.tributary.broker.replica.DeleteRecordsResult;
 import io.tributary.broker.replica.ReplicaManager;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.TopicPartition;
@@ -40,7 +41,7 @@ public final class DeleteRecordsHandler extends VersionedHandler {
             DeleteRecordsResponseData.DeleteRecordsTopicResult topicResult =
                 new DeleteRecordsResponseData.DeleteRecordsTopicResult().setName(topic.name());
             for (DeleteRecordsRequestData.DeleteRecordsPartition p : topic.partitions()) {
-                ReplicaManager.DeleteRecordsResult result = replicaManager.deleteRecords(
+                DeleteRecordsResult result = replicaManager.deleteRecords(
                     new TopicPartition(topic.name(), p.partitionIndex()), p.offset());
                 topicResult.partitions().add(new DeleteRecordsResponseData.DeleteRecordsPartitionResult()
                     .setPartitionIndex(p.partitionIndex()).setLowWatermark(result.lowWatermark())

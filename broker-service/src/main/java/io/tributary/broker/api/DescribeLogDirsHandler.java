@@ -2,6 +2,7 @@ package io.tributary.broker.api;
 
 import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.Response;
+import io.tributary.broker.replica.LogDirInfo;
 import io.tributary.broker.replica.ReplicaManager;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -50,7 +51,7 @@ public final class DescribeLogDirsHandler extends VersionedHandler {
         }
         DescribeLogDirsResponseData data = new DescribeLogDirsResponseData().setThrottleTimeMs(0)
             .setErrorCode(Errors.NONE.code());
-        for (ReplicaManager.LogDirInfo dir : replicaManager.describeLogDirs()) {
+        for (LogDirInfo dir : replicaManager.describeLogDirs()) {
             DescribeLogDirsResponseData.DescribeLogDirsResult result = new DescribeLogDirsResponseData.DescribeLogDirsResult()
                 .setErrorCode(dir.offline() ? Errors.KAFKA_STORAGE_ERROR.code() : Errors.NONE.code()).setLogDir(dir.path())
                 .setTotalBytes(dir.offline() ? -1 : dir.totalBytes()).setUsableBytes(dir.offline() ? -1 : dir.usableBytes());

@@ -2,6 +2,7 @@ package io.tributary.broker.api;
 
 import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.Response;
+import io.tributary.broker.replica.ListOffsetResult;
 import io.tributary.broker.replica.ReplicaManager;
 import java.util.HashSet;
 import java.util.Set;
@@ -56,7 +57,7 @@ public final class ListOffsetsHandler extends VersionedHandler {
                 if (duplicates.contains(tp)) {
                     partition.setErrorCode(Errors.INVALID_REQUEST.code()).setOffset(-1).setTimestamp(-1);
                 } else {
-                    ReplicaManager.ListOffsetResult result = replicaManager.listOffset(tp, p.timestamp(),
+                    ListOffsetResult result = replicaManager.listOffset(tp, p.timestamp(),
                         request.isolationLevel(), p.currentLeaderEpoch());
                     partition.setErrorCode(result.error().code()).setOffset(result.offset())
                         .setTimestamp(result.timestamp());

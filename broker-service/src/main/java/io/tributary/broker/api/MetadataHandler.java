@@ -156,7 +156,8 @@ public final class MetadataHandler extends VersionedHandler {
         MetadataResponsePartition partition = new MetadataResponsePartition()
             .setPartitionIndex(tp.partition())
             .setReplicaNodes(new ArrayList<>(replicas))
-            .setOfflineReplicas(replicas.stream().filter(r -> !metadataCache.isAlive(r)).toList());
+            .setOfflineReplicas(replicas.stream().filter(r -> metadataCache.broker(r)
+                .map(b -> b.offlineReplicas().contains(tp)).orElse(true)).toList());
         Optional<LeaderAndIsr> state = metadataCache.partitionState(tp);
         if (state.isEmpty() || !state.get().hasLeader()) {
             return partition.setErrorCode(Errors.LEADER_NOT_AVAILABLE.code()).setLeaderId(-1)

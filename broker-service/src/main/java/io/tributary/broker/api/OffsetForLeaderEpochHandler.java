@@ -2,6 +2,7 @@ package io.tributary.broker.api;
 
 import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.Response;
+import io.tributary.broker.replica.EpochEndOffset;
 import io.tributary.broker.replica.ReplicaManager;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.TopicPartition;
@@ -34,7 +35,7 @@ public final class OffsetForLeaderEpochHandler extends VersionedHandler {
             OffsetForLeaderEpochResponseData.OffsetForLeaderTopicResult topicResult =
                 new OffsetForLeaderEpochResponseData.OffsetForLeaderTopicResult().setTopic(topic.topic());
             for (OffsetForLeaderEpochRequestData.OffsetForLeaderPartition p : topic.partitions()) {
-                ReplicaManager.EpochEndOffset end = replicaManager.lastOffsetForLeaderEpoch(
+                EpochEndOffset end = replicaManager.lastOffsetForLeaderEpoch(
                     new TopicPartition(topic.topic(), p.partition()), p.currentLeaderEpoch(), p.leaderEpoch());
                 topicResult.partitions().add(new OffsetForLeaderEpochResponseData.EpochEndOffset()
                     .setPartition(p.partition()).setErrorCode(end.error().code())

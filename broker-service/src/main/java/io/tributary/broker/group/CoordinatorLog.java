@@ -1,5 +1,6 @@
 package io.tributary.broker.group;
 
+import io.tributary.broker.replica.LocalRead;
 import io.tributary.broker.replica.ProduceResult;
 import io.tributary.broker.replica.ReplicaManager;
 import java.util.concurrent.CompletableFuture;
@@ -25,7 +26,7 @@ interface CoordinatorLog {
      * Reads committed records (below the high watermark) from {@code startOffset}, at most about
      * {@code maxBytes} (at least one batch).
      */
-    ReplicaManager.LocalRead read(TopicPartition tp, long startOffset, int maxBytes);
+    LocalRead read(TopicPartition tp, long startOffset, int maxBytes);
 
     /** The replica manager as the coordinator's log. */
     static CoordinatorLog of(ReplicaManager replicaManager) {
@@ -36,7 +37,7 @@ interface CoordinatorLog {
             }
 
             @Override
-            public ReplicaManager.LocalRead read(TopicPartition tp, long startOffset, int maxBytes) {
+            public LocalRead read(TopicPartition tp, long startOffset, int maxBytes) {
                 return replicaManager.readCommitted(tp, startOffset, maxBytes);
             }
         };

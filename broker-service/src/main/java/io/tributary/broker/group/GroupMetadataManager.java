@@ -1,7 +1,7 @@
 package io.tributary.broker.group;
 
+import io.tributary.broker.replica.LocalRead;
 import io.tributary.broker.replica.ProduceResult;
-import io.tributary.broker.replica.ReplicaManager;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -163,10 +163,10 @@ final class GroupMetadataManager {
         TopicPartition tp = new TopicPartition(Topic.GROUP_METADATA_TOPIC_NAME, partition);
         Map<String, Map<TopicPartition, OffsetAndMetadata>> offsets = new HashMap<>();
         Map<String, GroupRecords.StoredGroup> stored = new HashMap<>();
-        ReplicaManager.LocalRead read = coordinatorLog.read(tp, 0, 1);
+        LocalRead read = coordinatorLog.read(tp, 0, 1);
         long position = read.logStartOffset();
         while (position < read.highWatermark()) {
-            ReplicaManager.LocalRead chunk = coordinatorLog.read(tp, position, LOAD_CHUNK_BYTES);
+            LocalRead chunk = coordinatorLog.read(tp, position, LOAD_CHUNK_BYTES);
             long next = position;
             for (RecordBatch batch : chunk.records().batches()) {
                 if (batch.lastOffset() < position) {

@@ -42,9 +42,9 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safety: role and ISR changes hold the write lock; appends and reads hold the read
  * lock, so a read never sees a half-made role change.
  *
- * <p>About 700 lines, over the house limit: it is Kafka's Partition, where the leader's and the
- * follower's paths must check role and epoch under one lock; splitting them would split that
- * lock. Offsets by time and record deletion could move out if it grows further.
+ * <p>About 750 lines, over the house limit: it is Kafka's Partition, where the leader's, the
+ * follower's and the consumer-on-follower paths must check role and epoch under one lock;
+ * splitting them would split that lock. Offsets by time and record deletion could move out.
  */
 public final class Partition {
 
@@ -585,6 +585,7 @@ public final class Partition {
         }
     }
 
+    /** Fences a client's leader epoch against this replica's (KIP-320). */
     private void checkClientEpoch(int currentLeaderEpoch) {
         if (currentLeaderEpoch != RecordBatch.NO_PARTITION_LEADER_EPOCH) {
             if (currentLeaderEpoch < leaderEpoch) {
@@ -643,16 +644,7 @@ public final class Partition {
     /** The leader's log after checking the client's leader epoch (KIP-320). */
     PartitionLog localLogAsLeader(int currentLeaderEpoch) {
         PartitionLog l = log;
-        if (currentLeaderEpoch != RecordBatch.NO_PARTITION_LEADER_EPOCH) {
-            if (currentLeaderEpoch < leaderEpoch) {
-                throw new FencedLeaderEpochException("The leader epoch " + currentLeaderEpoch + " of the request for "
-                    + topicPartition + " is older than the current leader epoch " + leaderEpoch);
-            }
-            if (currentLeaderEpoch > leaderEpoch) {
-                throw new UnknownLeaderEpochException("The leader epoch " + currentLeaderEpoch + " of the request for "
-                    + topicPartition + " is newer than the current leader epoch " + leaderEpoch);
-            }
-        }
+        checkClientEpoch(currentLeaderEpoch);
         if (!isLeader() || l == null) {
             throw new NotLeaderOrFollowerException("Leader not local for partition " + topicPartition + " on broker "
                 + localBrokerId);

@@ -52,10 +52,12 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safe. Produce and fetch run on network threads and never block; role changes run on
  * the metadata event thread.
  *
- * <p>About 600 lines, over the house limit: it is Kafka's ReplicaManager, the one place where
- * produce, fetch and role changes meet the partitions; the per-partition state lives in
- * {@link Partition}, the waiting in the purgatories and the follower side in
- * {@link ReplicaFetcherManager}. Its result records are the next candidates to move out.
+ * <p>About 670 lines, over the house limit: it is Kafka's ReplicaManager, the one place where
+ * produce, fetch, role changes and log-directory failures meet the partitions; the per-partition
+ * state lives in {@link Partition}, the waiting in the purgatories, the follower side in
+ * {@link ReplicaFetcherManager}, the read-replica choice in {@link ReadReplicaSelection} and the
+ * result types in their own records. The role changes (the MetadataListener side) are the next
+ * part to move out.
  */
 public final class ReplicaManager implements MetadataListener {
 
@@ -75,7 +77,7 @@ public final class ReplicaManager implements MetadataListener {
     private final ExecutorService completionExecutor;
     private final Set<TopicPartition> offlinePartitions = ConcurrentHashMap.newKeySet();
     private volatile java.util.function.Consumer<Set<TopicPartition>> offlineReplicasListener = tps -> { };
-    private volatile org.apache.kafka.common.replica.ReplicaSelector replicaSelector;
+    private final ReadReplicaSelection readReplicaSelection;
 
     /**
      * @param logConfigs          the current config of a topic's logs (broker defaults overlaid with the topic's overrides)
@@ -100,6 +102,7 @@ public final class ReplicaManager implements MetadataListener {
             t.setDaemon(true);
             return t;
         });
+        this.readReplicaSelection = new ReadReplicaSelection(brokerId, metadataCache);
         fetcherManager.setReplicaManager(this);
         logManager.setLogDirFailureHandler(this::onLogDirFailure);
     }
@@ -190,7 +193,7 @@ public final class ReplicaManager implements MetadataListener {
      * e.g. kafka-clients' {@code RackAwareReplicaSelector}; null (the default) keeps them on leaders.
      */
     public void setReplicaSelector(org.apache.kafka.common.replica.ReplicaSelector selector) {
-        this.replicaSelector = selector;
+        readReplicaSelection.setSelector(selector);
     }
 
     /** Partitions this broker leads that another live in-sync replica could take over. */
@@ -541,7 +544,8 @@ public final class ReplicaManager implements MetadataListener {
                         minOneMessage);
                 } else {
                     int preferred = params.mayReadFromFollower()
-                        ? preferredReadReplica(partition, partitionLog, request.fetchOffset(), params.clientMetadata()) : -1;
+                        ? readReplicaSelection.preferredReadReplica(partition, partitionLog, request.fetchOffset(),
+                            params.clientMetadata()) : -1;
                     if (preferred >= 0) {
                         long hw = partitionLog.highWatermark();
                         results.put(tp, new FetchPartitionResult(Errors.NONE, hw, hw, partitionLog.logStartOffset(),
@@ -580,38 +584,6 @@ public final class ReplicaManager implements MetadataListener {
         return new ReadResults(results, offsets, bytesReadable, answerNow, highWatermarkMoved);
     }
 
-    /**
-     * The replica the selector picks for a consumer's fetch at {@code fetchOffset} among the leader
-     * and the in-sync followers that hold it (KIP-392), or -1 for this leader.
-     */
-    private int preferredReadReplica(Partition partition, PartitionLog partitionLog, long fetchOffset,
-                                     org.apache.kafka.common.replica.ClientMetadata client) {
-        org.apache.kafka.common.replica.ReplicaSelector selector = replicaSelector;
-        if (selector == null) {
-            return -1;
-        }
-        Optional<org.apache.kafka.common.Node> leaderNode = node(brokerId, client.listenerName());
-        if (leaderNode.isEmpty()) {
-            return -1;
-        }
-        var leader = new org.apache.kafka.common.replica.ReplicaView.DefaultReplicaView(leaderNode.get(),
-            partitionLog.logEndOffset(), 0);
-        Set<org.apache.kafka.common.replica.ReplicaView> views = new java.util.HashSet<>();
-        views.add(leader);
-        for (Partition.ReadReplicaCandidate c : partition.readReplicaCandidates(fetchOffset)) {
-            node(c.brokerId(), client.listenerName()).ifPresent(n -> views.add(
-                new org.apache.kafka.common.replica.ReplicaView.DefaultReplicaView(n, c.logEndOffset(), c.timeSinceCaughtUpMs())));
-        }
-        return selector.select(partition.topicPartition(), client,
-                new org.apache.kafka.common.replica.PartitionView.DefaultPartitionView(views, leader))
-            .map(v -> v.endpoint().id()).filter(id -> id != brokerId).orElse(-1);
-    }
-
-    private Optional<org.apache.kafka.common.Node> node(int id, String listenerName) {
-        return metadataCache.broker(id).flatMap(b -> b.endPoint(listenerName)
-            .map(e -> new org.apache.kafka.common.Node(id, e.host(), e.port(), b.rack())));
-    }
-
     /** An error result that still tells the client the offsets it needs (e.g. for OFFSET_OUT_OF_RANGE). */
     private FetchPartitionResult withOffsets(TopicPartition tp, Errors error) {
         Partition partition = partitions.get(tp);
@@ -623,16 +595,6 @@ public final class ReplicaManager implements MetadataListener {
         return FetchPartitionResult.error(error);
     }
 
-    /**
-     * A read of a partition this broker leads, up to the high watermark, for the broker's own
-     * use (loading groups from {@code __consumer_offsets}).
-     *
-     * @param records        batches read, empty at the high watermark
-     * @param highWatermark  the partition's high watermark
-     * @param logStartOffset its log start offset
-     */
-    public record LocalRead(org.apache.kafka.common.record.internal.Records records, long highWatermark, long logStartOffset) {
-    }
 
     /**
      * Reads committed batches of a partition led here.
@@ -648,16 +610,6 @@ public final class ReplicaManager implements MetadataListener {
         return new LocalRead(info.records(), l.highWatermark(), l.logStartOffset());
     }
 
-    /**
-     * An answer of ListOffsets for one partition.
-     *
-     * @param error       NONE or the error code
-     * @param timestamp   timestamp of the record found, or -1
-     * @param offset      offset found, or -1 when no record is that recent
-     * @param leaderEpoch leader epoch of that offset, or -1
-     */
-    public record ListOffsetResult(Errors error, long timestamp, long offset, int leaderEpoch) {
-    }
 
     /** ListOffsets for one partition: earliest, latest, max timestamp or by timestamp. */
     public ListOffsetResult listOffset(TopicPartition tp, long timestamp, IsolationLevel isolationLevel,
@@ -675,14 +627,6 @@ public final class ReplicaManager implements MetadataListener {
         }
     }
 
-    /**
-     * DeleteRecords for one partition.
-     *
-     * @param error        NONE or the error code
-     * @param lowWatermark the new log start offset, or -1
-     */
-    public record DeleteRecordsResult(Errors error, long lowWatermark) {
-    }
 
     public DeleteRecordsResult deleteRecords(TopicPartition tp, long offset) {
         try {
@@ -695,15 +639,6 @@ public final class ReplicaManager implements MetadataListener {
         }
     }
 
-    /**
-     * OffsetForLeaderEpoch for one partition.
-     *
-     * @param error        NONE or the error code
-     * @param leaderEpoch  the largest epoch at most the requested one, or -1
-     * @param endOffset    where it ends, or -1
-     */
-    public record EpochEndOffset(Errors error, int leaderEpoch, long endOffset) {
-    }
 
     public EpochEndOffset lastOffsetForLeaderEpoch(TopicPartition tp, int currentLeaderEpoch, int requestedEpoch) {
         try {
@@ -714,18 +649,6 @@ public final class ReplicaManager implements MetadataListener {
         }
     }
 
-    /**
-     * What DescribeLogDirs reports of one log directory.
-     *
-     * @param path        absolute path
-     * @param partitions  partition to log size, bytes
-     * @param totalBytes  capacity of its file system, bytes
-     * @param usableBytes free space usable by the broker, bytes
-     * @param offline     whether it went offline after an I/O error (KIP-112)
-     */
-    public record LogDirInfo(String path, Map<TopicPartition, Long> partitions, long totalBytes, long usableBytes,
-                             boolean offline) {
-    }
 
     /** The log directories and the size of each partition in them. */
     public List<LogDirInfo> describeLogDirs() {

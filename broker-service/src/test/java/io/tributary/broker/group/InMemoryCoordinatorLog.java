@@ -1,7 +1,7 @@
 package io.tributary.broker.group;
 
+import io.tributary.broker.replica.LocalRead;
 import io.tributary.broker.replica.ProduceResult;
-import io.tributary.broker.replica.ReplicaManager;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -64,7 +64,7 @@ final class InMemoryCoordinatorLog implements CoordinatorLog {
     }
 
     @Override
-    public ReplicaManager.LocalRead read(TopicPartition tp, long startOffset, int maxBytes) {
+    public LocalRead read(TopicPartition tp, long startOffset, int maxBytes) {
         try {
             readGate.await();
         } catch (InterruptedException e) {
@@ -75,7 +75,7 @@ final class InMemoryCoordinatorLog implements CoordinatorLog {
             MemoryRecords records = startOffset >= log.size() ? MemoryRecords.EMPTY
                 : MemoryRecords.withRecords(startOffset, Compression.NONE,
                     log.subList((int) startOffset, log.size()).toArray(new SimpleRecord[0]));
-            return new ReplicaManager.LocalRead(records, log.size(), 0);
+            return new LocalRead(records, log.size(), 0);
         }
     }
 

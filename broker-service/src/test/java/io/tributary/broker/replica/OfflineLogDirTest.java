@@ -93,6 +93,10 @@ class OfflineLogDirTest {
             List<String> consumed = new ArrayList<>();
             try (KafkaConsumer<byte[], byte[]> consumer = cluster.consumer(Map.of(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
                     "earliest"))) {
+                // Metadata names the victim's replica of p0 offline.
+                await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
+                    consumer.partitionsFor("disks").stream().filter(p -> p.partition() == 0).findFirst().orElseThrow()
+                        .offlineReplicas()).extracting(org.apache.kafka.common.Node::id).containsExactly(victim));
                 consumer.assign(List.of(p0));
                 await().atMost(Duration.ofSeconds(30)).until(() -> {
                     consumer.poll(Duration.ofMillis(200)).forEach(r -> consumed.add(new String(r.value(),
