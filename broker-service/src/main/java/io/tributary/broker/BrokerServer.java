@@ -291,16 +291,16 @@ public final class BrokerServer {
     }
 
     /**
-     * Controlled shutdown: stops copying from leaders, marks the registration as shutting down so
-     * the controller moves this broker's leaderships to other in-sync replicas and takes it out
-     * of ISRs, and waits (up to {@code controlled.shutdown.max.retries} times
-     * {@code controlled.shutdown.retry.backoff.ms}) until it leads nothing another replica could
-     * lead. Meanwhile it keeps serving: clients see only NOT_LEADER_OR_FOLLOWER, which they retry.
+     * Controlled shutdown: marks the registration as shutting down so the controller moves this
+     * broker's leaderships to other in-sync replicas and takes it out of ISRs, waits (up to
+     * {@code controlled.shutdown.max.retries} times {@code controlled.shutdown.retry.backoff.ms})
+     * until it leads nothing another replica could lead and is in no other leader's ISR, then stops
+     * copying. Until then it keeps serving and copying, so acks=all writes never wait for it;
+     * clients see only NOT_LEADER_OR_FOLLOWER, which they retry.
      */
     private void controlledShutdown() {
         long start = time.milliseconds();
         try {
-            replicaManager.stopFetchers();
             registration.markControlledShutdown();
             long deadline = start + properties.controlledShutdownMaxRetries() * properties.controlledShutdownRetryBackoffMs();
             List<?> remaining = replicaManager.leadershipsToMove();
@@ -308,6 +308,7 @@ public final class BrokerServer {
                 time.sleep(50);
                 remaining = replicaManager.leadershipsToMove();
             }
+            replicaManager.stopFetchers();
             if (remaining.isEmpty()) {
                 log.info("Controlled shutdown of broker {}: leaderships moved in {} ms", properties.id(),
                     time.milliseconds() - start);

@@ -66,6 +66,13 @@ final class PartitionReassignments {
                     results.put(tp, new ApiError(Errors.NO_REASSIGNMENT_IN_PROGRESS, "No reassignment of " + tp));
                     continue;
                 }
+                // Leadership and ISR go back inside the original replicas before the new ones are dropped,
+                // and never so that only an unclean election could follow (as KRaft's revert refuses).
+                ApiError reverted = revertState(tp, original);
+                if (reverted.isFailure()) {
+                    results.put(tp, reverted);
+                    continue;
+                }
                 updated.put(tp.topic(), assignment.withPartition(p, original, List.of(), List.of()));
                 results.put(tp, ApiError.NONE);
                 byTopic.computeIfAbsent(tp.topic(), t -> new ArrayList<>()).add(tp);
@@ -103,29 +110,42 @@ final class PartitionReassignments {
             } else {
                 log.info("Reassignment of {}: replicas {}, adding {}, removing {}", e.getValue(), assignment.replicas(),
                     assignment.addingReplicas(), assignment.removingReplicas());
-                for (TopicPartition tp : e.getValue()) {
-                    if (!assignment.isReassigning(tp.partition())) {
-                        revertState(tp, assignment.replicas().get(tp.partition()));
-                    }
-                }
             }
         }
         return results;
     }
 
-    /** After a cancellation: replicas that were being added leave the ISR and leadership. */
-    private void revertState(TopicPartition tp, List<Integer> replicas) {
-        metadataCache.partitionState(tp).ifPresent(state -> {
-            List<Integer> isr = state.isr().stream().filter(replicas::contains).toList();
-            if (isr.size() == state.isr().size() && (!state.hasLeader() || replicas.contains(state.leader()))) {
-                return;
-            }
-            Set<Integer> live = liveBrokers();
-            int leader = replicas.contains(state.leader()) ? state.leader()
-                : replicas.stream().filter(r -> isr.contains(r) && live.contains(r)).findFirst().orElse(LeaderAndIsr.NO_LEADER);
-            writes.writePartitionState(tp, state.newLeader(leader, isr, writes.controllerEpoch()),
-                "reassignment cancelled: back to " + replicas);
-        });
+    /**
+     * Before a cancellation drops the replicas being added: they leave the ISR, and leadership
+     * moves to a live in-sync original replica if one of them leads.
+     *
+     * @return NONE, or INVALID_REPLICA_ASSIGNMENT when no original replica is alive and in sync
+     *         (dropping the others would lose acknowledged records), or CONCURRENT_TRANSACTIONS
+     *         when the state changed meanwhile
+     */
+    private ApiError revertState(TopicPartition tp, List<Integer> original) {
+        Optional<LeaderAndIsr> current = metadataCache.partitionState(tp);
+        if (current.isEmpty()) {
+            return ApiError.NONE;
+        }
+        LeaderAndIsr state = current.get();
+        Set<Integer> live = liveBrokers();
+        List<Integer> isr = state.isr().stream().filter(original::contains).toList();
+        Optional<Integer> leader = original.contains(state.leader()) && live.contains(state.leader())
+            ? Optional.of(state.leader())
+            : original.stream().filter(r -> isr.contains(r) && live.contains(r)).findFirst();
+        if (isr.isEmpty() || leader.isEmpty()) {
+            return new ApiError(Errors.INVALID_REPLICA_ASSIGNMENT, "Cannot cancel the reassignment of " + tp
+                + ": no original replica " + original + " is alive and in the ISR " + state.isr()
+                + ", so only an unclean leader election could follow");
+        }
+        if (isr.size() == state.isr().size() && leader.get() == state.leader()) {
+            return ApiError.NONE;
+        }
+        boolean written = writes.writePartitionState(tp, state.newLeader(leader.get(), isr, writes.controllerEpoch()),
+            "reassignment cancelled: back to " + original);
+        return written ? ApiError.NONE : new ApiError(Errors.CONCURRENT_TRANSACTIONS,
+            "The state of " + tp + " changed meanwhile; retry");
     }
 
     private Set<Integer> liveBrokers() {

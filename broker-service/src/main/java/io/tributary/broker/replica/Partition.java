@@ -80,6 +80,8 @@ public final class Partition {
     private volatile List<Integer> isr = List.of();
     private volatile List<Integer> replicas = List.of();
     private volatile boolean isrUpdateInFlight;
+    /** The ISR plus a follower being added while the expansion is written, else the ISR (KIP-497's maximal ISR). */
+    private volatile List<Integer> maximalIsr = List.of();
 
     public Partition(TopicPartition topicPartition, Context context) {
         this.topicPartition = topicPartition;
@@ -151,6 +153,7 @@ public final class Partition {
             this.leaderEpoch = newState.leaderEpoch();
             this.state = newState;
             this.isr = newState.isr();
+            this.maximalIsr = newState.isr();
             this.replicas = assignedReplicas;
             this.isrUpdateInFlight = false;
             long now = context.time().milliseconds();
@@ -196,6 +199,7 @@ public final class Partition {
             this.leaderEpoch = newState.leaderEpoch();
             this.state = newState;
             this.isr = newState.isr();
+            this.maximalIsr = newState.isr();
             this.replicas = assignedReplicas;
             this.isrUpdateInFlight = false;
             this.leaderEpochStartOffset = -1;
@@ -211,6 +215,9 @@ public final class Partition {
         if (state == null || newState.zkVersion() >= state.zkVersion() || newState.zkVersion() < 0) {
             state = newState;
             isr = newState.isr();
+            if (!isrUpdateInFlight) {
+                maximalIsr = newState.isr();
+            }
         }
         replicas = assignedReplicas;
         if (isLeader()) {
@@ -229,8 +236,10 @@ public final class Partition {
     }
 
     /**
-     * The high watermark follows the smallest log end offset in the ISR; a follower whose offset
-     * is unknown (no fetch yet in this epoch) holds it. Caller holds a lock.
+     * The high watermark follows the smallest log end offset in the maximal ISR (the ISR plus a
+     * follower whose addition is being written, as KIP-497 has it: once the write lands that
+     * follower is in sync, so it must already hold everything below the high watermark); a
+     * follower whose offset is unknown (no fetch yet in this epoch) holds it. Caller holds a lock.
      *
      * @return whether it moved
      */
@@ -240,7 +249,7 @@ public final class Partition {
             return false;
         }
         LogOffsetMetadata newHighWatermark = l.logEndOffsetMetadata();
-        for (int replica : isr) {
+        for (int replica : maximalIsr) {
             if (replica == localBrokerId) {
                 continue;
             }
@@ -346,6 +355,10 @@ public final class Partition {
             return;
         }
         isrUpdateInFlight = true;
+        // Until the write lands, the high watermark counts both the old ISR and the new one.
+        List<Integer> union = new ArrayList<>(isr);
+        newIsr.stream().filter(r -> !union.contains(r)).forEach(union::add);
+        maximalIsr = List.copyOf(union);
         LeaderAndIsr proposed = current.withIsr(newIsr);
         logger.info("{}: ISR {} -> {} in leader epoch {} ({})", topicPartition, isr, newIsr, leaderEpoch, why);
         context.isrUpdater().update(topicPartition, proposed, (newVersion, error) -> {
@@ -353,6 +366,7 @@ public final class Partition {
             leaderIsrUpdateLock.writeLock().lock();
             try {
                 isrUpdateInFlight = false;
+                maximalIsr = isr;
                 if (error != null) {
                     logger.info("{}: ISR change to {} not written ({}); waiting for the newer state", topicPartition, newIsr,
                         error.getMessage());
@@ -361,6 +375,7 @@ public final class Partition {
                     state = new LeaderAndIsr(proposed.leader(), proposed.leaderEpoch(), newIsr, proposed.controllerEpoch(),
                         newVersion);
                     isr = state.isr();
+                    maximalIsr = isr;
                     maybeIncrementLeaderHighWatermark();
                     changed = true;
                 }
@@ -415,6 +430,7 @@ public final class Partition {
             if (isLeader() || l == null || leaderEpoch != fetchLeaderEpoch) {
                 return Optional.empty();
             }
+            maybeRestartEmptyLogAtBatch(l, records);
             LogAppendInfo info = l.appendAsFollower(records);
             l.maybeIncrementHighWatermark(LogOffsetMetadata.unknownPosition(Math.min(leaderHighWatermark, l.logEndOffset())));
             if (leaderLogStartOffset > l.logStartOffset() && leaderLogStartOffset <= l.highWatermark()) {
@@ -507,6 +523,25 @@ public final class Partition {
     }
 
     /**
+     * An empty follower log that starts inside the leader's first batch (the leader's log start
+     * offset moved into a batch, e.g. by DeleteRecords) cannot append that batch: it restarts at
+     * the batch's base offset instead, as Kafka's followers do (KAFKA-5211).
+     */
+    private void maybeRestartEmptyLogAtBatch(PartitionLog l, MemoryRecords records) {
+        var batches = records.batches().iterator();
+        if (!batches.hasNext()) {
+            return;
+        }
+        RecordBatch first = batches.next();
+        long end = l.logEndOffset();
+        if (end == l.logStartOffset() && first.baseOffset() < end && first.lastOffset() >= end && l.size() == 0) {
+            logger.info("{}: the leader's batch {}..{} straddles this empty log's start {}; restarting the log at {}",
+                topicPartition, first.baseOffset(), first.lastOffset(), end, first.baseOffset());
+            l.truncateFullyAndStartAt(first.baseOffset());
+        }
+    }
+
+    /**
      * Whether an acks=all produce up to {@code requiredOffset} (exclusive) is replicated.
      *
      * @return NONE when done, NOT_ENOUGH_REPLICAS_AFTER_APPEND when the ISR shrank below the minimum,
@@ -553,6 +588,11 @@ public final class Partition {
             long leaderEnd = l.logEndOffset();
             if (lastFetchedEpoch != RecordBatch.NO_PARTITION_LEADER_EPOCH) {
                 EpochEntry end = l.leaderEpochCache().endOffsetFor(lastFetchedEpoch, leaderEnd);
+                if (end.epoch() < 0 || end.startOffset() < 0) {
+                    // No epoch at or below the follower's here: DivergingEpoch(-1, -1) would read as "none".
+                    throw new org.apache.kafka.common.errors.OffsetOutOfRangeException("Leader of " + topicPartition
+                        + " has no epoch at or below the follower's last fetched epoch " + lastFetchedEpoch);
+                }
                 if (end.epoch() < lastFetchedEpoch || end.startOffset() < fetchOffset) {
                     return new FollowerRead(end, null, leaderEnd);
                 }

@@ -99,17 +99,19 @@ public final class ReplicaFetcherManager implements Closeable {
         }
     }
 
-    /** Stops fetchers that have no partitions left. */
-    synchronized void shutdownIdleFetchers() {
-        List<FetcherKey> idle = new ArrayList<>();
-        fetchers.forEach((key, fetcher) -> {
-            if (fetcher.partitionCount() == 0) {
-                idle.add(key);
-            }
-        });
-        for (FetcherKey key : idle) {
-            fetchers.remove(key).shutdown();
+    /** Stops fetchers that have no partitions left (waiting for them outside this manager's lock). */
+    void shutdownIdleFetchers() {
+        List<ReplicaFetcherThread> idle = new ArrayList<>();
+        synchronized (this) {
+            fetchers.entrySet().removeIf(e -> {
+                if (e.getValue().partitionCount() == 0) {
+                    idle.add(e.getValue());
+                    return true;
+                }
+                return false;
+            });
         }
+        idle.forEach(ReplicaFetcherThread::shutdown);
     }
 
     /** The fetch state of a followed partition, for tests. */
@@ -123,12 +125,17 @@ public final class ReplicaFetcherManager implements Closeable {
         return fetchers.size();
     }
 
+    /** Stops every fetcher for good; waits for them outside this manager's lock. */
     @Override
-    public synchronized void close() {
-        closed = true;
-        fetchers.values().forEach(ReplicaFetcherThread::shutdown);
-        fetchers.clear();
-        assignment.clear();
+    public void close() {
+        List<ReplicaFetcherThread> stopping;
+        synchronized (this) {
+            closed = true;
+            stopping = new ArrayList<>(fetchers.values());
+            fetchers.clear();
+            assignment.clear();
+        }
+        stopping.forEach(ReplicaFetcherThread::shutdown);
         log.debug("Replica fetchers of broker {} stopped", brokerId);
     }
 }

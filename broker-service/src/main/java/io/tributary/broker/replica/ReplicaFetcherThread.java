@@ -2,8 +2,10 @@ package io.tributary.broker.replica;
 
 import io.tributary.broker.log.PartitionLog;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -15,6 +17,7 @@ import org.apache.kafka.clients.ClientResponse;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.KafkaStorageException;
 import org.apache.kafka.common.message.FetchResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
@@ -146,11 +149,20 @@ final class ReplicaFetcherThread extends Thread {
         log.info("Replica fetcher {} stopped", getName());
     }
 
-    /** Stops the thread and waits for it. */
+    /**
+     * Stops the thread and waits for it. Never interrupts it: an interrupt during a log write
+     * closes the file channel ({@code ClosedByInterruptException}), which would read as a disk
+     * failure; waking its network client and its wait is enough.
+     */
     void shutdown() {
         running = false;
         sender.wakeup();
-        interrupt();
+        partitionMapLock.lock();
+        try {
+            partitionsChanged.signalAll();
+        } finally {
+            partitionMapLock.unlock();
+        }
         try {
             join(TimeUnit.SECONDS.toMillis(10));
         } catch (InterruptedException e) {
@@ -232,6 +244,8 @@ final class ReplicaFetcherThread extends Thread {
         requested.forEach((tp, state) -> topicNames.put(state.topicId(), tp.topic()));
         Map<TopicPartition, FetchResponseData.PartitionData> data =
             fetchResponse.responseData(topicNames, response.requestHeader().apiVersion());
+        List<TopicPartition> appended = new ArrayList<>();
+        Map<TopicPartition, KafkaStorageException> storageErrors = new LinkedHashMap<>();
         partitionMapLock.lock();
         try {
             for (Map.Entry<TopicPartition, FetchResponseData.PartitionData> e : data.entrySet()) {
@@ -242,15 +256,27 @@ final class ReplicaFetcherThread extends Thread {
                         || current.fetchOffset() != sent.fetchOffset()) {
                     continue; // removed or restarted while the request was out
                 }
-                processPartitionData(tp, current, e.getValue());
+                processPartitionData(tp, current, e.getValue(), appended, storageErrors);
             }
         } finally {
             partitionMapLock.unlock();
         }
+        // Outside the lock: these reach the fetcher manager and other delayed operations, which
+        // take their own locks before this one.
+        storageErrors.forEach(replicaManager::handleStorageError);
+        // Consumers reading from this follower (KIP-392) may wait for its high watermark to move.
+        appended.forEach(replicaManager::completeDelayedRequests);
     }
 
-    /** Applies one partition's response. Caller holds {@code partitionMapLock}. */
-    private void processPartitionData(TopicPartition tp, PartitionFetchState state, FetchResponseData.PartitionData data) {
+    /**
+     * Applies one partition's response. Caller holds {@code partitionMapLock}.
+     *
+     * @param appended      collects the partitions appended to
+     * @param storageErrors collects the partitions whose log failed, handled after the lock is released
+     */
+    private void processPartitionData(TopicPartition tp, PartitionFetchState state, FetchResponseData.PartitionData data,
+                                      List<TopicPartition> appended,
+                                      Map<TopicPartition, KafkaStorageException> storageErrors) {
         Optional<Partition> partition = replicaManager.getPartition(tp);
         if (partition.isEmpty()) {
             partitionStates.remove(tp);
@@ -272,8 +298,7 @@ final class ReplicaFetcherThread extends Thread {
                     }
                     if (newEnd.isPresent()) {
                         partitionStates.put(tp, state.withFetchOffset(newEnd.get()));
-                        // Consumers reading from this follower (KIP-392) may wait for its high watermark to move.
-                        replicaManager.completeDelayedRequests(tp);
+                        appended.add(tp);
                     } else {
                         partitionStates.remove(tp);
                     }
@@ -294,10 +319,10 @@ final class ReplicaFetcherThread extends Thread {
                     partitionStates.put(tp, state.delayedUntil(time.milliseconds() + config.backoffMs()));
                 }
             }
-        } catch (org.apache.kafka.common.errors.KafkaStorageException e) {
+        } catch (KafkaStorageException e) {
             log.error("{}: storage error applying the fetch from broker {}", tp, sourceBrokerId, e);
             partitionStates.remove(tp);
-            replicaManager.handleStorageError(tp, e);
+            storageErrors.put(tp, e);
         } catch (RuntimeException e) {
             log.error("{}: could not apply the fetch from broker {}; backing off {} ms", tp, sourceBrokerId,
                 config.backoffMs(), e);

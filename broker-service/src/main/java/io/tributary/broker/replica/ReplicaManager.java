@@ -196,11 +196,14 @@ public final class ReplicaManager implements MetadataListener {
         readReplicaSelection.setSelector(selector);
     }
 
-    /** Partitions this broker leads that another live in-sync replica could take over. */
+    /**
+     * What a controlled shutdown waits for: partitions this broker leads that another live
+     * in-sync replica could take over, and partitions it follows whose ISR still holds it.
+     */
     public List<TopicPartition> leadershipsToMove() {
-        return partitions.values().stream().filter(Partition::isLeader)
-            .filter(p -> p.isr().stream().anyMatch(r -> r != brokerId && metadataCache.broker(r)
-                .map(b -> !b.shuttingDown()).orElse(false)))
+        return partitions.values().stream()
+            .filter(p -> p.isLeader() ? p.isr().stream().anyMatch(r -> r != brokerId && metadataCache.broker(r)
+                .map(b -> !b.shuttingDown()).orElse(false)) : p.isr().contains(brokerId) && p.isr().size() > 1)
             .map(Partition::topicPartition).toList();
     }
 

@@ -205,4 +205,32 @@ class ReassignmentTest {
         }
         cluster.assertReplicasIdentical(p0);
     }
+
+    @Test
+    void aCancelThatWouldLeaveNoInSyncOriginalReplicaIsRefused() throws Exception {
+        TopicPartition risky = new TopicPartition("risky", 0);
+        try (Admin admin = cluster.admin()) {
+            admin.createTopics(List.of(new NewTopic("risky", Map.of(0, List.of(0, 1))))).all().get(30, TimeUnit.SECONDS);
+            cluster.awaitLeader(risky);
+            // Moving to [2, 3]: broker 3 copies nothing, so the move waits; broker 2 joins the ISR.
+            cluster.broker(3).replicaManager().stopFetchers();
+            admin.alterPartitionReassignments(Map.of(risky, Optional.of(new NewPartitionReassignment(List.of(2, 3)))))
+                .all().get(30, TimeUnit.SECONDS);
+            cluster.awaitIsr(risky, List.of(0, 1, 2));
+            // Both original replicas die: broker 2, a new replica, is the only one in sync and leads.
+            cluster.crash(0);
+            cluster.crash(1);
+            await().atMost(Duration.ofSeconds(30)).until(() -> cluster.partitionState(risky).leader() == 2
+                && cluster.partitionState(risky).isr().equals(List.of(2)));
+
+            // Going back to [0, 1] would drop the only in-sync copy: refused, nothing changes.
+            assertThatThrownBy(() -> admin.alterPartitionReassignments(Map.of(risky, Optional.empty())).all()
+                .get(30, TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class).cause().isInstanceOf(InvalidReplicaAssignmentException.class);
+            assertThat(cluster.partitionState(risky).leader()).isEqualTo(2);
+            assertThat(cluster.anyRunning().metadataCache().topic("risky").orElseThrow().replicas().get(0))
+                .containsExactly(2, 3, 0, 1);
+            assertThat(cluster.replica(2, risky)).isPresent();
+        }
+    }
 }
