@@ -234,6 +234,12 @@ public final class Controller implements MetadataListener, Closeable {
         }
     }
 
+    /** Another controller has written {@code /controller_epoch}: stop acting at once. */
+    private void resign(FencedControllerException e) {
+        log.warn("Broker {} was deposed as controller: {}", brokerId, e.getMessage());
+        active = false;
+    }
+
     private void queueReconcile() {
         if (active && reconcileQueued.compareAndSet(false, true)) {
             submit(() -> {
@@ -285,8 +291,7 @@ public final class Controller implements MetadataListener, Closeable {
                 }
             }
         } catch (FencedControllerException e) {
-            log.warn("Broker {} was deposed as controller: {}", brokerId, e.getMessage());
-            active = false;
+            resign(e);
         } catch (RuntimeException e) {
             log.warn("Controller reconciliation failed; retrying: {}", e.toString());
             retryLater(this::queueReconcile);
@@ -375,6 +380,9 @@ public final class Controller implements MetadataListener, Closeable {
             }
             try {
                 future.complete(elections.elect(type, partitions == null ? elections.allPartitions() : partitions));
+            } catch (FencedControllerException e) {
+                resign(e);
+                future.completeExceptionally(new NotControllerException(e.getMessage()));
             } catch (RuntimeException e) {
                 future.completeExceptionally(e);
             }
@@ -409,6 +417,9 @@ public final class Controller implements MetadataListener, Closeable {
             try {
                 future.complete(reassignments.alter(targets, allowReplicationFactorChange));
                 queueReconcile();
+            } catch (FencedControllerException e) {
+                resign(e);
+                future.completeExceptionally(new NotControllerException(e.getMessage()));
             } catch (RuntimeException e) {
                 future.completeExceptionally(e);
             }
@@ -429,8 +440,7 @@ public final class Controller implements MetadataListener, Closeable {
                 try {
                     elections.moveLeadersToPreferredReplicas(config.leaderImbalancePerBrokerPercentage());
                 } catch (FencedControllerException e) {
-                    log.warn("Broker {} was deposed as controller: {}", brokerId, e.getMessage());
-                    active = false;
+                    resign(e);
                     return;
                 } catch (RuntimeException e) {
                     log.warn("Leader imbalance check failed: {}", e.toString());

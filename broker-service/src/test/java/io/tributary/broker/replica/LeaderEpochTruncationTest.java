@@ -54,7 +54,9 @@ class LeaderEpochTruncationTest {
 
     @AfterEach
     void stopCluster() {
-        cluster.close();
+        if (cluster != null) {
+            cluster.close();
+        }
     }
 
     private void createTopic(Map<String, String> configs) throws Exception {

@@ -62,13 +62,16 @@ class BrokerFailoverTest {
 
     @AfterEach
     void stopCluster() {
-        cluster.close();
+        if (cluster != null) {
+            cluster.close();
+        }
     }
 
     @Test
     void aGroupKeepsConsumingAcrossTheLossOfItsCoordinatorAndKeepsItsCommittedOffsets() throws Exception {
         Set<String> seen = new HashSet<>();
         Map<TopicPartition, OffsetAndMetadata> committedBefore;
+        int coordinatorOf;
         try (KafkaConsumer<byte[], byte[]> consumer = cluster.consumer(Map.of(ConsumerConfig.GROUP_ID_CONFIG, "billing",
                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest", ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10,
                 ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 6000, ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 500))) {
@@ -86,6 +89,7 @@ class BrokerFailoverTest {
             }
             assertThat(committedBefore).isNotEmpty();
             cluster.crash(coordinator);
+            coordinatorOf = coordinator;
 
             await().atMost(Duration.ofSeconds(60)).until(() -> {
                 pollAndCommit(consumer, seen);
@@ -103,6 +107,12 @@ class BrokerFailoverTest {
                 ends.put(new TopicPartition("orders", p), (long) RECORDS / 3);
             }
             ends.forEach((tp, end) -> assertThat(committedAfter.get(tp).offset()).isEqualTo(end));
+        }
+        // The coordinator's broker returns: every replica, of the topic and of the offsets topic, ends the same.
+        cluster.start(coordinatorOf);
+        for (int p = 0; p < 3; p++) {
+            cluster.assertReplicasIdentical(new TopicPartition("orders", p));
+            cluster.assertReplicasIdentical(new TopicPartition("__consumer_offsets", p));
         }
     }
 

@@ -170,4 +170,24 @@ class LeadershipTest {
         await().atMost(Duration.ofSeconds(30)).until(() -> cluster.partitionState(tp).leader() == preferred);
         cluster.assertReplicasIdentical(tp);
     }
+
+    @Test
+    void aFollowerCopiesFromEachLeaderOnNumReplicaFetchersThreads() throws Exception {
+        cluster = TestCluster.start(dir, 3, Map.of("broker.num-replica-fetchers", "2"));
+        Map<Integer, List<Integer>> assignment = new java.util.HashMap<>();
+        for (int p = 0; p < 4; p++) {
+            assignment.put(p, List.of(1, 0, 2));
+        }
+        try (Admin admin = cluster.admin()) {
+            admin.createTopics(List.of(new NewTopic("fanned", assignment))).all().get(30, TimeUnit.SECONDS);
+        }
+        for (int p = 0; p < 4; p++) {
+            cluster.awaitIsr(new TopicPartition("fanned", p), List.of(0, 1, 2));
+        }
+        // Broker 0 follows four partitions, all led by broker 1: they spread over two fetcher threads.
+        assertThat(cluster.broker(0).replicaManager().fetcherManager().fetcherCount()).isEqualTo(2);
+        assertThat(Thread.getAllStackTraces().keySet().stream().map(Thread::getName)
+            .filter(n -> n.startsWith("ReplicaFetcherThread-") && n.endsWith("-1-on-0")).sorted().toList())
+            .containsExactly("ReplicaFetcherThread-0-1-on-0", "ReplicaFetcherThread-1-1-on-0");
+    }
 }

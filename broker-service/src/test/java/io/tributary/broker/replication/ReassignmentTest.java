@@ -68,7 +68,9 @@ class ReassignmentTest {
 
     @AfterEach
     void stopCluster() {
-        cluster.close();
+        if (cluster != null) {
+            cluster.close();
+        }
     }
 
     private static List<Integer> ids(List<org.apache.kafka.common.Node> nodes) {

@@ -50,7 +50,9 @@ class ReplicationTest {
 
     @AfterEach
     void stopCluster() {
-        cluster.close();
+        if (cluster != null) {
+            cluster.close();
+        }
     }
 
     private void createTopic(String topic, int partitions, Map<String, String> configs) throws Exception {
@@ -178,5 +180,27 @@ class ReplicationTest {
         cluster.start(followers.get(1));
         cluster.assertReplicasIdentical(tp);
         assertThat(consumeAll(tp, 2)).containsExactly("before", "after");
+    }
+
+    @Test
+    void aFollowerThatStopsCopyingLeavesTheIsrAfterTheLagTimeAndWritesGoOn() throws Exception {
+        TopicPartition tp = new TopicPartition("laggard", 0);
+        createTopic("laggard", 1, Map.of("min.insync.replicas", "2"));
+        cluster.awaitIsr(tp, List.of(0, 1, 2));
+        LeaderAndIsr before = cluster.partitionState(tp);
+        int follower = cluster.brokerIds().stream().filter(id -> id != before.leader()).findFirst().orElseThrow();
+        // The follower stays registered and alive, so the controller does nothing: only the leader can notice.
+        cluster.broker(follower).replicaManager().stopFetchers();
+        try (KafkaProducer<byte[], byte[]> producer = idempotentProducer()) {
+            producer.send(new ProducerRecord<>("laggard", 0, null, bytes("while-lagging"))).get(30, TimeUnit.SECONDS);
+        }
+        List<Integer> rest = cluster.brokerIds().stream().filter(id -> id != follower).toList();
+        cluster.awaitIsr(tp, rest);
+        // The leader's own conditional write: same leader epoch (the controller's writes bump it).
+        assertThat(cluster.partitionState(tp).leaderEpoch()).isEqualTo(before.leaderEpoch());
+        try (KafkaProducer<byte[], byte[]> producer = idempotentProducer()) {
+            producer.send(new ProducerRecord<>("laggard", 0, null, bytes("after-shrink"))).get(30, TimeUnit.SECONDS);
+        }
+        assertThat(consumeAll(tp, 2)).containsExactly("while-lagging", "after-shrink");
     }
 }

@@ -61,7 +61,8 @@ public final class TestCluster implements AutoCloseable {
                 Map<String, Object> s = new HashMap<>();
                 s.put("broker.id", Integer.toString(id));
                 s.put("broker.data-dir", dir.resolve("broker-" + id).toString());
-                s.put("broker.listeners", "PLAINTEXT://127.0.0.1:" + TestBroker.freePort());
+                // Port 0 at the first start; the bound port is kept for restarts (no window for another bind).
+                s.put("broker.listeners", "PLAINTEXT://127.0.0.1:0");
                 s.put("broker.zookeeper-connect", zk.connectString());
                 s.put("broker.zookeeper-session-timeout-ms", "2000");
                 s.put("broker.zookeeper-connection-timeout-ms", "20000");
@@ -97,6 +98,7 @@ public final class TestCluster implements AutoCloseable {
         BrokerServer server = new BrokerServer(BrokerProperties.bind(settings.get(id)), Time.SYSTEM);
         brokers.put(id, server);
         server.startup();
+        settings.get(id).put("broker.listeners", "PLAINTEXT://127.0.0.1:" + server.boundEndPoints().get(0).port());
     }
 
     /** Kills broker {@code id} as a crash would: no controlled shutdown, logs recovered at the next start. */
