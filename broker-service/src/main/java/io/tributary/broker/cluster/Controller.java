@@ -169,7 +169,10 @@ public final class Controller implements MetadataListener, Closeable {
 
     @Override
     public void onPartitionStateChanged(TopicPartition tp, LeaderAndIsr state) {
-        if (!state.hasLeader() || metadataCache.topic(tp.topic()).map(t -> t.isReassigning(tp.partition())).orElse(false)) {
+        Optional<TopicAssignment> topic = metadataCache.topic(tp.topic());
+        boolean unassignedInIsr = topic.map(t -> t.replicas().getOrDefault(tp.partition(), List.of()))
+            .map(replicas -> !replicas.containsAll(state.isr())).orElse(false);
+        if (!state.hasLeader() || unassignedInIsr || topic.map(t -> t.isReassigning(tp.partition())).orElse(false)) {
             queueReconcile();
         }
     }
@@ -336,10 +339,11 @@ public final class Controller implements MetadataListener, Closeable {
                 return;
             }
             List<Integer> keptIsr = state.isr().stream()
-                .filter(r -> r == state.leader() || live.contains(r) && !shuttingDown.contains(r)).toList();
+                .filter(r -> r == state.leader() || live.contains(r) && !shuttingDown.contains(r) && replicas.contains(r))
+                .toList();
             if (keptIsr.size() < state.isr().size()) {
                 writePartitionState(tp, state.newLeader(state.leader(), keptIsr, epoch),
-                    "remove dead or shutting-down replicas from the ISR");
+                    "remove dead, shutting-down or unassigned replicas from the ISR");
             }
             return;
         }

@@ -59,11 +59,13 @@ public final class Partition {
      * @param replicaLagTimeMaxMs {@code replica.lag.time.max.ms}
      * @param onStateChanged      called (outside locks) when the high watermark or ISR changed
      *                            asynchronously, so waiting requests can complete
-     * @param isrEligible         whether a broker may join an ISR: registered and not in controlled
-     *                            shutdown (KIP-841)
+     * @param isrEligible         whether a broker may join a partition's ISR: registered, not in
+     *                            controlled shutdown (KIP-841), its replica online and not being
+     *                            removed by a reassignment
      */
     public record Context(int localBrokerId, IsrUpdater isrUpdater, Time time, long replicaLagTimeMaxMs,
-                          Consumer<TopicPartition> onStateChanged, java.util.function.IntPredicate isrEligible) {
+                          Consumer<TopicPartition> onStateChanged,
+                          java.util.function.BiPredicate<TopicPartition, Integer> isrEligible) {
     }
 
     private final TopicPartition topicPartition;
@@ -302,7 +304,7 @@ public final class Partition {
     private void maybeExpandIsr(FollowerReplica follower) {
         PartitionLog l = log;
         if (l == null || isrUpdateInFlight || isr.contains(follower.brokerId()) || !replicas.contains(follower.brokerId())
-                || !context.isrEligible().test(follower.brokerId())) {
+                || !context.isrEligible().test(topicPartition, follower.brokerId())) {
             return;
         }
         long end = follower.logEndOffset().messageOffset();

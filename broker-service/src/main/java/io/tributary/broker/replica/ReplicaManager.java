@@ -95,8 +95,7 @@ public final class ReplicaManager implements MetadataListener {
         this.time = time;
         this.fetcherManager = fetcherManager;
         this.partitionContext = new Partition.Context(brokerId, isrUpdater, time, replicaLagTimeMaxMs,
-            this::completeDelayedRequests,
-            id -> metadataCache.broker(id).map(b -> !b.shuttingDown()).orElse(false));
+            this::completeDelayedRequests, this::isrEligible);
         this.completionExecutor = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "broker-" + brokerId + "-delayed-completion");
             t.setDaemon(true);
@@ -186,6 +185,19 @@ public final class ReplicaManager implements MetadataListener {
      */
     public void stopFetchers() {
         fetcherManager.close();
+    }
+
+    /**
+     * Whether a follower may join a partition's ISR: registered, not shutting down, its replica
+     * online, and not a replica a reassignment is removing (the controller may already have cut it
+     * from the ISR while this leader's view of the assignment still lists it).
+     */
+    private boolean isrEligible(TopicPartition tp, int brokerId) {
+        boolean registered = metadataCache.broker(brokerId)
+            .map(b -> !b.shuttingDown() && !b.offlineReplicas().contains(tp)).orElse(false);
+        boolean removing = metadataCache.topic(tp.topic())
+            .map(t -> t.removingReplicas().getOrDefault(tp.partition(), List.of()).contains(brokerId)).orElse(false);
+        return registered && !removing;
     }
 
     /**

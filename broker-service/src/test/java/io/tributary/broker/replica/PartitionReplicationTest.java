@@ -62,7 +62,7 @@ class PartitionReplicationTest {
     }
 
     private Partition partition(int brokerId, IsrUpdater updater, String logName) {
-        return new Partition(TP, new Partition.Context(brokerId, updater, time, 10_000, tp -> { }, id -> true));
+        return new Partition(TP, new Partition.Context(brokerId, updater, time, 10_000, tp -> { }, (tp, id) -> true));
     }
 
     private PartitionLog log(String name) {
@@ -133,5 +133,21 @@ class PartitionReplicationTest {
         leaderLog.leaderEpochCache().clear();
         assertThatThrownBy(() -> leader.readForFollower(3, 0, 7, 1024, true))
             .isInstanceOf(OffsetOutOfRangeException.class);
+    }
+
+    @Test
+    void aFollowerThatMayNotJoinTheIsrIsNotAddedHoweverCaughtUp() {
+        PartitionLog leaderLog = log("events");
+        // Broker 2 is being removed by a reassignment (or shuts down, or lost its log directory).
+        Partition leader = new Partition(TP, new Partition.Context(0, heldUpdater, time, 10_000, tp -> { },
+            (tp, id) -> id != 2));
+        leader.makeLeader(new LeaderAndIsr(0, 0, List.of(0, 1), 0, 0), List.of(0, 1, 2), Uuid.randomUuid(), leaderLog);
+        leader.appendRecordsToLeader(batch(5), (short) -1, 1);
+        leader.updateFollowerFetchState(2, leaderLog.convertToOffsetMetadata(5), -1, time.milliseconds(), 5);
+        assertThat(pendingIsrWrites).isEmpty();
+        leader.updateFollowerFetchState(1, leaderLog.convertToOffsetMetadata(5), -1, time.milliseconds(), 5);
+        assertThat(pendingIsrWrites).isEmpty();
+        assertThat(leader.isr()).containsExactly(0, 1);
+        assertThat(leaderLog.highWatermark()).isEqualTo(5);
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.tributary.broker.cluster.LeaderAndIsr;
 import io.tributary.broker.testing.TestCluster;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -234,5 +235,18 @@ class ReassignmentTest {
                 .containsExactly(2, 3, 0, 1);
             assertThat(cluster.replica(2, risky)).isPresent();
         }
+    }
+
+    @Test
+    void aBrokerOutsideThePartitionsReplicasIsTakenOutOfItsIsr() throws Exception {
+        // Both the leader (its ISR check finds no such follower) and the controller (it keeps only assigned
+        // replicas) remove it.
+        TopicPartition p0 = new TopicPartition(TOPIC, 0);
+        // As a leader could have written while its view of a finished reassignment was stale: broker 3 is
+        // registered but holds no replica of the partition.
+        LeaderAndIsr state = cluster.partitionState(p0);
+        cluster.anyRunning().zkClient().updatePartitionState(TOPIC, 0, state.withIsr(List.of(0, 1, 2, 3)));
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+            assertThat(cluster.partitionState(p0).isr()).containsExactlyInAnyOrder(0, 1, 2));
     }
 }
