@@ -86,6 +86,10 @@ public final class TestCluster implements AutoCloseable {
             for (int id : cluster.settings.keySet()) {
                 cluster.start(id);
             }
+            // Every broker's metadata (fed by ZooKeeper watches) knows every broker before a test asks any of them.
+            await().atMost(Duration.ofSeconds(30)).until(() -> cluster.brokers.values().stream()
+                .allMatch(b -> b.metadataCache().aliveBrokers().size() == size));
+            cluster.awaitController();
             return cluster;
         } catch (RuntimeException | Error e) {
             cluster.close();
