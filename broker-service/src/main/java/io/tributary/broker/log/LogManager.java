@@ -48,8 +48,9 @@ import org.slf4j.LoggerFactory;
  * <p>With a cleaner, retention of compacted logs runs on the cleaner's threads (so it never
  * overlaps a cleaning of the same log) and deleting a log first stops its cleaning.
  *
- * <p>Just over 500 lines since compaction: the checkpoint files and the log loader are already
- * their own classes; what remains is the life cycle of the set of logs and its scheduled tasks.
+ * <p>About 600 lines since compaction and log-directory failure (KIP-112): the checkpoint files
+ * and the log loader are already their own classes; what remains is the life cycle of the set of
+ * logs across its directories and its scheduled tasks.
  *
  * <p>Thread-safe.
  */

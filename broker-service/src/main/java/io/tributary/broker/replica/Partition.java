@@ -42,7 +42,7 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safety: role and ISR changes hold the write lock; appends and reads hold the read
  * lock, so a read never sees a half-made role change.
  *
- * <p>About 750 lines, over the house limit: it is Kafka's Partition, where the leader's, the
+ * <p>About 780 lines, over the house limit: it is Kafka's Partition, where the leader's, the
  * follower's and the consumer-on-follower paths must check role and epoch under one lock;
  * splitting them would split that lock. Offsets by time and record deletion could move out.
  */

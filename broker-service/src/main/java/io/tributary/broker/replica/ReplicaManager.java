@@ -52,7 +52,7 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safe. Produce and fetch run on network threads and never block; role changes run on
  * the metadata event thread.
  *
- * <p>About 670 lines, over the house limit: it is Kafka's ReplicaManager, the one place where
+ * <p>About 680 lines, over the house limit: it is Kafka's ReplicaManager, the one place where
  * produce, fetch, role changes and log-directory failures meet the partitions; the per-partition
  * state lives in {@link Partition}, the waiting in the purgatories, the follower side in
  * {@link ReplicaFetcherManager}, the read-replica choice in {@link ReadReplicaSelection} and the
