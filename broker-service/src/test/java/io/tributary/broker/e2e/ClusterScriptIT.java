@@ -55,9 +55,11 @@ class ClusterScriptIT {
         Path jar = Path.of(System.getProperty("broker.jar"));
         Path root = jar.getParent().getParent().getParent();
         script = root.resolve("bin").resolve("cluster");
-        int kafkaPort = consecutiveFreePorts(3);
-        env = Map.of("DATA_DIR", dir.resolve("cluster").toString(), "ZK_PORT", Integer.toString(consecutiveFreePorts(1)),
-            "KAFKA_PORT", Integer.toString(kafkaPort), "BROKER_HTTP_PORT", Integer.toString(consecutiveFreePorts(3)));
+        // One block of free ports, so the three ranges cannot overlap: Kafka 3, actuator 3, ZooKeeper 1.
+        int base = consecutiveFreePorts(7);
+        int kafkaPort = base;
+        env = Map.of("DATA_DIR", dir.resolve("cluster").toString(), "ZK_PORT", Integer.toString(base + 6),
+            "KAFKA_PORT", Integer.toString(kafkaPort), "BROKER_HTTP_PORT", Integer.toString(base + 3));
         assertThat(run("start")).contains("broker 2 listens on 127.0.0.1:" + (kafkaPort + 2));
         assertThat(run("status")).contains("zookeeper: running", "broker-0: running", "broker-1: running",
             "broker-2: running");
