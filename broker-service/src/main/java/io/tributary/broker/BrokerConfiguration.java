@@ -1,5 +1,6 @@
 package io.tributary.broker;
 
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.tributary.broker.config.BrokerProperties;
@@ -29,6 +30,42 @@ public class BrokerConfiguration {
         return registry -> Gauge.builder("kafka.log.logmanager.offlinelogdirectorycount",
                 broker, b -> b.logManager() == null ? 0 : b.logManager().offlineLogDirs().size())
             .description("Log directories offline after an I/O error")
+            .register(registry);
+    }
+
+    /**
+     * Replication and controller meters under the names Kafka's dashboards and alerts read (JMX
+     * {@code kafka.server:type=ReplicaManager,...} and {@code kafka.controller:type=KafkaController,...}
+     * as the Prometheus JMX exporter names them). Each broker reports its own share; cluster totals
+     * are sums in PromQL ({@code sum(kafka_controller_kafkacontroller_activecontrollercount)} is 1).
+     */
+    @Bean
+    public MeterBinder replicationMeters(BrokerServer broker) {
+        return registry -> {
+            gauge(registry, "kafka.server.replicamanager.underreplicatedpartitions", broker,
+                b -> b.replicaManager().underReplicatedPartitionCount(), "Partitions led here with an ISR below their replicas");
+            gauge(registry, "kafka.server.replicamanager.underminisrpartitioncount", broker,
+                b -> b.replicaManager().underMinIsrPartitionCount(), "Partitions led here with an ISR below min.insync.replicas");
+            gauge(registry, "kafka.server.replicamanager.leadercount", broker, b -> b.replicaManager().leaderCount(),
+                "Partitions led by this broker");
+            gauge(registry, "kafka.server.replicamanager.partitioncount", broker, b -> b.replicaManager().partitionCount(),
+                "Partitions replicated by this broker");
+            gauge(registry, "kafka.controller.kafkacontroller.activecontrollercount", broker,
+                b -> b.controller().isActive() ? 1 : 0, "1 on the active controller, else 0");
+            gauge(registry, "kafka.controller.kafkacontroller.offlinepartitionscount", broker,
+                b -> b.controller().offlinePartitionsCount(), "Partitions without a leader (on the active controller)");
+            FunctionCounter.builder("kafka.server.replicamanager.isrshrinks", broker,
+                    b -> b.replicaManager() == null ? 0 : b.replicaManager().stats().isrShrinks())
+                .description("ISR shrinks written by this broker as leader").register(registry);
+            FunctionCounter.builder("kafka.server.replicamanager.isrexpands", broker,
+                    b -> b.replicaManager() == null ? 0 : b.replicaManager().stats().isrExpands())
+                .description("ISR expansions written by this broker as leader").register(registry);
+        };
+    }
+
+    private static void gauge(io.micrometer.core.instrument.MeterRegistry registry, String name, BrokerServer broker,
+                              java.util.function.ToIntFunction<BrokerServer> value, String description) {
+        Gauge.builder(name, broker, b -> b.isStarted() ? value.applyAsInt(b) : 0).description(description)
             .register(registry);
     }
 

@@ -61,6 +61,14 @@ class BrokerApplicationTest {
             assertThat(properties.groupInitialRebalanceDelayMs()).isZero();
             assertThat(output.getOut()).containsOnlyOnce("does not support: [transaction.state.log.min.isr]");
 
+            String httpPort = context.getEnvironment().getProperty("local.server.port");
+            String before = prometheus(httpPort);
+            assertThat(before).contains("kafka_controller_kafkacontroller_activecontrollercount 1.0",
+                "kafka_controller_kafkacontroller_offlinepartitionscount 0.0",
+                "kafka_server_replicamanager_leadercount 0.0", "kafka_server_replicamanager_partitioncount 0.0",
+                "kafka_server_replicamanager_underreplicatedpartitions 0.0",
+                "kafka_server_replicamanager_underminisrpartitioncount 0.0",
+                "kafka_server_replicamanager_isrshrinks_total 0.0", "kafka_server_replicamanager_isrexpands_total 0.0");
             try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + kafkaPort))) {
                 admin.createTopics(List.of(new NewTopic("spread", java.util.Optional.empty(), java.util.Optional.empty())))
                     .all().get();
@@ -78,11 +86,21 @@ class BrokerApplicationTest {
                 assertThat(Math.abs(inA - inB)).isLessThanOrEqualTo(1);
             }
 
-            String port = context.getEnvironment().getProperty("local.server.port");
+            // The replication gauges move with the five partitions this broker now leads.
+            assertThat(prometheus(httpPort)).contains("kafka_server_replicamanager_leadercount 5.0",
+                "kafka_server_replicamanager_partitioncount 5.0");
+            String port = httpPort;
             HttpResponse<String> health = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                 URI.create("http://127.0.0.1:" + port + "/actuator/health")).build(), HttpResponse.BodyHandlers.ofString());
             assertThat(health.statusCode()).isEqualTo(200);
             assertThat(health.body()).contains("\"UP\"");
         }
+    }
+
+    private static String prometheus(String port) throws Exception {
+        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+            URI.create("http://127.0.0.1:" + port + "/actuator/prometheus")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).isEqualTo(200);
+        return response.body();
     }
 }

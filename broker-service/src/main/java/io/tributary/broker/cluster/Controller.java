@@ -131,6 +131,29 @@ public final class Controller implements MetadataListener, Closeable {
         return active;
     }
 
+    /**
+     * On the active controller, the partitions without a leader (Kafka's OfflinePartitionsCount);
+     * 0 elsewhere, so the cluster's count is the sum over brokers.
+     */
+    public int offlinePartitionsCount() {
+        if (!active) {
+            return 0;
+        }
+        int offline = 0;
+        for (String topic : metadataCache.topicNames()) {
+            TopicAssignment assignment = metadataCache.topic(topic).orElse(null);
+            if (assignment == null || metadataCache.isPendingDeletion(topic)) {
+                continue;
+            }
+            for (int p : assignment.replicas().keySet()) {
+                if (!metadataCache.partitionState(new TopicPartition(topic, p)).map(LeaderAndIsr::hasLeader).orElse(false)) {
+                    offline++;
+                }
+            }
+        }
+        return offline;
+    }
+
     /** The epoch of this controller while active. */
     public int epoch() {
         return epoch;

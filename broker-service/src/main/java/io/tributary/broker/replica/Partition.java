@@ -62,10 +62,11 @@ public final class Partition {
      * @param isrEligible         whether a broker may join a partition's ISR: registered, not in
      *                            controlled shutdown (KIP-841), its replica online and not being
      *                            removed by a reassignment
+     * @param stats               where written ISR shrinks and expansions are counted
      */
     public record Context(int localBrokerId, IsrUpdater isrUpdater, Time time, long replicaLagTimeMaxMs,
                           Consumer<TopicPartition> onStateChanged,
-                          java.util.function.BiPredicate<TopicPartition, Integer> isrEligible) {
+                          java.util.function.BiPredicate<TopicPartition, Integer> isrEligible, ReplicaStats stats) {
     }
 
     private final TopicPartition topicPartition;
@@ -376,6 +377,7 @@ public final class Partition {
                         && (state == null || state.zkVersion() < newVersion)) {
                     state = new LeaderAndIsr(proposed.leader(), proposed.leaderEpoch(), newIsr, proposed.controllerEpoch(),
                         newVersion);
+                    context.stats().recordIsrChange(isr.size(), newIsr.size());
                     isr = state.isr();
                     maximalIsr = isr;
                     maybeIncrementLeaderHighWatermark();

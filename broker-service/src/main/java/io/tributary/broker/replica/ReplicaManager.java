@@ -78,6 +78,7 @@ public final class ReplicaManager implements MetadataListener {
     private final Set<TopicPartition> offlinePartitions = ConcurrentHashMap.newKeySet();
     private volatile java.util.function.Consumer<Set<TopicPartition>> offlineReplicasListener = tps -> { };
     private final ReadReplicaSelection readReplicaSelection;
+    private final ReplicaStats stats = new ReplicaStats();
 
     /**
      * @param logConfigs          the current config of a topic's logs (broker defaults overlaid with the topic's overrides)
@@ -95,7 +96,7 @@ public final class ReplicaManager implements MetadataListener {
         this.time = time;
         this.fetcherManager = fetcherManager;
         this.partitionContext = new Partition.Context(brokerId, isrUpdater, time, replicaLagTimeMaxMs,
-            this::completeDelayedRequests, this::isrEligible);
+            this::completeDelayedRequests, this::isrEligible, stats);
         this.completionExecutor = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "broker-" + brokerId + "-delayed-completion");
             t.setDaemon(true);
@@ -217,6 +218,32 @@ public final class ReplicaManager implements MetadataListener {
             .filter(p -> p.isLeader() ? p.isr().stream().anyMatch(r -> r != brokerId && metadataCache.broker(r)
                 .map(b -> !b.shuttingDown()).orElse(false)) : p.isr().contains(brokerId) && p.isr().size() > 1)
             .map(Partition::topicPartition).toList();
+    }
+
+    /** ISR changes written by this broker as leader. */
+    public ReplicaStats stats() {
+        return stats;
+    }
+
+    /** Partitions this broker leads whose ISR is smaller than their replicas (Kafka's UnderReplicatedPartitions). */
+    public int underReplicatedPartitionCount() {
+        return (int) partitions.values().stream().filter(p -> p.isLeader() && p.isr().size() < p.replicas().size()).count();
+    }
+
+    /** Partitions this broker leads whose ISR is below {@code min.insync.replicas} (UnderMinIsrPartitionCount). */
+    public int underMinIsrPartitionCount() {
+        return (int) partitions.values().stream().filter(p -> p.isLeader()
+            && p.isr().size() < p.log().map(l -> l.config().minInSyncReplicas()).orElse(1)).count();
+    }
+
+    /** Partitions this broker leads (LeaderCount). */
+    public int leaderCount() {
+        return (int) partitions.values().stream().filter(Partition::isLeader).count();
+    }
+
+    /** Partitions this broker replicates (PartitionCount). */
+    public int partitionCount() {
+        return partitions.size();
     }
 
     /** The follower fetchers (tests and metrics). */

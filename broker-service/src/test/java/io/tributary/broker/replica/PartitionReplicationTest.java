@@ -44,6 +44,7 @@ class PartitionReplicationTest {
 
     private final MockTime time = new MockTime();
     private final List<Runnable> pendingIsrWrites = new ArrayList<>();
+    private final ReplicaStats stats = new ReplicaStats();
     private LogManager logManager;
 
     /** Keeps each ISR write until {@link #landIsrWrites()}; the stored version then becomes 1, 2, ... */
@@ -62,7 +63,7 @@ class PartitionReplicationTest {
     }
 
     private Partition partition(int brokerId, IsrUpdater updater, String logName) {
-        return new Partition(TP, new Partition.Context(brokerId, updater, time, 10_000, tp -> { }, (tp, id) -> true));
+        return new Partition(TP, new Partition.Context(brokerId, updater, time, 10_000, tp -> { }, (tp, id) -> true, stats));
     }
 
     private PartitionLog log(String name) {
@@ -105,6 +106,8 @@ class PartitionReplicationTest {
 
         landIsrWrites();
         assertThat(leader.isr()).containsExactly(0, 1, 2);
+        assertThat(stats.isrExpands()).isEqualTo(1);
+        assertThat(stats.isrShrinks()).isZero();
         assertThat(leaderLog.highWatermark()).isEqualTo(5);
         leader.updateFollowerFetchState(2, leaderLog.convertToOffsetMetadata(10), -1, time.milliseconds(), 10);
         assertThat(leaderLog.highWatermark()).isEqualTo(10);
@@ -140,7 +143,7 @@ class PartitionReplicationTest {
         PartitionLog leaderLog = log("events");
         // Broker 2 is being removed by a reassignment (or shuts down, or lost its log directory).
         Partition leader = new Partition(TP, new Partition.Context(0, heldUpdater, time, 10_000, tp -> { },
-            (tp, id) -> id != 2));
+            (tp, id) -> id != 2, stats));
         leader.makeLeader(new LeaderAndIsr(0, 0, List.of(0, 1), 0, 0), List.of(0, 1, 2), Uuid.randomUuid(), leaderLog);
         leader.appendRecordsToLeader(batch(5), (short) -1, 1);
         leader.updateFollowerFetchState(2, leaderLog.convertToOffsetMetadata(5), -1, time.milliseconds(), 5);
