@@ -278,13 +278,7 @@ public final class BrokerServer {
         closeQuietly("replica manager", replicaManager == null ? null : replicaManager::shutdown);
         closeQuietly("ISR updater", isrUpdater == null ? null : isrUpdater::close);
         closeQuietly("log manager", logManager == null ? null : logManager::shutdown);
-        closeQuietly("scheduler", scheduler == null ? null : () -> {
-            try {
-                scheduler.shutdown();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
+        closeQuietly("scheduler", scheduler == null ? null : this::stopScheduler);
         closeQuietly("ZooKeeper client", zkClient == null ? null : zkClient::close);
         closeQuietly("embedded ZooKeeper", embeddedZooKeeper == null ? null : embeddedZooKeeper::close);
         log.info("Broker {} shut down", properties.id());
@@ -346,14 +340,16 @@ public final class BrokerServer {
         closeQuietly("ISR updater", isrUpdater == null ? null : isrUpdater::close);
         closeQuietly("group coordinator", groupCoordinator == null ? null : groupCoordinator::shutdown);
         closeQuietly("log manager", logManager == null ? null : logManager::crash);
-        closeQuietly("scheduler", scheduler == null ? null : () -> {
-            try {
-                scheduler.shutdown();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
+        closeQuietly("scheduler", scheduler == null ? null : this::stopScheduler);
         closeQuietly("embedded ZooKeeper", embeddedZooKeeper == null ? null : embeddedZooKeeper::close);
+    }
+
+    private void stopScheduler() {
+        try {
+            scheduler.shutdown();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static void closeQuietly(String what, Runnable close) {

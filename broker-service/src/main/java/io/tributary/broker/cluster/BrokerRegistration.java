@@ -129,10 +129,7 @@ public final class BrokerRegistration implements Closeable {
      */
     public synchronized void markControlledShutdown() {
         brokerInfo = brokerInfo.inControlledShutdown();
-        String path = ZkPaths.broker(brokerInfo.id());
-        zkClient.getDataAndVersion(path).filter(v -> v.ephemeralOwner() == zkClient.sessionId()).ifPresent(v ->
-            KafkaZkClient.call(() -> zkClient.curator().setData().withVersion(v.version())
-                .forPath(path, brokerInfo.toJson(time.milliseconds())), "mark broker " + brokerInfo.id() + " shutting down"));
+        rewrite("mark broker " + brokerInfo.id() + " shutting down");
         log.info("Broker {} is in controlled shutdown", brokerInfo.id());
     }
 
@@ -142,12 +139,16 @@ public final class BrokerRegistration implements Closeable {
      */
     public synchronized void updateOfflineReplicas(java.util.Set<org.apache.kafka.common.TopicPartition> offline) {
         brokerInfo = brokerInfo.withOfflineReplicas(offline);
+        rewrite("publish the offline replicas of broker " + brokerInfo.id());
+        log.warn("Broker {} published offline replicas {}", brokerInfo.id(), offline);
+    }
+
+    /** Writes the current {@code brokerInfo} over the registration node this session owns, if it still exists. */
+    private void rewrite(String what) {
         String path = ZkPaths.broker(brokerInfo.id());
         zkClient.getDataAndVersion(path).filter(v -> v.ephemeralOwner() == zkClient.sessionId()).ifPresent(v ->
             KafkaZkClient.call(() -> zkClient.curator().setData().withVersion(v.version())
-                .forPath(path, brokerInfo.toJson(time.milliseconds())), "publish the offline replicas of broker "
-                    + brokerInfo.id()));
-        log.warn("Broker {} published offline replicas {}", brokerInfo.id(), offline);
+                .forPath(path, brokerInfo.toJson(time.milliseconds())), what));
     }
 
     /** Removes the registration, so the controller moves what is left at once. */

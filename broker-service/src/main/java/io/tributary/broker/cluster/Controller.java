@@ -139,19 +139,10 @@ public final class Controller implements MetadataListener, Closeable {
         if (!active) {
             return 0;
         }
-        int offline = 0;
-        for (String topic : metadataCache.topicNames()) {
-            TopicAssignment assignment = metadataCache.topic(topic).orElse(null);
-            if (assignment == null || metadataCache.isPendingDeletion(topic)) {
-                continue;
-            }
-            for (int p : assignment.replicas().keySet()) {
-                if (!metadataCache.partitionState(new TopicPartition(topic, p)).map(LeaderAndIsr::hasLeader).orElse(false)) {
-                    offline++;
-                }
-            }
-        }
-        return offline;
+        return (int) elections.allPartitions().stream()
+            .filter(tp -> !metadataCache.isPendingDeletion(tp.topic()))
+            .filter(tp -> !metadataCache.partitionState(tp).map(LeaderAndIsr::hasLeader).orElse(false))
+            .count();
     }
 
     /** The epoch of this controller while active. */
@@ -300,6 +291,9 @@ public final class Controller implements MetadataListener, Closeable {
             Set<Integer> live = metadataCache.aliveBrokers().stream().map(BrokerInfo::id).collect(Collectors.toSet());
             Set<Integer> shuttingDown = metadataCache.aliveBrokers().stream().filter(BrokerInfo::shuttingDown)
                 .map(BrokerInfo::id).collect(Collectors.toSet());
+            Map<TopicPartition, Set<Integer>> offlineReplicas = new HashMap<>();
+            metadataCache.aliveBrokers().forEach(b -> b.offlineReplicas().forEach(tp ->
+                offlineReplicas.computeIfAbsent(tp, k -> new java.util.HashSet<>()).add(b.id())));
             for (String topic : metadataCache.topicNames()) {
                 if (metadataCache.isPendingDeletion(topic)) {
                     continue;
@@ -310,7 +304,7 @@ public final class Controller implements MetadataListener, Closeable {
                 }
                 assignment.replicas().forEach((partition, replicas) -> {
                     TopicPartition tp = new TopicPartition(topic, partition);
-                    reconcilePartition(tp, replicas, liveReplicasOf(tp, live), shuttingDown);
+                    reconcilePartition(tp, replicas, liveReplicasOf(live, offlineReplicas.get(tp)), shuttingDown);
                 });
                 if (!assignment.addingReplicas().isEmpty() || !assignment.removingReplicas().isEmpty()) {
                     reassignments.reconcile(assignment);
@@ -324,11 +318,13 @@ public final class Controller implements MetadataListener, Closeable {
         }
     }
 
-    /** The live brokers, less those whose replica of {@code tp} is offline (a failed log directory, KIP-112). */
-    private Set<Integer> liveReplicasOf(TopicPartition tp, Set<Integer> live) {
-        Set<Integer> offline = metadataCache.aliveBrokers().stream().filter(b -> b.offlineReplicas().contains(tp))
-            .map(BrokerInfo::id).collect(Collectors.toSet());
-        if (offline.isEmpty()) {
+    /**
+     * The live brokers, less those whose replica of a partition is offline (a failed log directory, KIP-112).
+     *
+     * @param offline the brokers reporting the partition's replica offline, or null for none
+     */
+    private static Set<Integer> liveReplicasOf(Set<Integer> live, Set<Integer> offline) {
+        if (offline == null) {
             return live;
         }
         Set<Integer> out = new java.util.HashSet<>(live);
