@@ -48,7 +48,7 @@ import tools.jackson.databind.node.ObjectNode;
  * ({@link LeaderElections}), and partition reassignments ({@link PartitionReassignments}). The
  * choices of a leader are {@link PartitionLeaderElection}'s.
  *
- * <p>About 580 lines, over the house limit: the event loop, the reconciliation of
+ * <p>About 600 lines, over the house limit: the event loop, the reconciliation of
  * partition states with live brokers, topic deletion and the fenced writes share the
  * controller's epoch and thread; the fenced writes could move out next.
  *
