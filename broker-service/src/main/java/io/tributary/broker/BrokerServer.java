@@ -1,5 +1,7 @@
 package io.tributary.broker;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tributary.broker.api.ApiHandlers;
 import io.tributary.broker.api.KafkaApis;
 import io.tributary.broker.cluster.AdminManager;
@@ -14,9 +16,12 @@ import io.tributary.broker.cluster.ZkProducerIdManager;
 import io.tributary.broker.config.BrokerProperties;
 import io.tributary.broker.config.EndPoint;
 import io.tributary.broker.config.LogConfig;
+import io.tributary.broker.group.ConsumerLagMetrics;
 import io.tributary.broker.group.GroupCoordinator;
 import io.tributary.broker.log.LogCleaner;
 import io.tributary.broker.log.LogManager;
+import io.tributary.broker.metrics.BrokerTopicStats;
+import io.tributary.broker.metrics.RequestMetrics;
 import io.tributary.broker.network.KafkaServer;
 import io.tributary.broker.replica.ReplicaFetcherManager;
 import io.tributary.broker.replica.ReplicaManager;
@@ -48,6 +53,9 @@ import org.slf4j.LoggerFactory;
  * leads become leaders), listener bound, registration in ZooKeeper, controller election. Stop
  * order is the reverse; logs are flushed, checkpointed and marked clean last.
  *
+ * <p>Its {@link BrokerState} is published to listeners as it changes; its meters go to the
+ * registry given (Kafka's names, see {@code io.tributary.broker.metrics}).
+ *
  * <p>Thread-safe for start and stop.
  */
 public final class BrokerServer {
@@ -70,14 +78,61 @@ public final class BrokerServer {
     private ExecutorService requestHandlerPool;
     private final List<KafkaServer> listeners = new ArrayList<>();
     private final List<EndPoint> boundEndPoints = new ArrayList<>();
+    private final MeterRegistry registry;
+    private final BrokerTopicStats topicStats;
+    private final RequestMetrics requestMetrics;
+    private final List<java.util.function.Consumer<BrokerState>> stateListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private ConsumerLagMetrics consumerLagMetrics;
+    private volatile BrokerState state = BrokerState.NOT_RUNNING;
     private volatile boolean started;
     private volatile boolean stopped;
 
+    /** A broker whose meters go to a registry of its own (tests running several brokers in one JVM). */
     public BrokerServer(BrokerProperties properties, Time time) {
+        this(properties, time, new SimpleMeterRegistry());
+    }
+
+    /**
+     * @param registry where its per-topic, per-request and consumer-lag meters are registered
+     */
+    public BrokerServer(BrokerProperties properties, Time time, MeterRegistry registry) {
         this.properties = properties;
         this.time = time;
+        this.registry = registry;
         this.logConfigDefaults = LogConfig.brokerDefaults(properties);
         LogConfig.create(logConfigDefaults, Map.of());
+        this.topicStats = new BrokerTopicStats(registry);
+        this.requestMetrics = new RequestMetrics(registry);
+        BrokerMeters.bind(this, registry);
+    }
+
+    /** Where this broker's meters are registered. */
+    public MeterRegistry meterRegistry() {
+        return registry;
+    }
+
+    /** Where this broker is in its life. */
+    public BrokerState state() {
+        return state;
+    }
+
+    /**
+     * Calls {@code listener} with each new state, on the thread that changes it (start or stop),
+     * before the broker goes on.
+     */
+    public void addStateListener(java.util.function.Consumer<BrokerState> listener) {
+        stateListeners.add(listener);
+    }
+
+    private void transitionTo(BrokerState next) {
+        state = next;
+        for (java.util.function.Consumer<BrokerState> listener : stateListeners) {
+            try {
+                listener.accept(next);
+            } catch (RuntimeException e) {
+                log.warn("A broker state listener failed on {}", next, e);
+            }
+        }
     }
 
     /**
@@ -91,6 +146,7 @@ public final class BrokerServer {
             return;
         }
         long start = time.milliseconds();
+        transitionTo(BrokerState.STARTING);
         try {
             String connect = properties.zookeeperConnect();
             if (properties.useEmbeddedZookeeper()) {
@@ -114,6 +170,7 @@ public final class BrokerServer {
                     properties.logCleanerBackoffMs()));
             }
             logManager.lockAndVerifyDirs(clusterId, properties.id());
+            transitionTo(BrokerState.RECOVERY);
             logManager.loadLogs(this::logConfigFromZooKeeper);
 
             metadataCache = new MetadataCache(zkClient);
@@ -128,7 +185,7 @@ public final class BrokerServer {
                 id -> brokers.broker(id).flatMap(b -> b.endPoint(interBrokerListener))
                     .map(e -> new Node(id, e.host(), e.port())), time);
             replicaManager = new ReplicaManager(properties.id(), logManager, metadataCache, this::logConfigFromZooKeeper,
-                time, isrUpdater, properties.replicaLagTimeMaxMs(), fetcherManager);
+                time, isrUpdater, properties.replicaLagTimeMaxMs(), fetcherManager, topicStats);
             if (properties.replicaSelectorClass() != null && !properties.replicaSelectorClass().isBlank()) {
                 replicaManager.setReplicaSelector(replicaSelector(properties.replicaSelectorClass()));
             }
@@ -154,7 +211,7 @@ public final class BrokerServer {
             KafkaApis apis = new KafkaApis(ApiHandlers.create(properties, metadataCache, replicaManager, adminManager,
                 new ZkProducerIdManager(properties.id(), zkClient), groupCoordinator, controller,
                 requestHandlerPool),
-                requestHandlerPool);
+                requestHandlerPool, requestMetrics, time);
 
             metadataCache.start(clusterId, properties.zookeeperConnectionTimeoutMs());
             replicaManager.removeStrayLogs();
@@ -180,7 +237,16 @@ public final class BrokerServer {
                 }
             });
             controller.startup();
+            if (properties.consumerLagMetricsIntervalMs() > 0) {
+                String self = interBrokerBootstrap();
+                consumerLagMetrics = new ConsumerLagMetrics(groupCoordinator,
+                    () -> org.apache.kafka.clients.admin.Admin.create(ConsumerLagMetrics.adminConfig(self,
+                        "broker-" + properties.id() + "-consumer-lag", 10_000)),
+                    registry, properties.consumerLagMetricsIntervalMs(), 10_000);
+                consumerLagMetrics.start();
+            }
             started = true;
+            transitionTo(BrokerState.RUNNING);
             log.info("Broker {} started in {} ms: cluster {}, listeners {}, log dirs {}", properties.id(),
                 time.milliseconds() - start, clusterId, boundEndPoints.stream().map(EndPoint::connectionString).toList(),
                 logDirs);
@@ -257,8 +323,11 @@ public final class BrokerServer {
         stopped = true;
         log.info("Broker {} shutting down", properties.id());
         if (started && properties.controlledShutdownEnable()) {
+            transitionTo(BrokerState.PENDING_CONTROLLED_SHUTDOWN);
             controlledShutdown();
         }
+        transitionTo(BrokerState.SHUTTING_DOWN);
+        closeQuietly("consumer lag metrics", consumerLagMetrics == null ? null : consumerLagMetrics::close);
         closeQuietly("controller", controller == null ? null : controller::close);
         closeQuietly("registration", registration == null ? null : registration::close);
         for (KafkaServer server : listeners) {
@@ -281,6 +350,7 @@ public final class BrokerServer {
         closeQuietly("scheduler", scheduler == null ? null : this::stopScheduler);
         closeQuietly("ZooKeeper client", zkClient == null ? null : zkClient::close);
         closeQuietly("embedded ZooKeeper", embeddedZooKeeper == null ? null : embeddedZooKeeper::close);
+        transitionTo(BrokerState.NOT_RUNNING);
         log.info("Broker {} shut down", properties.id());
     }
 
@@ -327,6 +397,7 @@ public final class BrokerServer {
         }
         stopped = true;
         log.warn("Broker {} crashing (simulated)", properties.id());
+        closeQuietly("consumer lag metrics", consumerLagMetrics == null ? null : consumerLagMetrics::close);
         for (KafkaServer server : listeners) {
             closeQuietly("listener", server::close);
         }
@@ -342,6 +413,7 @@ public final class BrokerServer {
         closeQuietly("log manager", logManager == null ? null : logManager::crash);
         closeQuietly("scheduler", scheduler == null ? null : this::stopScheduler);
         closeQuietly("embedded ZooKeeper", embeddedZooKeeper == null ? null : embeddedZooKeeper::close);
+        transitionTo(BrokerState.NOT_RUNNING);
     }
 
     private void stopScheduler() {
@@ -372,6 +444,15 @@ public final class BrokerServer {
         return List.copyOf(boundEndPoints);
     }
 
+    /** {@code host:port} of this broker's inter-broker listener as bound, for its own clients. */
+    private String interBrokerBootstrap() {
+        EndPoint e = boundEndPoints.stream().filter(b -> b.listenerName().equals(properties.interBrokerListener()))
+            .findFirst().orElse(boundEndPoints.get(0));
+        String host = e.host().isEmpty() || e.host().equals("0.0.0.0") || e.host().equals("::")
+            ? InetAddress.getLoopbackAddress().getHostAddress() : e.host();
+        return host + ":" + e.port();
+    }
+
     /** {@code host:port} of the first listener, for clients' bootstrap.servers. */
     public String bootstrapServers() {
         EndPoint e = advertisedEndPoints().get(0);
@@ -380,6 +461,11 @@ public final class BrokerServer {
 
     public boolean isStarted() {
         return started && !stopped;
+    }
+
+    /** Per-topic throughput counters. */
+    public BrokerTopicStats topicStats() {
+        return topicStats;
     }
 
     public MetadataCache metadataCache() {

@@ -27,7 +27,7 @@ public final class ApiHandlers {
         ConfigDescriber configDescriber = new ConfigDescriber(properties, adminManager.logConfigDefaults());
         List<ApiHandler> handlers = List.of(
             new ProduceHandler(replicaManager, metadataCache),
-            new FetchHandler(replicaManager, metadataCache),
+            new FetchHandler(replicaManager, metadataCache, replicaManager.topicStats()),
             new ListOffsetsHandler(replicaManager),
             new MetadataHandler(metadataCache, adminManager, properties.autoCreateTopicsEnable(), blockingExecutor),
             new OffsetForLeaderEpochHandler(replicaManager),

@@ -1,6 +1,7 @@
 package io.tributary.broker.api;
 
 import io.tributary.broker.cluster.MetadataCache;
+import io.tributary.broker.metrics.BrokerTopicStats;
 import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.Response;
 import io.tributary.broker.replica.FetchParams;
@@ -45,16 +46,21 @@ import org.apache.kafka.common.requests.FetchMetadata;
  * <p>Fetch from the closest replica (KIP-392): a consumer's fetch (v11+, with its rack) may be
  * served by a follower, up to the follower's high watermark; a leader with a
  * {@code replica.selector.class} answers a new fetch with the replica to use instead.
+ *
+ * <p>The bytes of records answered are counted per topic for consumers ({@code bytesout}) and as
+ * replication bytes for followers ({@link BrokerTopicStats}).
  */
 public final class FetchHandler extends VersionedHandler {
 
     private final ReplicaManager replicaManager;
     private final MetadataCache metadataCache;
+    private final BrokerTopicStats topicStats;
 
-    public FetchHandler(ReplicaManager replicaManager, MetadataCache metadataCache) {
+    public FetchHandler(ReplicaManager replicaManager, MetadataCache metadataCache, BrokerTopicStats topicStats) {
         super(ApiKeys.FETCH, 4, 18);
         this.replicaManager = replicaManager;
         this.metadataCache = metadataCache;
+        this.topicStats = topicStats;
     }
 
     /** A partition of the request and how the response names its topic. */
@@ -96,12 +102,14 @@ public final class FetchHandler extends VersionedHandler {
             : null;
         FetchParams params = new FetchParams(request.replicaId(), request.maxWait(), request.minBytes(),
             request.maxBytes(), isolation, clientMetadata);
+        boolean fromFollower = request.replicaId() >= 0;
         return replicaManager.fetchMessages(params, fetchInfos)
-            .thenApply(results -> Responses.of(context, FetchResponse.of(response(entries, results, isolation))));
+            .thenApply(results -> Responses.of(context, FetchResponse.of(response(entries, results, isolation,
+                fromFollower))));
     }
 
-    private static FetchResponseData response(List<Entry> entries, Map<TopicPartition, FetchPartitionResult> results,
-                                              IsolationLevel isolation) {
+    private FetchResponseData response(List<Entry> entries, Map<TopicPartition, FetchPartitionResult> results,
+                                       IsolationLevel isolation, boolean fromFollower) {
         FetchResponseData data = new FetchResponseData().setThrottleTimeMs(0).setErrorCode(Errors.NONE.code()).setSessionId(0);
         Map<String, FetchResponseData.FetchableTopicResponse> byTopic = new LinkedHashMap<>();
         for (Entry entry : entries) {
@@ -129,6 +137,10 @@ public final class FetchHandler extends VersionedHandler {
                     .setEpoch(result.divergingEpoch()).setEndOffset(result.divergingEndOffset()));
             }
             topic.partitions().add(partitionData);
+            if (entry.tp() != null) {
+                topicStats.recordFetched(entry.tp().topic(), fromFollower,
+                    result.records() == null ? 0 : result.records().sizeInBytes(), result.error() != Errors.NONE);
+            }
         }
         return data;
     }

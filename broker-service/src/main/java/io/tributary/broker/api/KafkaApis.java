@@ -1,5 +1,6 @@
 package io.tributary.broker.api;
 
+import io.tributary.broker.metrics.RequestMetrics;
 import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.RequestHandler;
 import io.tributary.broker.network.Response;
@@ -14,6 +15,8 @@ import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AbstractRequest;
+import org.apache.kafka.common.requests.FetchRequest;
+import org.apache.kafka.common.utils.Time;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,6 +31,9 @@ import org.slf4j.LoggerFactory;
  * codec cannot parse closes the connection. An exception from a handler becomes the request's
  * error response with the matching Kafka error code.
  *
+ * <p>Every request that reaches a handler is counted and timed in {@link RequestMetrics}, until
+ * its response is ready.
+ *
  * <p>Thread-safe. Non-blocking handlers run on the network thread; blocking ones on the request
  * handler pool.
  */
@@ -37,12 +43,18 @@ public final class KafkaApis implements RequestHandler {
 
     private final Map<ApiKeys, ApiHandler> handlers = new EnumMap<>(ApiKeys.class);
     private final Executor requestHandlerPool;
+    private final RequestMetrics metrics;
+    private final Time time;
 
     /**
      * @param handlers           one handler per api served
      * @param requestHandlerPool runs blocking handlers
+     * @param metrics            request counts and times per API
+     * @param time               clock of the request times
      */
-    public KafkaApis(Collection<ApiHandler> handlers, Executor requestHandlerPool) {
+    public KafkaApis(Collection<ApiHandler> handlers, Executor requestHandlerPool, RequestMetrics metrics, Time time) {
+        this.metrics = metrics;
+        this.time = time;
         for (ApiHandler h : handlers) {
             if (this.handlers.put(h.apiKey(), h) != null) {
                 throw new IllegalArgumentException("Two handlers for " + h.apiKey());
@@ -58,6 +70,7 @@ public final class KafkaApis implements RequestHandler {
 
     @Override
     public CompletableFuture<Response> handle(RequestContext context, ByteBuffer body) {
+        long startNanos = time.nanoseconds();
         ApiKeys apiKey = context.apiKey();
         short version = context.apiVersion();
         ApiHandler handler = handlers.get(apiKey);
@@ -81,11 +94,12 @@ public final class KafkaApis implements RequestHandler {
             return CompletableFuture.completedFuture(Response.close("malformed " + apiKey + " v" + version
                 + " request: " + e.getMessage()));
         }
-        if (handler.blocking()) {
-            return CompletableFuture.supplyAsync(() -> invoke(handler, context, request), requestHandlerPool)
-                .thenCompose(f -> f);
-        }
-        return invoke(handler, context, request);
+        CompletableFuture<Response> response = handler.blocking()
+            ? CompletableFuture.supplyAsync(() -> invoke(handler, context, request), requestHandlerPool).thenCompose(f -> f)
+            : invoke(handler, context, request);
+        String requestName = RequestMetrics.requestName(apiKey,
+            request instanceof FetchRequest fetch && fetch.replicaId() >= 0);
+        return response.whenComplete((r, e) -> metrics.record(requestName, version, time.nanoseconds() - startNanos));
     }
 
     private CompletableFuture<Response> invoke(ApiHandler handler, RequestContext context, AbstractRequest request) {

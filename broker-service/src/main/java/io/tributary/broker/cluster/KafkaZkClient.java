@@ -82,6 +82,11 @@ public final class KafkaZkClient implements Closeable {
         return curator;
     }
 
+    /** Whether the client is connected to a ZooKeeper server now (a session may outlive a disconnection). */
+    public boolean isConnected() {
+        return curator.getZookeeperClient().isConnected();
+    }
+
     /** The current session id, or 0 when disconnected. */
     public long sessionId() {
         try {

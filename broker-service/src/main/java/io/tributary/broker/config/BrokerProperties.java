@@ -99,6 +99,8 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
  * @param replicaSelectorClass               {@code replica.selector.class}: picks the replica a consumer reads
  *                                           from (KIP-392), e.g. {@code org.apache.kafka.common.replica.RackAwareReplicaSelector};
  *                                           none (the default) keeps consumers on leaders
+ * @param consumerLagMetricsIntervalMs       how often the {@code kafka_consumergroup_lag} series of the groups
+ *                                           coordinated here are refreshed, ms; 0 turns them off (Tributary's own)
  */
 @ConfigurationProperties("broker")
 public record BrokerProperties(
@@ -178,7 +180,8 @@ public record BrokerProperties(
         @DefaultValue("true") boolean controlledShutdownEnable,
         @DefaultValue("3") int controlledShutdownMaxRetries,
         @DefaultValue("5000") long controlledShutdownRetryBackoffMs,
-        String replicaSelectorClass) {
+        String replicaSelectorClass,
+        @DefaultValue("30000") long consumerLagMetricsIntervalMs) {
 
     public BrokerProperties {
         if (id < 0) {
@@ -214,6 +217,10 @@ public record BrokerProperties(
                 .noneMatch(e -> e.listenerName().equals(interBrokerListenerName))) {
             throw new IllegalArgumentException("broker.inter-broker-listener-name " + interBrokerListenerName
                 + " is not one of broker.listeners " + listeners);
+        }
+        if (consumerLagMetricsIntervalMs < 0) {
+            throw new IllegalArgumentException("broker.consumer-lag-metrics-interval-ms must be >= 0, was "
+                + consumerLagMetricsIntervalMs);
         }
         logDirs = logDirs == null ? List.of() : List.copyOf(logDirs);
     }

@@ -293,6 +293,7 @@ final class ReplicaFetcherThread extends Thread {
                             diverging.endOffset());
                     } else {
                         MemoryRecords records = (MemoryRecords) FetchResponse.recordsOrFail(data);
+                        replicaManager.topicStats().recordReplicationBytesIn(records.sizeInBytes());
                         newEnd = partition.get().appendRecordsToFollower(records, state.leaderEpoch(), data.highWatermark(),
                             data.logStartOffset()).map(info -> partition.get().log().orElseThrow().logEndOffset());
                     }

@@ -13,6 +13,7 @@ import io.tributary.broker.log.LogManager;
 import io.tributary.broker.log.LogOffsetMetadata;
 import io.tributary.broker.log.PartitionLog;
 import io.tributary.broker.log.RecordValidationException;
+import io.tributary.broker.metrics.BrokerTopicStats;
 import io.tributary.broker.scheduler.Scheduler;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -52,7 +53,7 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safe. Produce and fetch run on network threads and never block; role changes run on
  * the metadata event thread.
  *
- * <p>About 680 lines, over the house limit: it is Kafka's ReplicaManager, the one place where
+ * <p>About 730 lines, over the house limit: it is Kafka's ReplicaManager, the one place where
  * produce, fetch, role changes and log-directory failures meet the partitions; the per-partition
  * state lives in {@link Partition}, the waiting in the purgatories, the follower side in
  * {@link ReplicaFetcherManager}, the read-replica choice in {@link ReadReplicaSelection} and the
@@ -79,17 +80,20 @@ public final class ReplicaManager implements MetadataListener {
     private volatile java.util.function.Consumer<Set<TopicPartition>> offlineReplicasListener = tps -> { };
     private final ReadReplicaSelection readReplicaSelection;
     private final ReplicaStats stats = new ReplicaStats();
+    private final BrokerTopicStats topicStats;
 
     /**
      * @param logConfigs          the current config of a topic's logs (broker defaults overlaid with the topic's overrides)
      * @param isrUpdater          where this broker's ISR changes as leader are written
      * @param replicaLagTimeMaxMs {@code replica.lag.time.max.ms}
      * @param fetcherManager      the follower fetchers
+     * @param topicStats          per-topic throughput counters (Kafka's BrokerTopicMetrics)
      */
     public ReplicaManager(int brokerId, LogManager logManager, MetadataCache metadataCache,
                           Function<String, LogConfig> logConfigs, Time time, IsrUpdater isrUpdater,
-                          long replicaLagTimeMaxMs, ReplicaFetcherManager fetcherManager) {
+                          long replicaLagTimeMaxMs, ReplicaFetcherManager fetcherManager, BrokerTopicStats topicStats) {
         this.brokerId = brokerId;
+        this.topicStats = topicStats;
         this.logManager = logManager;
         this.metadataCache = metadataCache;
         this.logConfigs = logConfigs;
@@ -223,6 +227,11 @@ public final class ReplicaManager implements MetadataListener {
     /** ISR changes written by this broker as leader. */
     public ReplicaStats stats() {
         return stats;
+    }
+
+    /** Per-topic throughput counters: bytes and records in and out. */
+    public BrokerTopicStats topicStats() {
+        return topicStats;
     }
 
     /** Partitions this broker leads whose ISR is smaller than their replicas (Kafka's UnderReplicatedPartitions). */
@@ -402,6 +411,9 @@ public final class ReplicaManager implements MetadataListener {
         }
         if (deleteLog) {
             logManager.asyncDelete(tp);
+            if (partitions.keySet().stream().noneMatch(p -> p.topic().equals(tp.topic()))) {
+                topicStats.removeTopic(tp.topic());
+            }
         }
         if (removed != null) {
             completeDelayedRequests(tp);
@@ -463,7 +475,15 @@ public final class ReplicaManager implements MetadataListener {
             }
             Partition partition = partitionOrError(tp);
             int minIsr = partition.log().map(l -> l.config().minInSyncReplicas()).orElse(1);
-            LogAppendInfo info = partition.appendRecordsToLeader(records, requiredAcks, minIsr);
+            LogAppendInfo info;
+            try {
+                info = partition.appendRecordsToLeader(records, requiredAcks, minIsr);
+            } catch (RuntimeException e) {
+                // As Kafka: a request the client got wrong (invalid records, too large) is no broker failure.
+                topicStats.recordProduceFailed(tp.topic(), !(e instanceof ApiException) || e instanceof KafkaStorageException);
+                throw e;
+            }
+            topicStats.recordProduced(tp.topic(), records.sizeInBytes(), info.recordCount());
             if (info.recordCount() > 0) {
                 completeDelayedRequests(tp);
             }

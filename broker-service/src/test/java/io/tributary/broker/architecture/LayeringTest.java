@@ -79,9 +79,17 @@ class LayeringTest {
     }
 
     @Test
+    void metricsKnowNoBrokerPart() {
+        noClasses().that().resideInAPackage("..broker.metrics..")
+            .should().dependOnClassesThat().resideInAnyPackage("..broker.log..", "..broker.replica..",
+                "..broker.cluster..", "..broker.api..", "..broker.network..", "..broker.group..", "..broker.producer..")
+            .check(classes);
+    }
+
+    @Test
     void theCoreIsPlainJava() {
         noClasses().that().resideInAnyPackage("..broker.log..", "..broker.replica..", "..broker.cluster..",
-                "..broker.producer..", "..broker.network..", "..broker.api..", "..broker.group..")
+                "..broker.producer..", "..broker.network..", "..broker.api..", "..broker.group..", "..broker.metrics..")
             .should().dependOnClassesThat().resideInAPackage("org.springframework..")
             .check(classes);
     }

@@ -198,7 +198,9 @@ class ReplicationTest {
         cluster.awaitIsr(tp, rest);
         // The leader's own conditional write: same leader epoch (the controller's writes bump it).
         assertThat(cluster.partitionState(tp).leaderEpoch()).isEqualTo(before.leaderEpoch());
-        assertThat(cluster.broker(before.leader()).replicaManager().stats().isrShrinks()).isPositive();
+        // Counted when the leader sees its write succeed, which may be just after ZooKeeper shows it.
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+            assertThat(cluster.broker(before.leader()).replicaManager().stats().isrShrinks()).isPositive());
         try (KafkaProducer<byte[], byte[]> producer = idempotentProducer()) {
             producer.send(new ProducerRecord<>("laggard", 0, null, bytes("after-shrink"))).get(30, TimeUnit.SECONDS);
         }
