@@ -1,0 +1,158 @@
+package io.tributary.deploy.chart;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.tributary.deploy.Repository;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every setting the chart gives the apps is one they have: each Kafka name in the brokers'
+ * server.properties maps to a component of {@code BrokerProperties} (as {@code BrokerConfigNames}
+ * maps them), and each environment variable to a component of the apps' configuration records,
+ * read from their sources. A misspelt name would otherwise be ignored silently by the app.
+ */
+class AppSettingsTest {
+
+    private static final Path BROKER_PROPERTIES =
+        Path.of("broker-service/src/main/java/io/tributary/broker/config/BrokerProperties.java");
+    private static final Path REST_PROXY_PROPERTIES =
+        Path.of("rest-proxy/src/main/java/io/tributary/restproxy/config/RestProxyProperties.java");
+    private static final Path KAFKA_CLIENT_PROPERTIES =
+        Path.of("rest-proxy/src/main/java/io/tributary/restproxy/config/KafkaClientProperties.java");
+
+    /**
+     * Kafka settings the chart writes that the broker does not have yet. The EXTERNAL listener of
+     * externalAccess needs Kafka's listener.security.protocol.map: without it the broker takes a
+     * listener's name as its security protocol and refuses "EXTERNAL".
+     */
+    private static final Set<String> NOT_YET_IN_THE_BROKER = Set.of("listener.security.protocol.map");
+
+    /** Kafka names the broker's server.properties reader accepts besides the mapped components. */
+    private static final Set<String> BROKER_ALIASES =
+        Set.of("node.id", "log.dir", "log.retention.hours", "log.retention.minutes", "log.roll.hours");
+
+    /** Spring Boot's own settings the chart sets. */
+    private static final Set<String> SPRING_SETTINGS = Set.of("server.port");
+
+    static Stream<String> valuesFiles() {
+        List<String> names = new ArrayList<>();
+        names.add("default");
+        HelmChart.ciValuesFiles().forEach(f -> names.add(f.getFileName().toString()));
+        return names.stream();
+    }
+
+    private static RenderedChart render(String valuesFile) {
+        return valuesFile.equals("default") ? HelmChart.render() : HelmChart.render(HelmChart.directory().resolve("ci/" + valuesFile));
+    }
+
+    @ParameterizedTest
+    @MethodSource("valuesFiles")
+    void everyServerPropertiesKeyIsABrokerSetting(String valuesFile) {
+        RenderedChart chart = render(valuesFile);
+        Set<String> known = kafkaNames(components(BROKER_PROPERTIES));
+        known.addAll(BROKER_ALIASES);
+        int brokers = chart.get(StatefulSet.class, HelmChart.RELEASE + "-broker").getSpec().getReplicas();
+        for (int i = 0; i < brokers; i++) {
+            Set<String> unknown = new HashSet<>(chart.brokerProperties(i).stringPropertyNames());
+            unknown.removeAll(known);
+            unknown.removeAll(NOT_YET_IN_THE_BROKER);
+            assertThat(unknown).as("settings of broker %d the broker does not know", i).isEmpty();
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("valuesFiles")
+    void everyEnvironmentVariableOfTheAppsNamesOneOfTheirSettings(String valuesFile) {
+        RenderedChart chart = render(valuesFile);
+        Set<String> brokerEnv = new HashSet<>();
+        components(BROKER_PROPERTIES).forEach(c -> brokerEnv.add(environmentName("broker", c)));
+        assertKnownEnvironment(container(chart, HelmChart.RELEASE + "-broker"), brokerEnv);
+
+        Set<String> proxyEnv = new HashSet<>();
+        components(REST_PROXY_PROPERTIES).forEach(c -> proxyEnv.add(environmentName("rest-proxy", c)));
+        components(KAFKA_CLIENT_PROPERTIES).forEach(c -> proxyEnv.add(environmentName("kafka", c)));
+        assertKnownEnvironment(container(chart, HelmChart.RELEASE + "-rest-proxy"), proxyEnv);
+    }
+
+    private static Container container(RenderedChart chart, String statefulSet) {
+        return chart.get(StatefulSet.class, statefulSet).getSpec().getTemplate().getSpec().getContainers().get(0);
+    }
+
+    private static void assertKnownEnvironment(Container container, Set<String> appSettings) {
+        Set<String> known = new HashSet<>(appSettings);
+        SPRING_SETTINGS.forEach(s -> known.add(s.replace('.', '_').replace("-", "_").toUpperCase(Locale.ROOT)));
+        // Read by the JVM, and by Kubernetes for $(POD_NAME) in the arguments.
+        known.add("JAVA_TOOL_OPTIONS");
+        known.add("POD_NAME");
+        assertThat(container.getEnv()).extracting(EnvVar::getName).as("environment of %s", container.getName())
+            .allSatisfy(name -> assertThat(known).contains(name));
+    }
+
+    /** Spring's environment form of {@code <prefix>.<component in kebab case>}: BROKER_DATA_DIR. */
+    private static String environmentName(String prefix, String component) {
+        return (prefix + "_" + kebab(component)).replace('-', '_').toUpperCase(Locale.ROOT);
+    }
+
+    /** Kafka's names of BrokerProperties' components, as BrokerConfigNames derives them. */
+    private static Set<String> kafkaNames(List<String> components) {
+        Set<String> names = new HashSet<>();
+        for (String component : components) {
+            names.add(component.equals("id") || component.equals("rack") ? "broker." + component
+                : kebab(component).replace('-', '.'));
+        }
+        return names;
+    }
+
+    private static String kebab(String camel) {
+        return camel.replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT);
+    }
+
+    /** The component names of the record declared in a source file. */
+    static List<String> components(Path source) {
+        String text;
+        try {
+            text = Files.readString(Repository.root().resolve(source));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Matcher header = Pattern.compile("public record \\w+\\(").matcher(text);
+        assertThat(header.find()).as("a public record in %s", source).isTrue();
+        // The header runs to the parenthesis that closes the one after the record name.
+        int depth = 1;
+        int end = header.end();
+        while (depth > 0) {
+            char c = text.charAt(end++);
+            if (c == '(') {
+                depth++;
+            } else if (c == ')') {
+                depth--;
+            }
+        }
+        String parameters = text.substring(header.end(), end - 1)
+            .replaceAll("@\\w+(\\([^)]*\\))?", " ")
+            .replaceAll("<[^<>]*>", "");
+        List<String> names = new ArrayList<>();
+        for (String parameter : parameters.split(",")) {
+            String[] words = parameter.trim().split("\\s+");
+            names.add(words[words.length - 1]);
+        }
+        assertThat(names).as("components of %s", source).isNotEmpty().allMatch(n -> n.matches("[a-z]\\w*"));
+        return names;
+    }
+}
