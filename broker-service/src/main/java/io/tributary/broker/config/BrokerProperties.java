@@ -3,6 +3,7 @@ package io.tributary.broker.config;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.common.security.auth.SecurityProtocol;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -23,6 +24,9 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
  * @param rack                               rack of this broker, or null
  * @param listeners                          {@code NAME://host:port[,...]} to bind
  * @param advertisedListeners                what clients are told to connect to; defaults to the bound listeners
+ * @param listenerSecurityProtocolMap        {@code NAME:PROTOCOL[,...]}, the security protocol of each listener
+ *                                           name ({@code listener.security.protocol.map}); a name missing from it
+ *                                           must itself be a protocol name. Only PLAINTEXT is served so far
  * @param dataDir                            base directory for defaults: log dirs and the embedded ZooKeeper live under it
  * @param logDirs                            partition log directories; defaults to {@code <data-dir>/kafka-logs}
  * @param zookeeperConnect                   ZooKeeper connect string; empty starts an embedded ZooKeeper
@@ -108,6 +112,7 @@ public record BrokerProperties(
         String rack,
         @DefaultValue("PLAINTEXT://127.0.0.1:9092") String listeners,
         String advertisedListeners,
+        String listenerSecurityProtocolMap,
         @DefaultValue("data") String dataDir,
         List<String> logDirs,
         String zookeeperConnect,
@@ -187,9 +192,22 @@ public record BrokerProperties(
         if (id < 0) {
             throw new IllegalArgumentException("broker.id must be >= 0, was " + id);
         }
-        EndPoint.parseList(listeners);
-        if (advertisedListeners != null) {
-            EndPoint.parseList(advertisedListeners);
+        Map<String, SecurityProtocol> protocols = parseProtocolMap(listenerSecurityProtocolMap);
+        List<EndPoint> bound = EndPoint.parseList(listeners, protocols);
+        if (bound.isEmpty()) {
+            throw new IllegalArgumentException("broker.listeners names no listener");
+        }
+        for (EndPoint e : bound) {
+            if (e.securityProtocol() != SecurityProtocol.PLAINTEXT) {
+                throw new IllegalArgumentException("Listener " + e.listenerName() + " uses " + e.securityProtocol()
+                    + ", which this broker does not serve yet; only PLAINTEXT listeners are supported");
+            }
+        }
+        for (EndPoint e : EndPoint.parseList(advertisedListeners, protocols)) {
+            if (bound.stream().noneMatch(b -> b.listenerName().equals(e.listenerName()))) {
+                throw new IllegalArgumentException("broker.advertised-listeners names " + e.listenerName()
+                    + ", which is not one of broker.listeners " + listeners);
+            }
         }
         if (socketRequestMaxBytes <= 0) {
             throw new IllegalArgumentException("broker.socket-request-max-bytes must be positive");
@@ -213,7 +231,7 @@ public record BrokerProperties(
             throw new IllegalArgumentException("broker.num-replica-fetchers, replica-lag-time-max-ms and the replica fetch "
                 + "sizes must be positive, and replica-socket-timeout-ms above replica-fetch-wait-max-ms");
         }
-        if (interBrokerListenerName != null && EndPoint.parseList(listeners).stream()
+        if (interBrokerListenerName != null && bound.stream()
                 .noneMatch(e -> e.listenerName().equals(interBrokerListenerName))) {
             throw new IllegalArgumentException("broker.inter-broker-listener-name " + interBrokerListenerName
                 + " is not one of broker.listeners " + listeners);
@@ -227,7 +245,42 @@ public record BrokerProperties(
 
     /** The listener followers and the controller use between brokers. */
     public String interBrokerListener() {
-        return interBrokerListenerName != null ? interBrokerListenerName : EndPoint.parseList(listeners).get(0).listenerName();
+        return interBrokerListenerName != null ? interBrokerListenerName : listenerEndPoints().get(0).listenerName();
+    }
+
+    /** Each listener name's security protocol from {@code listener-security-protocol-map} (upper case names). */
+    public Map<String, SecurityProtocol> securityProtocolMap() {
+        return parseProtocolMap(listenerSecurityProtocolMap);
+    }
+
+    private static Map<String, SecurityProtocol> parseProtocolMap(String value) {
+        Map<String, SecurityProtocol> map = new java.util.LinkedHashMap<>();
+        if (value == null || value.isBlank()) {
+            return map;
+        }
+        for (String entry : value.split(",")) {
+            if (entry.isBlank()) {
+                continue;
+            }
+            int colon = entry.indexOf(':');
+            if (colon <= 0 || colon == entry.trim().length() - 1) {
+                throw new IllegalArgumentException("broker.listener-security-protocol-map entry '" + entry.trim()
+                    + "' is not of the form NAME:PROTOCOL");
+            }
+            String name = entry.substring(0, colon).trim().toUpperCase(java.util.Locale.ROOT);
+            String protocol = entry.substring(colon + 1).trim().toUpperCase(java.util.Locale.ROOT);
+            SecurityProtocol parsed;
+            try {
+                parsed = SecurityProtocol.forName(protocol);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("broker.listener-security-protocol-map: unknown security protocol "
+                    + protocol + "; known ones are " + SecurityProtocol.names());
+            }
+            if (map.put(name, parsed) != null) {
+                throw new IllegalArgumentException("broker.listener-security-protocol-map names " + name + " twice");
+            }
+        }
+        return Map.copyOf(map);
     }
 
     /**
@@ -243,12 +296,12 @@ public record BrokerProperties(
 
     /** The listeners to bind. */
     public List<EndPoint> listenerEndPoints() {
-        return EndPoint.parseList(listeners);
+        return EndPoint.parseList(listeners, securityProtocolMap());
     }
 
     /** The advertised listeners, or empty when they default to the bound listeners. */
     public List<EndPoint> advertisedEndPoints() {
-        return EndPoint.parseList(advertisedListeners);
+        return EndPoint.parseList(advertisedListeners, securityProtocolMap());
     }
 
     /** The log directories, absolute: {@code log-dirs} if set, else {@code <data-dir>/kafka-logs}. */

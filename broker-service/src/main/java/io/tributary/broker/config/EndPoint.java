@@ -26,6 +26,17 @@ public record EndPoint(String listenerName, SecurityProtocol securityProtocol, S
      * @throws IllegalArgumentException on a malformed entry, an unknown protocol or a duplicate name
      */
     public static List<EndPoint> parseList(String value) {
+        return parseList(value, java.util.Map.of());
+    }
+
+    /**
+     * Parses a comma-separated listener list, taking each listener's security protocol from
+     * {@code protocolMap} ({@code listener.security.protocol.map}), or from its name when the map
+     * does not name it.
+     *
+     * @throws IllegalArgumentException on a malformed entry, an unknown protocol or a duplicate name
+     */
+    public static List<EndPoint> parseList(String value, java.util.Map<String, SecurityProtocol> protocolMap) {
         List<EndPoint> endPoints = new ArrayList<>();
         if (value == null || value.isBlank()) {
             return endPoints;
@@ -35,7 +46,7 @@ public record EndPoint(String listenerName, SecurityProtocol securityProtocol, S
             if (trimmed.isEmpty()) {
                 continue;
             }
-            EndPoint endPoint = parse(trimmed);
+            EndPoint endPoint = parse(trimmed, protocolMap);
             if (endPoints.stream().anyMatch(e -> e.listenerName.equals(endPoint.listenerName))) {
                 throw new IllegalArgumentException("Listener name " + endPoint.listenerName + " appears twice in '" + value + "'");
             }
@@ -46,6 +57,11 @@ public record EndPoint(String listenerName, SecurityProtocol securityProtocol, S
 
     /** Parses one {@code NAME://host:port} entry; IPv6 hosts go in brackets. */
     public static EndPoint parse(String value) {
+        return parse(value, java.util.Map.of());
+    }
+
+    /** Parses one {@code NAME://host:port} entry with the protocol of its name from {@code protocolMap}. */
+    public static EndPoint parse(String value, java.util.Map<String, SecurityProtocol> protocolMap) {
         int schemeEnd = value.indexOf("://");
         int portSeparator = value.lastIndexOf(':');
         if (schemeEnd <= 0 || portSeparator <= schemeEnd + 2) {
@@ -65,12 +81,14 @@ public record EndPoint(String listenerName, SecurityProtocol securityProtocol, S
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("Listener '" + value + "' has port " + port + " outside 0..65535");
         }
-        SecurityProtocol protocol;
-        try {
-            protocol = SecurityProtocol.forName(name);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("Listener '" + value + "' names no known security protocol; "
-                + "known ones are " + SecurityProtocol.names());
+        SecurityProtocol protocol = protocolMap.get(name);
+        if (protocol == null) {
+            try {
+                protocol = SecurityProtocol.forName(name);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("Listener '" + value + "' names no known security protocol and "
+                    + "listener.security.protocol.map does not map it; known protocols are " + SecurityProtocol.names());
+            }
         }
         return new EndPoint(name, protocol, host, port);
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Map;
+import org.apache.kafka.common.security.auth.SecurityProtocol;
 import org.junit.jupiter.api.Test;
 
 /** Validation of broker settings that would otherwise fail later, at a worse moment. */
@@ -15,5 +16,39 @@ class BrokerPropertiesTest {
             .rootCause().hasMessageContaining("broker.offsets-topic-segment-bytes must be at least 1048576");
         assertThat(BrokerProperties.bind(Map.of("broker.offsets-topic-segment-bytes", "1048576"))
             .offsetsTopicSegmentBytes()).isEqualTo(1048576);
+    }
+
+    @Test
+    void listenerNamesTakeTheirProtocolFromTheSecurityProtocolMap() {
+        BrokerProperties properties = BrokerProperties.bind(Map.of(
+            "broker.listeners", "INTERNAL://:9092,EXTERNAL://:9094",
+            "broker.advertised-listeners", "INTERNAL://broker-0.headless:9092,EXTERNAL://203.0.113.7:31000",
+            "broker.listener-security-protocol-map", "internal:PLAINTEXT, EXTERNAL:plaintext",
+            "broker.inter-broker-listener-name", "INTERNAL"));
+        assertThat(properties.listenerEndPoints()).extracting(EndPoint::listenerName, EndPoint::securityProtocol)
+            .containsExactly(org.assertj.core.groups.Tuple.tuple("INTERNAL", SecurityProtocol.PLAINTEXT),
+                org.assertj.core.groups.Tuple.tuple("EXTERNAL", SecurityProtocol.PLAINTEXT));
+        assertThat(properties.advertisedEndPoints()).extracting(EndPoint::host).containsExactly("broker-0.headless",
+            "203.0.113.7");
+        assertThat(properties.interBrokerListener()).isEqualTo("INTERNAL");
+    }
+
+    @Test
+    void listenerSettingsThatCannotBeServedAreRefusedAtStartup() {
+        assertThatThrownBy(() -> BrokerProperties.bind(Map.of("broker.listeners", "EXTERNAL://:9094")))
+            .rootCause().hasMessageContaining("listener.security.protocol.map does not map it");
+        assertThatThrownBy(() -> BrokerProperties.bind(Map.of("broker.listeners", "EXTERNAL://:9094",
+            "broker.listener-security-protocol-map", "EXTERNAL:TLS")))
+            .rootCause().hasMessageContaining("unknown security protocol TLS");
+        assertThatThrownBy(() -> BrokerProperties.bind(Map.of("broker.listeners", "EXTERNAL://:9094",
+            "broker.listener-security-protocol-map", "EXTERNAL")))
+            .rootCause().hasMessageContaining("is not of the form NAME:PROTOCOL");
+        // Not served yet: refused rather than served in plain text.
+        assertThatThrownBy(() -> BrokerProperties.bind(Map.of("broker.listeners", "SSL://:9093")))
+            .rootCause().hasMessageContaining("uses SSL, which this broker does not serve yet");
+        assertThatThrownBy(() -> BrokerProperties.bind(Map.of("broker.listeners", "PLAINTEXT://:9092",
+            "broker.advertised-listeners", "EXTERNAL://example.com:9094",
+            "broker.listener-security-protocol-map", "EXTERNAL:PLAINTEXT")))
+            .rootCause().hasMessageContaining("is not one of broker.listeners");
     }
 }

@@ -36,13 +36,6 @@ class AppSettingsTest {
     private static final Path KAFKA_CLIENT_PROPERTIES =
         Path.of("rest-proxy/src/main/java/io/tributary/restproxy/config/KafkaClientProperties.java");
 
-    /**
-     * Kafka settings the chart writes that the broker does not have yet. The EXTERNAL listener of
-     * externalAccess needs Kafka's listener.security.protocol.map: without it the broker takes a
-     * listener's name as its security protocol and refuses "EXTERNAL".
-     */
-    private static final Set<String> NOT_YET_IN_THE_BROKER = Set.of("listener.security.protocol.map");
-
     /** Kafka names the broker's server.properties reader accepts besides the mapped components. */
     private static final Set<String> BROKER_ALIASES =
         Set.of("node.id", "log.dir", "log.retention.hours", "log.retention.minutes", "log.roll.hours");
@@ -71,7 +64,6 @@ class AppSettingsTest {
         for (int i = 0; i < brokers; i++) {
             Set<String> unknown = new HashSet<>(chart.brokerProperties(i).stringPropertyNames());
             unknown.removeAll(known);
-            unknown.removeAll(NOT_YET_IN_THE_BROKER);
             assertThat(unknown).as("settings of broker %d the broker does not know", i).isEmpty();
         }
     }
