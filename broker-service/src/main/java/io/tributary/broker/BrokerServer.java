@@ -84,6 +84,7 @@ public final class BrokerServer {
     private final List<java.util.function.Consumer<BrokerState>> stateListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private ConsumerLagMetrics consumerLagMetrics;
     private volatile BrokerState state = BrokerState.NOT_RUNNING;
+    private volatile boolean caughtUp;
     private volatile boolean started;
     private volatile boolean stopped;
 
@@ -117,6 +118,28 @@ public final class BrokerServer {
     }
 
     /**
+     * Whether the broker is running and has, since it started, been in the ISR of every partition
+     * it follows whose leader is alive. Once true it stays true until the broker stops, so a
+     * follower lagging later does not flap; what it gates is a rolling restart, whose next broker
+     * must wait until this one has caught up, or partitions would drop below min.insync.replicas
+     * (and, with the next restart, go offline).
+     */
+    public boolean hasCaughtUp() {
+        if (state != BrokerState.RUNNING) {
+            return false;
+        }
+        if (!caughtUp && replicaManager.followerPartitionsOutOfSync() == 0) {
+            caughtUp = true;
+        }
+        return caughtUp;
+    }
+
+    /** Partitions this broker follows with a live leader and is not in the ISR of (0 when not running). */
+    public int followerPartitionsOutOfSync() {
+        return state == BrokerState.RUNNING ? replicaManager.followerPartitionsOutOfSync() : 0;
+    }
+
+    /**
      * Calls {@code listener} with each new state, on the thread that changes it (start or stop),
      * before the broker goes on.
      */
@@ -146,6 +169,7 @@ public final class BrokerServer {
             return;
         }
         long start = time.milliseconds();
+        caughtUp = false;
         transitionTo(BrokerState.STARTING);
         try {
             String connect = properties.zookeeperConnect();
@@ -184,6 +208,8 @@ public final class BrokerServer {
                     properties.replicaSocketTimeoutMs(), interBrokerListener),
                 id -> brokers.broker(id).flatMap(b -> b.endPoint(interBrokerListener))
                     .map(e -> new Node(id, e.host(), e.port())), time);
+            MetadataCache topics = metadataCache;
+            topicStats.setTopicFilter(topic -> topics.topic(topic).isPresent());
             replicaManager = new ReplicaManager(properties.id(), logManager, metadataCache, this::logConfigFromZooKeeper,
                 time, isrUpdater, properties.replicaLagTimeMaxMs(), fetcherManager, topicStats);
             if (properties.replicaSelectorClass() != null && !properties.replicaSelectorClass().isBlank()) {
@@ -242,7 +268,7 @@ public final class BrokerServer {
                 consumerLagMetrics = new ConsumerLagMetrics(groupCoordinator,
                     () -> org.apache.kafka.clients.admin.Admin.create(ConsumerLagMetrics.adminConfig(self,
                         "broker-" + properties.id() + "-consumer-lag", 10_000)),
-                    registry, properties.consumerLagMetricsIntervalMs(), 10_000);
+                    topic -> topics.topic(topic).isPresent(), registry, properties.consumerLagMetricsIntervalMs(), 10_000);
                 consumerLagMetrics.start();
             }
             started = true;

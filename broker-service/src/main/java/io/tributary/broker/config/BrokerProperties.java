@@ -21,7 +21,7 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
  * Defaults are Kafka 4's unless a comment says otherwise. Immutable.
  *
  * @param id                                 broker id, unique in the cluster ({@code broker.id} / {@code node.id})
- * @param rack                               rack of this broker, or null
+ * @param rack                               rack of this broker, or null (blank counts as none)
  * @param listeners                          {@code NAME://host:port[,...]} to bind
  * @param advertisedListeners                what clients are told to connect to; defaults to the bound listeners
  * @param listenerSecurityProtocolMap        {@code NAME:PROTOCOL[,...]}, the security protocol of each listener
@@ -241,6 +241,8 @@ public record BrokerProperties(
                 + consumerLagMetricsIntervalMs);
         }
         logDirs = logDirs == null ? List.of() : List.copyOf(logDirs);
+        // An empty rack (e.g. from a node label that is not there) is no rack, as in Kafka.
+        rack = rack == null || rack.isBlank() ? null : rack.trim();
     }
 
     /** The listener followers and the controller use between brokers. */

@@ -15,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -22,6 +23,7 @@ import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.protocol.Errors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,7 +40,9 @@ import org.slf4j.LoggerFactory;
  * partitions' end offsets (ListOffsets LATEST, i.e. the high watermark) from their leaders through
  * a kafka-clients {@link Admin} connected to this broker. A partition whose end offset cannot be
  * read keeps its last values; a series goes when its committed offset goes (group deleted,
- * offsets expired or deleted, coordinator moved).
+ * offsets expired or deleted, coordinator moved) or its topic is deleted (committed offsets of
+ * topics that no longer exist are not reported, and their end offsets not asked for). While the
+ * coordinator is still loading groups, no series is removed, so none flaps during a move.
  *
  * <p>Thread-safe: refreshes run on one thread of their own; gauges read volatile values.
  */
@@ -48,6 +52,7 @@ public final class ConsumerLagMetrics implements AutoCloseable {
 
     private final GroupCoordinator coordinator;
     private final Supplier<Admin> adminFactory;
+    private final Predicate<String> topicExists;
     private final MeterRegistry registry;
     private final long intervalMs;
     private final long requestTimeoutMs;
@@ -70,14 +75,16 @@ public final class ConsumerLagMetrics implements AutoCloseable {
     /**
      * @param coordinator      the groups coordinated here and their committed offsets
      * @param adminFactory     creates the Admin that reads end offsets (called once, on the first refresh that needs it)
+     * @param topicExists      whether a topic exists (the broker's metadata)
      * @param registry         where the gauges are registered
      * @param intervalMs       time between refreshes, ms
      * @param requestTimeoutMs how long one refresh waits for end offsets, ms
      */
-    public ConsumerLagMetrics(GroupCoordinator coordinator, Supplier<Admin> adminFactory, MeterRegistry registry,
-                              long intervalMs, long requestTimeoutMs) {
+    public ConsumerLagMetrics(GroupCoordinator coordinator, Supplier<Admin> adminFactory, Predicate<String> topicExists,
+                              MeterRegistry registry, long intervalMs, long requestTimeoutMs) {
         this.coordinator = coordinator;
         this.adminFactory = adminFactory;
+        this.topicExists = topicExists;
         this.registry = registry;
         this.intervalMs = intervalMs;
         this.requestTimeoutMs = requestTimeoutMs;
@@ -116,10 +123,11 @@ public final class ConsumerLagMetrics implements AutoCloseable {
     /** One refresh: reads committed and end offsets and updates the series. Called on the refresh thread. */
     void refresh() throws InterruptedException {
         Map<Key, Long> committed = new HashMap<>();
-        for (GroupCoordinator.ListedGroup group : coordinator.listGroups(List.of(), List.of()).getValue()) {
+        Map.Entry<Errors, List<GroupCoordinator.ListedGroup>> listed = coordinator.listGroups(List.of(), List.of());
+        for (GroupCoordinator.ListedGroup group : listed.getValue()) {
             GroupCoordinator.FetchedOffsets fetched = coordinator.fetchOffsets(group.groupId(), null);
             for (Map.Entry<TopicPartition, OffsetAndMetadata> e : fetched.offsets().entrySet()) {
-                if (e.getValue() != null && e.getValue().offset() >= 0) {
+                if (e.getValue() != null && e.getValue().offset() >= 0 && topicExists.test(e.getKey().topic())) {
                     committed.put(new Key(group.groupId(), e.getKey()), e.getValue().offset());
                 }
             }
@@ -139,8 +147,10 @@ public final class ConsumerLagMetrics implements AutoCloseable {
                 s.lag = Math.max(0, end - e.getValue());
             }
         }
+        boolean loading = listed.getKey() != Errors.NONE;
         for (Key key : Set.copyOf(series.keySet())) {
-            if (!committed.containsKey(key)) {
+            boolean topicGone = !topicExists.test(key.tp().topic());
+            if (topicGone || (!loading && !committed.containsKey(key))) {
                 Series gone = series.remove(key);
                 registry.remove(gone.lagGauge);
                 registry.remove(gone.offsetGauge);

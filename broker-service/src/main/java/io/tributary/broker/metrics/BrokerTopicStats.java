@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 
 /**
  * Per-topic throughput counters, Kafka's {@code kafka.server:type=BrokerTopicMetrics,name=...,topic=T}
@@ -25,8 +26,14 @@ import java.util.concurrent.ConcurrentHashMap;
  * </ul>
  * Every per-topic series carries the {@code topic} label; cluster and broker totals are sums in
  * PromQL ({@code sum by (instance) (rate(kafka_server_brokertopicmetrics_bytesin_total[1m]))}),
- * since Micrometer cannot register one name with and without a tag. A topic's series go when its
- * last replica here is deleted ({@link #removeTopic}).
+ * since Micrometer cannot register one name with and without a tag.
+ *
+ * <p>Series exist only for topics that exist: a topic's series are created on first use if the
+ * topic filter ({@link #setTopicFilter}, the broker's metadata) knows it, and go when the topic
+ * is deleted ({@link #removeTopic}). So clients naming topics that do not exist cannot grow the
+ * number of series, and a fetch answered after a topic's deletion does not bring its series back.
+ * The filter is asked inside the map's atomic creation, so with {@link #removeTopic} called after
+ * the topic left the metadata no series outlives its topic.
  *
  * <p>Thread-safe. The meters of a topic are created once and cached; recording is a map lookup and
  * an add, with no allocation.
@@ -49,6 +56,7 @@ public final class BrokerTopicStats {
     private final ConcurrentHashMap<String, TopicMeters> topics = new ConcurrentHashMap<>();
     private final Counter replicationBytesIn;
     private final Counter replicationBytesOut;
+    private volatile Predicate<String> topicExists = topic -> true;
 
     /** @param registry where the meters are registered */
     public BrokerTopicStats(MeterRegistry registry) {
@@ -64,10 +72,18 @@ public final class BrokerTopicStats {
         return new BrokerTopicStats(new SimpleMeterRegistry());
     }
 
-    /** The counters of {@code topic}, created on first use. */
+    /**
+     * Which topics may have series: those of the broker's metadata. Until set, every topic.
+     */
+    public void setTopicFilter(Predicate<String> topicExists) {
+        this.topicExists = topicExists;
+    }
+
+    /** The counters of {@code topic}, created on first use; null if the topic does not exist. */
     public TopicMeters topic(String topic) {
         TopicMeters meters = topics.get(topic);
-        return meters != null ? meters : topics.computeIfAbsent(topic, this::create);
+        return meters != null ? meters : topics.computeIfAbsent(topic,
+            t -> topicExists.test(t) ? create(t) : null);
     }
 
     private TopicMeters create(String topic) {
@@ -89,6 +105,9 @@ public final class BrokerTopicStats {
     /** A successful append of a producer's batches: {@code bytes} of batches holding {@code records} records. */
     public void recordProduced(String topic, long bytes, long records) {
         TopicMeters m = topic(topic);
+        if (m == null) {
+            return;
+        }
         m.totalProduceRequests.increment();
         m.bytesIn.increment(bytes);
         m.messagesIn.increment(records);
@@ -97,11 +116,15 @@ public final class BrokerTopicStats {
     /**
      * An append of a producer's batches to one partition of {@code topic} that did not succeed.
      *
-     * @param brokerFault whether it counts as failed: as in Kafka, invalid or oversized records are
-     *                    the client's fault and count only as a request
+     * @param brokerFault whether it counts as failed; Kafka leaves out the known outcomes (unknown
+     *                    partition, not leader, record or batch too large, corrupt record, storage
+     *                    error) and counts everything else, invalid records and NOT_ENOUGH_REPLICAS included
      */
     public void recordProduceFailed(String topic, boolean brokerFault) {
         TopicMeters m = topic(topic);
+        if (m == null) {
+            return;
+        }
         m.totalProduceRequests.increment();
         if (brokerFault) {
             m.failedProduceRequests.increment();
@@ -121,6 +144,9 @@ public final class BrokerTopicStats {
             return;
         }
         TopicMeters m = topic(topic);
+        if (m == null) {
+            return;
+        }
         m.totalFetchRequests.increment();
         if (failed) {
             m.failedFetchRequests.increment();
@@ -133,7 +159,7 @@ public final class BrokerTopicStats {
         replicationBytesIn.increment(bytes);
     }
 
-    /** Removes {@code topic}'s series: its last replica here was deleted. */
+    /** Removes {@code topic}'s series: the topic was deleted (call once it has left the metadata). */
     public void removeTopic(String topic) {
         TopicMeters meters = topics.remove(topic);
         if (meters != null) {

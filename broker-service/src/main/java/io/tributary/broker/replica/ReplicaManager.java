@@ -245,6 +245,15 @@ public final class ReplicaManager implements MetadataListener {
             && p.isr().size() < p.log().map(l -> l.config().minInSyncReplicas()).orElse(1)).count();
     }
 
+    /**
+     * Partitions this broker follows, whose leader is alive, with this broker outside the ISR:
+     * what it still has to catch up on.
+     */
+    public int followerPartitionsOutOfSync() {
+        return (int) partitions.values().stream().filter(p -> !p.isLeader() && p.leaderId() >= 0
+            && metadataCache.isAlive(p.leaderId()) && !p.isr().contains(brokerId)).count();
+    }
+
     /** Partitions this broker leads (LeaderCount). */
     public int leaderCount() {
         return (int) partitions.values().stream().filter(Partition::isLeader).count();
@@ -387,6 +396,12 @@ public final class ReplicaManager implements MetadataListener {
         stopReplica(tp, true);
     }
 
+    /** A deleted topic's throughput series go (once it has left the metadata, so none comes back). */
+    @Override
+    public void onTopicRemoved(String topic) {
+        topicStats.removeTopic(topic);
+    }
+
     @Override
     public void onTopicConfigChanged(String topic, Map<String, String> overrides) {
         LogConfig config;
@@ -411,9 +426,6 @@ public final class ReplicaManager implements MetadataListener {
         }
         if (deleteLog) {
             logManager.asyncDelete(tp);
-            if (partitions.keySet().stream().noneMatch(p -> p.topic().equals(tp.topic()))) {
-                topicStats.removeTopic(tp.topic());
-            }
         }
         if (removed != null) {
             completeDelayedRequests(tp);
@@ -473,14 +485,13 @@ public final class ReplicaManager implements MetadataListener {
             if (!internal && Topic.isInternal(tp.topic())) {
                 throw new InvalidTopicException("Cannot append to internal topic " + tp.topic());
             }
-            Partition partition = partitionOrError(tp);
-            int minIsr = partition.log().map(l -> l.config().minInSyncReplicas()).orElse(1);
             LogAppendInfo info;
             try {
+                Partition partition = partitionOrError(tp);
+                int minIsr = partition.log().map(l -> l.config().minInSyncReplicas()).orElse(1);
                 info = partition.appendRecordsToLeader(records, requiredAcks, minIsr);
             } catch (RuntimeException e) {
-                // As Kafka: a request the client got wrong (invalid records, too large) is no broker failure.
-                topicStats.recordProduceFailed(tp.topic(), !(e instanceof ApiException) || e instanceof KafkaStorageException);
+                topicStats.recordProduceFailed(tp.topic(), countsAsFailedProduce(e));
                 throw e;
             }
             topicStats.recordProduced(tp.topic(), records.sizeInBytes(), info.recordCount());
@@ -501,6 +512,24 @@ public final class ReplicaManager implements MetadataListener {
             log.error("Unexpected error appending to {}", tp, e);
             return ProduceResult.error(Errors.UNKNOWN_SERVER_ERROR, e.toString());
         }
+    }
+
+    /**
+     * Whether a failed append counts in {@code FailedProduceRequestsPerSec}: as in Kafka's
+     * ReplicaManager, every failure but the known outcomes a client or a leadership change causes
+     * and storage errors (counted by the log directory's own metrics).
+     */
+    private static boolean countsAsFailedProduce(RuntimeException e) {
+        if (e instanceof RecordValidationException rve) {
+            return rve.error() != Errors.MESSAGE_TOO_LARGE && rve.error() != Errors.RECORD_LIST_TOO_LARGE
+                && rve.error() != Errors.CORRUPT_MESSAGE;
+        }
+        return !(e instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException
+            || e instanceof NotLeaderOrFollowerException
+            || e instanceof org.apache.kafka.common.errors.RecordTooLargeException
+            || e instanceof org.apache.kafka.common.errors.RecordBatchTooLargeException
+            || e instanceof org.apache.kafka.common.errors.CorruptRecordException
+            || e instanceof KafkaStorageException);
     }
 
     private Partition partitionOrError(TopicPartition tp) {

@@ -51,4 +51,11 @@ class BrokerPropertiesTest {
             "broker.listener-security-protocol-map", "EXTERNAL:PLAINTEXT")))
             .rootCause().hasMessageContaining("is not one of broker.listeners");
     }
+
+    @Test
+    void aBlankRackIsNoRack() {
+        assertThat(BrokerProperties.bind(Map.of("broker.rack", "")).rack()).isNull();
+        assertThat(BrokerProperties.bind(Map.of("broker.rack", "  ")).rack()).isNull();
+        assertThat(BrokerProperties.bind(Map.of("broker.rack", " eu-west-1a ")).rack()).isEqualTo("eu-west-1a");
+    }
 }

@@ -99,8 +99,17 @@ public final class TestCluster implements AutoCloseable {
 
     /** Starts (or starts again, on the same data and port) broker {@code id}. */
     public void start(int id) {
+        start(id, server -> { });
+    }
+
+    /**
+     * Starts broker {@code id}, letting {@code beforeStartup} see the new server first (e.g. to add
+     * a state listener).
+     */
+    public void start(int id, java.util.function.Consumer<BrokerServer> beforeStartup) {
         BrokerServer server = new BrokerServer(BrokerProperties.bind(settings.get(id)), Time.SYSTEM);
         brokers.put(id, server);
+        beforeStartup.accept(server);
         server.startup();
         settings.get(id).put("broker.listeners", "PLAINTEXT://127.0.0.1:" + server.boundEndPoints().get(0).port());
     }
