@@ -68,7 +68,8 @@ class BrokerApplicationTest {
                 "kafka_server_replicamanager_leadercount 0.0", "kafka_server_replicamanager_partitioncount 0.0",
                 "kafka_server_replicamanager_underreplicatedpartitions 0.0",
                 "kafka_server_replicamanager_underminisrpartitioncount 0.0",
-                "kafka_server_replicamanager_isrshrinks_total 0.0", "kafka_server_replicamanager_isrexpands_total 0.0");
+                "kafka_server_replicamanager_isrshrinks_total 0.0", "kafka_server_replicamanager_isrexpands_total 0.0",
+                "kafka_log_logmanager_offlinelogdirectorycount 0.0", "kafka_server_kafkaserver_brokerstate 3.0");
             try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + kafkaPort))) {
                 admin.createTopics(List.of(new NewTopic("spread", java.util.Optional.empty(), java.util.Optional.empty())))
                     .all().get();

@@ -74,6 +74,8 @@ class OfflineLogDirTest {
             }
 
             assertThat(cluster.broker(victim).logManager().offlineLogDirs()).containsExactly(failing);
+            assertThat(cluster.broker(victim).meterRegistry().get("kafka.log.logmanager.offlinelogdirectorycount").gauge()
+                .value()).as("OfflineLogDirectoryCount").isEqualTo(1.0);
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
                 assertThat(cluster.partitionState(p0).leader()).isNotEqualTo(victim);
                 assertThat(cluster.partitionState(p0).isr()).doesNotContain(victim).hasSize(2);
