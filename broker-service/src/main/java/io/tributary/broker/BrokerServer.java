@@ -29,8 +29,6 @@ import io.tributary.broker.replica.ZkIsrUpdater;
 import io.tributary.broker.scheduler.DefaultScheduler;
 import java.io.File;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -251,7 +249,8 @@ public final class BrokerServer {
                 listeners.add(server);
                 boundEndPoints.add(endPoint.withPort(server.start()));
             }
-            registration = new BrokerRegistration(zkClient, new BrokerInfo(properties.id(), advertisedEndPoints(),
+            registration = new BrokerRegistration(zkClient, new BrokerInfo(properties.id(),
+                BrokerListeners.advertised(properties, boundEndPoints),
                 properties.rack(), -1), properties.zookeeperSessionTimeoutMs(), time);
             registration.register();
             BrokerRegistration published = registration;
@@ -264,7 +263,7 @@ public final class BrokerServer {
             });
             controller.startup();
             if (properties.consumerLagMetricsIntervalMs() > 0) {
-                String self = interBrokerBootstrap();
+                String self = BrokerListeners.interBrokerBootstrap(properties, boundEndPoints);
                 consumerLagMetrics = new ConsumerLagMetrics(groupCoordinator,
                     () -> org.apache.kafka.clients.admin.Admin.create(ConsumerLagMetrics.adminConfig(self,
                         "broker-" + properties.id() + "-consumer-lag", 10_000)),
@@ -311,33 +310,6 @@ public final class BrokerServer {
             log.error("Topic {} has an invalid config {} in ZooKeeper ({}); using the broker defaults", topic, overrides,
                 e.getMessage());
             return LogConfig.create(logConfigDefaults, Map.of());
-        }
-    }
-
-    private List<EndPoint> advertisedEndPoints() {
-        List<EndPoint> advertised = properties.advertisedEndPoints();
-        List<EndPoint> source = advertised.isEmpty() ? boundEndPoints : advertised;
-        List<EndPoint> out = new ArrayList<>();
-        for (EndPoint e : source) {
-            EndPoint endPoint = e;
-            if (endPoint.port() == 0) {
-                int bound = boundEndPoints.stream().filter(b -> b.listenerName().equals(e.listenerName()))
-                    .mapToInt(EndPoint::port).findFirst().orElse(0);
-                endPoint = endPoint.withPort(bound);
-            }
-            if (endPoint.host().isEmpty() || endPoint.host().equals("0.0.0.0") || endPoint.host().equals("::")) {
-                endPoint = endPoint.withHost(localHostName());
-            }
-            out.add(endPoint);
-        }
-        return out;
-    }
-
-    private static String localHostName() {
-        try {
-            return InetAddress.getLocalHost().getCanonicalHostName();
-        } catch (UnknownHostException e) {
-            return InetAddress.getLoopbackAddress().getHostAddress();
         }
     }
 
@@ -470,18 +442,9 @@ public final class BrokerServer {
         return List.copyOf(boundEndPoints);
     }
 
-    /** {@code host:port} of this broker's inter-broker listener as bound, for its own clients. */
-    private String interBrokerBootstrap() {
-        EndPoint e = boundEndPoints.stream().filter(b -> b.listenerName().equals(properties.interBrokerListener()))
-            .findFirst().orElse(boundEndPoints.get(0));
-        String host = e.host().isEmpty() || e.host().equals("0.0.0.0") || e.host().equals("::")
-            ? InetAddress.getLoopbackAddress().getHostAddress() : e.host();
-        return host + ":" + e.port();
-    }
-
     /** {@code host:port} of the first listener, for clients' bootstrap.servers. */
     public String bootstrapServers() {
-        EndPoint e = advertisedEndPoints().get(0);
+        EndPoint e = BrokerListeners.advertised(properties, boundEndPoints).get(0);
         return e.host() + ":" + e.port();
     }
 
