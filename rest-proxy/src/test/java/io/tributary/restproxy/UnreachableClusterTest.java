@@ -48,6 +48,8 @@ class UnreachableClusterTest {
 
         assertThat(readiness.status()).isEqualTo(503);
         assertThat(readiness.body().get("status").asString()).isEqualTo("DOWN");
+        assertThat(readiness.body().path("components").path("kafka").path("status").asString())
+            .as("the kafka indicator, shown in the group").isEqualTo("DOWN");
         assertThat(liveness.status()).isEqualTo(200);
     }
 }

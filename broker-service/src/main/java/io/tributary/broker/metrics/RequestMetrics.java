@@ -17,8 +17,9 @@ import org.apache.kafka.common.protocol.ApiKeys;
  *   <li>as Kafka's dashboards read them (JMX {@code kafka.network:type=RequestMetrics,name=...,request=R}
  *       through the Prometheus JMX exporter): {@code kafka_network_requestmetrics_requests_total{request,version}}
  *       and the summary {@code kafka_network_requestmetrics_totaltimems{request,quantile}} in
- *       milliseconds, with quantiles 0.5, 0.75, 0.95, 0.98, 0.99 and 0.999 over a sliding window
- *       (plus {@code _count} and {@code _sum});</li>
+ *       milliseconds, with quantiles 0.5, 0.75, 0.95, 0.98, 0.99 and 0.999 over the last 5 minutes
+ *       (Kafka's histograms are biased to the last 5 minutes too; two significant digits) plus
+ *       {@code _count} and {@code _sum} since start and {@code _max} over the window;</li>
  *   <li>as a Prometheus histogram in seconds, which aggregates across brokers:
  *       {@code kafka_network_request_duration_seconds_bucket{request,le}}, buckets from 0.5 ms to 30 s.</li>
  * </ul>
@@ -98,7 +99,8 @@ public final class RequestMetrics {
     private ApiMeters create(String requestName) {
         DistributionSummary totalTimeMs = DistributionSummary.builder("kafka.network.requestmetrics.totaltimems")
             .tag("request", requestName).description("Time to handle a request, ms (Kafka's TotalTimeMs)")
-            .publishPercentiles(0.5, 0.75, 0.95, 0.98, 0.99, 0.999).register(registry);
+            .publishPercentiles(0.5, 0.75, 0.95, 0.98, 0.99, 0.999).percentilePrecision(2)
+            .distributionStatisticExpiry(Duration.ofMinutes(5)).distributionStatisticBufferLength(5).register(registry);
         Timer duration = Timer.builder("kafka.network.request.duration").tag("request", requestName)
             .description("Time to handle a request").serviceLevelObjectives(BUCKETS).register(registry);
         return new ApiMeters(totalTimeMs, duration, new AtomicReferenceArray<>(MAX_VERSIONS));
