@@ -1,0 +1,118 @@
+package io.tributary.adminui.topics;
+
+import io.tributary.adminui.proxy.ProxyResources.PartitionState;
+import io.tributary.adminui.proxy.ProxyResources.Topic;
+import io.tributary.adminui.proxy.RestProxyClient;
+import io.tributary.adminui.proxy.TopicStates;
+import io.tributary.adminui.topics.TopicViews.ConfigRow;
+import io.tributary.adminui.topics.TopicViews.CreateTopicRequest;
+import io.tributary.adminui.topics.TopicViews.PartitionRow;
+import io.tributary.adminui.topics.TopicViews.TopicDetail;
+import io.tributary.adminui.topics.TopicViews.TopicPage;
+import io.tributary.adminui.topics.TopicViews.TopicRow;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ResponseStatusException;
+
+/**
+ * {@code /api/topics}: the topic list (filtered and paged here, from one proxy list call), topic
+ * creation and deletion, and a topic's partitions and configs.
+ *
+ * <p>The proxy's topic list has no ISR, so the under-replicated count of a row comes from one
+ * partition-state call per topic <em>on the page shown</em> (at most {@value #MAX_PAGE_SIZE}); the
+ * cost of a page does not grow with the number of topics.
+ */
+@RestController
+@RequestMapping("/api/topics")
+public class TopicsController {
+
+    /** Largest page served. */
+    static final int MAX_PAGE_SIZE = 100;
+
+    private final RestProxyClient proxy;
+    private final TopicStates states;
+
+    /** @param states partition states of the topics on a page */
+    public TopicsController(RestProxyClient proxy, TopicStates states) {
+        this.proxy = proxy;
+        this.states = states;
+    }
+
+    /**
+     * Topics whose name contains {@code filter} (case-insensitive), sorted by name, page
+     * {@code page} (from 0) of {@code size}. 400 for a negative page or a size outside 1..100.
+     */
+    @GetMapping
+    public TopicPage list(@RequestParam(defaultValue = "") String filter, @RequestParam(defaultValue = "0") int page,
+            @RequestParam(defaultValue = "20") int size) {
+        if (page < 0 || size < 1 || size > MAX_PAGE_SIZE) {
+            throw new ResponseStatusException(HttpStatus.BAD_REQUEST,
+                "page must be 0 or more and size between 1 and " + MAX_PAGE_SIZE);
+        }
+        String needle = filter.strip().toLowerCase(Locale.ROOT);
+        List<Topic> matching = proxy.topics(proxy.cluster().clusterId()).stream()
+            .filter(t -> t.topicName().toLowerCase(Locale.ROOT).contains(needle))
+            .sorted(Comparator.comparing(Topic::topicName))
+            .toList();
+        long from = Math.min((long) page * size, matching.size());
+        List<Topic> shown = matching.subList((int) from, (int) Math.min(from + size, matching.size()));
+        Map<String, List<PartitionState>> shownStates = states.of(shown.stream().map(Topic::topicName).toList());
+        List<TopicRow> rows = shown.stream().map(t -> new TopicRow(t.topicName(), t.internal(), t.partitionsCount(),
+            t.replicationFactor(), (int) shownStates.getOrDefault(t.topicName(), List.of()).stream()
+                .filter(PartitionState::underReplicated).count())).toList();
+        return new TopicPage(matching.size(), page, size, rows);
+    }
+
+    /** Creates a topic: 201 with no body, or the proxy's error (409 exists, 400 bad name/count/config). */
+    @PostMapping
+    public ResponseEntity<Void> create(@RequestBody CreateTopicRequest request) {
+        if (request.name() == null || request.name().isBlank()) {
+            throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "A topic name is required");
+        }
+        proxy.createTopic(proxy.cluster().clusterId(), request.name().strip(), request.partitions(),
+            request.replicationFactor(), request.configs());
+        return ResponseEntity.status(HttpStatus.CREATED).build();
+    }
+
+    /** Deletes a topic: 204, or the proxy's 404 when there is no such topic. */
+    @DeleteMapping("/{name}")
+    public ResponseEntity<Void> delete(@PathVariable String name) {
+        proxy.deleteTopic(proxy.cluster().clusterId(), name);
+        return ResponseEntity.noContent().build();
+    }
+
+    /** A topic's partitions (leader, replicas, ISR, out-of-sync replicas, offsets) and configs. */
+    @GetMapping("/{name}")
+    public TopicDetail detail(@PathVariable String name) {
+        String clusterId = proxy.cluster().clusterId();
+        List<PartitionRow> partitions = proxy.partitions(clusterId, name).stream()
+            .sorted(Comparator.comparingInt(p -> p.partitionId()))
+            .map(p -> new PartitionRow(p.partitionId(), p.leaderId(), nullToEmpty(p.replicaIds()),
+                nullToEmpty(p.isrIds()), p.outOfSyncReplicaIds() != null ? p.outOfSyncReplicaIds()
+                    : nullToEmpty(p.replicaIds()).stream().filter(id -> !nullToEmpty(p.isrIds()).contains(id)).toList(),
+                p.earliestOffset(), p.latestOffset()))
+            .toList();
+        List<ConfigRow> configs = proxy.configs(clusterId, name).stream()
+            .sorted(Comparator.comparing(c -> c.name()))
+            .map(c -> new ConfigRow(c.name(), c.sensitive() ? null : c.value(), c.isDefault(), c.readOnly(),
+                c.sensitive(), c.source()))
+            .toList();
+        return new TopicDetail(name, partitions, configs);
+    }
+
+    private static List<Integer> nullToEmpty(List<Integer> ids) {
+        return ids == null ? List.of() : ids;
+    }
+}

@@ -1,0 +1,44 @@
+// Hash router: #/ overview, #/topics, #/topics/<name>. Each page module exports render(view, params)
+// and builds its content into the view element; a failing page shows its error, never a blank page.
+import { errorBox, h } from './dom.js';
+import * as overview from './pages/overview.js';
+import * as topics from './pages/topics.js';
+import * as topicDetail from './pages/topic-detail.js';
+
+const routes = [
+  { pattern: /^\/?$/, page: overview, nav: 'overview' },
+  { pattern: /^\/topics\/?$/, page: topics, nav: 'topics' },
+  { pattern: /^\/topics\/(.+)$/, page: topicDetail, nav: 'topics' },
+];
+
+let current = 0;
+
+async function route() {
+  const path = decodeURIComponent(location.hash.replace(/^#/, '')) || '/';
+  const view = document.getElementById('view');
+  const match = routes.map((r) => ({ r, m: r.pattern.exec(path) })).find((x) => x.m);
+  for (const link of document.querySelectorAll('[data-nav]')) {
+    if (match && link.dataset.nav === match.r.nav) link.setAttribute('aria-current', 'page');
+    else link.removeAttribute('aria-current');
+  }
+  const token = ++current;
+  view.replaceChildren(h('p', { class: 'loading' }, 'Loading…'));
+  view.setAttribute('aria-busy', 'true');
+  try {
+    if (!match) {
+      view.replaceChildren(h('h1', {}, 'Not found'), errorBox(new Error(`No page at ${path}`)));
+      return;
+    }
+    const content = await match.r.page.render(match.m.slice(1));
+    if (token === current) view.replaceChildren(content);
+  } catch (e) {
+    if (token === current) view.replaceChildren(h('h1', {}, 'Something went wrong'), errorBox(e));
+  } finally {
+    if (token === current) view.removeAttribute('aria-busy');
+  }
+}
+
+window.addEventListener('hashchange', () => {
+  route().then(() => document.getElementById('view').focus({ preventScroll: true }));
+});
+route();
