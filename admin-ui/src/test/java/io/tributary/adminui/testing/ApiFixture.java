@@ -1,0 +1,40 @@
+package io.tributary.adminui.testing;
+
+import io.tributary.adminui.cluster.ClusterController;
+import io.tributary.adminui.error.ApiExceptionHandler;
+import io.tributary.adminui.proxy.RestProxyConfiguration;
+import io.tributary.adminui.proxy.RestProxyClient;
+import io.tributary.adminui.proxy.RestProxyProperties;
+import io.tributary.adminui.proxy.TopicStates;
+import io.tributary.adminui.topics.TopicsController;
+import java.net.URI;
+import java.time.Duration;
+import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.setup.MockMvcBuilders;
+
+/** The /api controllers and their error advice in a standalone MockMvc, talking HTTP to {@code proxyUrl}. */
+public final class ApiFixture implements AutoCloseable {
+
+    private final TopicStates states;
+    private final MockMvc mvc;
+
+    /** Wires the controllers as the application does, with a 2 s read timeout. */
+    public ApiFixture(URI proxyUrl) {
+        RestProxyClient client = new RestProxyConfiguration().restProxyClient(
+            new RestProxyProperties(proxyUrl, Duration.ofSeconds(2), Duration.ofSeconds(2)));
+        states = new TopicStates(client);
+        mvc = MockMvcBuilders.standaloneSetup(new ClusterController(client, states),
+                new TopicsController(client, states))
+            .setControllerAdvice(new ApiExceptionHandler()).build();
+    }
+
+    /** The MockMvc to call /api with. */
+    public MockMvc mvc() {
+        return mvc;
+    }
+
+    @Override
+    public void close() {
+        states.destroy();
+    }
+}

@@ -1,0 +1,51 @@
+package io.tributary.adminui.testing;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+/** JSON bodies shaped like the REST proxy's, for {@link StubRestProxy}. */
+public final class ProxyJson {
+
+    /** The cluster id every stub answer uses. */
+    public static final String CLUSTER = "c1";
+
+    private ProxyJson() {
+    }
+
+    /** {@code GET /v3/clusters} with controller {@code controller} (null for none). */
+    public static String clusters(Integer controller) {
+        String link = controller == null ? "null"
+            : "{\"related\":\"http://proxy/v3/clusters/" + CLUSTER + "/brokers/" + controller + "\"}";
+        return "{\"kind\":\"KafkaClusterList\",\"metadata\":{},\"data\":[{\"kind\":\"KafkaCluster\",\"cluster_id\":\""
+            + CLUSTER + "\",\"controller\":" + link + ",\"brokers\":{\"related\":\"x\"}}]}";
+    }
+
+    /** A v3 list of the given resource bodies. */
+    public static String list(List<String> items) {
+        return "{\"kind\":\"List\",\"metadata\":{},\"data\":[" + String.join(",", items) + "]}";
+    }
+
+    /** A v3 broker. */
+    public static String broker(int id, String rack) {
+        return "{\"broker_id\":" + id + ",\"host\":\"h" + id + "\",\"port\":" + (9092 + id) + ",\"rack\":"
+            + (rack == null ? "null" : "\"" + rack + "\"") + "}";
+    }
+
+    /** A v3 topic. */
+    public static String topic(String name, int partitions, int replicationFactor) {
+        return "{\"kind\":\"KafkaTopic\",\"topic_name\":\"" + name + "\",\"is_internal\":false,\"replication_factor\":"
+            + replicationFactor + ",\"partitions_count\":" + partitions + "}";
+    }
+
+    /** A v2 partition state list; each entry is {leader, replica ids..., in-sync flags as negative ids}. */
+    public static String states(String... partitions) {
+        return "[" + String.join(",", partitions) + "]";
+    }
+
+    /** One v2 partition: {@code leader} (-1 offline), replicas, and which of them are in sync. */
+    public static String state(int partition, int leader, List<Integer> replicas, List<Integer> isr) {
+        return "{\"partition\":" + partition + ",\"leader\":" + leader + ",\"replicas\":["
+            + replicas.stream().map(r -> "{\"broker\":" + r + ",\"leader\":" + (r == leader) + ",\"in_sync\":"
+                + isr.contains(r) + "}").collect(Collectors.joining(",")) + "]}";
+    }
+}

@@ -1,0 +1,219 @@
+package io.tributary.adminui.topics;
+
+import static io.tributary.adminui.testing.ProxyJson.CLUSTER;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.delete;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+import io.tributary.adminui.testing.ApiFixture;
+import io.tributary.adminui.testing.ProxyJson;
+import io.tributary.adminui.testing.StubRestProxy;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.http.MediaType;
+
+/** {@code /api/topics} against a stub REST proxy: paging and filter maths, counts, error pass-through. */
+class TopicsApiTest {
+
+    private static final String TOPICS = "/v3/clusters/" + CLUSTER + "/topics";
+
+    private StubRestProxy proxy;
+    private ApiFixture api;
+
+    @BeforeEach
+    void start() throws IOException {
+        proxy = new StubRestProxy().on("GET", "/v3/clusters", 200, ProxyJson.clusters(0));
+        api = new ApiFixture(proxy.url());
+    }
+
+    @AfterEach
+    void stop() {
+        api.close();
+        proxy.close();
+    }
+
+    private void topics(List<String> names) {
+        List<String> shuffled = new ArrayList<>(names);
+        Collections.shuffle(shuffled, new Random(7));
+        proxy.on("GET", TOPICS, 200, ProxyJson.list(shuffled.stream().map(n -> ProxyJson.topic(n, 3, 1)).toList()));
+        for (String name : names) {
+            proxy.on("GET", "/topics/" + name + "/partitions", 200,
+                ProxyJson.states(ProxyJson.state(0, 0, List.of(0), List.of(0))));
+        }
+    }
+
+    @Test
+    void filtersCaseInsensitivelySortsByNameAndPages() throws Exception {
+        List<String> names = new ArrayList<>(IntStream.range(0, 45).mapToObj(i -> String.format("Orders-%02d", i))
+            .toList());
+        names.add("clicks");
+        topics(names);
+
+        api.mvc().perform(get("/api/topics").param("filter", "orders").param("page", "2").param("size", "20"))
+            .andExpect(status().isOk())
+            .andExpect(jsonPath("$.total").value(45))
+            .andExpect(jsonPath("$.page").value(2))
+            .andExpect(jsonPath("$.topics.length()").value(5))
+            .andExpect(jsonPath("$.topics[0].name").value("Orders-40"))
+            .andExpect(jsonPath("$.topics[4].name").value("Orders-44"))
+            .andExpect(jsonPath("$.topics[0].partitions").value(3))
+            .andExpect(jsonPath("$.topics[0].replicationFactor").value(1));
+
+        api.mvc().perform(get("/api/topics").param("size", "20"))
+            .andExpect(jsonPath("$.total").value(46))
+            .andExpect(jsonPath("$.topics[0].name").value("Orders-00"))
+            .andExpect(jsonPath("$.topics.length()").value(20));
+
+        api.mvc().perform(get("/api/topics").param("filter", "orders").param("page", "3").param("size", "20"))
+            .andExpect(jsonPath("$.total").value(45))
+            .andExpect(jsonPath("$.topics.length()").value(0));
+    }
+
+    @Test
+    void aListPageOf2000TopicsMakesOneListCallAndOneStateCallPerShownTopic() throws Exception {
+        topics(IntStream.range(0, 2000).mapToObj(i -> String.format("topic-%04d", i)).toList());
+
+        long started = System.nanoTime();
+        api.mvc().perform(get("/api/topics").param("filter", "topic-1").param("page", "1").param("size", "25"))
+            .andExpect(status().isOk())
+            .andExpect(jsonPath("$.total").value(1000))
+            .andExpect(jsonPath("$.topics[0].name").value("topic-1025"));
+        long elapsedMs = (System.nanoTime() - started) / 1_000_000;
+
+        assertThat(proxy.count("GET", TOPICS)).isEqualTo(1);
+        assertThat(proxy.received().stream().filter(r -> r.path().startsWith("/topics/")).count()).isEqualTo(25);
+        assertThat(elapsedMs).as("one page of 2,000 topics").isLessThan(3000);
+    }
+
+    @Test
+    void countsUnderReplicatedPartitionsOfEachRow() throws Exception {
+        proxy.on("GET", TOPICS, 200, ProxyJson.list(List.of(ProxyJson.topic("a", 3, 3), ProxyJson.topic("b", 1, 3))));
+        proxy.on("GET", "/topics/a/partitions", 200, ProxyJson.states(
+            ProxyJson.state(0, 1, List.of(1, 2, 3), List.of(1, 2, 3)),
+            ProxyJson.state(1, 2, List.of(2, 3, 1), List.of(2)),
+            ProxyJson.state(2, -1, List.of(3, 1, 2), List.of(1, 2))));
+        proxy.on("GET", "/topics/b/partitions", 200, ProxyJson.states(
+            ProxyJson.state(0, 1, List.of(1, 2, 3), List.of(1, 2, 3))));
+
+        api.mvc().perform(get("/api/topics"))
+            .andExpect(jsonPath("$.topics[0].name").value("a"))
+            .andExpect(jsonPath("$.topics[0].underReplicated").value(2))
+            .andExpect(jsonPath("$.topics[1].underReplicated").value(0));
+    }
+
+    @Test
+    void rejectsABadPageOrSize() throws Exception {
+        api.mvc().perform(get("/api/topics").param("page", "-1"))
+            .andExpect(status().isBadRequest()).andExpect(jsonPath("$.status").value(400));
+        api.mvc().perform(get("/api/topics").param("size", "101")).andExpect(status().isBadRequest());
+        api.mvc().perform(get("/api/topics").param("size", "x"))
+            .andExpect(status().isBadRequest()).andExpect(jsonPath("$.message").isString());
+    }
+
+    @Test
+    void createSendsTheProxyAV3BodyAndAnswers201() throws Exception {
+        proxy.on("POST", TOPICS, 201, ProxyJson.topic("orders", 6, 1));
+
+        api.mvc().perform(post("/api/topics").contentType(MediaType.APPLICATION_JSON)
+                .content("{\"name\":\"orders\",\"partitions\":6,\"replicationFactor\":1,"
+                    + "\"configs\":{\"cleanup.policy\":\"compact\"}}"))
+            .andExpect(status().isCreated());
+
+        String sent = proxy.received().stream().filter(r -> r.method().equals("POST")).findFirst().orElseThrow().body();
+        assertThat(sent).contains("\"topic_name\":\"orders\"", "\"partitions_count\":6", "\"replication_factor\":1",
+            "{\"name\":\"cleanup.policy\",\"value\":\"compact\"}");
+    }
+
+    @Test
+    void createPassesOnTheProxysStatusAndKafkaMessage() throws Exception {
+        proxy.on("POST", TOPICS, 409, "{\"error_code\":40902,\"message\":\"Topic 'orders' already exists.\"}");
+
+        api.mvc().perform(post("/api/topics").contentType(MediaType.APPLICATION_JSON).content("{\"name\":\"orders\"}"))
+            .andExpect(status().isConflict())
+            .andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_JSON))
+            .andExpect(jsonPath("$.status").value(409))
+            .andExpect(jsonPath("$.errorCode").value(40902))
+            .andExpect(jsonPath("$.message").value("Topic 'orders' already exists."));
+    }
+
+    @Test
+    void createWithoutANameIs400WithoutAskingTheProxy() throws Exception {
+        api.mvc().perform(post("/api/topics").contentType(MediaType.APPLICATION_JSON).content("{\"name\":\" \"}"))
+            .andExpect(status().isBadRequest()).andExpect(jsonPath("$.message").value("A topic name is required"));
+        assertThat(proxy.count("POST", TOPICS)).isZero();
+    }
+
+    @Test
+    void deleteAnswers204AndPassesOnTheProxys404() throws Exception {
+        proxy.on("DELETE", TOPICS + "/orders", 204, "");
+        proxy.on("DELETE", TOPICS + "/nope", 404,
+            "{\"error_code\":40401,\"message\":\"This server does not host this topic-partition.\"}");
+
+        api.mvc().perform(delete("/api/topics/orders")).andExpect(status().isNoContent());
+        api.mvc().perform(delete("/api/topics/nope"))
+            .andExpect(status().isNotFound())
+            .andExpect(jsonPath("$.errorCode").value(40401))
+            .andExpect(jsonPath("$.message").value("This server does not host this topic-partition."));
+        assertThat(proxy.count("DELETE", TOPICS + "/orders")).isEqualTo(1);
+    }
+
+    @Test
+    void detailHasPartitionsWithOutOfSyncReplicasAndOffsetsAndSortedConfigs() throws Exception {
+        proxy.on("GET", TOPICS + "/orders/partitions", 200, ProxyJson.list(List.of(
+            "{\"partition_id\":1,\"leader_id\":null,\"replica_ids\":[2,0],\"isr_ids\":[],"
+                + "\"out_of_sync_replica_ids\":[2,0],\"earliest_offset\":0,\"latest_offset\":0}",
+            "{\"partition_id\":0,\"leader_id\":0,\"replica_ids\":[0,1,2],\"isr_ids\":[0,2],"
+                + "\"out_of_sync_replica_ids\":[1],\"earliest_offset\":5,\"latest_offset\":42}")));
+        proxy.on("GET", TOPICS + "/orders/configs", 200, ProxyJson.list(List.of(
+            "{\"name\":\"retention.ms\",\"value\":\"604800000\",\"is_default\":true,\"is_read_only\":false,"
+                + "\"is_sensitive\":false,\"source\":\"DEFAULT_CONFIG\"}",
+            "{\"name\":\"cleanup.policy\",\"value\":\"compact\",\"is_default\":false,\"is_read_only\":false,"
+                + "\"is_sensitive\":false,\"source\":\"DYNAMIC_TOPIC_CONFIG\"}",
+            "{\"name\":\"sasl.secret\",\"value\":\"hunter2\",\"is_default\":false,\"is_read_only\":false,"
+                + "\"is_sensitive\":true,\"source\":\"DYNAMIC_TOPIC_CONFIG\"}")));
+
+        api.mvc().perform(get("/api/topics/orders"))
+            .andExpect(status().isOk())
+            .andExpect(jsonPath("$.name").value("orders"))
+            .andExpect(jsonPath("$.partitions[0].partition").value(0))
+            .andExpect(jsonPath("$.partitions[0].leader").value(0))
+            .andExpect(jsonPath("$.partitions[0].isr").value(org.hamcrest.Matchers.contains(0, 2)))
+            .andExpect(jsonPath("$.partitions[0].outOfSync").value(org.hamcrest.Matchers.contains(1)))
+            .andExpect(jsonPath("$.partitions[0].startOffset").value(5))
+            .andExpect(jsonPath("$.partitions[0].endOffset").value(42))
+            .andExpect(jsonPath("$.partitions[1].leader").doesNotExist())
+            .andExpect(jsonPath("$.configs[0].name").value("cleanup.policy"))
+            .andExpect(jsonPath("$.configs[0].source").value("DYNAMIC_TOPIC_CONFIG"))
+            .andExpect(jsonPath("$.configs[2].name").value("sasl.secret"))
+            .andExpect(jsonPath("$.configs[2].value").doesNotExist());
+    }
+
+    @Test
+    void anUnreachableProxyIsA502WithAMessageNotAStackTrace() throws Exception {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        try (ApiFixture unreachable = new ApiFixture(URI.create("http://127.0.0.1:" + closedPort))) {
+            String body = unreachable.mvc().perform(get("/api/topics"))
+                .andExpect(status().isBadGateway())
+                .andExpect(jsonPath("$.message").value(org.hamcrest.Matchers.startsWith(
+                    "The REST proxy did not answer")))
+                .andReturn().getResponse().getContentAsString();
+            assertThat(body).doesNotContain("\tat ", "java.");
+        }
+    }
+}
