@@ -39,6 +39,7 @@ async function route() {
 }
 
 window.addEventListener('hashchange', () => {
+  document.getElementById('status').textContent = '';
   route().then(() => document.getElementById('view').focus({ preventScroll: true }));
 });
 route();

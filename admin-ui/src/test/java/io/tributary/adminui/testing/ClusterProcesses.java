@@ -1,0 +1,150 @@
+package io.tributary.adminui.testing;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real Tributary broker (embedded ZooKeeper) and a REST proxy in front of it, each in its own JVM
+ * started from the jars the reactor packaged (system properties {@code broker.jar} and
+ * {@code rest-proxy.jar}). {@link #close()} kills both. The broker is awaited by its log line, the
+ * proxy by {@code /actuator/health/readiness} answering 200 (a broker answered it).
+ */
+public final class ClusterProcesses implements AutoCloseable {
+
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
+
+    private final Path dir;
+    private final List<Process> processes = new ArrayList<>();
+    private URI restProxyUrl;
+
+    private ClusterProcesses(Path dir) {
+        this.dir = dir;
+    }
+
+    /** Starts the broker, then the proxy, and waits until the proxy is ready. */
+    public static ClusterProcesses start() throws IOException, InterruptedException {
+        ClusterProcesses cluster = new ClusterProcesses(Files.createTempDirectory("admin-ui-it"));
+        try {
+            String bootstrap = cluster.startBroker();
+            cluster.startRestProxy(bootstrap);
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            cluster.close();
+            throw e;
+        }
+        return cluster;
+    }
+
+    /** Base URL of the REST proxy. */
+    public URI restProxyUrl() {
+        return restProxyUrl;
+    }
+
+    private String startBroker() throws IOException, InterruptedException {
+        String jar = jar("broker.jar");
+        int kafkaPort = freePort();
+        Path log = dir.resolve("broker.log");
+        Process broker = launch(log, "-jar", jar,
+            "--broker.data-dir=" + dir.resolve("data"),
+            "--broker.listeners=PLAINTEXT://127.0.0.1:" + kafkaPort,
+            "--broker.embedded-zookeeper-port=" + freePort(),
+            "--broker.auto-create-topics-enable=false",
+            "--broker.offsets-topic-num-partitions=1",
+            "--server.port=0");
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            String text = Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
+            if (text.contains("Started BrokerApplication")) {
+                return "127.0.0.1:" + kafkaPort;
+            }
+            if (!broker.isAlive()) {
+                throw new IllegalStateException("The broker exited with " + broker.exitValue() + ":\n" + text);
+            }
+            Thread.sleep(200);
+        }
+        throw new IllegalStateException("The broker did not start within " + START_TIMEOUT + ":\n"
+            + Files.readString(log));
+    }
+
+    private void startRestProxy(String bootstrap) throws IOException, InterruptedException {
+        String jar = jar("rest-proxy.jar");
+        int port = freePort();
+        Path log = dir.resolve("rest-proxy.log");
+        Process proxy = launch(log, "-jar", jar, "--kafka.bootstrap-servers=" + bootstrap, "--server.port=" + port,
+            "--server.address=127.0.0.1");
+        restProxyUrl = URI.create("http://127.0.0.1:" + port);
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        HttpRequest ready = HttpRequest.newBuilder(restProxyUrl.resolve("/actuator/health/readiness"))
+            .timeout(Duration.ofSeconds(5)).build();
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!proxy.isAlive()) {
+                throw new IllegalStateException("The REST proxy exited with " + proxy.exitValue() + ":\n"
+                    + Files.readString(log));
+            }
+            try {
+                if (http.send(ready, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException notYet) {
+                // not listening yet
+            }
+            Thread.sleep(300);
+        }
+        throw new IllegalStateException("The REST proxy was not ready within " + START_TIMEOUT + ":\n"
+            + Files.readString(log));
+    }
+
+    private Process launch(Path log, String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx384m",
+            "-XX:TieredStopAtLevel=1"));
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
+            .redirectOutput(log.toFile()).start();
+        processes.add(process);
+        return process;
+    }
+
+    private static String jar(String property) {
+        String jar = System.getProperty(property);
+        if (jar == null || !Files.isRegularFile(Path.of(jar))) {
+            throw new IllegalStateException(property + " (" + jar + ") does not exist: package broker-service and "
+                + "rest-proxy first (mvn -B -DskipTests package -pl broker-service,rest-proxy)");
+        }
+        return jar;
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    /** Kills the proxy, then the broker. */
+    @Override
+    public void close() {
+        for (int i = processes.size() - 1; i >= 0; i--) {
+            Process process = processes.get(i);
+            process.destroy();
+            try {
+                if (!process.waitFor(20, TimeUnit.SECONDS)) {
+                    process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                process.destroyForcibly();
+            }
+        }
+    }
+}
