@@ -29,7 +29,8 @@ export async function render() {
 
   async function load() {
     listArea.setAttribute('aria-busy', 'true');
-    listArea.replaceChildren(h('p', { class: 'loading' }, 'Loading topics…'));
+    // The first load shows a loading line; later ones keep the old list until the new one is there.
+    if (!listArea.hasChildNodes()) listArea.replaceChildren(h('p', { class: 'loading' }, 'Loading topics…'));
     try {
       const result = await api.topics(state.filter, state.page, PAGE_SIZE);
       listArea.replaceChildren(...list(result));
