@@ -98,18 +98,20 @@ class RestProxyChartTest {
     }
 
     @Test
-    void adminUiIsOffByDefault() {
-        RenderedChart chart = HelmChart.render();
-        assertThat(chart.all(Deployment.class)).isEmpty();
-        assertThat(chart.all(Service.class)).noneMatch(s -> s.getMetadata().getName().equals(ADMIN_UI));
+    void adminUiIsOnByDefaultAndCanBeTurnedOff() {
+        assertThat(HelmChart.render().all(Deployment.class)).extracting(d -> d.getMetadata().getName())
+            .containsExactly(ADMIN_UI);
+        RenderedChart off = HelmChart.render("""
+            adminUi:
+              enabled: false
+            """);
+        assertThat(off.all(Deployment.class)).isEmpty();
+        assertThat(off.all(Service.class)).noneMatch(s -> s.getMetadata().getName().equals(ADMIN_UI));
     }
 
     @Test
     void adminUiTalksToTheRestProxyService() {
-        RenderedChart chart = HelmChart.render("""
-            adminUi:
-              enabled: true
-            """);
+        RenderedChart chart = HelmChart.render();
         Deployment ui = chart.get(Deployment.class, ADMIN_UI);
         Container container = ui.getSpec().getTemplate().getSpec().getContainers().get(0);
         assertThat(container.getImage()).startsWith("tributary-admin-ui:");
@@ -136,7 +138,11 @@ class RestProxyChartTest {
         assertThat(notes).contains("kubectl -n tributary port-forward svc/" + PROXY + " 8082:8082")
             .contains("http://localhost:8082/swagger-ui/index.html")
             .contains("bootstrap.servers=" + HelmChart.RELEASE + "-broker" + SUFFIX + ":9092")
-            .doesNotContain("Admin UI");
+            .contains("kubectl -n tributary port-forward svc/" + ADMIN_UI + " 8080:8080");
+        assertThat(HelmChart.notes("""
+            adminUi:
+              enabled: false
+            """)).doesNotContain("Admin UI");
     }
 
     @Test

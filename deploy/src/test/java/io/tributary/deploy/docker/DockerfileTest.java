@@ -48,7 +48,8 @@ class DockerfileTest {
     }
 
     static Stream<App> apps() {
-        return Stream.of(new App("broker-service", "broker", "/var/lib/tributary"), new App("rest-proxy", "restProxy", null));
+        return Stream.of(new App("broker-service", "broker", "/var/lib/tributary"), new App("rest-proxy", "restProxy", null),
+            new App("admin-ui", "adminUi", null));
     }
 
     @ParameterizedTest
@@ -176,6 +177,14 @@ class DockerfileTest {
     }
 
     @Test
+    void adminUiExposesItsHttpPortAndHasNoVolume() {
+        int httpPort = (Integer) value(yaml("admin-ui/src/main/resources/application.yml"), "server", "port");
+        assertThat(exposed(Repository.path("admin-ui/Dockerfile"))).containsExactly(httpPort);
+        assertThat(chartValue("adminUi", "containerPort")).isEqualTo(httpPort);
+        assertThat(Dockerfile.read(Repository.path("admin-ui/Dockerfile")).runtime().all("VOLUME")).isEmpty();
+    }
+
+    @Test
     void brokerDataDirIsAVolumeWhereTheImageTellsTheBrokerToWriteAndTheChartMountsTheClaim() {
         Stage runtime = Dockerfile.read(Repository.path("broker-service/Dockerfile")).runtime();
         List<String> volumes = runtime.all("VOLUME").stream().flatMap(v -> v.arguments().stream()).toList();
@@ -269,7 +278,7 @@ class DockerfileTest {
         while (module.find()) {
             names.add(module.group(1).strip());
         }
-        assertThat(names).contains("broker-service", "rest-proxy");
+        assertThat(names).contains("broker-service", "rest-proxy", "admin-ui");
         return names;
     }
 
