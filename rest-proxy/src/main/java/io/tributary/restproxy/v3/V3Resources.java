@@ -41,10 +41,17 @@ public final class V3Resources {
             @JsonProperty("partition_replicas") Related partitionReplicas) {
     }
 
+    /**
+     * A topic. Beyond Confluent's fields: how many of its partitions have an ISR smaller than
+     * their replicas, and how many have no leader, so a list of every topic shows the cluster's
+     * health without a request per topic.
+     */
     public record Topic(String kind, Metadata metadata, @JsonProperty("cluster_id") String clusterId,
             @JsonProperty("topic_name") String topicName, @JsonProperty("is_internal") boolean internal,
             @JsonProperty("replication_factor") int replicationFactor,
-            @JsonProperty("partitions_count") int partitionsCount, Related partitions, Related configs) {
+            @JsonProperty("partitions_count") int partitionsCount, Related partitions, Related configs,
+            @JsonProperty("under_replicated_partitions_count") int underReplicatedPartitionsCount,
+            @JsonProperty("offline_partitions_count") int offlinePartitionsCount) {
     }
 
     /**

@@ -236,13 +236,18 @@ public class V3TopicsController {
                 + description.name() + " not found."));
     }
 
-    private static Topic topic(String clusterId, TopicDescription description) {
+    static Topic topic(String clusterId, TopicDescription description) {
         String path = "/topics/" + description.name();
         int replicationFactor = description.partitions().isEmpty() ? 0
             : description.partitions().get(0).replicas().size();
+        int underReplicated = (int) description.partitions().stream()
+            .filter(p -> p.isr().size() < p.replicas().size()).count();
+        int offline = (int) description.partitions().stream().filter(p -> p.leader() == null || p.leader().isEmpty())
+            .count();
         return new Topic("KafkaTopic", V3Links.self(clusterId, path), clusterId, description.name(),
             description.isInternal(), replicationFactor, description.partitions().size(),
-            V3Links.related(clusterId, path + "/partitions"), V3Links.related(clusterId, path + "/configs"));
+            V3Links.related(clusterId, path + "/partitions"), V3Links.related(clusterId, path + "/configs"),
+            underReplicated, offline);
     }
 
     private static TopicConfig config(String clusterId, String topic, ConfigEntry entry) {

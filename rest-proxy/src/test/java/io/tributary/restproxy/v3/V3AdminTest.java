@@ -46,6 +46,13 @@ class V3AdminTest extends ProxyTestBase {
 
         assertThat(created.status()).isEqualTo(201);
         assertThat(created.body().get("partitions_count").asInt()).isEqualTo(2);
+        assertThat(created.body().has("under_replicated_partitions_count")).isTrue();
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).untilAsserted(() -> {
+            Response described = http.get(topics + "/v3-topic");
+            assertThat(described.body().get("offline_partitions_count").asInt()).as("both partitions have a leader")
+                .isZero();
+            assertThat(described.body().get("under_replicated_partitions_count").asInt()).isZero();
+        });
         assertThat(duplicate.status()).isEqualTo(409);
         assertThat(http.get(topics).body().get("data").valueStream().map(t -> t.get("topic_name").asString()))
             .contains("v3-topic");
