@@ -30,6 +30,7 @@ public final class StubRestProxy implements AutoCloseable {
     private final HttpServer server;
     private final Map<String, Answer> answers = new ConcurrentHashMap<>();
     private final List<Received> received = new CopyOnWriteArrayList<>();
+    private final List<String> queries = new CopyOnWriteArrayList<>();
 
     /** Starts on a free loopback port. */
     public StubRestProxy() throws IOException {
@@ -39,6 +40,7 @@ public final class StubRestProxy implements AutoCloseable {
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             String key = exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath();
             received.add(new Received(exchange.getRequestMethod(), exchange.getRequestURI().getPath(), body));
+            queries.add(key + "?" + exchange.getRequestURI().getRawQuery());
             Answer answer = answers.getOrDefault(key,
                 new Answer(404, "{\"error_code\":404,\"message\":\"HTTP 404 Not Found: " + key + "\"}"));
             byte[] bytes = answer.body().getBytes(StandardCharsets.UTF_8);
@@ -73,6 +75,12 @@ public final class StubRestProxy implements AutoCloseable {
     /** How many requests had this method and path. */
     public long count(String method, String path) {
         return received.stream().filter(r -> r.method().equals(method) && r.path().equals(path)).count();
+    }
+
+    /** The query strings of the requests with this method and path, in arrival order. */
+    public List<String> queries(String method, String path) {
+        String prefix = method + " " + path + "?";
+        return queries.stream().filter(q -> q.startsWith(prefix)).map(q -> q.substring(prefix.length())).toList();
     }
 
     @Override
