@@ -4,10 +4,12 @@ import { errorBox, h } from './dom.js';
 import * as overview from './pages/overview.js';
 import * as topics from './pages/topics.js';
 import * as topicDetail from './pages/topic-detail.js';
+import * as messages from './pages/messages.js';
 
 const routes = [
   { pattern: /^\/?$/, page: overview, nav: 'overview' },
   { pattern: /^\/topics\/?$/, page: topics, nav: 'topics' },
+  { pattern: /^\/topics\/(.+)\/messages$/, page: messages, nav: 'topics' },
   { pattern: /^\/topics\/(.+)$/, page: topicDetail, nav: 'topics' },
 ];
 

@@ -18,6 +18,7 @@ export async function render([name]) {
   return h('section', { 'aria-labelledby': 'topic-title' },
     h('p', {}, h('a', { href: '#/topics' }, '← All topics')),
     h('h1', { id: 'topic-title' }, 'Topic ', h('span', { id: 'topic-name' }, t.name)),
+    h('p', {}, h('a', { id: 'messages-link', href: `#/topics/${encodeURIComponent(t.name)}/messages` }, 'Messages')),
     h('h2', {}, 'Partitions'),
     table('Partitions', ['Partition', 'Leader', 'Replicas', 'ISR', 'Out of sync', 'Start offset', 'End offset'],
       partitions, { id: 'partitions' }),

@@ -184,6 +184,12 @@ class AdminUiBrowserIT {
     }
 
     @Test
+    void produceBrowseSearchAndTailMessages() throws Exception {
+        new io.tributary.adminui.messages.MessagesBrowserSteps(browser, wait, ui, cluster.bootstrapServers(),
+            screenshots).run();
+    }
+
+    @Test
     void readinessIncludesTheRestProxyAndPrometheusIsServed() throws Exception {
         HttpResponse<String> readiness = get(ui.resolve("/actuator/health/readiness"));
         assertThat(readiness.statusCode()).isEqualTo(200);

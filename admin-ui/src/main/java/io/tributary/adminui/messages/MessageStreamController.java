@@ -47,9 +47,9 @@ public class MessageStreamController {
             response.setCharacterEncoding("UTF-8");
             response.setHeader("Cache-Control", "no-cache");
             response.setHeader("X-Accel-Buffering", "no");
+            // Nothing is written before the proxy's first line: that comment comes once the proxy has placed
+            // its consumer at the log end, so the browser's "open" means records from then on are seen.
             OutputStream out = response.getOutputStream();
-            out.write(": relayed by the admin UI\n\n".getBytes(StandardCharsets.UTF_8));
-            out.flush();
             String line;
             while ((line = lines.readLine()) != null) {
                 out.write((relay(line) + "\n").getBytes(StandardCharsets.UTF_8));

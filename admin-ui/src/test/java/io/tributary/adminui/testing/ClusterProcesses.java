@@ -27,6 +27,7 @@ public final class ClusterProcesses implements AutoCloseable {
     private final Path dir;
     private final List<Process> processes = new ArrayList<>();
     private URI restProxyUrl;
+    private String bootstrapServers;
 
     private ClusterProcesses(Path dir) {
         this.dir = dir;
@@ -37,6 +38,7 @@ public final class ClusterProcesses implements AutoCloseable {
         ClusterProcesses cluster = new ClusterProcesses(Files.createTempDirectory("admin-ui-it"));
         try {
             String bootstrap = cluster.startBroker();
+            cluster.bootstrapServers = bootstrap;
             cluster.startRestProxy(bootstrap);
         } catch (IOException | InterruptedException | RuntimeException e) {
             cluster.close();
@@ -48,6 +50,11 @@ public final class ClusterProcesses implements AutoCloseable {
     /** Base URL of the REST proxy. */
     public URI restProxyUrl() {
         return restProxyUrl;
+    }
+
+    /** The broker's Kafka address, host:port. */
+    public String bootstrapServers() {
+        return bootstrapServers;
     }
 
     private String startBroker() throws IOException, InterruptedException {

@@ -1,0 +1,140 @@
+package io.tributary.adminui.messages;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The message browser end to end, run by {@code AdminUiBrowserIT} on its broker, proxy, UI and
+ * browser: produce a JSON record with a key and a header from the UI's form, find it in the
+ * browser (value pretty-printed), search for part of its value (with "scanned" progress), and see
+ * a record produced by a Kafka producer appear in the live tail. Screenshots into {@code screenshots}.
+ */
+public final class MessagesBrowserSteps {
+
+    private final WebDriver browser;
+    private final WebDriverWait wait;
+    private final URI ui;
+    private final String bootstrap;
+    private final Path screenshots;
+
+    public MessagesBrowserSteps(WebDriver browser, WebDriverWait wait, URI ui, String bootstrap, Path screenshots) {
+        this.browser = browser;
+        this.wait = wait;
+        this.ui = ui;
+        this.bootstrap = bootstrap;
+        this.screenshots = screenshots;
+    }
+
+    public void run() throws Exception {
+        String topic = "ui-messages-" + Long.toHexString(System.nanoTime());
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        }
+
+        // From the topic page to its messages: an empty partition, the produce form offered.
+        browser.get(ui.resolve("/#/topics/" + topic).toString());
+        wait.until(ExpectedConditions.elementToBeClickable(By.id("messages-link"))).click();
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("msg-range"), "No messages here"));
+        assertThat(text("#topic-name")).isEqualTo(topic);
+
+        // Produce a JSON value with a key and a header from the form.
+        browser.findElement(By.id("produce-key")).sendKeys("order-42");
+        browser.findElement(By.id("produce-value")).sendKeys("{\"id\":42,\"item\":\"kayak-paddle\",\"qty\":2}");
+        browser.findElement(By.id("produce-headers")).sendKeys("source=admin-ui");
+        browser.findElement(By.id("produce-send")).click();
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("produce-result"),
+            "Produced to partition 0 at offset 0."));
+
+        // The newest page shows it: key, header, and the value pretty-printed as JSON.
+        new Select(browser.findElement(By.id("msg-from"))).selectByValue("newest");
+        browser.findElement(By.id("msg-load")).click();
+        By first = By.cssSelector("#messages li.msg[data-offset='0']");
+        WebElement message = wait.until(ExpectedConditions.visibilityOfElementLocated(first));
+        assertThat(message.findElement(By.cssSelector(".msg-partition")).getText()).isEqualTo("0");
+        assertThat(message.findElement(By.cssSelector(".msg-key")).getText()).isEqualTo("order-42");
+        assertThat(message.findElement(By.cssSelector(".header-name")).getText()).isEqualTo("source");
+        assertThat(message.findElement(By.cssSelector(".header-value")).getText()).isEqualTo("admin-ui");
+        WebElement value = message.findElement(By.cssSelector(".msg-value"));
+        assertThat(value.getAttribute("data-kind")).isEqualTo("json");
+        assertThat(value.getText()).isEqualTo("{\n  \"id\" : 42,\n  \"item\" : \"kayak-paddle\",\n  \"qty\" : 2\n}");
+        assertThat(text("#msg-range")).contains("Showing offsets 0–0 (1 messages)");
+        screenshot("messages");
+
+        // Search a substring of the value: the progress says what was scanned, the match is listed.
+        browser.findElement(By.id("search-query")).sendKeys("kayak");
+        browser.findElement(By.id("search-start")).click();
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("search-progress"), "Scanned 1 of 1 records"));
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("search-progress"), "1 match"));
+        WebElement match = wait.until(ExpectedConditions.visibilityOfElementLocated(
+            By.cssSelector("#search-results li.msg[data-offset='0']")));
+        assertThat(match.findElement(By.cssSelector(".msg-value")).getText()).contains("\"kayak-paddle\"");
+        wait.until(ExpectedConditions.invisibilityOfElementLocated(By.id("search-cancel")));
+        screenshot("messages-search");
+
+        // Live tail: once following, a record from a Kafka producer appears at the top.
+        browser.findElement(By.id("tail-start")).click();
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("tail-status"), "Following new messages"));
+        assertThat(browser.findElement(By.id("tail-stop")).isEnabled()).isTrue();
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class))) {
+            ProducerRecord<String, String> tailed = new ProducerRecord<>(topic, "tail-key", "plain text from the test");
+            tailed.headers().add("origin", "it".getBytes(StandardCharsets.UTF_8));
+            producer.send(tailed).get(30, TimeUnit.SECONDS);
+        }
+        WebElement live = wait.until(ExpectedConditions.visibilityOfElementLocated(
+            By.cssSelector("#tail li.msg[data-offset='1']")));
+        assertThat(live.findElement(By.cssSelector(".msg-key")).getText()).isEqualTo("tail-key");
+        WebElement liveValue = live.findElement(By.cssSelector(".msg-value"));
+        assertThat(liveValue.getAttribute("data-kind")).isEqualTo("text");
+        assertThat(liveValue.getText()).isEqualTo("plain text from the test");
+        assertThat(live.findElement(By.cssSelector(".header-value")).getText()).isEqualTo("it");
+        screenshot("messages-tail");
+
+        // Phone width: the page holds without a page-wide horizontal scroll.
+        browser.manage().window().setSize(new Dimension(390, 844));
+        wait.until(d -> ((Number) ((org.openqa.selenium.JavascriptExecutor) d).executeScript(
+            "return document.documentElement.scrollWidth - document.documentElement.clientWidth")).intValue() <= 0);
+        screenshot("messages-phone");
+        browser.manage().window().setSize(new Dimension(1280, 900));
+
+        browser.findElement(By.id("tail-stop")).click();
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("tail-status"), "Stopped."));
+        assertThat(browser.findElement(By.id("tail-start")).isEnabled()).isTrue();
+    }
+
+    private String text(String css) {
+        return browser.findElement(By.cssSelector(css)).getText().trim();
+    }
+
+    private void screenshot(String name) throws IOException {
+        Path shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE).toPath();
+        Files.copy(shot, screenshots.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
+    }
+}
