@@ -107,7 +107,7 @@ export async function render([name]) {
       const bounds = `partition ${result.partition} holds offsets ${result.beginningOffset}–${result.endOffset}`;
       range.textContent = result.messages.length
         ? `Showing offsets ${result.messages[0].offset}–${result.messages[result.messages.length - 1].offset} `
-          + `(${result.messages.length} messages); ${bounds}.`
+          + `(${result.messages.length} ${result.messages.length === 1 ? 'message' : 'messages'}); ${bounds}.`
         : `No messages here; ${bounds}.`;
       prev.disabled = result.previousOffset == null;
       next.disabled = result.nextOffset == null;

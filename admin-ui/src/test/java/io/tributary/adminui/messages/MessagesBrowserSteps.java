@@ -82,8 +82,8 @@ public final class MessagesBrowserSteps {
         WebElement value = message.findElement(By.cssSelector(".msg-value"));
         assertThat(value.getAttribute("data-kind")).isEqualTo("json");
         assertThat(value.getText()).isEqualTo("{\n  \"id\" : 42,\n  \"item\" : \"kayak-paddle\",\n  \"qty\" : 2\n}");
-        assertThat(text("#msg-range")).contains("Showing offsets 0–0 (1 messages)");
-        screenshot("messages");
+        assertThat(text("#msg-range")).contains("Showing offsets 0–0 (1 message)");
+        screenshot("messages", message);
 
         // Search a substring of the value: the progress says what was scanned, the match is listed.
         browser.findElement(By.id("search-query")).sendKeys("kayak");
@@ -94,7 +94,7 @@ public final class MessagesBrowserSteps {
             By.cssSelector("#search-results li.msg[data-offset='0']")));
         assertThat(match.findElement(By.cssSelector(".msg-value")).getText()).contains("\"kayak-paddle\"");
         wait.until(ExpectedConditions.invisibilityOfElementLocated(By.id("search-cancel")));
-        screenshot("messages-search");
+        screenshot("messages-search", match);
 
         // Live tail: once following, a record from a Kafka producer appears at the top.
         browser.findElement(By.id("tail-start")).click();
@@ -115,7 +115,7 @@ public final class MessagesBrowserSteps {
         assertThat(liveValue.getAttribute("data-kind")).isEqualTo("text");
         assertThat(liveValue.getText()).isEqualTo("plain text from the test");
         assertThat(live.findElement(By.cssSelector(".header-value")).getText()).isEqualTo("it");
-        screenshot("messages-tail");
+        screenshot("messages-tail", live);
 
         // Phone width: the page holds without a page-wide horizontal scroll.
         browser.manage().window().setSize(new Dimension(390, 844));
@@ -131,6 +131,12 @@ public final class MessagesBrowserSteps {
 
     private String text(String css) {
         return browser.findElement(By.cssSelector(css)).getText().trim();
+    }
+
+    private void screenshot(String name, WebElement shown) throws IOException {
+        ((org.openqa.selenium.JavascriptExecutor) browser).executeScript(
+            "arguments[0].scrollIntoView({block: 'center'})", shown);
+        screenshot(name);
     }
 
     private void screenshot(String name) throws IOException {
