@@ -117,6 +117,13 @@ public final class MessagesBrowserSteps {
         assertThat(live.findElement(By.cssSelector(".header-value")).getText()).isEqualTo("it");
         screenshot("messages-tail", live);
 
+        // Dark theme (prefers-color-scheme): screenshot only.
+        org.openqa.selenium.chromium.ChromiumDriver chromium = (org.openqa.selenium.chromium.ChromiumDriver) browser;
+        chromium.executeCdpCommand("Emulation.setEmulatedMedia",
+            Map.of("features", List.of(Map.of("name", "prefers-color-scheme", "value", "dark"))));
+        screenshot("messages-dark", live);
+        chromium.executeCdpCommand("Emulation.setEmulatedMedia", Map.of("features", List.of()));
+
         // Phone width: the page holds without a page-wide horizontal scroll.
         browser.manage().window().setSize(new Dimension(390, 844));
         wait.until(d -> ((Number) ((org.openqa.selenium.JavascriptExecutor) d).executeScript(
