@@ -43,6 +43,18 @@ public final class MessageViews {
             List<Message> messages, Long previousOffset, Long nextOffset) {
     }
 
+    /** A partition's records, [beginning, end). */
+    public record PartitionRange(int partition, long beginningOffset, long endOffset) {
+    }
+
+    /**
+     * One page over several partitions, in timestamp order; the cursors name a position in each
+     * partition ({@code "0:5,1:7"}) to page backward ({@code from=before}) or forward ({@code from=after}) from.
+     */
+    public record MultiMessagePage(String topic, List<PartitionRange> partitions, int count, List<Message> messages,
+            String previousCursor, String nextCursor) {
+    }
+
     /** A header to produce; its value is sent as UTF-8. */
     public record HeaderInput(String name, String value) {
     }

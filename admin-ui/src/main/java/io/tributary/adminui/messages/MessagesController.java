@@ -4,6 +4,8 @@ import io.tributary.adminui.messages.MessageViews.HeaderInput;
 import io.tributary.adminui.messages.MessageViews.Message;
 import io.tributary.adminui.messages.MessageViews.MessagePage;
 import io.tributary.adminui.messages.MessageViews.MessageSettings;
+import io.tributary.adminui.messages.MessageViews.MultiMessagePage;
+import io.tributary.adminui.messages.MessageViews.PartitionRange;
 import io.tributary.adminui.messages.MessageViews.ProduceRequest;
 import io.tributary.adminui.messages.MessageViews.Produced;
 import io.tributary.adminui.messages.MessageViews.ProxyOffsets;
@@ -79,7 +81,7 @@ public class MessagesController {
      * starting {@code from} {@code oldest}, {@code newest} (the last page), {@code offset} (clamped to
      * the partition's records) or {@code timestamp} (the first record at or after it, ms).
      */
-    @GetMapping("/topics/{name}/messages")
+    @GetMapping(path = "/topics/{name}/messages", params = "!partitions")
     public MessagePage page(@PathVariable String name, @RequestParam(defaultValue = "0") int partition,
             @RequestParam(defaultValue = "oldest") String from, @RequestParam(required = false) Long offset,
             @RequestParam(required = false) Long timestamp, @RequestParam(defaultValue = "50") int count) {
@@ -123,6 +125,52 @@ public class MessagesController {
             previous = Math.max(begin, end - count);
         }
         return new MessagePage(name, partition, begin, end, count, messages, previous, next);
+    }
+
+    /**
+     * A page of up to {@code count} records of several partitions ({@code partitions}: ids
+     * comma-separated, or {@code all}; at most 32), in timestamp order, from {@code oldest},
+     * {@code newest}, {@code offset} (the same in each), {@code timestamp}, or a cursor of the page
+     * before ({@code from=after&cursor=...}, {@code from=before&cursor=...}).
+     */
+    @GetMapping(path = "/topics/{name}/messages", params = "partitions")
+    public MultiMessagePage multiPage(@PathVariable String name, @RequestParam String partitions,
+            @RequestParam(defaultValue = "oldest") String from, @RequestParam(required = false) Long offset,
+            @RequestParam(required = false) Long timestamp, @RequestParam(required = false) String cursor,
+            @RequestParam(defaultValue = "50") int count) {
+        if (count < 1 || count > MAX_COUNT) {
+            throw bad("count must be between 1 and " + MAX_COUNT);
+        }
+        String mode = from.toLowerCase(Locale.ROOT);
+        if ("offset".equals(mode) && offset == null) {
+            throw bad("from=offset needs offset");
+        }
+        if ("timestamp".equals(mode) && (timestamp == null || timestamp < 0)) {
+            throw bad("from=timestamp needs timestamp, ms since the epoch");
+        }
+        List<Integer> ids;
+        if ("all".equalsIgnoreCase(partitions.strip())) {
+            ids = proxy.partitionStates(name).stream().map(s -> s.partition()).sorted().toList();
+        } else {
+            try {
+                ids = java.util.Arrays.stream(partitions.split(",")).map(String::strip).map(Integer::valueOf)
+                    .distinct().sorted().toList();
+            } catch (NumberFormatException e) {
+                throw bad("partitions must be all or partition ids separated by commas");
+            }
+        }
+        if (ids.isEmpty() || ids.size() > MultiPartitionPages.MAX_PARTITIONS || ids.get(0) < 0) {
+            throw bad("Pick 1 to " + MultiPartitionPages.MAX_PARTITIONS + " partitions");
+        }
+        MultiPartitionPages.Page page;
+        try {
+            page = new MultiPartitionPages(records).page(name, ids, mode, offset, timestamp, cursor, count);
+        } catch (IllegalArgumentException e) {
+            throw bad(e.getMessage());
+        }
+        return new MultiMessagePage(name, page.offsets().entrySet().stream().map(e -> new PartitionRange(e.getKey(),
+            e.getValue().beginningOffset(), e.getValue().endOffset())).toList(), count, page.messages(),
+            page.previousCursor(), page.nextCursor());
     }
 
     private List<ProxyRecord> readFrom(String topic, int partition, long start, long end, int count) {

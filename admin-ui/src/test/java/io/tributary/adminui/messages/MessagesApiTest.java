@@ -159,6 +159,57 @@ class MessagesApiTest {
             .andExpect(status().isBadRequest());
     }
 
+    private static String recordIn(int partition, long offset, long timestamp) {
+        return "{\"topic\":\"orders\",\"key\":null,\"value\":" + b64("p" + partition + "o" + offset)
+            + ",\"partition\":" + partition + ",\"offset\":" + offset + ",\"timestamp\":" + timestamp
+            + ",\"headers\":[]}";
+    }
+
+    @Test
+    void pagesOverSeveralPartitionsInTimestampOrderWithCursors() throws Exception {
+        proxy.on("GET", "/topics/orders/partitions", 200, ProxyJson.states(
+            ProxyJson.state(0, 0, java.util.List.of(0), java.util.List.of(0)),
+            ProxyJson.state(1, 0, java.util.List.of(0), java.util.List.of(0))));
+        offsets(0, 3);
+        proxy.on("GET", "/topics/orders/partitions/1/offsets", 200, "{\"beginning_offset\":10,\"end_offset\":12}");
+        proxy.on("GET", RECORDS, 200, "[" + recordIn(0, 0, 100) + "," + recordIn(0, 1, 300) + "," + recordIn(0, 2, 500)
+            + "]");
+        proxy.on("GET", "/topics/orders/partitions/1/records", 200, "[" + recordIn(1, 10, 200) + ","
+            + recordIn(1, 11, 400) + "]");
+        MockMvc api = api(true);
+
+        api.perform(get("/api/topics/orders/messages").param("partitions", "all").param("from", "oldest")
+                .param("count", "3"))
+            .andExpect(status().isOk())
+            .andExpect(jsonPath("$.partitions[1].partition").value(1))
+            .andExpect(jsonPath("$.partitions[1].beginningOffset").value(10))
+            .andExpect(jsonPath("$.messages[*].timestamp").value(Matchers.contains(100, 200, 300)))
+            .andExpect(jsonPath("$.messages[1].partition").value(1))
+            .andExpect(jsonPath("$.previousCursor").doesNotExist())
+            .andExpect(jsonPath("$.nextCursor").value("0:2,1:11"));
+        api.perform(get("/api/topics/orders/messages").param("partitions", "0,1").param("from", "after")
+                .param("cursor", "0:2,1:11").param("count", "3"))
+            .andExpect(jsonPath("$.messages[*].timestamp").value(Matchers.contains(400, 500)))
+            .andExpect(jsonPath("$.previousCursor").value("0:2,1:11"))
+            .andExpect(jsonPath("$.nextCursor").doesNotExist());
+        api.perform(get("/api/topics/orders/messages").param("partitions", "all").param("from", "newest")
+                .param("count", "2"))
+            .andExpect(jsonPath("$.messages[*].timestamp").value(Matchers.contains(400, 500)))
+            .andExpect(jsonPath("$.previousCursor").value("0:2,1:11"))
+            .andExpect(jsonPath("$.nextCursor").doesNotExist());
+        api.perform(get("/api/topics/orders/messages").param("partitions", "all").param("from", "before")
+                .param("cursor", "0:2,1:11").param("count", "2"))
+            .andExpect(jsonPath("$.messages[*].timestamp").value(Matchers.contains(200, 300)))
+            .andExpect(jsonPath("$.messages[0].value.text").value("p1o10"))
+            .andExpect(jsonPath("$.previousCursor").value("0:1,1:10"))
+            .andExpect(jsonPath("$.nextCursor").value("0:2,1:11"));
+
+        api.perform(get("/api/topics/orders/messages").param("partitions", "0,x"))
+            .andExpect(status().isBadRequest());
+        api.perform(get("/api/topics/orders/messages").param("partitions", "0").param("from", "after"))
+            .andExpect(status().isBadRequest()).andExpect(jsonPath("$.message").value(Matchers.containsString("cursor")));
+    }
+
     @Test
     void producesTextKeyValueAndBase64HeadersAnd201() throws Exception {
         proxy.on("POST", PRODUCE, 200, "{\"error_code\":200,\"cluster_id\":\"c1\",\"topic_name\":\"orders\","

@@ -1,0 +1,142 @@
+package io.tributary.adminui.messages;
+
+import io.tributary.adminui.messages.MessageViews.Message;
+import io.tributary.adminui.messages.MessageViews.ProxyOffsets;
+import io.tributary.adminui.messages.MessageViews.ProxyRecord;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * Pages over several partitions at once, in timestamp order. A page position is a cursor
+ * {@code "p:offset,p:offset"} naming a boundary in every partition; a page forward from it takes
+ * the records at or after each partition's boundary, a page backward the records before it. The
+ * records of a page are merged from the partitions' heads (forward) or tails (backward), the
+ * earliest (latest) timestamp first, so each partition contributes a run of consecutive offsets and
+ * the next cursor never skips a record. Each partition is read at most {@code count} records a page.
+ */
+final class MultiPartitionPages {
+
+    /** The most partitions one page reads. */
+    static final int MAX_PARTITIONS = 32;
+
+    /**
+     * @param previousCursor the cursor to page backward from (null on the first page)
+     * @param nextCursor     the cursor to page forward from (null when every partition is read to its end)
+     */
+    record Page(List<Message> messages, Map<Integer, ProxyOffsets> offsets, String previousCursor,
+            String nextCursor) {
+    }
+
+    private static final Comparator<ProxyRecord> ORDER = Comparator.comparingLong(ProxyRecord::timestamp)
+        .thenComparingInt(ProxyRecord::partition).thenComparingLong(ProxyRecord::offset);
+
+    private final MessagesProxyClient proxy;
+
+    MultiPartitionPages(MessagesProxyClient proxy) {
+        this.proxy = proxy;
+    }
+
+    /**
+     * A page of {@code partitions}: {@code from} is oldest, newest, offset (the same offset in each),
+     * timestamp, after (forward from {@code cursor}) or before (backward from {@code cursor}).
+     */
+    Page page(String topic, List<Integer> partitions, String from, Long offset, Long timestamp, String cursor,
+            int count) {
+        Map<Integer, ProxyOffsets> offsets = new TreeMap<>();
+        for (int p : partitions) {
+            offsets.put(p, proxy.offsets(topic, p));
+        }
+        Map<Integer, Long> positions = new TreeMap<>();
+        boolean forward = true;
+        switch (from) {
+            case "oldest" -> offsets.forEach((p, o) -> positions.put(p, o.beginningOffset()));
+            case "newest" -> {
+                offsets.forEach((p, o) -> positions.put(p, o.endOffset()));
+                forward = false;
+            }
+            case "offset" -> offsets.forEach((p, o) -> positions.put(p,
+                Math.min(Math.max(offset, o.beginningOffset()), o.endOffset())));
+            case "timestamp" -> offsets.forEach((p, o) -> {
+                List<ProxyRecord> first = o.beginningOffset() >= o.endOffset() ? List.of()
+                    : proxy.read(topic, p, null, timestamp, 1);
+                positions.put(p, first.isEmpty() ? o.endOffset() : first.get(0).offset());
+            });
+            case "after", "before" -> {
+                Map<Integer, Long> named = parse(cursor);
+                offsets.forEach((p, o) -> positions.put(p, Math.min(Math.max(named.getOrDefault(p,
+                    "after".equals(from) ? o.endOffset() : o.beginningOffset()), o.beginningOffset()), o.endOffset())));
+                forward = "after".equals(from);
+            }
+            default -> throw new IllegalArgumentException("from must be oldest, newest, offset, timestamp, after or before");
+        }
+        Map<Integer, Deque<ProxyRecord>> runs = new LinkedHashMap<>();
+        for (int p : positions.keySet()) {
+            long pos = positions.get(p);
+            ProxyOffsets o = offsets.get(p);
+            long start = forward ? pos : Math.max(o.beginningOffset(), pos - count);
+            long stop = forward ? Math.min(o.endOffset(), pos + count) : pos;
+            List<ProxyRecord> read = start >= stop ? List.of()
+                : proxy.read(topic, p, start, null, (int) (stop - start));
+            runs.put(p, read.stream().filter(r -> r.offset() >= start && r.offset() < stop)
+                .sorted(Comparator.comparingLong(ProxyRecord::offset))
+                .collect(Collectors.toCollection(ArrayDeque::new)));
+        }
+        List<ProxyRecord> taken = new ArrayList<>();
+        while (taken.size() < count) {
+            Deque<ProxyRecord> best = null;
+            for (Deque<ProxyRecord> run : runs.values()) {
+                if (run.isEmpty()) {
+                    continue;
+                }
+                if (best == null || (forward ? ORDER.compare(run.peekFirst(), best.peekFirst()) < 0
+                        : ORDER.compare(run.peekLast(), best.peekLast()) > 0)) {
+                    best = run;
+                }
+            }
+            if (best == null) {
+                break;
+            }
+            taken.add(forward ? best.pollFirst() : best.pollLast());
+        }
+        taken.sort(ORDER);
+        // The boundaries around what was taken: a partition that gave nothing keeps its position.
+        Map<Integer, Long> low = new TreeMap<>(positions);
+        Map<Integer, Long> high = new TreeMap<>(positions);
+        for (ProxyRecord r : taken) {
+            low.merge(r.partition(), r.offset(), Math::min);
+            high.merge(r.partition(), r.offset() + 1, Math::max);
+        }
+        boolean earlier = low.entrySet().stream().anyMatch(e -> e.getValue() > offsets.get(e.getKey()).beginningOffset());
+        boolean later = high.entrySet().stream().anyMatch(e -> e.getValue() < offsets.get(e.getKey()).endOffset());
+        return new Page(taken.stream().map(PayloadDecoder::message).toList(), offsets,
+            earlier ? format(low) : null, later ? format(high) : null);
+    }
+
+    /** {@code "0:5,1:7"} as partition to offset. */
+    static Map<Integer, Long> parse(String cursor) {
+        Map<Integer, Long> positions = new TreeMap<>();
+        if (cursor == null || cursor.isBlank()) {
+            throw new IllegalArgumentException("cursor is required, as partition:offset,...");
+        }
+        for (String part : cursor.split(",")) {
+            String[] pair = part.strip().split(":");
+            try {
+                positions.put(Integer.parseInt(pair[0]), Long.parseLong(pair[1]));
+            } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
+                throw new IllegalArgumentException("cursor must be partition:offset,... not " + cursor);
+            }
+        }
+        return positions;
+    }
+
+    static String format(Map<Integer, Long> positions) {
+        return positions.entrySet().stream().map(e -> e.getKey() + ":" + e.getValue()).collect(Collectors.joining(","));
+    }
+}
