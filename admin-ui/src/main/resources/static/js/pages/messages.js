@@ -68,6 +68,7 @@ export async function render([name]) {
 
   // --- Browse ---
   const partition = h('select', { id: 'msg-partition' },
+    h('option', { value: 'all' }, 'All partitions, by timestamp'),
     topic.partitions.map((p) => h('option', { value: p.partition },
       `${p.partition} (offsets ${p.startOffset}–${p.endOffset})`)));
   const from = h('select', { id: 'msg-from' },
@@ -99,18 +100,30 @@ export async function render([name]) {
     prev.disabled = true;
     next.disabled = true;
     try {
-      const result = await messagesApi.page(name, { partition: partition.value, count: PAGE_SIZE, ...params });
+      const which = partition.value === 'all' ? { partitions: 'all' } : { partition: partition.value };
+      const result = await messagesApi.page(name, { ...which, count: PAGE_SIZE, ...params });
       if (token !== loadToken) return;
       page = result;
       browseMessage.replaceChildren();
       list.replaceChildren(...result.messages.map(messageItem));
-      const bounds = `partition ${result.partition} holds offsets ${result.beginningOffset}–${result.endOffset}`;
-      range.textContent = result.messages.length
-        ? `Showing offsets ${result.messages[0].offset}–${result.messages[result.messages.length - 1].offset} `
-          + `(${result.messages.length} ${result.messages.length === 1 ? 'message' : 'messages'}); ${bounds}.`
-        : `No messages here; ${bounds}.`;
-      prev.disabled = result.previousOffset == null;
-      next.disabled = result.nextOffset == null;
+      const n = result.messages.length;
+      const messagesText = `${n} ${n === 1 ? 'message' : 'messages'}`;
+      if (result.partitions) {
+        const k = result.partitions.length;
+        const held = result.partitions.reduce((sum, p) => sum + (p.endOffset - p.beginningOffset), 0);
+        const bounds = `${k} ${k === 1 ? 'partition holds' : 'partitions hold'} ${held} ${held === 1 ? 'record' : 'records'}`;
+        range.textContent = n ? `Showing ${messagesText}, oldest first by timestamp; ${bounds}.`
+          : `No messages here; ${bounds}.`;
+        prev.disabled = result.previousCursor == null;
+        next.disabled = result.nextCursor == null;
+      } else {
+        const bounds = `partition ${result.partition} holds offsets ${result.beginningOffset}–${result.endOffset}`;
+        range.textContent = n
+          ? `Showing offsets ${result.messages[0].offset}–${result.messages[n - 1].offset} (${messagesText}); ${bounds}.`
+          : `No messages here; ${bounds}.`;
+        prev.disabled = result.previousOffset == null;
+        next.disabled = result.nextOffset == null;
+      }
     } catch (e) {
       if (token === loadToken) browseMessage.replaceChildren(errorBox(e));
     } finally {
@@ -142,8 +155,10 @@ export async function render([name]) {
     } },
   field('msg-partition', 'Partition', partition), field('msg-from', 'Start at', from), offsetField, timeField,
   h('div', { class: 'field' }, h('button', { type: 'submit', id: 'msg-load' }, 'Show messages')));
-  prev.addEventListener('click', () => page && load({ from: 'offset', offset: page.previousOffset }));
-  next.addEventListener('click', () => page && load({ from: 'offset', offset: page.nextOffset }));
+  prev.addEventListener('click', () => page && load(page.partitions
+    ? { from: 'before', cursor: page.previousCursor } : { from: 'offset', offset: page.previousOffset }));
+  next.addEventListener('click', () => page && load(page.partitions
+    ? { from: 'after', cursor: page.nextCursor } : { from: 'offset', offset: page.nextOffset }));
 
   // --- Search ---
   const query = h('input', { id: 'search-query', type: 'search', required: true, autocomplete: 'off' });

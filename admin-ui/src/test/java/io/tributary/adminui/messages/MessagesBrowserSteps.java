@@ -53,10 +53,10 @@ public final class MessagesBrowserSteps {
     public void run() throws Exception {
         String topic = "ui-messages-" + Long.toHexString(System.nanoTime());
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
-            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1))).all().get(30, TimeUnit.SECONDS);
         }
 
-        // From the topic page to its messages: an empty partition, the produce form offered.
+        // From the topic page (two partitions) to its messages: none yet, the produce form offered.
         browser.get(ui.resolve("/#/topics/" + topic).toString());
         wait.until(ExpectedConditions.elementToBeClickable(By.id("messages-link"))).click();
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("msg-range"), "No messages here"));
@@ -66,6 +66,7 @@ public final class MessagesBrowserSteps {
         browser.findElement(By.id("produce-key")).sendKeys("order-42");
         browser.findElement(By.id("produce-value")).sendKeys("{\"id\":42,\"item\":\"kayak-paddle\",\"qty\":2}");
         browser.findElement(By.id("produce-headers")).sendKeys("source=admin-ui");
+        new Select(browser.findElement(By.id("produce-partition"))).selectByValue("0");
         browser.findElement(By.id("produce-send")).click();
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("produce-result"),
             "Produced to partition 0 at offset 0."));
@@ -82,8 +83,15 @@ public final class MessagesBrowserSteps {
         WebElement value = message.findElement(By.cssSelector(".msg-value"));
         assertThat(value.getAttribute("data-kind")).isEqualTo("json");
         assertThat(value.getText()).isEqualTo("{\n  \"id\" : 42,\n  \"item\" : \"kayak-paddle\",\n  \"qty\" : 2\n}");
-        assertThat(text("#msg-range")).contains("Showing offsets 0–0 (1 message)");
+        assertThat(text("#msg-range")).startsWith("Showing 1 message, oldest first by timestamp; 2 partitions hold 1 record.");
         screenshot("messages", message);
+
+        // One partition picked: its offsets are shown.
+        new Select(browser.findElement(By.id("msg-partition"))).selectByValue("0");
+        browser.findElement(By.id("msg-load")).click();
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("msg-range"),
+            "Showing offsets 0–0 (1 message); partition 0 holds offsets 0–1."));
+        assertThat(text("#messages li.msg[data-offset='0'] .msg-key")).isEqualTo("order-42");
 
         // Search a substring of the value: the progress says what was scanned, the match is listed.
         browser.findElement(By.id("search-query")).sendKeys("kayak");
@@ -104,7 +112,8 @@ public final class MessagesBrowserSteps {
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
                 ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class))) {
-            ProducerRecord<String, String> tailed = new ProducerRecord<>(topic, "tail-key", "plain text from the test");
+            ProducerRecord<String, String> tailed = new ProducerRecord<>(topic, 0, "tail-key",
+                "plain text from the test");
             tailed.headers().add("origin", "it".getBytes(StandardCharsets.UTF_8));
             producer.send(tailed).get(30, TimeUnit.SECONDS);
         }
