@@ -68,7 +68,7 @@ export async function render([name]) {
 
   // --- Browse ---
   const partition = h('select', { id: 'msg-partition' },
-    h('option', { value: 'all' }, 'All partitions, by timestamp'),
+    h('option', { value: 'all' }, 'All (by timestamp)'),
     topic.partitions.map((p) => h('option', { value: p.partition },
       `${p.partition} (offsets ${p.startOffset}–${p.endOffset})`)));
   const from = h('select', { id: 'msg-from' },
