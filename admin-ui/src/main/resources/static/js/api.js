@@ -9,7 +9,8 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, path, body) {
+/** An /api call; resolves to the parsed JSON body (null when empty), rejects with ApiError. */
+export async function request(method, path, body) {
   const init = { method, headers: { Accept: 'application/json' } };
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';

@@ -4,11 +4,15 @@ import { errorBox, h } from './dom.js';
 import * as overview from './pages/overview.js';
 import * as topics from './pages/topics.js';
 import * as topicDetail from './pages/topic-detail.js';
+import * as groups from './pages/groups.js';
+import * as groupDetail from './pages/group-detail.js';
 
 const routes = [
   { pattern: /^\/?$/, page: overview, nav: 'overview' },
   { pattern: /^\/topics\/?$/, page: topics, nav: 'topics' },
   { pattern: /^\/topics\/(.+)$/, page: topicDetail, nav: 'topics' },
+  { pattern: /^\/groups\/?$/, page: groups, nav: 'groups' },
+  { pattern: /^\/groups\/(.+)$/, page: groupDetail, nav: 'groups' },
 ];
 
 let current = 0;
