@@ -17,8 +17,9 @@ export async function render([id]) {
   const dialog = api.confirmDialog();
   const overview = h('div', { id: 'group-overview', 'aria-live': 'polite' });
   const refreshMessage = h('div', { class: 'form-message' });
-  const refresh = h('button', { type: 'button', id: 'group-refresh', class: 'secondary', onclick: () => reload() },
-    'Refresh');
+  // A refresh clears the outcome of earlier actions: it may no longer hold.
+  const refresh = h('button', { type: 'button', id: 'group-refresh', class: 'secondary',
+    onclick: () => { reset.clear(); deleteMessage.replaceChildren(); reload(); } }, 'Refresh');
   const reset = resetForm();
   const deleteButton = h('button', { type: 'button', id: 'delete-group', class: 'danger', onclick: () => askDelete() },
     'Delete group');
@@ -144,6 +145,9 @@ export async function render([id]) {
 
     return {
       element: form,
+      clear() {
+        message.replaceChildren();
+      },
       update(g) {
         const chosen = topic.value;
         const topics = [...new Set(g.partitions.map((p) => p.topic))];
