@@ -34,6 +34,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
@@ -304,9 +305,16 @@ class AdminUiBrowserIT {
         assertThat(text("#group-members")).isEqualTo("0");
         assertThat(partitionRow(topic, 0)).containsExactly("0", "5", "5", "0", "–");
 
+        // Phone width: no page-wide horizontal scroll (wide tables scroll in their own region); dark theme.
         browser.manage().window().setSize(new Dimension(390, 844));
+        wait.until(d -> (Boolean) ((JavascriptExecutor) d).executeScript(
+            "return document.documentElement.scrollWidth <= document.documentElement.clientWidth"));
         screenshot("group-phone");
         browser.manage().window().setSize(new Dimension(1280, 900));
+        ((ChromeDriver) browser).executeCdpCommand("Emulation.setEmulatedMedia",
+            Map.of("features", List.of(Map.of("name", "prefers-color-scheme", "value", "dark"))));
+        screenshot("group-dark");
+        ((ChromeDriver) browser).executeCdpCommand("Emulation.setEmulatedMedia", Map.of("features", List.of()));
 
         // Delete through the confirmation dialog: back on the list, the group is gone.
         browser.findElement(By.id("delete-group")).click();
