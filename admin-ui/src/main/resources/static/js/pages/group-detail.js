@@ -72,18 +72,18 @@ export async function render([id]) {
       h('input', { type: 'radio', name: 'mode', id: `reset-${m.value}`, value: m.value, checked: m.value === 'earliest',
         onchange: () => sync() }),
       h('label', { for: `reset-${m.value}` }, m.label)));
-    const offset = h('input', { id: 'reset-offset', type: 'number', min: '0', step: '1', inputmode: 'numeric',
-      'aria-describedby': 'reset-offset-hint' });
-    const time = h('input', { id: 'reset-timestamp', type: 'datetime-local', step: '1',
-      'aria-describedby': 'reset-timestamp-hint' });
+    const offset = h('input', { id: 'reset-offset-value', type: 'number', min: '0', step: '1', inputmode: 'numeric',
+      'aria-describedby': 'reset-offset-value-hint' });
+    const time = h('input', { id: 'reset-time', type: 'datetime-local', step: '1',
+      'aria-describedby': 'reset-time-hint' });
     const topic = h('select', { id: 'reset-topic', name: 'topic' });
     const message = h('div', { class: 'form-message' });
     const submit = h('button', { type: 'submit', id: 'reset-submit' }, 'Reset offsets');
     const hint = h('p', { id: 'reset-hint', class: 'hint' });
-    const offsetField = h('div', { class: 'field' }, h('label', { for: 'reset-offset' }, 'Offset'), offset,
-      h('small', { id: 'reset-offset-hint' }, 'For every partition; moved into each partition’s range'));
-    const timeField = h('div', { class: 'field' }, h('label', { for: 'reset-timestamp' }, 'Time (your time zone)'),
-      time, h('small', { id: 'reset-timestamp-hint' }, 'Each partition goes to its first record at or after it'));
+    const offsetField = h('div', { class: 'field' }, h('label', { for: 'reset-offset-value' }, 'Offset'), offset,
+      h('small', { id: 'reset-offset-value-hint' }, 'For every partition; moved into each partition’s range'));
+    const timeField = h('div', { class: 'field' }, h('label', { for: 'reset-time' }, 'Time (your time zone)'),
+      time, h('small', { id: 'reset-time-hint' }, 'Each partition goes to its first record at or after it'));
     const form = h('form', { class: 'card', id: 'reset-form', 'aria-labelledby': 'reset-title',
       'aria-describedby': 'reset-hint' },
       h('h2', { id: 'reset-title' }, 'Reset offsets'), hint,
