@@ -42,6 +42,7 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
@@ -304,6 +305,26 @@ class AdminUiBrowserIT {
         assertThat(text("#group-lag")).isEqualTo("0");
         assertThat(text("#group-members")).isEqualTo("0");
         assertThat(partitionRow(topic, 0)).containsExactly("0", "5", "5", "0", "–");
+
+        // Reset the one topic to offset 2 (both partitions: lag 3 + 3), then to a time before every record
+        // (the datetime-local input is set by script: its typing format depends on the locale).
+        browser.findElement(By.id("reset-offset")).click();
+        clearAndType("reset-offset-value", "2");
+        new Select(browser.findElement(By.id("reset-topic"))).selectByValue(topic);
+        browser.findElement(By.id("reset-submit")).click();
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("confirm")));
+        assertThat(text("#confirm-text")).contains(topic).contains("offset 2");
+        browser.findElement(By.id("confirm-ok")).click();
+        wait.until(ExpectedConditions.textToBe(By.id("group-lag"), "6"));
+        assertThat(partitionRow(topic, 0)).containsExactly("0", "2", "5", "3", "–");
+        assertThat(partitionRow(topic, 1)).containsExactly("1", "2", "5", "3", "–");
+        browser.findElement(By.id("reset-timestamp")).click();
+        ((JavascriptExecutor) browser).executeScript("arguments[0].value = '2000-01-01T00:00:00'",
+            browser.findElement(By.id("reset-time")));
+        browser.findElement(By.id("reset-submit")).click();
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("confirm-ok"))).click();
+        wait.until(ExpectedConditions.textToBe(By.id("group-lag"), String.valueOf(records)));
+        assertThat(partitionRow(topic, 0)).containsExactly("0", "0", "5", "5", "–");
 
         // Phone width: no page-wide horizontal scroll (wide tables scroll in their own region); dark theme.
         browser.manage().window().setSize(new Dimension(390, 844));
