@@ -31,20 +31,25 @@ export async function render([id]) {
     deleteButton.setAttribute('aria-describedby', 'delete-hint');
   }
 
+  // Only the latest reload's answer is shown (a reset's reload and a Refresh may overlap).
+  let latest = 0;
   async function reload() {
-    refresh.disabled = true;
+    const token = ++latest;
     refresh.textContent = 'Refreshing…';
     overview.setAttribute('aria-busy', 'true');
     refreshMessage.replaceChildren();
     try {
-      group = await api.group(id);
+      const fresh = await api.group(id);
+      if (token !== latest) return;
+      group = fresh;
       show();
     } catch (e) {
-      refreshMessage.replaceChildren(errorBox(e));
+      if (token === latest) refreshMessage.replaceChildren(errorBox(e));
     } finally {
-      overview.removeAttribute('aria-busy');
-      refresh.disabled = false;
-      refresh.textContent = 'Refresh';
+      if (token === latest) {
+        overview.removeAttribute('aria-busy');
+        refresh.textContent = 'Refresh';
+      }
     }
   }
 

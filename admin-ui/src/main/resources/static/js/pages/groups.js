@@ -10,19 +10,20 @@ export async function render() {
   const state = { filter: '', page: 0 };
   const listArea = h('div', { id: 'group-list', 'aria-live': 'polite' });
 
+  // Only the latest request's answer is shown: an earlier one (another filter) may arrive after it.
+  let latest = 0;
   async function load() {
+    const token = ++latest;
     listArea.setAttribute('aria-busy', 'true');
-    refresh.disabled = true;
     // The first load shows a loading line; later ones keep the old list until the new one is there.
     if (!listArea.hasChildNodes()) listArea.replaceChildren(h('p', { class: 'loading' }, 'Loading consumer groups…'));
     try {
       const result = await api.groups(state.filter, state.page, PAGE_SIZE);
-      listArea.replaceChildren(...list(result));
+      if (token === latest) listArea.replaceChildren(...list(result));
     } catch (e) {
-      listArea.replaceChildren(errorBox(e));
+      if (token === latest) listArea.replaceChildren(errorBox(e));
     } finally {
-      listArea.removeAttribute('aria-busy');
-      refresh.disabled = false;
+      if (token === latest) listArea.removeAttribute('aria-busy');
     }
   }
 
