@@ -9,7 +9,6 @@ export class ApiError extends Error {
   }
 }
 
-/** An /api call; resolves to the parsed JSON body (null when empty), rejects with ApiError. */
 export async function request(method, path, body) {
   const init = { method, headers: { Accept: 'application/json' } };
   if (body !== undefined) {

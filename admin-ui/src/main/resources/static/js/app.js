@@ -3,9 +3,9 @@
 import { errorBox, h } from './dom.js';
 import * as overview from './pages/overview.js';
 import * as topics from './pages/topics.js';
-import * as topicDetail from './pages/topic-detail.js';
 import * as groups from './pages/groups.js';
 import * as groupDetail from './pages/group-detail.js';
+import * as topicDetail from './pages/topic-detail.js';
 
 const routes = [
   { pattern: /^\/?$/, page: overview, nav: 'overview' },
