@@ -3,6 +3,8 @@
 import { errorBox, h } from './dom.js';
 import * as overview from './pages/overview.js';
 import * as topics from './pages/topics.js';
+import * as groups from './pages/groups.js';
+import * as groupDetail from './pages/group-detail.js';
 import * as topicDetail from './pages/topic-detail.js';
 import * as messages from './pages/messages.js';
 
@@ -11,6 +13,8 @@ const routes = [
   { pattern: /^\/topics\/?$/, page: topics, nav: 'topics' },
   { pattern: /^\/topics\/(.+)\/messages$/, page: messages, nav: 'topics' },
   { pattern: /^\/topics\/(.+)$/, page: topicDetail, nav: 'topics' },
+  { pattern: /^\/groups\/?$/, page: groups, nav: 'groups' },
+  { pattern: /^\/groups\/(.+)$/, page: groupDetail, nav: 'groups' },
 ];
 
 let current = 0;

@@ -105,7 +105,8 @@ public class RestProxyClient {
         return list == null || list.data() == null ? List.of() : list.data();
     }
 
-    private static <T> T call(Supplier<T> request) {
+    /** Runs a proxy call; an unreachable proxy becomes a {@link RestProxyException} with status 502. */
+    public static <T> T call(Supplier<T> request) {
         try {
             return request.get();
         } catch (ResourceAccessException e) {
@@ -114,7 +115,7 @@ public class RestProxyClient {
     }
 
     /** Turns the proxy's error answer {@code {"error_code", "message"}} into an exception. */
-    private static void fail(org.springframework.http.HttpRequest request, ClientHttpResponse response)
+    public static void fail(org.springframework.http.HttpRequest request, ClientHttpResponse response)
             throws IOException {
         int status = response.getStatusCode().value();
         byte[] body = response.getBody().readAllBytes();

@@ -1,0 +1,67 @@
+// Consumer groups: filter and paging (server side), state, member count and total lag per group.
+import { errorBox, h, table } from '../dom.js';
+import * as api from './groups-api.js';
+
+const PAGE_SIZE = 20;
+
+/** Builds the consumer groups page. */
+export async function render() {
+  document.title = 'Consumer groups · Tributary admin';
+  const state = { filter: '', page: 0 };
+  const listArea = h('div', { id: 'group-list', 'aria-live': 'polite' });
+
+  // Only the latest request's answer is shown: an earlier one (another filter) may arrive after it.
+  let latest = 0;
+  async function load() {
+    const token = ++latest;
+    listArea.setAttribute('aria-busy', 'true');
+    // The first load shows a loading line; later ones keep the old list until the new one is there.
+    if (!listArea.hasChildNodes()) listArea.replaceChildren(h('p', { class: 'loading' }, 'Loading consumer groups…'));
+    try {
+      const result = await api.groups(state.filter, state.page, PAGE_SIZE);
+      if (token === latest) listArea.replaceChildren(...list(result));
+    } catch (e) {
+      if (token === latest) listArea.replaceChildren(errorBox(e));
+    } finally {
+      if (token === latest) listArea.removeAttribute('aria-busy');
+    }
+  }
+
+  function list(result) {
+    const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
+    const rows = result.groups.map((g) => h('tr', { 'data-group': g.id },
+      h('th', { scope: 'row' }, h('a', { href: `#/groups/${encodeURIComponent(g.id)}` }, g.id)),
+      h('td', { class: 'group-state' }, api.stateLabel(g.state)),
+      h('td', { class: 'num' }, g.members ?? '–'),
+      h('td', { class: g.totalLag > 0 ? 'num lagging' : 'num' }, g.totalLag ?? '–')));
+    const summary = h('p', { id: 'group-total' }, result.total === 1 ? '1 group' : `${result.total} groups`,
+      state.filter ? ` matching “${state.filter}”` : '');
+    if (result.groups.length === 0) return [summary, h('p', { class: 'empty' }, 'No consumer groups to show.')];
+    return [summary,
+      table('Consumer groups', ['Group', 'State', 'Members', 'Total lag'], rows, { id: 'groups' }),
+      h('nav', { class: 'pager', 'aria-label': 'Pages' },
+        h('button', { type: 'button', disabled: state.page === 0,
+          onclick: () => { state.page -= 1; load(); } }, 'Previous'),
+        h('span', {}, `Page ${state.page + 1} of ${pages}`),
+        h('button', { type: 'button', disabled: state.page + 1 >= pages,
+          onclick: () => { state.page += 1; load(); } }, 'Next'))];
+  }
+
+  const filterInput = h('input', { id: 'group-filter', type: 'search', name: 'filter', autocomplete: 'off' });
+  let timer;
+  filterInput.addEventListener('input', () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => { state.filter = filterInput.value.trim(); state.page = 0; load(); }, 250);
+  });
+  const refresh = h('button', { type: 'button', id: 'groups-refresh', class: 'secondary', onclick: () => load() },
+    'Refresh');
+
+  load();
+  return h('section', { 'aria-labelledby': 'groups-title' },
+    h('h1', { id: 'groups-title' }, 'Consumer groups'),
+    h('div', { class: 'toolbar' },
+      h('form', { role: 'search', class: 'filter', onsubmit: (e) => e.preventDefault() },
+        h('div', { class: 'field' }, h('label', { for: 'group-filter' }, 'Filter by group id'), filterInput)),
+      refresh),
+    listArea);
+}
