@@ -27,17 +27,21 @@ export async function render() {
   const listArea = h('div', { id: 'topic-list', 'aria-live': 'polite' });
   const dialog = confirmDialog();
 
+  // Only the latest request's answer is shown: an earlier one (another filter) may arrive after it.
+  let latest = 0;
+
   async function load() {
+    const token = ++latest;
     listArea.setAttribute('aria-busy', 'true');
     // The first load shows a loading line; later ones keep the old list until the new one is there.
     if (!listArea.hasChildNodes()) listArea.replaceChildren(h('p', { class: 'loading' }, 'Loading topics…'));
     try {
       const result = await api.topics(state.filter, state.page, PAGE_SIZE);
-      listArea.replaceChildren(...list(result));
+      if (token === latest) listArea.replaceChildren(...list(result));
     } catch (e) {
-      listArea.replaceChildren(errorBox(e));
+      if (token === latest) listArea.replaceChildren(errorBox(e));
     } finally {
-      listArea.removeAttribute('aria-busy');
+      if (token === latest) listArea.removeAttribute('aria-busy');
     }
   }
 

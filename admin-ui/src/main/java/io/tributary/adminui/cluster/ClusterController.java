@@ -1,7 +1,6 @@
 package io.tributary.adminui.cluster;
 
 import io.tributary.adminui.proxy.ProxyResources.Cluster;
-import io.tributary.adminui.proxy.ProxyResources.PartitionState;
 import io.tributary.adminui.proxy.ProxyResources.Topic;
 import io.tributary.adminui.proxy.RestProxyClient;
 import io.tributary.adminui.proxy.TopicStates;
@@ -11,9 +10,9 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code GET /api/cluster}: the overview page's data. The partition health counts need each
- * topic's ISR, which the proxy's topic list does not carry, so this asks the proxy for every
- * topic's partition states (v2, no offset lookups), a few topics at a time.
+ * {@code GET /api/cluster}: the overview page's data. The partition health counts come with the
+ * proxy's topic list (one call for the whole cluster); only a proxy without them is asked for
+ * each topic's partition states ({@link TopicStates}).
  */
 @RestController
 public class ClusterController {
@@ -38,11 +37,9 @@ public class ClusterController {
         int partitions = topics.stream().mapToInt(Topic::partitionsCount).sum();
         int underReplicated = 0;
         int offline = 0;
-        for (List<PartitionState> topic : states.of(topics.stream().map(Topic::topicName).toList()).values()) {
-            for (PartitionState partition : topic) {
-                underReplicated += partition.underReplicated() ? 1 : 0;
-                offline += partition.offline() ? 1 : 0;
-            }
+        for (TopicStates.HealthCounts counts : states.healthOf(topics).values()) {
+            underReplicated += counts.underReplicated();
+            offline += counts.offline();
         }
         return new ClusterOverview(cluster.clusterId(), cluster.controllerId(), brokers, topics.size(), partitions,
             underReplicated, offline);

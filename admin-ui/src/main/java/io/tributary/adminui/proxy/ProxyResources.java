@@ -47,11 +47,21 @@ public final class ProxyResources {
     public record Broker(@JsonProperty("broker_id") int brokerId, String host, Integer port, String rack) {
     }
 
-    /** v3 {@code KafkaTopic}. */
+    /**
+     * v3 {@code KafkaTopic}, with Tributary's health counts; a proxy without them (Confluent's)
+     * leaves them null and the UI asks for the topic's partition states instead.
+     */
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record Topic(@JsonProperty("topic_name") String topicName, @JsonProperty("is_internal") boolean internal,
             @JsonProperty("replication_factor") int replicationFactor,
-            @JsonProperty("partitions_count") int partitionsCount) {
+            @JsonProperty("partitions_count") int partitionsCount,
+            @JsonProperty("under_replicated_partitions_count") Integer underReplicatedPartitionsCount,
+            @JsonProperty("offline_partitions_count") Integer offlinePartitionsCount) {
+
+        /** Whether the proxy gave this topic's health counts. */
+        public boolean hasHealthCounts() {
+            return underReplicatedPartitionsCount != null && offlinePartitionsCount != null;
+        }
     }
 
     /** v3 {@code KafkaPartition} with Tributary's extra fields (ISR, out-of-sync replicas, offsets). */

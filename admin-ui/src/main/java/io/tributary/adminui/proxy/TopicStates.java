@@ -12,9 +12,11 @@ import org.springframework.beans.factory.DisposableBean;
 import org.springframework.stereotype.Component;
 
 /**
- * Partition states (leader, in-sync flags) of many topics, asked of the proxy at most
- * {@value #CONCURRENCY} topics at a time. A topic deleted between the list and its lookup (404) is
- * left out. Thread-safe.
+ * Each topic's count of under-replicated and offline partitions: from the topic list when the
+ * proxy gives them (Tributary's proxy does), else from the topics' partition states, asked of the
+ * proxy at most {@value #CONCURRENCY} topics at a time (a proxy without the counts, e.g.
+ * Confluent's). A topic deleted between the list and its lookup (404) counts nothing.
+ * Thread-safe.
  */
 @Component
 public class TopicStates implements DisposableBean {
@@ -32,6 +34,33 @@ public class TopicStates implements DisposableBean {
     /** @param proxy the REST proxy */
     public TopicStates(RestProxyClient proxy) {
         this.proxy = proxy;
+    }
+
+    /** Under-replicated and offline partitions of one topic. */
+    public record HealthCounts(int underReplicated, int offline) {
+    }
+
+    /**
+     * The health counts of {@code topics}, keyed by name in the order given; looks up only the
+     * topics the list gave no counts for. Throws the first proxy error other than 404.
+     */
+    public Map<String, HealthCounts> healthOf(List<ProxyResources.Topic> topics) {
+        List<String> missing = topics.stream().filter(t -> !t.hasHealthCounts()).map(ProxyResources.Topic::topicName)
+            .toList();
+        Map<String, List<PartitionState>> looked = missing.isEmpty() ? Map.of() : of(missing);
+        Map<String, HealthCounts> counts = new LinkedHashMap<>();
+        for (ProxyResources.Topic topic : topics) {
+            if (topic.hasHealthCounts()) {
+                counts.put(topic.topicName(), new HealthCounts(topic.underReplicatedPartitionsCount(),
+                    topic.offlinePartitionsCount()));
+            } else {
+                List<PartitionState> states = looked.getOrDefault(topic.topicName(), List.of());
+                counts.put(topic.topicName(), new HealthCounts(
+                    (int) states.stream().filter(PartitionState::underReplicated).count(),
+                    (int) states.stream().filter(PartitionState::offline).count()));
+            }
+        }
+        return counts;
     }
 
     /** Each topic's partition states, in the order given; throws the first proxy error other than 404. */

@@ -1,6 +1,5 @@
 package io.tributary.adminui.topics;
 
-import io.tributary.adminui.proxy.ProxyResources.PartitionState;
 import io.tributary.adminui.proxy.ProxyResources.Topic;
 import io.tributary.adminui.proxy.RestProxyClient;
 import io.tributary.adminui.proxy.TopicStates;
@@ -68,10 +67,9 @@ public class TopicsController {
             .toList();
         long from = Math.min((long) page * size, matching.size());
         List<Topic> shown = matching.subList((int) from, (int) Math.min(from + size, matching.size()));
-        Map<String, List<PartitionState>> shownStates = states.of(shown.stream().map(Topic::topicName).toList());
+        Map<String, TopicStates.HealthCounts> health = states.healthOf(shown);
         List<TopicRow> rows = shown.stream().map(t -> new TopicRow(t.topicName(), t.internal(), t.partitionsCount(),
-            t.replicationFactor(), (int) shownStates.getOrDefault(t.topicName(), List.of()).stream()
-                .filter(PartitionState::underReplicated).count())).toList();
+            t.replicationFactor(), health.get(t.topicName()).underReplicated())).toList();
         return new TopicPage(matching.size(), page, size, rows);
     }
 

@@ -1,5 +1,6 @@
 package io.tributary.adminui.cluster;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static io.tributary.adminui.testing.ProxyJson.CLUSTER;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
@@ -46,6 +47,26 @@ class ClusterApiTest {
                 .andExpect(jsonPath("$.partitions").value(6))
                 .andExpect(jsonPath("$.underReplicatedPartitions").value(2))
                 .andExpect(jsonPath("$.offlinePartitions").value(2));
+        }
+    }
+
+    @Test
+    void theCountsComeFromTheTopicListWhenTheProxyGivesThem() throws Exception {
+        try (StubRestProxy proxy = new StubRestProxy();
+             ApiFixture api = new ApiFixture(proxy.url())) {
+            proxy.on("GET", "/v3/clusters", 200, ProxyJson.clusters(0))
+                .on("GET", "/v3/clusters/" + CLUSTER + "/brokers", 200, ProxyJson.list(List.of(ProxyJson.broker(0, null))))
+                .on("GET", "/v3/clusters/" + CLUSTER + "/topics", 200, ProxyJson.list(List.of(
+                    ProxyJson.topic("a", 3, 3, 2, 1), ProxyJson.topic("b", 4, 3, 1, 0))));
+
+            api.mvc().perform(get("/api/cluster"))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.topics").value(2))
+                .andExpect(jsonPath("$.partitions").value(7))
+                .andExpect(jsonPath("$.underReplicatedPartitions").value(3))
+                .andExpect(jsonPath("$.offlinePartitions").value(1));
+            assertThat(proxy.received().stream().filter(r -> r.path().startsWith("/topics/")).count())
+                .as("no per-topic calls").isZero();
         }
     }
 

