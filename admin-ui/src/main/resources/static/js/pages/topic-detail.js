@@ -176,6 +176,8 @@ export async function render([name]) {
       save.disabled = count === 0;
       discard.disabled = count === 0;
       pending.textContent = count === 0 ? '' : `${count} unsaved change${count === 1 ? '' : 's'}`;
+      // The save bar follows the scroll only while there is something to save.
+      save.parentElement.classList.toggle('pending', count > 0);
     }
 
     form.addEventListener('input', sync);
