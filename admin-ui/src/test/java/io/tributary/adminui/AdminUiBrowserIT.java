@@ -397,6 +397,12 @@ class AdminUiBrowserIT {
     }
 
     @Test
+    void editTopicConfigsAddPartitionsAndSeeSizesOnDisk() throws Exception {
+        new io.tributary.adminui.topics.TopicEditBrowserSteps(browser, wait, ui, cluster.bootstrapServers(),
+            screenshots).run();
+    }
+
+    @Test
     void readinessIncludesTheRestProxyAndPrometheusIsServed() throws Exception {
         HttpResponse<String> readiness = get(ui.resolve("/actuator/health/readiness"));
         assertThat(readiness.statusCode()).isEqualTo(200);

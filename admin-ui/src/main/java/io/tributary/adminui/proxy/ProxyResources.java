@@ -64,12 +64,18 @@ public final class ProxyResources {
         }
     }
 
-    /** v3 {@code KafkaPartition} with Tributary's extra fields (ISR, out-of-sync replicas, offsets). */
+    /**
+     * v3 {@code KafkaPartition} with Tributary's extra fields (ISR, out-of-sync replicas, offsets, size).
+     *
+     * @param sizeBytes bytes on disk of the partition's log: the largest of its replicas' sizes that the
+     *                  brokers' log directories report; null from a proxy without it
+     */
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record Partition(@JsonProperty("partition_id") int partitionId, @JsonProperty("leader_id") Integer leaderId,
             @JsonProperty("replica_ids") List<Integer> replicaIds, @JsonProperty("isr_ids") List<Integer> isrIds,
             @JsonProperty("out_of_sync_replica_ids") List<Integer> outOfSyncReplicaIds,
-            @JsonProperty("earliest_offset") long earliestOffset, @JsonProperty("latest_offset") long latestOffset) {
+            @JsonProperty("earliest_offset") long earliestOffset, @JsonProperty("latest_offset") long latestOffset,
+            @JsonProperty("size_bytes") Long sizeBytes) {
     }
 
     /** v3 {@code KafkaTopicConfig}. */
@@ -108,6 +114,19 @@ public final class ProxyResources {
 
     /** A config name and value. */
     public record ConfigValue(String name, String value) {
+    }
+
+    /** v3 topic update body: the new partition count. */
+    public record UpdateTopic(@JsonProperty("partitions_count") int partitionsCount) {
+    }
+
+    /** One change of a v3 {@code configs:alter} body: SET with a value, or DELETE (back to the default). */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record AlterConfig(String name, String value, String operation) {
+    }
+
+    /** v3 {@code configs:alter} body. */
+    public record AlterConfigs(List<AlterConfig> data) {
     }
 
     /** The proxy's error body. */

@@ -1,5 +1,7 @@
 package io.tributary.adminui.proxy;
 
+import io.tributary.adminui.proxy.ProxyResources.AlterConfig;
+import io.tributary.adminui.proxy.ProxyResources.AlterConfigs;
 import io.tributary.adminui.proxy.ProxyResources.Broker;
 import io.tributary.adminui.proxy.ProxyResources.Cluster;
 import io.tributary.adminui.proxy.ProxyResources.ConfigValue;
@@ -10,8 +12,10 @@ import io.tributary.adminui.proxy.ProxyResources.PartitionState;
 import io.tributary.adminui.proxy.ProxyResources.ResourceList;
 import io.tributary.adminui.proxy.ProxyResources.Topic;
 import io.tributary.adminui.proxy.ProxyResources.TopicConfig;
+import io.tributary.adminui.proxy.ProxyResources.UpdateTopic;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -62,6 +66,32 @@ public class RestProxyClient {
     /** Every topic, internal ones included, in one call. */
     public List<Topic> topics(String clusterId) {
         return list("/v3/clusters/{c}/topics", new ParameterizedTypeReference<ResourceList<Topic>>() { }, clusterId);
+    }
+
+    /** One topic ({@code GET /v3/clusters/{c}/topics/{t}}): its partition count among others. */
+    public Topic topic(String clusterId, String topic) {
+        return call(() -> http.get().uri("/v3/clusters/{c}/topics/{t}", clusterId, topic).retrieve()
+            .onStatus(HttpStatusCode::isError, RestProxyClient::fail).body(Topic.class));
+    }
+
+    /** Raises a topic's partition count to {@code partitions} ({@code PATCH} with {@code partitions_count}). */
+    public void addPartitions(String clusterId, String topic, int partitions) {
+        call(() -> http.patch().uri("/v3/clusters/{c}/topics/{t}", clusterId, topic)
+            .contentType(MediaType.APPLICATION_JSON).body(new UpdateTopic(partitions)).retrieve()
+            .onStatus(HttpStatusCode::isError, RestProxyClient::fail).toBodilessEntity());
+    }
+
+    /**
+     * Sets and resets a topic's configs in one {@code configs:alter} call: {@code set} values by name
+     * (SET), then {@code reset} names (DELETE: back to the default). Kafka applies the batch or none of it.
+     */
+    public void alterConfigs(String clusterId, String topic, Map<String, String> set, List<String> reset) {
+        List<AlterConfig> data = new ArrayList<>();
+        set.forEach((name, value) -> data.add(new AlterConfig(name, value, "SET")));
+        reset.forEach(name -> data.add(new AlterConfig(name, null, "DELETE")));
+        call(() -> http.post().uri("/v3/clusters/{c}/topics/{t}/configs:alter", clusterId, topic)
+            .contentType(MediaType.APPLICATION_JSON).body(new AlterConfigs(data)).retrieve()
+            .onStatus(HttpStatusCode::isError, RestProxyClient::fail).toBodilessEntity());
     }
 
     /** A topic's partitions with leader, replicas, ISR and offsets (v3; the proxy reads offsets too). */

@@ -1,19 +1,25 @@
 package io.tributary.adminui.proxy;
 
+import java.net.http.HttpClient;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.http.client.SimpleClientHttpRequestFactory;
+import org.springframework.http.client.JdkClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
 
-/** Wires the {@link RestProxyClient} to {@code admin-ui.rest-proxy-url} with its timeouts. */
+/**
+ * Wires the {@link RestProxyClient} to {@code admin-ui.rest-proxy-url} with its timeouts. The JDK's
+ * HTTP client (HTTP/1.1) carries the calls: unlike {@code HttpURLConnection} it can send PATCH,
+ * which adding partitions needs.
+ */
 @Configuration(proxyBeanMethods = false)
 public class RestProxyConfiguration {
 
     /** The proxy client used by every API controller and the {@code restProxy} health indicator. */
     @Bean
     public RestProxyClient restProxyClient(RestProxyProperties properties) {
-        SimpleClientHttpRequestFactory requests = new SimpleClientHttpRequestFactory();
-        requests.setConnectTimeout(properties.connectTimeout());
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(properties.connectTimeout()).build();
+        JdkClientHttpRequestFactory requests = new JdkClientHttpRequestFactory(client);
         requests.setReadTimeout(properties.readTimeout());
         return new RestProxyClient(RestClient.builder().baseUrl(properties.restProxyUrl().toString())
             .requestFactory(requests).build());

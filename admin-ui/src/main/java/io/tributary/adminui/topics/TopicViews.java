@@ -38,8 +38,13 @@ public final class TopicViews {
             Map<String, String> configs) {
     }
 
-    /** {@code GET /api/topics/{name}}: partitions by id and configs by name. */
-    public record TopicDetail(String name, List<PartitionRow> partitions, List<ConfigRow> configs) {
+    /**
+     * {@code GET /api/topics/{name}}: partitions by id and configs by name.
+     *
+     * @param sizeBytes bytes on disk of all partitions (the sum of their {@code sizeBytes} the proxy
+     *                  knows), null when it knows none
+     */
+    public record TopicDetail(String name, Long sizeBytes, List<PartitionRow> partitions, List<ConfigRow> configs) {
     }
 
     /**
@@ -49,13 +54,33 @@ public final class TopicViews {
      * @param outOfSync   replicas not in the ISR
      * @param startOffset first offset still in the log
      * @param endOffset   the next offset to be written (log end offset)
+     * @param sizeBytes   bytes on disk of the partition's log, from the proxy's {@code size_bytes} (its
+     *                    largest replica's log directory entry); null when the proxy gave none
      */
     public record PartitionRow(int partition, Integer leader, List<Integer> replicas, List<Integer> isr,
-            List<Integer> outOfSync, long startOffset, long endOffset) {
+            List<Integer> outOfSync, long startOffset, long endOffset, Long sizeBytes) {
     }
 
-    /** One topic config; {@code source} is Kafka's config source (e.g. DYNAMIC_TOPIC_CONFIG). */
-    public record ConfigRow(String name, String value, boolean isDefault, boolean readOnly, boolean sensitive,
-            String source) {
+    /**
+     * One topic config; {@code source} is Kafka's config source (e.g. DYNAMIC_TOPIC_CONFIG).
+     *
+     * @param value      null for a sensitive config (never sent to the browser)
+     * @param overridden set on this topic (source DYNAMIC_TOPIC_CONFIG): a reset brings back the default
+     */
+    public record ConfigRow(String name, String value, boolean isDefault, boolean overridden, boolean readOnly,
+            boolean sensitive, String source) {
+    }
+
+    /** Body of {@code PATCH /api/topics/{name}}: the new partition count, above the current one. */
+    public record UpdateTopicRequest(Integer partitions) {
+    }
+
+    /**
+     * Body of {@code PUT /api/topics/{name}/configs}: one batch of changes, applied together.
+     *
+     * @param set   configs to set, by name
+     * @param reset names of configs to bring back to their default (their topic override removed)
+     */
+    public record ConfigChanges(Map<String, String> set, List<String> reset) {
     }
 }

@@ -3,22 +3,30 @@ package io.tributary.adminui.topics;
 import io.tributary.adminui.proxy.ProxyResources.Topic;
 import io.tributary.adminui.proxy.RestProxyClient;
 import io.tributary.adminui.proxy.TopicStates;
+import io.tributary.adminui.topics.TopicViews.ConfigChanges;
 import io.tributary.adminui.topics.TopicViews.ConfigRow;
 import io.tributary.adminui.topics.TopicViews.CreateTopicRequest;
 import io.tributary.adminui.topics.TopicViews.PartitionRow;
 import io.tributary.adminui.topics.TopicViews.TopicDetail;
 import io.tributary.adminui.topics.TopicViews.TopicPage;
 import io.tributary.adminui.topics.TopicViews.TopicRow;
+import io.tributary.adminui.topics.TopicViews.UpdateTopicRequest;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PatchMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -27,7 +35,8 @@ import org.springframework.web.server.ResponseStatusException;
 
 /**
  * {@code /api/topics}: the topic list (filtered and paged here, from one proxy list call), topic
- * creation and deletion, and a topic's partitions and configs.
+ * creation and deletion, a topic's partitions (with their size on disk) and configs, adding
+ * partitions and changing configs.
  *
  * <p>The proxy's topic list has no ISR, so the under-replicated count of a row comes from one
  * partition-state call per topic <em>on the page shown</em> (at most {@value #MAX_PAGE_SIZE}); the
@@ -39,6 +48,9 @@ public class TopicsController {
 
     /** Largest page served. */
     static final int MAX_PAGE_SIZE = 100;
+
+    /** Kafka's config source of a value set on the topic itself. */
+    static final String OVERRIDE_SOURCE = "DYNAMIC_TOPIC_CONFIG";
 
     private final RestProxyClient proxy;
     private final TopicStates states;
@@ -91,7 +103,10 @@ public class TopicsController {
         return ResponseEntity.noContent().build();
     }
 
-    /** A topic's partitions (leader, replicas, ISR, out-of-sync replicas, offsets) and configs. */
+    /**
+     * A topic's partitions (leader, replicas, ISR, out-of-sync replicas, offsets, bytes on disk), their
+     * total size, and its configs with where each value comes from.
+     */
     @GetMapping("/{name}")
     public TopicDetail detail(@PathVariable String name) {
         String clusterId = proxy.cluster().clusterId();
@@ -100,14 +115,79 @@ public class TopicsController {
             .map(p -> new PartitionRow(p.partitionId(), p.leaderId(), nullToEmpty(p.replicaIds()),
                 nullToEmpty(p.isrIds()), p.outOfSyncReplicaIds() != null ? p.outOfSyncReplicaIds()
                     : nullToEmpty(p.replicaIds()).stream().filter(id -> !nullToEmpty(p.isrIds()).contains(id)).toList(),
-                p.earliestOffset(), p.latestOffset()))
+                p.earliestOffset(), p.latestOffset(), p.sizeBytes()))
             .toList();
+        Long total = partitions.stream().map(PartitionRow::sizeBytes).filter(Objects::nonNull)
+            .reduce(Long::sum).orElse(null);
         List<ConfigRow> configs = proxy.configs(clusterId, name).stream()
             .sorted(Comparator.comparing(c -> c.name()))
-            .map(c -> new ConfigRow(c.name(), c.sensitive() ? null : c.value(), c.isDefault(), c.readOnly(),
-                c.sensitive(), c.source()))
+            .map(c -> new ConfigRow(c.name(), c.sensitive() ? null : c.value(), c.isDefault(),
+                OVERRIDE_SOURCE.equals(c.source()), c.readOnly(), c.sensitive(), c.source()))
             .toList();
-        return new TopicDetail(name, partitions, configs);
+        return new TopicDetail(name, total, partitions, configs);
+    }
+
+    /**
+     * Adds partitions: {@code {"partitions": N}} with N above the topic's current count; 204, 400 when N
+     * is missing or not above the current count (the proxy is then not asked to change anything), or
+     * the proxy's error (404 no such topic, 400 from Kafka).
+     */
+    @PatchMapping("/{name}")
+    public ResponseEntity<Void> addPartitions(@PathVariable String name, @RequestBody UpdateTopicRequest request) {
+        if (request.partitions() == null) {
+            throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "partitions (the new partition count) is required");
+        }
+        String clusterId = proxy.cluster().clusterId();
+        int current = proxy.topic(clusterId, name).partitionsCount();
+        if (request.partitions() <= current) {
+            throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "Topic " + name + " has " + current
+                + (current == 1 ? " partition" : " partitions") + ": the new count must be more than " + current
+                + " (partitions can only be added)");
+        }
+        proxy.addPartitions(clusterId, name, request.partitions());
+        return ResponseEntity.noContent().build();
+    }
+
+    /**
+     * Changes configs in one batch: {@code {"set": {name: value}, "reset": [name]}}, sent to the proxy
+     * as one {@code configs:alter} (SET and DELETE operations). 204; 400 for an empty batch, a blank
+     * name, a null value or a name both set and reset; else the proxy's error with Kafka's message
+     * (e.g. an invalid value or an unknown config).
+     */
+    @PutMapping("/{name}/configs")
+    public ResponseEntity<Void> changeConfigs(@PathVariable String name, @RequestBody ConfigChanges changes) {
+        Map<String, String> set = new LinkedHashMap<>();
+        if (changes.set() != null) {
+            for (Map.Entry<String, String> entry : changes.set().entrySet()) {
+                String config = requireName(entry.getKey());
+                if (entry.getValue() == null) {
+                    throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "Config " + config + " has no value: "
+                        + "put it in \"reset\" to bring back its default");
+                }
+                set.put(config, entry.getValue());
+            }
+        }
+        Set<String> reset = new LinkedHashSet<>();
+        for (String raw : changes.reset() == null ? List.<String>of() : changes.reset()) {
+            String config = requireName(raw);
+            if (set.containsKey(config)) {
+                throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "Config " + config
+                    + " is both set and reset");
+            }
+            reset.add(config);
+        }
+        if (set.isEmpty() && reset.isEmpty()) {
+            throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "No config to set or reset");
+        }
+        proxy.alterConfigs(proxy.cluster().clusterId(), name, set, List.copyOf(reset));
+        return ResponseEntity.noContent().build();
+    }
+
+    private static String requireName(String config) {
+        if (config == null || config.isBlank()) {
+            throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "Every config needs a name");
+        }
+        return config.strip();
     }
 
     private static List<Integer> nullToEmpty(List<Integer> ids) {

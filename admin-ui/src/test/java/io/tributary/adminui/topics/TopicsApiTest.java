@@ -4,7 +4,9 @@ import static io.tributary.adminui.testing.ProxyJson.CLUSTER;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.delete;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.patch;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.put;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
@@ -25,7 +27,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.MediaType;
 
-/** {@code /api/topics} against a stub REST proxy: paging and filter maths, counts, error pass-through. */
+/**
+ * {@code /api/topics} against a stub REST proxy: paging and filter maths, counts, sizes, adding
+ * partitions and changing configs (the bodies sent to the proxy), validation, error pass-through.
+ */
 class TopicsApiTest {
 
     private static final String TOPICS = "/v3/clusters/" + CLUSTER + "/topics";
@@ -191,8 +196,11 @@ class TopicsApiTest {
         proxy.on("GET", TOPICS + "/orders/partitions", 200, ProxyJson.list(List.of(
             "{\"partition_id\":1,\"leader_id\":null,\"replica_ids\":[2,0],\"isr_ids\":[],"
                 + "\"out_of_sync_replica_ids\":[2,0],\"earliest_offset\":0,\"latest_offset\":0}",
+            "{\"partition_id\":2,\"leader_id\":1,\"replica_ids\":[1],\"isr_ids\":[1],"
+                + "\"earliest_offset\":0,\"latest_offset\":7,\"size_bytes\":1000}",
             "{\"partition_id\":0,\"leader_id\":0,\"replica_ids\":[0,1,2],\"isr_ids\":[0,2],"
-                + "\"out_of_sync_replica_ids\":[1],\"earliest_offset\":5,\"latest_offset\":42}")));
+                + "\"out_of_sync_replica_ids\":[1],\"earliest_offset\":5,\"latest_offset\":42,"
+                + "\"size_bytes\":5368709120}")));
         proxy.on("GET", TOPICS + "/orders/configs", 200, ProxyJson.list(List.of(
             "{\"name\":\"retention.ms\",\"value\":\"604800000\",\"is_default\":true,\"is_read_only\":false,"
                 + "\"is_sensitive\":false,\"source\":\"DEFAULT_CONFIG\"}",
@@ -210,11 +218,142 @@ class TopicsApiTest {
             .andExpect(jsonPath("$.partitions[0].outOfSync").value(org.hamcrest.Matchers.contains(1)))
             .andExpect(jsonPath("$.partitions[0].startOffset").value(5))
             .andExpect(jsonPath("$.partitions[0].endOffset").value(42))
+            .andExpect(jsonPath("$.partitions[0].sizeBytes").value(5368709120L))
             .andExpect(jsonPath("$.partitions[1].leader").doesNotExist())
+            .andExpect(jsonPath("$.partitions[1].sizeBytes").doesNotExist())
+            .andExpect(jsonPath("$.partitions[2].sizeBytes").value(1000))
+            .andExpect(jsonPath("$.sizeBytes").value(5368710120L))
             .andExpect(jsonPath("$.configs[0].name").value("cleanup.policy"))
             .andExpect(jsonPath("$.configs[0].source").value("DYNAMIC_TOPIC_CONFIG"))
+            .andExpect(jsonPath("$.configs[0].overridden").value(true))
+            .andExpect(jsonPath("$.configs[0].isDefault").value(false))
+            .andExpect(jsonPath("$.configs[1].name").value("retention.ms"))
+            .andExpect(jsonPath("$.configs[1].overridden").value(false))
+            .andExpect(jsonPath("$.configs[1].isDefault").value(true))
+            .andExpect(jsonPath("$.configs[1].readOnly").value(false))
             .andExpect(jsonPath("$.configs[2].name").value("sasl.secret"))
+            .andExpect(jsonPath("$.configs[2].sensitive").value(true))
             .andExpect(jsonPath("$.configs[2].value").doesNotExist());
+    }
+
+    @Test
+    void detailOfAProxyWithoutSizesHasNoTotal() throws Exception {
+        proxy.on("GET", TOPICS + "/orders/partitions", 200, ProxyJson.list(List.of(
+            "{\"partition_id\":0,\"leader_id\":0,\"replica_ids\":[0],\"isr_ids\":[0],"
+                + "\"earliest_offset\":0,\"latest_offset\":3}")));
+        proxy.on("GET", TOPICS + "/orders/configs", 200, ProxyJson.list(List.of()));
+
+        api.mvc().perform(get("/api/topics/orders"))
+            .andExpect(status().isOk())
+            .andExpect(jsonPath("$.partitions[0].sizeBytes").doesNotExist())
+            .andExpect(jsonPath("$.sizeBytes").doesNotExist());
+    }
+
+    @Test
+    void addPartitionsPatchesTheProxyWithTheNewCountAndAnswers204() throws Exception {
+        proxy.on("GET", TOPICS + "/orders", 200, ProxyJson.topic("orders", 1, 1));
+        proxy.on("PATCH", TOPICS + "/orders", 200, ProxyJson.topic("orders", 3, 1));
+
+        api.mvc().perform(patch("/api/topics/orders").contentType(MediaType.APPLICATION_JSON)
+                .content("{\"partitions\":3}"))
+            .andExpect(status().isNoContent());
+
+        assertThat(proxy.received().stream().filter(r -> r.method().equals("PATCH")).map(r -> r.body()).toList())
+            .containsExactly("{\"partitions_count\":3}");
+    }
+
+    @Test
+    void addPartitionsNotAboveTheCurrentCountIs400WithoutChangingAnything() throws Exception {
+        proxy.on("GET", TOPICS + "/orders", 200, ProxyJson.topic("orders", 3, 1));
+
+        api.mvc().perform(patch("/api/topics/orders").contentType(MediaType.APPLICATION_JSON)
+                .content("{\"partitions\":3}"))
+            .andExpect(status().isBadRequest())
+            .andExpect(jsonPath("$.status").value(400))
+            .andExpect(jsonPath("$.message").value(
+                "Topic orders has 3 partitions: the new count must be more than 3 (partitions can only be added)"));
+        api.mvc().perform(patch("/api/topics/orders").contentType(MediaType.APPLICATION_JSON)
+                .content("{\"partitions\":2}"))
+            .andExpect(status().isBadRequest());
+        api.mvc().perform(patch("/api/topics/orders").contentType(MediaType.APPLICATION_JSON).content("{}"))
+            .andExpect(status().isBadRequest())
+            .andExpect(jsonPath("$.message").value("partitions (the new partition count) is required"));
+        api.mvc().perform(patch("/api/topics/orders").contentType(MediaType.APPLICATION_JSON)
+                .content("{\"partitions\":\"many\"}"))
+            .andExpect(status().isBadRequest());
+
+        assertThat(proxy.count("PATCH", TOPICS + "/orders")).isZero();
+    }
+
+    @Test
+    void addPartitionsPassesOnTheProxysErrors() throws Exception {
+        proxy.on("GET", TOPICS + "/nope", 404,
+            "{\"error_code\":40401,\"message\":\"This server does not host this topic-partition.\"}");
+        proxy.on("GET", TOPICS + "/orders", 200, ProxyJson.topic("orders", 1, 1));
+        proxy.on("PATCH", TOPICS + "/orders", 400,
+            "{\"error_code\":400,\"message\":\"The number of partitions must be at most 1000.\"}");
+
+        api.mvc().perform(patch("/api/topics/nope").contentType(MediaType.APPLICATION_JSON)
+                .content("{\"partitions\":2}"))
+            .andExpect(status().isNotFound())
+            .andExpect(jsonPath("$.errorCode").value(40401))
+            .andExpect(jsonPath("$.message").value("This server does not host this topic-partition."));
+        api.mvc().perform(patch("/api/topics/orders").contentType(MediaType.APPLICATION_JSON)
+                .content("{\"partitions\":5000}"))
+            .andExpect(status().isBadRequest())
+            .andExpect(jsonPath("$.errorCode").value(400))
+            .andExpect(jsonPath("$.message").value("The number of partitions must be at most 1000."));
+        assertThat(proxy.count("PATCH", TOPICS + "/nope")).isZero();
+    }
+
+    @Test
+    void configChangesAreOneConfigsAlterCallWithSetAndDeleteOperations() throws Exception {
+        proxy.on("POST", TOPICS + "/orders/configs:alter", 204, "");
+
+        api.mvc().perform(put("/api/topics/orders/configs").contentType(MediaType.APPLICATION_JSON)
+                .content("{\"set\":{\"retention.ms\":\"3600000\",\"cleanup.policy\":\"compact,delete\"},"
+                    + "\"reset\":[\"segment.bytes\",\"segment.bytes\"]}"))
+            .andExpect(status().isNoContent());
+
+        assertThat(proxy.received().stream().filter(r -> r.method().equals("POST")).map(r -> r.body()).toList())
+            .containsExactly("{\"data\":[{\"name\":\"retention.ms\",\"value\":\"3600000\",\"operation\":\"SET\"},"
+                + "{\"name\":\"cleanup.policy\",\"value\":\"compact,delete\",\"operation\":\"SET\"},"
+                + "{\"name\":\"segment.bytes\",\"operation\":\"DELETE\"}]}");
+    }
+
+    @Test
+    void configChangesAreValidatedBeforeAskingTheProxy() throws Exception {
+        proxy.on("POST", TOPICS + "/orders/configs:alter", 204, "");
+        for (String body : List.of("{}", "{\"set\":{},\"reset\":[]}", "{\"set\":{\" \":\"1\"}}",
+                "{\"reset\":[\"\"]}", "{\"set\":{\"retention.ms\":null}}",
+                "{\"set\":{\"retention.ms\":\"1\"},\"reset\":[\"retention.ms\"]}", "{\"set\":[1]}")) {
+            api.mvc().perform(put("/api/topics/orders/configs").contentType(MediaType.APPLICATION_JSON).content(body))
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.message").isString());
+        }
+        api.mvc().perform(put("/api/topics/orders/configs").contentType(MediaType.APPLICATION_JSON)
+                .content("{\"set\":{\"retention.ms\":\"1\"},\"reset\":[\"retention.ms\"]}"))
+            .andExpect(jsonPath("$.message").value("Config retention.ms is both set and reset"));
+        assertThat(proxy.count("POST", TOPICS + "/orders/configs:alter")).isZero();
+    }
+
+    @Test
+    void configChangesPassOnKafkasMessage() throws Exception {
+        proxy.on("POST", TOPICS + "/orders/configs:alter", 400, "{\"error_code\":400,\"message\":"
+            + "\"Invalid value soon for configuration retention.ms: Not a number of type LONG\"}");
+        proxy.on("POST", TOPICS + "/nope/configs:alter", 404,
+            "{\"error_code\":40401,\"message\":\"This server does not host this topic-partition.\"}");
+
+        api.mvc().perform(put("/api/topics/orders/configs").contentType(MediaType.APPLICATION_JSON)
+                .content("{\"set\":{\"retention.ms\":\"soon\"}}"))
+            .andExpect(status().isBadRequest())
+            .andExpect(jsonPath("$.errorCode").value(400))
+            .andExpect(jsonPath("$.message").value(
+                "Invalid value soon for configuration retention.ms: Not a number of type LONG"));
+        api.mvc().perform(put("/api/topics/nope/configs").contentType(MediaType.APPLICATION_JSON)
+                .content("{\"reset\":[\"retention.ms\"]}"))
+            .andExpect(status().isNotFound())
+            .andExpect(jsonPath("$.errorCode").value(40401));
     }
 
     @Test
