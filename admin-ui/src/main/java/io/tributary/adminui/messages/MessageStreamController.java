@@ -21,7 +21,8 @@ import tools.jackson.databind.json.JsonMapper;
  * stream of the topic (from the log end, or after {@code Last-Event-ID} on reconnect), each
  * {@code record} event's data turned into the page's decoded {@link MessageViews.Message}. Ends
  * when the browser goes away (noticed at the next event or the proxy's heartbeat) or the proxy
- * closes the stream. A proxy error before the stream opens is an ordinary JSON error answer.
+ * closes the stream, or the app stops ({@link OpenTails}). A proxy error before the stream opens is
+ * an ordinary JSON error answer.
  */
 @RestController
 public class MessageStreamController {
@@ -29,9 +30,11 @@ public class MessageStreamController {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final MessagesProxyClient records;
+    private final OpenTails openTails;
 
-    public MessageStreamController(MessagesProxyClient records) {
+    public MessageStreamController(MessagesProxyClient records, OpenTails openTails) {
         this.records = records;
+        this.openTails = openTails;
     }
 
     // No "produces": an error before the stream opens is answered as JSON whatever the Accept header.
@@ -40,6 +43,10 @@ public class MessageStreamController {
             @RequestHeader(name = "Last-Event-ID", required = false) String lastEventId,
             HttpServletResponse response) throws IOException {
         InputStream upstream = records.openStream(name, lastEventId);
+        if (!openTails.add(upstream)) {
+            response.sendError(HttpServletResponse.SC_SERVICE_UNAVAILABLE, "Shutting down");
+            return;
+        }
         try (upstream; BufferedReader lines = new BufferedReader(new InputStreamReader(upstream,
                 StandardCharsets.UTF_8))) {
             response.setStatus(200);
@@ -59,7 +66,10 @@ public class MessageStreamController {
             }
             out.flush();
         } catch (IOException browserGone) {
-            // the browser closed the stream (or the proxy did): closing the upstream ends the proxy's side
+            // the browser closed the stream (or the proxy did, or the app is stopping): closing the
+            // upstream ends the proxy's side
+        } finally {
+            openTails.remove(upstream);
         }
     }
 

@@ -56,7 +56,7 @@ class MessagesApiTest {
         RestProxyClient client = new RestProxyConfiguration().restProxyClient(properties);
         MessagesProxyClient records = new MessagesProxyClient(properties);
         return MockMvcBuilders.standaloneSetup(new MessagesController(client, records, produceEnabled),
-                new MessageStreamController(records))
+                new MessageStreamController(records, startedTails()))
             .setControllerAdvice(new ApiExceptionHandler()).build();
     }
 
@@ -326,5 +326,11 @@ class MessagesApiTest {
             "\"text\":\"{\\n  \\\"n\\\" : 1\\n}\"");
         assertThat(proxy.queries("GET", "/topics/orders/records/stream")).singleElement()
             .satisfies(q -> assertThat(q).contains("from=end", "format=binary"));
+    }
+
+    private static OpenTails startedTails() {
+        OpenTails tails = new OpenTails();
+        tails.start();
+        return tails;
     }
 }
