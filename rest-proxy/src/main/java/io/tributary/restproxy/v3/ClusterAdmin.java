@@ -181,6 +181,35 @@ public class ClusterAdmin {
     }
 
     /**
+     * The descriptions of {@code groups}, asked in one DescribeGroups round (batched per
+     * coordinator by the Admin client) rather than one request per group; a group that went away
+     * since it was listed (not found, or DEAD) is left out. Sorted by group id.
+     */
+    public List<ConsumerGroupDescription> groups(Collection<String> groups) {
+        if (groups.isEmpty()) {
+            return List.of();
+        }
+        Map<String, KafkaFuture<ConsumerGroupDescription>> futures = admin.describeConsumerGroups(groups).describedGroups();
+        List<ConsumerGroupDescription> descriptions = new ArrayList<>();
+        for (Map.Entry<String, KafkaFuture<ConsumerGroupDescription>> e : new java.util.TreeMap<>(futures).entrySet()) {
+            ConsumerGroupDescription description;
+            try {
+                description = get(e.getValue(), cause -> cause instanceof GroupIdNotFoundException
+                    ? groupNotFound(e.getKey()) : null);
+            } catch (RestException gone) {
+                if (gone.error() == RestError.NOT_FOUND) {
+                    continue;
+                }
+                throw gone;
+            }
+            if (description.groupState() != GroupState.DEAD) {
+                descriptions.add(description);
+            }
+        }
+        return descriptions;
+    }
+
+    /**
      * A consumer group's state, members and assignments.
      *
      * @throws RestException 404 when the group does not exist

@@ -57,10 +57,10 @@ public class V3ConsumerGroupsController {
     @Operation(summary = "List consumer groups")
     public ResourceList<ConsumerGroup> groups(@PathVariable String clusterId) {
         admin.checkCluster(clusterId);
-        List<String> ids = admin.groups().stream().map(GroupListing::groupId).sorted().toList();
+        List<String> ids = admin.groups().stream().map(GroupListing::groupId).toList();
         List<ConsumerGroup> groups = new ArrayList<>();
-        for (String id : ids) {
-            groups.add(group(clusterId, admin.group(id)));
+        for (var description : admin.groups(ids)) {
+            groups.add(group(clusterId, description));
         }
         return new ResourceList<>("KafkaConsumerGroupList", V3Links.self(clusterId, "/consumer-groups"), groups);
     }
