@@ -85,8 +85,13 @@ export function throughputSection() {
     if (!charts) {
       // The x axis spans what was collected (at least a minute, at most 15), with a little room on the right.
       const pad = data.intervalSeconds || 5;
+      // (From the points themselves: uPlot widens a single point's time range to a day.)
       const x = { time: true,
-        range: (u, min, max) => [max - Math.min(WINDOW_S, Math.max(60, max - min)), max + pad] };
+        range: () => {
+          const first = data.points[0].time / 1000;
+          const last = data.points[data.points.length - 1].time / 1000;
+          return [last - Math.min(WINDOW_S, Math.max(60, last - first)), last + pad];
+        } };
       const common = { height: 200, legend: { show: true }, cursor: { drag: { x: false, y: false } } };
       charts = [
         new uPlot({
