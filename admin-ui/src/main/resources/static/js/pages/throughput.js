@@ -63,10 +63,12 @@ export function throughputSection() {
     summary, live, missing,
     h('div', { class: 'throughput-charts' }, bytesBox, messagesBox));
 
+  const scheme = window.matchMedia('(prefers-color-scheme: dark)');
   let charts = null;
   let data = null;
   let lastAnnounced = 0;
   let lastText = '';
+  let lastWasEmpty = null;
   let timer;
 
   function destroyCharts() {
@@ -99,16 +101,17 @@ export function throughputSection() {
           series: [{}, { label: 'In', points: { show: true }, stroke: cssVar('--accent'), width: 2, value: (u, v) => (v == null ? '–' : bytesRate(v)) },
             { label: 'Out', points: { show: true }, stroke: cssVar('--ok'), width: 2, dash: [6, 3], value: (u, v) => (v == null ? '–' : bytesRate(v)) }],
           axes: [{ ...axis }, { ...axis, size: 70, values: (u, vals) => vals.map((v) => bytesRate(v).replace('/s', '')) }],
-          scales: { x, y: { range: (u, min, max) => [0, Math.max(max, 1)] } },
+          scales: { x, y: { range: (u, min, max) => [0, Math.max(max * 1.1, 1)] } },
         }, [xs, data.points.map((p) => p.bytesIn), data.points.map((p) => p.bytesOut)], bytesBox),
         new uPlot({
           ...common, width: width(messagesBox),
           series: [{}, { label: 'Messages in', points: { show: true }, stroke: cssVar('--warn-fg') || fg, width: 2,
             value: (u, v) => (v == null ? '–' : messagesRate(v)) }],
           axes: [{ ...axis }, { ...axis, size: 60 }],
-          scales: { x, y: { range: (u, min, max) => [0, Math.max(max, 1)] } },
+          scales: { x, y: { range: (u, min, max) => [0, Math.max(max * 1.1, 1)] } },
         }, [xs, data.points.map((p) => p.messagesIn)], messagesBox),
       ];
+      section.dataset.theme = scheme.matches ? 'dark' : 'light';
     } else {
       charts[0].setData([xs, data.points.map((p) => p.bytesIn), data.points.map((p) => p.bytesOut)]);
       charts[1].setData([xs, data.points.map((p) => p.messagesIn)]);
@@ -124,9 +127,11 @@ export function throughputSection() {
       : `Collecting… the first rates come after two scrapes, ${answer.intervalSeconds} s apart.`;
     summary.textContent = text;
     summary.classList.toggle('empty', !last);
-    // Screen readers hear the summary when it changes, at most once a minute.
+    // Screen readers hear the summary when it changes: at once from or to "collecting", else at most once a minute.
     const now = Date.now();
-    if (text !== lastText && (last == null || now - lastAnnounced >= ANNOUNCE_EVERY_MS)) {
+    const stateChanged = (last == null) !== lastWasEmpty;
+    if (text !== lastText && (stateChanged || now - lastAnnounced >= ANNOUNCE_EVERY_MS)) {
+      lastWasEmpty = last == null;
       live.textContent = text;
       lastText = text;
       lastAnnounced = now;
@@ -172,7 +177,6 @@ export function throughputSection() {
       draw().catch(() => {});
     }, 150);
   };
-  const scheme = window.matchMedia('(prefers-color-scheme: dark)');
   window.addEventListener('resize', resized);
   scheme.addEventListener('change', resized);
   poll();

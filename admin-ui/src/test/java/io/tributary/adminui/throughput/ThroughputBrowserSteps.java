@@ -26,6 +26,7 @@ import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -76,6 +77,17 @@ public final class ThroughputBrowserSteps {
         assertThat(browser.findElement(By.id("throughput-missing")).isDisplayed()).as("no broker missing").isFalse();
         assertThat(browser.findElement(By.id("throughput-live")).getAttribute("aria-live")).isEqualTo("polite");
         screenshot("overview-throughput");
+
+        // Dark theme: the charts are drawn again in its colours.
+        ((ChromeDriver) browser).executeCdpCommand("Emulation.setEmulatedMedia",
+            Map.of("features", List.of(Map.of("name", "prefers-color-scheme", "value", "dark"))));
+        try {
+            wait.until(ExpectedConditions.attributeToBe(By.cssSelector("section.throughput"), "data-theme", "dark"));
+            wait.until(d -> drawn("#throughput-messages canvas"));
+            screenshot("overview-throughput-dark");
+        } finally {
+            ((ChromeDriver) browser).executeCdpCommand("Emulation.setEmulatedMedia", Map.of("features", List.of()));
+        }
 
         browser.manage().window().setSize(new Dimension(390, 844));
         wait.until(d -> (Boolean) ((JavascriptExecutor) d).executeScript(
