@@ -44,6 +44,9 @@ export const cluster = () => request('GET', '/api/cluster');
 export const topics = (filter, page, size) =>
   request('GET', `/api/topics?${new URLSearchParams({ filter, page, size })}`);
 
+/** Cluster-wide throughput of the last 15 minutes: { intervalSeconds, points, missingBrokers }. */
+export const throughput = () => request('GET', '/api/throughput');
+
 /** A topic's partitions and configs. */
 export const topic = (name) => request('GET', `/api/topics/${encodeURIComponent(name)}`);
 

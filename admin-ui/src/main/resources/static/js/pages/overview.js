@@ -1,6 +1,7 @@
-// Cluster overview: id, controller, brokers, topic and partition counts.
+// Cluster overview: id, controller, brokers, topic and partition counts, throughput chart.
 import * as api from '../api.js';
 import { h, table } from '../dom.js';
+import { throughputSection } from './throughput.js';
 
 function stat(label, value, id, warn) {
   return h('div', { class: warn ? 'stat warn' : 'stat' },
@@ -24,6 +25,7 @@ export async function render() {
       stat('Partitions', c.partitions, 'partition-count'),
       stat('Under-replicated partitions', c.underReplicatedPartitions, 'urp-count', c.underReplicatedPartitions > 0),
       stat('Offline partitions', c.offlinePartitions, 'offline-count', c.offlinePartitions > 0)),
+    throughputSection(),
     h('h2', {}, 'Brokers'),
     table('Brokers', ['Id', 'Host', 'Port', 'Rack', 'Controller'], brokers, { id: 'brokers' }));
 }

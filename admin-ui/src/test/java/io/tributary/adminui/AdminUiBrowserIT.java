@@ -81,7 +81,8 @@ class AdminUiBrowserIT {
         Files.createDirectories(screenshots);
         cluster = ClusterProcesses.start();
         app = SpringApplication.run(AdminUiApplication.class, "--server.port=0", "--server.address=127.0.0.1",
-            "--admin-ui.rest-proxy-url=" + cluster.restProxyUrl());
+            "--admin-ui.rest-proxy-url=" + cluster.restProxyUrl(),
+            "--admin-ui.broker-metrics-port=" + cluster.brokerHttpPort(), "--admin-ui.metrics-interval=1s");
         ui = URI.create("http://127.0.0.1:" + ((WebServerApplicationContext) app).getWebServer().getPort());
 
         System.setProperty("webdriver.chrome.driver", CHROMEDRIVER.toString());
@@ -388,6 +389,12 @@ class AdminUiBrowserIT {
     private List<String> partitionRow(String topic, int partition) {
         return browser.findElements(By.cssSelector("#offsets tr[data-partition='" + topic + "-" + partition + "'] td"))
             .stream().map(e -> e.getText().trim()).toList();
+    }
+
+    @Test
+    void overviewThroughputChartShowsProducedMessages() throws Exception {
+        new io.tributary.adminui.throughput.ThroughputBrowserSteps(browser, wait, ui, cluster.bootstrapServers(),
+            screenshots).run();
     }
 
     @Test

@@ -28,6 +28,7 @@ public final class ClusterProcesses implements AutoCloseable {
     private final List<Process> processes = new ArrayList<>();
     private URI restProxyUrl;
     private String bootstrapServers;
+    private int brokerHttpPort;
 
     private ClusterProcesses(Path dir) {
         this.dir = dir;
@@ -52,6 +53,11 @@ public final class ClusterProcesses implements AutoCloseable {
         return restProxyUrl;
     }
 
+    /** The broker's HTTP (actuator) port, where its /actuator/prometheus is. */
+    public int brokerHttpPort() {
+        return brokerHttpPort;
+    }
+
     /** The broker's Kafka address, host:port. */
     public String bootstrapServers() {
         return bootstrapServers;
@@ -61,13 +67,14 @@ public final class ClusterProcesses implements AutoCloseable {
         String jar = jar("broker.jar");
         int kafkaPort = freePort();
         Path log = dir.resolve("broker.log");
+        brokerHttpPort = freePort();
         Process broker = launch(log, "-jar", jar,
             "--broker.data-dir=" + dir.resolve("data"),
             "--broker.listeners=PLAINTEXT://127.0.0.1:" + kafkaPort,
             "--broker.embedded-zookeeper-port=" + freePort(),
             "--broker.auto-create-topics-enable=false",
             "--broker.offsets-topic-num-partitions=1",
-            "--server.port=0");
+            "--server.port=" + brokerHttpPort);
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         while (System.nanoTime() < deadline) {
             String text = Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";

@@ -1,0 +1,40 @@
+package io.tributary.adminui.throughput;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** Reading the three throughput counters out of the Prometheus text format. */
+class PrometheusTextTest {
+
+    @Test
+    void sumsEachCounterOverTopicsAndIgnoresEverythingElse() {
+        String text = """
+            # HELP kafka_server_brokertopicmetrics_bytesin_total Bytes in
+            # TYPE kafka_server_brokertopicmetrics_bytesin_total counter
+            kafka_server_brokertopicmetrics_bytesin_total{topic="a"} 100.0
+            kafka_server_brokertopicmetrics_bytesin_total{topic="b,c}\\"x"} 50.5
+            kafka_server_brokertopicmetrics_bytesout_total{topic="a"} 7 1700000000000
+            kafka_server_brokertopicmetrics_messagesin_total{topic="a"} 3.0
+            kafka_server_brokertopicmetrics_messagesin_total{topic="b"} 4.0
+            kafka_server_brokertopicmetrics_replicationbytesin_total 999.0
+            kafka_server_brokertopicmetrics_bytesin_totalx{topic="a"} 999.0
+            jvm_memory_used_bytes{area="heap"} 12345.0
+            kafka_server_brokertopicmetrics_bytesin_total{topic="nan"} NaN
+            kafka_server_brokertopicmetrics_bytesin_total{topic="broken"}
+            """;
+        assertThat(PrometheusText.parse(text)).isEqualTo(new Counters(150.5, 7, 7));
+    }
+
+    @Test
+    void noSeriesIsZero() {
+        assertThat(PrometheusText.parse("jvm_threads_live_threads 12.0\n")).isEqualTo(new Counters(0, 0, 0));
+        assertThat(PrometheusText.parse("")).isEqualTo(new Counters(0, 0, 0));
+    }
+
+    @Test
+    void readsCarriageReturnLineEndings() {
+        assertThat(PrometheusText.parse("kafka_server_brokertopicmetrics_messagesin_total{topic=\"a\"} 2.0\r\n"))
+            .isEqualTo(new Counters(0, 0, 2));
+    }
+}
