@@ -34,5 +34,26 @@ export function announce(text) {
   document.getElementById('status').textContent = text;
 }
 
+/**
+ * Wraps a load so that only the latest call's outcome is shown: an earlier answer (another filter,
+ * an overlapping refresh) that arrives late is dropped. `start` runs before every load; `ok`,
+ * `fail` and `end` only for the latest one.
+ */
+export function latestOnly({ start, fetch, ok, fail, end }) {
+  let latest = 0;
+  return async () => {
+    const token = ++latest;
+    if (start) start();
+    try {
+      const value = await fetch();
+      if (token === latest) ok(value);
+    } catch (e) {
+      if (token === latest) fail(e);
+    } finally {
+      if (token === latest && end) end();
+    }
+  };
+}
+
 /** A list of broker ids, e.g. [0, 1]. */
 export const ids = (list) => `[${(list || []).join(', ')}]`;

@@ -1,6 +1,6 @@
 // Consumer group detail: state, members, per-partition offsets and lag; offset reset (four modes) and
 // deletion, both behind a confirmation dialog and only possible while the group is empty.
-import { announce, errorBox, h, table } from '../dom.js';
+import { announce, errorBox, h, latestOnly, table } from '../dom.js';
 import * as api from './groups-api.js';
 
 const MODES = [
@@ -32,26 +32,24 @@ export async function render([id]) {
   }
 
   // Only the latest reload's answer is shown (a reset's reload and a Refresh may overlap).
-  let latest = 0;
-  async function reload() {
-    const token = ++latest;
-    refresh.textContent = 'Refreshing…';
-    overview.setAttribute('aria-busy', 'true');
-    refreshMessage.replaceChildren();
-    try {
-      const fresh = await api.group(id);
-      if (token !== latest) return;
+  const reload = latestOnly({
+    start() {
+      refresh.textContent = 'Refreshing…';
+      overview.setAttribute('aria-busy', 'true');
+      refreshMessage.replaceChildren();
+    },
+    fetch: () => api.group(id),
+    ok(fresh) {
       group = fresh;
       show();
-    } catch (e) {
-      if (token === latest) refreshMessage.replaceChildren(errorBox(e));
-    } finally {
-      if (token === latest) {
-        overview.removeAttribute('aria-busy');
-        refresh.textContent = 'Refresh';
-      }
-    }
-  }
+    },
+    fail: (e) => refreshMessage.replaceChildren(errorBox(e)),
+    end() {
+      overview.removeAttribute('aria-busy');
+      refresh.textContent = 'Refresh';
+    },
+  });
+
 
   async function askDelete() {
     deleteMessage.replaceChildren();

@@ -1,5 +1,5 @@
 // Consumer groups: filter and paging (server side), state, member count and total lag per group.
-import { errorBox, h, table } from '../dom.js';
+import { errorBox, h, latestOnly, table } from '../dom.js';
 import * as api from './groups-api.js';
 
 const PAGE_SIZE = 20;
@@ -11,21 +11,17 @@ export async function render() {
   const listArea = h('div', { id: 'group-list', 'aria-live': 'polite' });
 
   // Only the latest request's answer is shown: an earlier one (another filter) may arrive after it.
-  let latest = 0;
-  async function load() {
-    const token = ++latest;
-    listArea.setAttribute('aria-busy', 'true');
-    // The first load shows a loading line; later ones keep the old list until the new one is there.
-    if (!listArea.hasChildNodes()) listArea.replaceChildren(h('p', { class: 'loading' }, 'Loading consumer groups…'));
-    try {
-      const result = await api.groups(state.filter, state.page, PAGE_SIZE);
-      if (token === latest) listArea.replaceChildren(...list(result));
-    } catch (e) {
-      if (token === latest) listArea.replaceChildren(errorBox(e));
-    } finally {
-      if (token === latest) listArea.removeAttribute('aria-busy');
-    }
-  }
+  const load = latestOnly({
+    start() {
+      listArea.setAttribute('aria-busy', 'true');
+      // The first load shows a loading line; later ones keep the old list until the new one is there.
+      if (!listArea.hasChildNodes()) listArea.replaceChildren(h('p', { class: 'loading' }, 'Loading consumer groups…'));
+    },
+    fetch: () => api.groups(state.filter, state.page, PAGE_SIZE),
+    ok: (result) => listArea.replaceChildren(...list(result)),
+    fail: (e) => listArea.replaceChildren(errorBox(e)),
+    end: () => listArea.removeAttribute('aria-busy'),
+  });
 
   function list(result) {
     const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));

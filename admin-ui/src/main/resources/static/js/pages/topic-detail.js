@@ -2,7 +2,7 @@
 // total size; adding partitions (behind a confirmation dialog); configs with where each value comes
 // from, edited and reset in one batch.
 import * as api from '../api.js';
-import { announce, errorBox, h, ids, table } from '../dom.js';
+import { announce, errorBox, h, ids, latestOnly, table } from '../dom.js';
 import { confirmDialog } from './groups-api.js';
 
 const enc = encodeURIComponent;
@@ -59,26 +59,24 @@ export async function render([name]) {
   }
 
   // Only the latest reload's answer is shown (a Refresh and a save's reload may overlap).
-  let latest = 0;
-  async function reload() {
-    const token = ++latest;
-    refresh.textContent = 'Refreshing…';
-    overview.setAttribute('aria-busy', 'true');
-    refreshMessage.replaceChildren();
-    try {
-      const fresh = await api.topic(name);
-      if (token !== latest) return;
+  const reload = latestOnly({
+    start() {
+      refresh.textContent = 'Refreshing…';
+      overview.setAttribute('aria-busy', 'true');
+      refreshMessage.replaceChildren();
+    },
+    fetch: () => api.topic(name),
+    ok(fresh) {
       t = fresh;
       show();
-    } catch (e) {
-      if (token === latest) refreshMessage.replaceChildren(errorBox(e));
-    } finally {
-      if (token === latest) {
-        overview.removeAttribute('aria-busy');
-        refresh.textContent = 'Refresh';
-      }
-    }
-  }
+    },
+    fail: (e) => refreshMessage.replaceChildren(errorBox(e)),
+    end() {
+      overview.removeAttribute('aria-busy');
+      refresh.textContent = 'Refresh';
+    },
+  });
+
 
   function addPartitionsForm() {
     const count = h('input', { id: 'new-partition-count', name: 'partitions', type: 'number', step: '1',

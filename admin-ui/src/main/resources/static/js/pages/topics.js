@@ -1,6 +1,6 @@
 // Topics: filter and paging (server side), create form, delete with a confirmation dialog.
 import * as api from '../api.js';
-import { announce, errorBox, h, table } from '../dom.js';
+import { announce, errorBox, h, latestOnly, table } from '../dom.js';
 
 const PAGE_SIZE = 20;
 
@@ -28,22 +28,17 @@ export async function render() {
   const dialog = confirmDialog();
 
   // Only the latest request's answer is shown: an earlier one (another filter) may arrive after it.
-  let latest = 0;
-
-  async function load() {
-    const token = ++latest;
-    listArea.setAttribute('aria-busy', 'true');
-    // The first load shows a loading line; later ones keep the old list until the new one is there.
-    if (!listArea.hasChildNodes()) listArea.replaceChildren(h('p', { class: 'loading' }, 'Loading topics…'));
-    try {
-      const result = await api.topics(state.filter, state.page, PAGE_SIZE);
-      if (token === latest) listArea.replaceChildren(...list(result));
-    } catch (e) {
-      if (token === latest) listArea.replaceChildren(errorBox(e));
-    } finally {
-      if (token === latest) listArea.removeAttribute('aria-busy');
-    }
-  }
+  const load = latestOnly({
+    start() {
+      listArea.setAttribute('aria-busy', 'true');
+      // The first load shows a loading line; later ones keep the old list until the new one is there.
+      if (!listArea.hasChildNodes()) listArea.replaceChildren(h('p', { class: 'loading' }, 'Loading topics…'));
+    },
+    fetch: () => api.topics(state.filter, state.page, PAGE_SIZE),
+    ok: (result) => listArea.replaceChildren(...list(result)),
+    fail: (e) => listArea.replaceChildren(errorBox(e)),
+    end: () => listArea.removeAttribute('aria-busy'),
+  });
 
   function list(result) {
     const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
