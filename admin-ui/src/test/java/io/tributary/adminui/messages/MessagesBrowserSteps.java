@@ -1,5 +1,6 @@
 package io.tributary.adminui.messages;
 
+import io.tributary.adminui.testing.BrowserSteps;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -11,9 +12,6 @@ import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -34,27 +32,16 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * browser (value pretty-printed), search for part of its value (with "scanned" progress), and see
  * a record produced by a Kafka producer appear in the live tail. Screenshots into {@code screenshots}.
  */
-public final class MessagesBrowserSteps {
+public final class MessagesBrowserSteps extends BrowserSteps {
 
-    private final WebDriver browser;
-    private final WebDriverWait wait;
-    private final URI ui;
-    private final String bootstrap;
-    private final Path screenshots;
 
     public MessagesBrowserSteps(WebDriver browser, WebDriverWait wait, URI ui, String bootstrap, Path screenshots) {
-        this.browser = browser;
-        this.wait = wait;
-        this.ui = ui;
-        this.bootstrap = bootstrap;
-        this.screenshots = screenshots;
+        super(browser, wait, ui, bootstrap, screenshots);
     }
 
+    @Override
     public void run() throws Exception {
-        String topic = "ui-messages-" + Long.toHexString(System.nanoTime());
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
-            admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1))).all().get(30, TimeUnit.SECONDS);
-        }
+        String topic = createTopic("ui-messages-", 2);
 
         // From the topic page (two partitions) to its messages: none yet, the produce form offered.
         browser.get(ui.resolve("/#/topics/" + topic).toString());

@@ -1,5 +1,6 @@
 package io.tributary.adminui.throughput;
 
+import io.tributary.adminui.testing.BrowserSteps;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.URI;
@@ -13,9 +14,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -35,30 +33,19 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * overview's chart summary shows a non-zero messages-in rate, both charts are drawn (pixels on their
  * canvases), no broker is reported missing, and the page fits a phone's width.
  */
-public final class ThroughputBrowserSteps {
+public final class ThroughputBrowserSteps extends BrowserSteps {
 
     private static final Pattern MESSAGES = Pattern.compile("([\\d.,]+) messages?/s in");
 
-    private final WebDriver browser;
-    private final WebDriverWait wait;
-    private final URI ui;
-    private final String bootstrap;
-    private final Path screenshots;
 
     public ThroughputBrowserSteps(WebDriver browser, WebDriverWait wait, URI ui, String bootstrap, Path screenshots) {
-        this.browser = browser;
-        this.wait = wait;
-        this.ui = ui;
-        this.bootstrap = bootstrap;
-        this.screenshots = screenshots;
+        super(browser, wait, ui, bootstrap, screenshots);
     }
 
+    @Override
     public void run() throws Exception {
         browser.manage().window().setSize(new Dimension(1280, 900));
-        String topic = "ui-throughput-" + Long.toHexString(System.nanoTime());
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
-            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
-        }
+        String topic = createTopic("ui-throughput-", 1);
         browser.get(ui.resolve("/#/").toString());
         wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("throughput-summary")));
 

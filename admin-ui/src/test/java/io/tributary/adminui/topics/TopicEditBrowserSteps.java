@@ -1,5 +1,6 @@
 package io.tributary.adminui.topics;
 
+import io.tributary.adminui.testing.BrowserSteps;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -12,9 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -37,30 +35,19 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * dialog, and a non-zero size on disk once records were produced. Screenshot {@code topic-edit.png}
  * (and {@code topic-edit-phone.png}, {@code topic-edit-dark.png}) into {@code screenshots}.
  */
-public final class TopicEditBrowserSteps {
+public final class TopicEditBrowserSteps extends BrowserSteps {
 
     private static final String RETENTION = "retention.ms";
 
-    private final WebDriver browser;
-    private final WebDriverWait wait;
-    private final URI ui;
-    private final String bootstrap;
-    private final Path screenshots;
 
     public TopicEditBrowserSteps(WebDriver browser, WebDriverWait wait, URI ui, String bootstrap, Path screenshots) {
-        this.browser = browser;
-        this.wait = wait;
-        this.ui = ui;
-        this.bootstrap = bootstrap;
-        this.screenshots = screenshots;
+        super(browser, wait, ui, bootstrap, screenshots);
     }
 
+    @Override
     public void run() throws Exception {
         browser.manage().window().setSize(new Dimension(1280, 900));
-        String topic = "ui-edit-" + Long.toHexString(System.nanoTime());
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
-            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
-        }
+        String topic = createTopic("ui-edit-", 1);
 
         // The topic page: one partition, nothing written yet, retention.ms at its default.
         browser.get(ui.resolve("/#/topics/" + topic).toString());

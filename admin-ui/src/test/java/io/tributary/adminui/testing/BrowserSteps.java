@@ -1,0 +1,45 @@
+package io.tributary.adminui.testing;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * A scenario of the browser test, run against the started cluster and UI it is given: the
+ * browser, its wait, the UI's base URL, the brokers' bootstrap servers and where screenshots go.
+ */
+public abstract class BrowserSteps {
+
+    protected final WebDriver browser;
+    protected final WebDriverWait wait;
+    protected final URI ui;
+    protected final String bootstrap;
+    protected final Path screenshots;
+
+    protected BrowserSteps(WebDriver browser, WebDriverWait wait, URI ui, String bootstrap, Path screenshots) {
+        this.browser = browser;
+        this.wait = wait;
+        this.ui = ui;
+        this.bootstrap = bootstrap;
+        this.screenshots = screenshots;
+    }
+
+    /** Runs the scenario; fails with an assertion error at the first step the page does not show. */
+    public abstract void run() throws Exception;
+
+    /** Creates a topic named {@code prefix} plus a unique suffix, replication factor 1; returns its name. */
+    protected String createTopic(String prefix, int partitions) throws Exception {
+        String topic = prefix + Long.toHexString(System.nanoTime());
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        }
+        return topic;
+    }
+}
