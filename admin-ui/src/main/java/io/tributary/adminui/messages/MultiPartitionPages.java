@@ -5,12 +5,18 @@ import io.tributary.adminui.messages.MessageViews.ProxyOffsets;
 import io.tributary.adminui.messages.MessageViews.ProxyRecord;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.IntFunction;
 import java.util.stream.Collectors;
 
 /**
@@ -20,11 +26,22 @@ import java.util.stream.Collectors;
  * records of a page are merged from the partitions' heads (forward) or tails (backward), the
  * earliest (latest) timestamp first, so each partition contributes a run of consecutive offsets and
  * the next cursor never skips a record. Each partition is read at most {@code count} records a page.
+ * The partitions' offsets and records are asked of the proxy {@value #READ_CONCURRENCY} partitions at
+ * a time, not one after another.
  */
 final class MultiPartitionPages {
 
     /** The most partitions one page reads. */
     static final int MAX_PARTITIONS = 32;
+
+    /** Proxy calls in flight for one page at most (shared by all pages: a small daemon pool). */
+    static final int READ_CONCURRENCY = 8;
+
+    private static final ExecutorService READS = Executors.newFixedThreadPool(READ_CONCURRENCY, r -> {
+        Thread thread = new Thread(r, "partition-reads");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     /**
      * @param previousCursor the cursor to page backward from (null on the first page)
@@ -44,15 +61,34 @@ final class MultiPartitionPages {
     }
 
     /**
+     * {@code call} for each partition on the read pool, keyed by partition in ascending order;
+     * rethrows the first failure as it was thrown (e.g. the proxy's error, passed on to the page).
+     */
+    private static <T> Map<Integer, T> each(Collection<Integer> partitions, IntFunction<T> call) {
+        Map<Integer, CompletableFuture<T>> futures = new TreeMap<>();
+        for (int p : partitions) {
+            futures.put(p, CompletableFuture.supplyAsync(() -> call.apply(p), READS));
+        }
+        Map<Integer, T> results = new TreeMap<>();
+        try {
+            futures.forEach((p, f) -> results.put(p, f.join()));
+        } catch (CompletionException e) {
+            futures.values().forEach(f -> f.cancel(true));
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            throw e;
+        }
+        return results;
+    }
+
+    /**
      * A page of {@code partitions}: {@code from} is oldest, newest, offset (the same offset in each),
      * timestamp, after (forward from {@code cursor}) or before (backward from {@code cursor}).
      */
     Page page(String topic, List<Integer> partitions, String from, Long offset, Long timestamp, String cursor,
             int count) {
-        Map<Integer, ProxyOffsets> offsets = new TreeMap<>();
-        for (int p : partitions) {
-            offsets.put(p, proxy.offsets(topic, p));
-        }
+        Map<Integer, ProxyOffsets> offsets = each(partitions, p -> proxy.offsets(topic, p));
         Map<Integer, Long> positions = new TreeMap<>();
         boolean forward = true;
         switch (from) {
@@ -63,11 +99,12 @@ final class MultiPartitionPages {
             }
             case "offset" -> offsets.forEach((p, o) -> positions.put(p,
                 Math.min(Math.max(offset, o.beginningOffset()), o.endOffset())));
-            case "timestamp" -> offsets.forEach((p, o) -> {
+            case "timestamp" -> each(offsets.keySet(), p -> {
+                ProxyOffsets o = offsets.get(p);
                 List<ProxyRecord> first = o.beginningOffset() >= o.endOffset() ? List.of()
                     : proxy.read(topic, p, null, timestamp, 1);
-                positions.put(p, first.isEmpty() ? o.endOffset() : first.get(0).offset());
-            });
+                return first.isEmpty() ? o.endOffset() : first.get(0).offset();
+            }).forEach(positions::put);
             case "after", "before" -> {
                 Map<Integer, Long> named = parse(cursor);
                 offsets.forEach((p, o) -> positions.put(p, Math.min(Math.max(named.getOrDefault(p,
@@ -76,18 +113,18 @@ final class MultiPartitionPages {
             }
             default -> throw new IllegalArgumentException("from must be oldest, newest, offset, timestamp, after or before");
         }
-        Map<Integer, Deque<ProxyRecord>> runs = new LinkedHashMap<>();
-        for (int p : positions.keySet()) {
+        boolean ahead = forward;
+        Map<Integer, Deque<ProxyRecord>> runs = new LinkedHashMap<>(each(positions.keySet(), p -> {
             long pos = positions.get(p);
             ProxyOffsets o = offsets.get(p);
-            long start = forward ? pos : Math.max(o.beginningOffset(), pos - count);
-            long stop = forward ? Math.min(o.endOffset(), pos + count) : pos;
+            long start = ahead ? pos : Math.max(o.beginningOffset(), pos - count);
+            long stop = ahead ? Math.min(o.endOffset(), pos + count) : pos;
             List<ProxyRecord> read = start >= stop ? List.of()
                 : proxy.read(topic, p, start, null, (int) (stop - start));
-            runs.put(p, read.stream().filter(r -> r.offset() >= start && r.offset() < stop)
+            return read.stream().filter(r -> r.offset() >= start && r.offset() < stop)
                 .sorted(Comparator.comparingLong(ProxyRecord::offset))
-                .collect(Collectors.toCollection(ArrayDeque::new)));
-        }
+                .collect(Collectors.toCollection(ArrayDeque::new));
+        }));
         List<ProxyRecord> taken = new ArrayList<>();
         while (taken.size() < count) {
             Deque<ProxyRecord> best = null;
