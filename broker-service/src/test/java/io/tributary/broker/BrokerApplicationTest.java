@@ -62,6 +62,10 @@ class BrokerApplicationTest {
             assertThat(output.getOut()).containsOnlyOnce("does not support: [transaction.state.log.min.isr]");
 
             String httpPort = context.getEnvironment().getProperty("local.server.port");
+            // The controller election runs on its own thread once the broker has registered: it may
+            // finish just after the application is up.
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).untilAsserted(() ->
+                assertThat(prometheus(httpPort)).contains("kafka_controller_kafkacontroller_activecontrollercount 1.0"));
             String before = prometheus(httpPort);
             assertThat(before).contains("kafka_controller_kafkacontroller_activecontrollercount 1.0",
                 "kafka_controller_kafkacontroller_offlinepartitionscount 0.0",
