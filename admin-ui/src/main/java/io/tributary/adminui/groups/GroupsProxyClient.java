@@ -5,12 +5,12 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.tributary.adminui.proxy.ProxyResources.ResourceList;
 import io.tributary.adminui.proxy.RestProxyClient;
+import io.tributary.adminui.proxy.RestProxyConfiguration;
 import io.tributary.adminui.proxy.RestProxyProperties;
 import java.util.List;
 import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
-import org.springframework.http.client.SimpleClientHttpRequestFactory;
 import org.springframework.stereotype.Component;
 import org.springframework.web.client.RestClient;
 
@@ -25,11 +25,7 @@ public class GroupsProxyClient {
 
     /** @param properties where the proxy is and its timeouts, as for {@link RestProxyClient} */
     public GroupsProxyClient(RestProxyProperties properties) {
-        SimpleClientHttpRequestFactory requests = new SimpleClientHttpRequestFactory();
-        requests.setConnectTimeout(properties.connectTimeout());
-        requests.setReadTimeout(properties.readTimeout());
-        this.http = RestClient.builder().baseUrl(properties.restProxyUrl().toString()).requestFactory(requests)
-            .build();
+        this.http = RestProxyConfiguration.restClient(properties);
     }
 
     /** v3 {@code KafkaConsumerGroup}. */

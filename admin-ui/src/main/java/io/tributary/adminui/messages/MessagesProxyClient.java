@@ -7,6 +7,7 @@ import io.tributary.adminui.messages.MessageViews.ProxySearchResults;
 import io.tributary.adminui.messages.MessageViews.ProxySearchStatus;
 import io.tributary.adminui.proxy.ProxyResources.ErrorBody;
 import io.tributary.adminui.proxy.RestProxyException;
+import io.tributary.adminui.proxy.RestProxyConfiguration;
 import io.tributary.adminui.proxy.RestProxyProperties;
 import java.io.IOException;
 import java.io.InputStream;
@@ -21,7 +22,6 @@ import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.http.client.ClientHttpResponse;
-import org.springframework.http.client.SimpleClientHttpRequestFactory;
 import org.springframework.stereotype.Component;
 import org.springframework.web.client.ResourceAccessException;
 import org.springframework.web.client.RestClient;
@@ -54,11 +54,8 @@ public class MessagesProxyClient {
 
     /** Talks to {@code admin-ui.rest-proxy-url} with its timeouts. */
     public MessagesProxyClient(RestProxyProperties properties) {
-        SimpleClientHttpRequestFactory requests = new SimpleClientHttpRequestFactory();
-        requests.setConnectTimeout(properties.connectTimeout());
-        requests.setReadTimeout(properties.readTimeout());
         this.base = properties.restProxyUrl();
-        this.http = RestClient.builder().baseUrl(base.toString()).requestFactory(requests).build();
+        this.http = RestProxyConfiguration.restClient(properties);
         this.streams = HttpClient.newBuilder().connectTimeout(properties.connectTimeout()).build();
     }
 

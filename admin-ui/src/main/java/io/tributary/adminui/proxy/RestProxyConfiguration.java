@@ -14,14 +14,21 @@ import org.springframework.web.client.RestClient;
 @Configuration(proxyBeanMethods = false)
 public class RestProxyConfiguration {
 
-    /** The proxy client used by every API controller and the {@code restProxy} health indicator. */
+    /** The proxy client used by the topic and cluster controllers. */
     @Bean
     public RestProxyClient restProxyClient(RestProxyProperties properties) {
+        return new RestProxyClient(restClient(properties));
+    }
+
+    /**
+     * An HTTP client of the proxy at {@code admin-ui.rest-proxy-url} with its connect and read
+     * timeouts: the one way every proxy client of the UI (topics, groups, messages) is built.
+     */
+    public static RestClient restClient(RestProxyProperties properties) {
         HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(properties.connectTimeout()).build();
         JdkClientHttpRequestFactory requests = new JdkClientHttpRequestFactory(client);
         requests.setReadTimeout(properties.readTimeout());
-        return new RestProxyClient(RestClient.builder().baseUrl(properties.restProxyUrl().toString())
-            .requestFactory(requests).build());
+        return RestClient.builder().baseUrl(properties.restProxyUrl().toString()).requestFactory(requests).build();
     }
 }
