@@ -207,7 +207,8 @@ public final class BrokerServer {
                 id -> brokers.broker(id).flatMap(b -> b.endPoint(interBrokerListener))
                     .map(e -> new Node(id, e.host(), e.port())), time);
             MetadataCache topics = metadataCache;
-            topicStats.setTopicFilter(topic -> topics.topic(topic).isPresent());
+            java.util.function.Predicate<String> topicExists = topic -> topics.topic(topic).isPresent();
+            topicStats.setTopicFilter(topicExists);
             replicaManager = new ReplicaManager(properties.id(), logManager, metadataCache, this::logConfigFromZooKeeper,
                 time, isrUpdater, properties.replicaLagTimeMaxMs(), fetcherManager, topicStats);
             if (properties.replicaSelectorClass() != null && !properties.replicaSelectorClass().isBlank()) {
@@ -267,7 +268,7 @@ public final class BrokerServer {
                 consumerLagMetrics = new ConsumerLagMetrics(groupCoordinator,
                     () -> org.apache.kafka.clients.admin.Admin.create(ConsumerLagMetrics.adminConfig(self,
                         "broker-" + properties.id() + "-consumer-lag", 10_000)),
-                    topic -> topics.topic(topic).isPresent(), registry, properties.consumerLagMetricsIntervalMs(), 10_000);
+                    topicExists, registry, properties.consumerLagMetricsIntervalMs(), 10_000);
                 consumerLagMetrics.start();
             }
             started = true;
