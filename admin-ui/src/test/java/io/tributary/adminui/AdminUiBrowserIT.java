@@ -2,6 +2,7 @@ package io.tributary.adminui;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.adminui.proxy.RestProxyLocator;
 import io.tributary.adminui.testing.ClusterProcesses;
 import java.io.IOException;
 import java.net.URI;
@@ -81,7 +82,8 @@ class AdminUiBrowserIT {
         Files.createDirectories(screenshots);
         cluster = ClusterProcesses.start();
         app = SpringApplication.run(AdminUiApplication.class, "--server.port=0", "--server.address=127.0.0.1",
-            "--admin-ui.rest-proxy-url=" + cluster.restProxyUrl(),
+            // No proxy URL: the UI finds the proxy registered in the cluster's ZooKeeper.
+            "--admin-ui.zookeeper-connect=" + cluster.zookeeperConnect(),
             "--admin-ui.broker-metrics-port=" + cluster.brokerHttpPort(), "--admin-ui.metrics-interval=1s");
         ui = URI.create("http://127.0.0.1:" + ((WebServerApplicationContext) app).getWebServer().getPort());
 
@@ -410,10 +412,13 @@ class AdminUiBrowserIT {
     }
 
     @Test
-    void readinessIncludesTheRestProxyAndPrometheusIsServed() throws Exception {
+    void readinessIncludesTheRestProxyFoundInZooKeeperAndPrometheusIsServed() throws Exception {
         HttpResponse<String> readiness = get(ui.resolve("/actuator/health/readiness"));
         assertThat(readiness.statusCode()).isEqualTo(200);
         assertThat(readiness.body()).contains("\"restProxy\"").contains("\"UP\"");
+        RestProxyLocator locator = app.getBean(RestProxyLocator.class);
+        assertThat(locator.isDiscovered()).isTrue();
+        assertThat(locator.current()).as("the proxy registered in ZooKeeper").isEqualTo(cluster.restProxyUrl());
         HttpResponse<String> prometheus = get(ui.resolve("/actuator/prometheus"));
         assertThat(prometheus.statusCode()).isEqualTo(200);
         assertThat(prometheus.body()).contains("jvm_memory_used_bytes");

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import io.tributary.adminui.proxy.ProxyResources.ResourceList;
 import io.tributary.adminui.proxy.RestProxyClient;
 import io.tributary.adminui.proxy.RestProxyConfiguration;
+import io.tributary.adminui.proxy.RestProxyLocator;
 import io.tributary.adminui.proxy.RestProxyProperties;
 import java.util.List;
 import org.springframework.core.ParameterizedTypeReference;
@@ -23,9 +24,12 @@ public class GroupsProxyClient {
 
     private final RestClient http;
 
-    /** @param properties where the proxy is and its timeouts, as for {@link RestProxyClient} */
-    public GroupsProxyClient(RestProxyProperties properties) {
-        this.http = RestProxyConfiguration.restClient(properties);
+    /**
+     * @param properties the proxy's timeouts, as for {@link RestProxyClient}
+     * @param locator    which proxy to call
+     */
+    public GroupsProxyClient(RestProxyProperties properties, RestProxyLocator locator) {
+        this.http = RestProxyConfiguration.restClient(properties, locator);
     }
 
     /** v3 {@code KafkaConsumerGroup}. */

@@ -1,13 +1,13 @@
 package io.tributary.adminui.health;
 
 import io.tributary.adminui.proxy.RestProxyClient;
+import io.tributary.adminui.proxy.RestProxyConfiguration;
+import io.tributary.adminui.proxy.RestProxyLocator;
 import io.tributary.adminui.proxy.RestProxyProperties;
 import java.time.Duration;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
-import org.springframework.http.client.SimpleClientHttpRequestFactory;
 import org.springframework.stereotype.Component;
-import org.springframework.web.client.RestClient;
 
 /**
  * Health {@code restProxy}: UP when the REST proxy answers {@code GET /v3/clusters} within
@@ -20,24 +20,28 @@ public class RestProxyHealthIndicator extends AbstractHealthIndicator {
     static final int TIMEOUT_MS = 3000;
 
     private final RestProxyClient proxy;
-    private final String url;
+    private final RestProxyLocator locator;
 
-    /** A client of its own with a {@value #TIMEOUT_MS} ms timeout, shorter than the API's. */
-    public RestProxyHealthIndicator(RestProxyProperties properties) {
+    /** A client of its own with a {@value #TIMEOUT_MS} ms timeout, shorter than the API's, to the located proxy. */
+    public RestProxyHealthIndicator(RestProxyProperties properties, RestProxyLocator locator) {
         super("REST proxy health check failed");
-        SimpleClientHttpRequestFactory requests = new SimpleClientHttpRequestFactory();
-        requests.setConnectTimeout(Duration.ofMillis(TIMEOUT_MS));
-        requests.setReadTimeout(Duration.ofMillis(TIMEOUT_MS));
-        this.url = properties.restProxyUrl().toString();
-        this.proxy = new RestProxyClient(RestClient.builder().baseUrl(url).requestFactory(requests).build());
+        Duration timeout = Duration.ofMillis(TIMEOUT_MS);
+        this.locator = locator;
+        this.proxy = new RestProxyClient(RestProxyConfiguration.restClient(
+            RestProxyProperties.of(properties.restProxyUrl(), timeout, timeout), locator));
     }
 
     @Override
     protected void doHealthCheck(Health.Builder builder) {
+        if (locator.isDiscovered()) {
+            builder.withDetail("discovery", locator.serviceId());
+        }
         try {
-            builder.up().withDetail("url", url).withDetail("clusterId", proxy.cluster().clusterId());
+            String url = locator.current().toString();
+            builder.withDetail("url", url);
+            builder.up().withDetail("clusterId", proxy.cluster().clusterId());
         } catch (RuntimeException e) {
-            builder.down().withDetail("url", url).withDetail("error", e.getMessage());
+            builder.down().withDetail("error", e.getMessage());
         }
     }
 }

@@ -8,6 +8,7 @@ import io.tributary.adminui.messages.MessageViews.ProxySearchStatus;
 import io.tributary.adminui.proxy.ProxyResources.ErrorBody;
 import io.tributary.adminui.proxy.RestProxyException;
 import io.tributary.adminui.proxy.RestProxyConfiguration;
+import io.tributary.adminui.proxy.RestProxyLocator;
 import io.tributary.adminui.proxy.RestProxyProperties;
 import java.io.IOException;
 import java.io.InputStream;
@@ -49,13 +50,13 @@ public class MessagesProxyClient {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final RestClient http;
-    private final URI base;
+    private final RestProxyLocator locator;
     private final HttpClient streams;
 
-    /** Talks to {@code admin-ui.rest-proxy-url} with its timeouts. */
-    public MessagesProxyClient(RestProxyProperties properties) {
-        this.base = properties.restProxyUrl();
-        this.http = RestProxyConfiguration.restClient(properties);
+    /** Talks to the proxy {@code locator} gives, with the timeouts of {@code properties}. */
+    public MessagesProxyClient(RestProxyProperties properties, RestProxyLocator locator) {
+        this.locator = locator;
+        this.http = RestProxyConfiguration.restClient(properties, locator);
         this.streams = HttpClient.newBuilder().connectTimeout(properties.connectTimeout()).build();
     }
 
@@ -140,6 +141,7 @@ public class MessagesProxyClient {
      * {@code lastEventId}. The caller closes the stream; an error answer is thrown before that.
      */
     public InputStream openStream(String topic, String lastEventId) {
+        URI base = locator.current();
         URI uri = UriComponentsBuilder.fromUri(base).path("/topics/{t}/records/stream")
             .queryParam("from", "end").queryParam("format", "binary").build(topic);
         HttpRequest.Builder request = HttpRequest.newBuilder(uri).header("Accept", MediaType.TEXT_EVENT_STREAM_VALUE);
@@ -150,6 +152,7 @@ public class MessagesProxyClient {
         try {
             response = streams.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
         } catch (IOException e) {
+            locator.failed(base);
             throw new RestProxyException(502, null, "The REST proxy did not answer: " + e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -1,34 +1,68 @@
 package io.tributary.adminui.proxy;
 
 import java.net.http.HttpClient;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.cloud.client.discovery.DiscoveryClient;
+import org.springframework.http.client.ClientHttpRequestInterceptor;
 import org.springframework.http.client.JdkClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
 
 /**
- * Wires the {@link RestProxyClient} to {@code admin-ui.rest-proxy-url} with its timeouts. The JDK's
- * HTTP client (HTTP/1.1) carries the calls: unlike {@code HttpURLConnection} it can send PATCH,
- * which adding partitions needs.
+ * Wires the {@link RestProxyClient} to the proxy the {@link RestProxyLocator} gives, with its
+ * timeouts. The JDK's HTTP client (HTTP/1.1) carries the calls: unlike {@code HttpURLConnection}
+ * it can send PATCH, which adding partitions needs.
  */
 @Configuration(proxyBeanMethods = false)
 public class RestProxyConfiguration {
 
+    /**
+     * The configured proxy, or the proxies registered in ZooKeeper when no URL is set and
+     * {@code admin-ui.zookeeper-connect} is.
+     */
+    @Bean
+    public RestProxyLocator restProxyLocator(RestProxyProperties properties, ObjectProvider<DiscoveryClient> discovery) {
+        return locator(properties, discovery.getIfAvailable());
+    }
+
     /** The proxy client used by the topic and cluster controllers. */
     @Bean
-    public RestProxyClient restProxyClient(RestProxyProperties properties) {
-        return new RestProxyClient(restClient(properties));
+    public RestProxyClient restProxyClient(RestProxyProperties properties, RestProxyLocator locator) {
+        return new RestProxyClient(restClient(properties, locator));
     }
 
     /**
-     * An HTTP client of the proxy at {@code admin-ui.rest-proxy-url} with its connect and read
-     * timeouts: the one way every proxy client of the UI (topics, groups, messages) is built.
+     * The locator for these properties.
+     *
+     * @throws IllegalStateException when discovery is asked for but no discovery client runs
      */
-    public static RestClient restClient(RestProxyProperties properties) {
+    public static RestProxyLocator locator(RestProxyProperties properties, DiscoveryClient discovery) {
+        if (!properties.discoversProxy()) {
+            return RestProxyLocator.fixed(properties.restProxyUrl() != null ? properties.restProxyUrl()
+                : RestProxyProperties.DEFAULT_URL);
+        }
+        if (discovery == null) {
+            throw new IllegalStateException("admin-ui.zookeeper-connect is set but no discovery client is running"
+                + " (spring.cloud.zookeeper.discovery.enabled=false?)");
+        }
+        return RestProxyLocator.discovered(discovery, properties.restProxyServiceId());
+    }
+
+    /**
+     * An HTTP client of the located proxy with its connect and read timeouts: the one way every
+     * proxy client of the UI (topics, groups, messages) is built.
+     */
+    public static RestClient restClient(RestProxyProperties properties, RestProxyLocator locator) {
         HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(properties.connectTimeout()).build();
         JdkClientHttpRequestFactory requests = new JdkClientHttpRequestFactory(client);
         requests.setReadTimeout(properties.readTimeout());
-        return RestClient.builder().baseUrl(properties.restProxyUrl().toString()).requestFactory(requests).build();
+        RestClient.Builder builder = RestClient.builder().baseUrl(locator.clientBaseUrl()).requestFactory(requests);
+        ClientHttpRequestInterceptor interceptor = locator.interceptor();
+        if (interceptor != null) {
+            builder.requestInterceptor(interceptor);
+        }
+        return builder.build();
     }
 }

@@ -10,6 +10,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 
 import io.tributary.adminui.error.ApiExceptionHandler;
 import io.tributary.adminui.proxy.RestProxyConfiguration;
+import io.tributary.adminui.proxy.RestProxyLocator;
 import io.tributary.adminui.proxy.RestProxyProperties;
 import io.tributary.adminui.testing.ProxyJson;
 import io.tributary.adminui.testing.StubRestProxy;
@@ -39,12 +40,12 @@ class GroupsApiTest {
     @BeforeEach
     void start() throws IOException {
         proxy = new StubRestProxy().on("GET", "/v3/clusters", 200, ProxyJson.clusters(0));
-        RestProxyProperties properties = new RestProxyProperties(proxy.url(), Duration.ofSeconds(2),
+        RestProxyProperties properties = RestProxyProperties.of(proxy.url(), Duration.ofSeconds(2),
             Duration.ofSeconds(2));
-        GroupsProxyClient groups = new GroupsProxyClient(properties);
+        GroupsProxyClient groups = new GroupsProxyClient(properties, RestProxyLocator.fixed(proxy.url()));
         lags = new GroupLags(groups);
         mvc = MockMvcBuilders.standaloneSetup(new GroupsController(
-                new RestProxyConfiguration().restProxyClient(properties), groups, lags))
+                new RestProxyConfiguration().restProxyClient(properties, RestProxyLocator.fixed(proxy.url())), groups, lags))
             .setControllerAdvice(new ApiExceptionHandler()).build();
     }
 

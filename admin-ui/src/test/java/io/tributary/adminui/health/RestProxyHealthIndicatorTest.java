@@ -2,6 +2,7 @@ package io.tributary.adminui.health;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.adminui.proxy.RestProxyLocator;
 import io.tributary.adminui.proxy.RestProxyProperties;
 import io.tributary.adminui.testing.ProxyJson;
 import io.tributary.adminui.testing.StubRestProxy;
@@ -16,7 +17,8 @@ import org.springframework.boot.health.contributor.Status;
 class RestProxyHealthIndicatorTest {
 
     private static RestProxyHealthIndicator indicator(URI url) {
-        return new RestProxyHealthIndicator(new RestProxyProperties(url, Duration.ofSeconds(1), Duration.ofSeconds(1)));
+        return new RestProxyHealthIndicator(RestProxyProperties.of(url, Duration.ofSeconds(1), Duration.ofSeconds(1)),
+            RestProxyLocator.fixed(url));
     }
 
     @Test

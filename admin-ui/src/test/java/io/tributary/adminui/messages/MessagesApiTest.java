@@ -11,6 +11,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import io.tributary.adminui.error.ApiExceptionHandler;
 import io.tributary.adminui.proxy.RestProxyClient;
 import io.tributary.adminui.proxy.RestProxyConfiguration;
+import io.tributary.adminui.proxy.RestProxyLocator;
 import io.tributary.adminui.proxy.RestProxyProperties;
 import io.tributary.adminui.testing.ProxyJson;
 import io.tributary.adminui.testing.StubRestProxy;
@@ -51,10 +52,10 @@ class MessagesApiTest {
     }
 
     private MockMvc api(boolean produceEnabled) {
-        RestProxyProperties properties = new RestProxyProperties(proxy.url(), Duration.ofSeconds(2),
+        RestProxyProperties properties = RestProxyProperties.of(proxy.url(), Duration.ofSeconds(2),
             Duration.ofSeconds(2));
-        RestProxyClient client = new RestProxyConfiguration().restProxyClient(properties);
-        MessagesProxyClient records = new MessagesProxyClient(properties);
+        RestProxyClient client = new RestProxyConfiguration().restProxyClient(properties, RestProxyLocator.fixed(proxy.url()));
+        MessagesProxyClient records = new MessagesProxyClient(properties, RestProxyLocator.fixed(proxy.url()));
         return MockMvcBuilders.standaloneSetup(new MessagesController(client, records, produceEnabled),
                 new MessageStreamController(records, startedTails()))
             .setControllerAdvice(new ApiExceptionHandler()).build();

@@ -4,6 +4,7 @@ import io.tributary.adminui.cluster.ClusterController;
 import io.tributary.adminui.error.ApiExceptionHandler;
 import io.tributary.adminui.proxy.RestProxyConfiguration;
 import io.tributary.adminui.proxy.RestProxyClient;
+import io.tributary.adminui.proxy.RestProxyLocator;
 import io.tributary.adminui.proxy.RestProxyProperties;
 import io.tributary.adminui.proxy.TopicStates;
 import io.tributary.adminui.topics.TopicsController;
@@ -21,7 +22,8 @@ public final class ApiFixture implements AutoCloseable {
     /** Wires the controllers as the application does, with a 2 s read timeout. */
     public ApiFixture(URI proxyUrl) {
         RestProxyClient client = new RestProxyConfiguration().restProxyClient(
-            new RestProxyProperties(proxyUrl, Duration.ofSeconds(2), Duration.ofSeconds(2)));
+            RestProxyProperties.of(proxyUrl, Duration.ofSeconds(2), Duration.ofSeconds(2)),
+            RestProxyLocator.fixed(proxyUrl));
         states = new TopicStates(client);
         mvc = MockMvcBuilders.standaloneSetup(new ClusterController(client, states),
                 new TopicsController(client, states))

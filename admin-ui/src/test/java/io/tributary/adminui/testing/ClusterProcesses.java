@@ -29,6 +29,7 @@ public final class ClusterProcesses implements AutoCloseable {
     private URI restProxyUrl;
     private String bootstrapServers;
     private int brokerHttpPort;
+    private String zookeeperConnect;
 
     private ClusterProcesses(Path dir) {
         this.dir = dir;
@@ -58,6 +59,11 @@ public final class ClusterProcesses implements AutoCloseable {
         return brokerHttpPort;
     }
 
+    /** The broker's embedded ZooKeeper, where the REST proxy registers for discovery. */
+    public String zookeeperConnect() {
+        return zookeeperConnect;
+    }
+
     /** The broker's Kafka address, host:port. */
     public String bootstrapServers() {
         return bootstrapServers;
@@ -68,10 +74,12 @@ public final class ClusterProcesses implements AutoCloseable {
         int kafkaPort = freePort();
         Path log = dir.resolve("broker.log");
         brokerHttpPort = freePort();
+        int zookeeperPort = freePort();
+        zookeeperConnect = "127.0.0.1:" + zookeeperPort;
         Process broker = launch(log, "-jar", jar,
             "--broker.data-dir=" + dir.resolve("data"),
             "--broker.listeners=PLAINTEXT://127.0.0.1:" + kafkaPort,
-            "--broker.embedded-zookeeper-port=" + freePort(),
+            "--broker.embedded-zookeeper-port=" + zookeeperPort,
             "--broker.auto-create-topics-enable=false",
             "--broker.offsets-topic-num-partitions=1",
             "--server.port=" + brokerHttpPort);
@@ -95,7 +103,7 @@ public final class ClusterProcesses implements AutoCloseable {
         int port = freePort();
         Path log = dir.resolve("rest-proxy.log");
         Process proxy = launch(log, "-jar", jar, "--kafka.bootstrap-servers=" + bootstrap, "--server.port=" + port,
-            "--server.address=127.0.0.1");
+            "--server.address=127.0.0.1", "--kafka.zookeeper-connect=" + zookeeperConnect);
         restProxyUrl = URI.create("http://127.0.0.1:" + port);
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         HttpRequest ready = HttpRequest.newBuilder(restProxyUrl.resolve("/actuator/health/readiness"))

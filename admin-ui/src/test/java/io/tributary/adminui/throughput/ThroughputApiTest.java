@@ -9,6 +9,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import io.tributary.adminui.error.ApiExceptionHandler;
 import io.tributary.adminui.proxy.RestProxyClient;
 import io.tributary.adminui.proxy.RestProxyConfiguration;
+import io.tributary.adminui.proxy.RestProxyLocator;
 import io.tributary.adminui.proxy.RestProxyProperties;
 import io.tributary.adminui.testing.ProxyJson;
 import io.tributary.adminui.testing.StubRestProxy;
@@ -73,7 +74,7 @@ class ThroughputApiTest {
 
     private static RestProxyClient client(URI proxy) {
         return new RestProxyConfiguration().restProxyClient(
-            new RestProxyProperties(proxy, Duration.ofSeconds(2), Duration.ofSeconds(2)));
+            RestProxyProperties.of(proxy, Duration.ofSeconds(2), Duration.ofSeconds(2)), RestProxyLocator.fixed(proxy));
     }
 
     @Test
