@@ -114,7 +114,7 @@ class AdminUiBrowserIT {
             .replaceAll("(?s).*\"cluster_id\"\\s*:\\s*\"([^\"]+)\".*", "$1");
         String topic = "ui-orders-" + Long.toHexString(System.nanoTime());
 
-        // Overview: the cluster id the proxy reports, one broker, broker 0 in the table.
+        // Overview: the cluster id the proxy reports, one broker up and none down, broker 0 in the table.
         browser.get(ui.resolve("/#/").toString());
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("cluster-id"), clusterId));
         assertThat(text("#cluster-id")).isEqualTo(clusterId);
@@ -123,6 +123,8 @@ class AdminUiBrowserIT {
         assertThat(text("#offline-count")).isEqualTo("0");
         assertThat(browser.findElements(By.cssSelector("#brokers tbody tr"))).hasSize(1);
         assertThat(text("#brokers tbody tr td")).isEqualTo("0");
+        assertThat(text("#brokers tr[data-broker='0'] td.broker-status")).as("status, in words").isEqualTo("Up");
+        assertThat(text("#broker-down-count")).isEqualTo("0");
         screenshot("overview");
 
         // Topics: create one from the form.
