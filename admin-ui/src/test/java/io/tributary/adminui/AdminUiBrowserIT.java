@@ -51,7 +51,9 @@ import org.springframework.context.ConfigurableApplicationContext;
 /**
  * The admin UI end to end: a real broker and REST proxy (their packaged jars, own JVMs), this UI
  * in-process, and headless Chromium driven by Selenium through the overview, topic creation,
- * filtering, the topic page and deletion. Screenshots of each page go to {@code screenshots.dir}.
+ * filtering, the topic page and deletion; longer scenarios are in the {@code *BrowserSteps} classes.
+ * One test starts a second UI in this JVM (producing turned off) on the same proxy; no test starts
+ * another broker or proxy. Screenshots of each page go to {@code screenshots.dir}.
  *
  * <p>Needs {@code /usr/bin/chromium} and {@code /usr/bin/chromedriver} (Debian {@code chromium},
  * {@code chromium-driver}); without them it fails, it does not skip.
@@ -403,6 +405,31 @@ class AdminUiBrowserIT {
     void produceBrowseSearchAndTailMessages() throws Exception {
         new io.tributary.adminui.messages.MessagesBrowserSteps(browser, wait, ui, cluster.bootstrapServers(),
             screenshots).run();
+    }
+
+    @Test
+    void pageThroughMessagesWithOlderAndNewerAndStartAtATimestamp() throws Exception {
+        new io.tributary.adminui.messages.MessagePagingBrowserSteps(browser, wait, ui, cluster.bootstrapServers(),
+            screenshots).run();
+    }
+
+    @Test
+    void cancelAMessageSearchAndSearchAgain() throws Exception {
+        new io.tributary.adminui.messages.MessageSearchCancelBrowserSteps(browser, wait, ui,
+            cluster.bootstrapServers(), screenshots).run();
+    }
+
+    /** A second UI in this JVM, on the same proxy, with producing turned off; closed at the end. */
+    @Test
+    void withProduceTurnedOffTheMessageBrowserHasNoProduceForm() throws Exception {
+        try (ConfigurableApplicationContext readOnly = SpringApplication.run(AdminUiApplication.class,
+                "--server.port=0", "--server.address=127.0.0.1", "--admin-ui.rest-proxy-url=" + cluster.restProxyUrl(),
+                "--admin-ui.broker-metrics-port=" + cluster.brokerHttpPort(), "--admin-ui.produce-enabled=false")) {
+            URI readOnlyUi = URI.create("http://127.0.0.1:"
+                + ((WebServerApplicationContext) readOnly).getWebServer().getPort());
+            new io.tributary.adminui.messages.ProduceDisabledBrowserSteps(browser, wait, readOnlyUi,
+                cluster.bootstrapServers(), screenshots).run();
+        }
     }
 
     @Test
