@@ -23,7 +23,7 @@ export async function render() {
     h('td', {}, b.host ?? h('span', { class: 'empty' }, 'unknown')), h('td', { class: 'num' }, b.port ?? '—'),
     h('td', {}, b.rack ?? '—'), h('td', {}, b.id === c.controllerId ? 'yes' : '')));
   const unchecked = c.uncheckedTopics > 0
-    ? h('p', { id: 'unchecked-topics', class: 'hint' }, `${c.uncheckedTopics} ${c.uncheckedTopics === 1
+    ? h('p', { id: 'unchecked-topics', class: 'hint table-note' }, `${c.uncheckedTopics} ${c.uncheckedTopics === 1
       ? 'topic' : 'topics'} with under-replicated or offline partitions were not checked for down brokers `
       + '(at most 50 are read per visit), so a down broker may be missing here.')
     : null;

@@ -3,6 +3,7 @@ package io.tributary.adminui;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.adminui.testing.ClusterProcesses;
+import io.tributary.adminui.testing.StubRestProxy;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -52,8 +53,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  * The admin UI end to end: a real broker and REST proxy (their packaged jars, own JVMs), this UI
  * in-process, and headless Chromium driven by Selenium through the overview, topic creation,
  * filtering, the topic page and deletion; longer scenarios are in the {@code *BrowserSteps} classes.
- * One test starts a second UI in this JVM (producing turned off) on the same proxy; no test starts
- * another broker or proxy. Screenshots of each page go to {@code screenshots.dir}.
+ * Two tests start a second UI in this JVM: one with producing turned off on the same proxy, one on
+ * a stub proxy of a cluster with brokers down; no test starts another broker or proxy. Screenshots of each page go to {@code screenshots.dir}.
  *
  * <p>Needs {@code /usr/bin/chromium} and {@code /usr/bin/chromedriver} (Debian {@code chromium},
  * {@code chromium-driver}); without them it fails, it does not skip.
@@ -428,6 +429,19 @@ class AdminUiBrowserIT {
             URI readOnlyUi = URI.create("http://127.0.0.1:"
                 + ((WebServerApplicationContext) readOnly).getWebServer().getPort());
             new io.tributary.adminui.messages.ProduceDisabledBrowserSteps(browser, wait, readOnlyUi,
+                cluster.bootstrapServers(), screenshots).run();
+        }
+    }
+
+    /** A second UI in this JVM on a stub proxy of a cluster with brokers down; closed at the end. */
+    @Test
+    void overviewListsBrokersThatAreDown() throws Exception {
+        try (StubRestProxy degraded = io.tributary.adminui.cluster.BrokerStatusBrowserSteps.degradedCluster();
+             ConfigurableApplicationContext degradedUi = SpringApplication.run(AdminUiApplication.class,
+                 "--server.port=0", "--server.address=127.0.0.1", "--admin-ui.rest-proxy-url=" + degraded.url())) {
+            URI degradedUiUrl = URI.create("http://127.0.0.1:"
+                + ((WebServerApplicationContext) degradedUi).getWebServer().getPort());
+            new io.tributary.adminui.cluster.BrokerStatusBrowserSteps(browser, wait, degradedUiUrl,
                 cluster.bootstrapServers(), screenshots).run();
         }
     }

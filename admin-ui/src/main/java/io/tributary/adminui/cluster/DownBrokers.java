@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * the health counts (a proxy without them in its topic list) are used as they are.
  *
  * <p>Errors: a proxy error while reading leaves the topics of that read unchecked (counted, not
- * thrown), so the overview still shows the registered brokers. Thread-safe (no state of its own).
+ * thrown), so the overview still shows the registered brokers. Thread-safe: no mutable state.
  */
 final class DownBrokers {
 
