@@ -54,7 +54,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  * in-process, and headless Chromium driven by Selenium through the overview, topic creation,
  * filtering, the topic page and deletion; longer scenarios are in the {@code *BrowserSteps} classes.
  * Two tests start a second UI in this JVM: one with producing turned off on the same proxy, one on
- * a stub proxy of a cluster with brokers down; no test starts another broker or proxy. Screenshots of each page go to {@code screenshots.dir}.
+ * a stub proxy of a cluster with brokers down; no test starts another broker or proxy.
+ * Screenshots of each page go to {@code screenshots.dir}.
  *
  * <p>Needs {@code /usr/bin/chromium} and {@code /usr/bin/chromedriver} (Debian {@code chromium},
  * {@code chromium-driver}); without them it fails, it does not skip.

@@ -64,7 +64,8 @@ public final class BrokerStatusBrowserSteps extends BrowserSteps {
         assertThat(text("#broker-count")).as("brokers up").isEqualTo("2");
         assertThat(text("#offline-count")).isEqualTo("1");
         assertThat(cells(0)).containsExactly("0", "Up", "h0", "9092", "r0", "yes");
-        assertThat(cells(1)).as("down: host, port and rack unknown").containsExactly("1", "Down", "unknown", "—", "—", "");
+        assertThat(cells(1)).as("down: host, port and rack unknown")
+            .containsExactly("1", "Down", "unknown", "—", "—", "");
         assertThat(cells(2)).containsExactly("2", "Up", "h2", "9094", "r2", "");
         assertThat(cells(3)).containsExactly("3", "Down", "unknown", "—", "—", "");
         assertThat(text("#unchecked-topics")).startsWith(

@@ -69,7 +69,8 @@ class ClusterApiTest {
                 .andExpect(jsonPath("$.partitions").value(7))
                 .andExpect(jsonPath("$.underReplicatedPartitions").value(3))
                 .andExpect(jsonPath("$.offlinePartitions").value(1));
-            // Their partitions are read (404 here: no states) only to look for down brokers; the counts stay the list's.
+            // Their partitions are read (404 here: no states) only to look for down brokers; the counts stay
+            // the list's.
             assertThat(proxy.count("GET", "/topics/a/partitions")).isEqualTo(1);
             assertThat(proxy.count("GET", "/topics/b/partitions")).isEqualTo(1);
         }
@@ -140,7 +141,8 @@ class ClusterApiTest {
              ApiFixture api = new ApiFixture(proxy.url())) {
             List<String> topics = IntStream.range(0, 53).mapToObj(i -> ProxyJson.topic("t" + i, 1, 2, 1, 0)).toList();
             proxy.on("GET", "/v3/clusters", 200, ProxyJson.clusters(0))
-                .on("GET", "/v3/clusters/" + CLUSTER + "/brokers", 200, ProxyJson.list(List.of(ProxyJson.broker(0, null))))
+                .on("GET", "/v3/clusters/" + CLUSTER + "/brokers", 200,
+                    ProxyJson.list(List.of(ProxyJson.broker(0, null))))
                 .on("GET", "/v3/clusters/" + CLUSTER + "/topics", 200, ProxyJson.list(topics));
             for (int i = 0; i < 53; i++) {
                 proxy.on("GET", "/topics/t" + i + "/partitions", 200, ProxyJson.states(
@@ -162,7 +164,8 @@ class ClusterApiTest {
         try (StubRestProxy proxy = new StubRestProxy();
              ApiFixture api = new ApiFixture(proxy.url())) {
             proxy.on("GET", "/v3/clusters", 200, ProxyJson.clusters(0))
-                .on("GET", "/v3/clusters/" + CLUSTER + "/brokers", 200, ProxyJson.list(List.of(ProxyJson.broker(0, null))))
+                .on("GET", "/v3/clusters/" + CLUSTER + "/brokers", 200,
+                    ProxyJson.list(List.of(ProxyJson.broker(0, null))))
                 .on("GET", "/v3/clusters/" + CLUSTER + "/topics", 200, ProxyJson.list(List.of(
                     ProxyJson.topic("a", 1, 2, 1, 0))))
                 .on("GET", "/topics/a/partitions", 500, "{\"error_code\":50001,\"message\":\"broken\"}");
