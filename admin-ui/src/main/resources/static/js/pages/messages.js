@@ -171,8 +171,10 @@ export async function render([name]) {
   const results = h('ol', { id: 'search-results', class: 'messages', 'aria-label': 'Search matches' });
   let search = null;
   let timer = null;
+  let shown = null;
 
   function showProgress(s) {
+    shown = s;
     const state = s.running ? 'searching…' : s.state.toLowerCase().replaceAll('_', ' ');
     progress.textContent = `Scanned ${s.scanned.toLocaleString('en')} of ${s.total.toLocaleString('en')} records, `
       + `${s.matched} ${s.matched === 1 ? 'match' : 'matches'} (${state}).`;
@@ -236,7 +238,8 @@ export async function render([name]) {
     if (!id) return;
     try {
       await messagesApi.cancel(name, id);
-      progress.textContent += ' Cancelled.';
+      // The counts last shown, no longer "searching…"; polling stopped, so nothing overwrites this.
+      if (shown) showProgress({ ...shown, running: false, state: 'CANCELLED', error: null });
       announce('Search cancelled.');
     } catch (e) {
       searchMessage.replaceChildren(errorBox(e));

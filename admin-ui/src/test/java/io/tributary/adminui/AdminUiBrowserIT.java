@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.adminui.proxy.RestProxyLocator;
 import io.tributary.adminui.testing.ClusterProcesses;
+import io.tributary.adminui.testing.StubRestProxy;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -52,7 +53,10 @@ import org.springframework.context.ConfigurableApplicationContext;
 /**
  * The admin UI end to end: a real broker and REST proxy (their packaged jars, own JVMs), this UI
  * in-process, and headless Chromium driven by Selenium through the overview, topic creation,
- * filtering, the topic page and deletion. Screenshots of each page go to {@code screenshots.dir}.
+ * filtering, the topic page and deletion; longer scenarios are in the {@code *BrowserSteps} classes.
+ * Two tests start a second UI in this JVM: one with producing turned off on the same proxy, one on
+ * a stub proxy of a cluster with brokers down; no test starts another broker or proxy.
+ * Screenshots of each page go to {@code screenshots.dir}.
  *
  * <p>Needs {@code /usr/bin/chromium} and {@code /usr/bin/chromedriver} (Debian {@code chromium},
  * {@code chromium-driver}); without them it fails, it does not skip.
@@ -116,7 +120,7 @@ class AdminUiBrowserIT {
             .replaceAll("(?s).*\"cluster_id\"\\s*:\\s*\"([^\"]+)\".*", "$1");
         String topic = "ui-orders-" + Long.toHexString(System.nanoTime());
 
-        // Overview: the cluster id the proxy reports, one broker, broker 0 in the table.
+        // Overview: the cluster id the proxy reports, one broker up and none down, broker 0 in the table.
         browser.get(ui.resolve("/#/").toString());
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("cluster-id"), clusterId));
         assertThat(text("#cluster-id")).isEqualTo(clusterId);
@@ -125,6 +129,8 @@ class AdminUiBrowserIT {
         assertThat(text("#offline-count")).isEqualTo("0");
         assertThat(browser.findElements(By.cssSelector("#brokers tbody tr"))).hasSize(1);
         assertThat(text("#brokers tbody tr td")).isEqualTo("0");
+        assertThat(text("#brokers tr[data-broker='0'] td.broker-status")).as("status, in words").isEqualTo("Up");
+        assertThat(text("#broker-down-count")).isEqualTo("0");
         screenshot("overview");
 
         // Topics: create one from the form.
@@ -403,6 +409,44 @@ class AdminUiBrowserIT {
     void produceBrowseSearchAndTailMessages() throws Exception {
         new io.tributary.adminui.messages.MessagesBrowserSteps(browser, wait, ui, cluster.bootstrapServers(),
             screenshots).run();
+    }
+
+    @Test
+    void pageThroughMessagesWithOlderAndNewerAndStartAtATimestamp() throws Exception {
+        new io.tributary.adminui.messages.MessagePagingBrowserSteps(browser, wait, ui, cluster.bootstrapServers(),
+            screenshots).run();
+    }
+
+    @Test
+    void cancelAMessageSearchAndSearchAgain() throws Exception {
+        new io.tributary.adminui.messages.MessageSearchCancelBrowserSteps(browser, wait, ui,
+            cluster.bootstrapServers(), screenshots).run();
+    }
+
+    /** A second UI in this JVM, on the same proxy, with producing turned off; closed at the end. */
+    @Test
+    void withProduceTurnedOffTheMessageBrowserHasNoProduceForm() throws Exception {
+        try (ConfigurableApplicationContext readOnly = SpringApplication.run(AdminUiApplication.class,
+                "--server.port=0", "--server.address=127.0.0.1", "--admin-ui.rest-proxy-url=" + cluster.restProxyUrl(),
+                "--admin-ui.broker-metrics-port=" + cluster.brokerHttpPort(), "--admin-ui.produce-enabled=false")) {
+            URI readOnlyUi = URI.create("http://127.0.0.1:"
+                + ((WebServerApplicationContext) readOnly).getWebServer().getPort());
+            new io.tributary.adminui.messages.ProduceDisabledBrowserSteps(browser, wait, readOnlyUi,
+                cluster.bootstrapServers(), screenshots).run();
+        }
+    }
+
+    /** A second UI in this JVM on a stub proxy of a cluster with brokers down; closed at the end. */
+    @Test
+    void overviewListsBrokersThatAreDown() throws Exception {
+        try (StubRestProxy degraded = io.tributary.adminui.cluster.BrokerStatusBrowserSteps.degradedCluster();
+             ConfigurableApplicationContext degradedUi = SpringApplication.run(AdminUiApplication.class,
+                 "--server.port=0", "--server.address=127.0.0.1", "--admin-ui.rest-proxy-url=" + degraded.url())) {
+            URI degradedUiUrl = URI.create("http://127.0.0.1:"
+                + ((WebServerApplicationContext) degradedUi).getWebServer().getPort());
+            new io.tributary.adminui.cluster.BrokerStatusBrowserSteps(browser, wait, degradedUiUrl,
+                cluster.bootstrapServers(), screenshots).run();
+        }
     }
 
     @Test

@@ -38,6 +38,21 @@ public class TopicStates implements DisposableBean {
 
     /** Under-replicated and offline partitions of one topic. */
     public record HealthCounts(int underReplicated, int offline) {
+
+        /** No partition under-replicated or offline. */
+        public boolean healthy() {
+            return underReplicated == 0 && offline == 0;
+        }
+    }
+
+    /**
+     * Health counts of topics, and the partition states read to get them.
+     *
+     * @param counts each topic's counts, keyed by name in the order given
+     * @param read   the partition states of the topics the list gave no counts for, by name; empty
+     *               when every topic had its counts
+     */
+    public record Health(Map<String, HealthCounts> counts, Map<String, List<PartitionState>> read) {
     }
 
     /**
@@ -45,6 +60,14 @@ public class TopicStates implements DisposableBean {
      * topics the list gave no counts for. Throws the first proxy error other than 404.
      */
     public Map<String, HealthCounts> healthOf(List<ProxyResources.Topic> topics) {
+        return health(topics).counts();
+    }
+
+    /**
+     * As {@link #healthOf}, with the partition states it read, so a caller that needs them too
+     * (which brokers the replicas are on) does not ask the proxy again.
+     */
+    public Health health(List<ProxyResources.Topic> topics) {
         List<String> missing = topics.stream().filter(t -> !t.hasHealthCounts()).map(ProxyResources.Topic::topicName)
             .toList();
         Map<String, List<PartitionState>> looked = missing.isEmpty() ? Map.of() : of(missing);
@@ -60,7 +83,7 @@ public class TopicStates implements DisposableBean {
                     (int) states.stream().filter(PartitionState::offline).count()));
             }
         }
-        return counts;
+        return new Health(counts, looked);
     }
 
     /** Each topic's partition states, in the order given; throws the first proxy error other than 404. */
