@@ -2,6 +2,7 @@ package io.tributary.broker;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tributary.broker.config.BrokerProperties;
+import io.tributary.broker.config.BrokerSecurityProperties;
 import io.tributary.broker.health.BrokerReadinessIndicator;
 import io.tributary.broker.health.ZooKeeperHealthIndicator;
 import org.apache.kafka.common.utils.Time;
@@ -15,12 +16,13 @@ import org.springframework.context.annotation.Configuration;
  * indicators, and its start/stop with the context.
  */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(BrokerProperties.class)
+@EnableConfigurationProperties({BrokerProperties.class, BrokerSecurityProperties.class})
 public class BrokerConfiguration {
 
     @Bean(destroyMethod = "")
-    public BrokerServer brokerServer(BrokerProperties properties, MeterRegistry registry) {
-        return new BrokerServer(properties, Time.SYSTEM, registry);
+    public BrokerServer brokerServer(BrokerProperties properties, BrokerSecurityProperties security,
+                                     MeterRegistry registry) {
+        return new BrokerServer(properties, security, Time.SYSTEM, registry);
     }
 
     /** Health {@code broker}: in the readiness group (application.yml). */

@@ -3,6 +3,9 @@ package io.tributary.broker;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tributary.broker.api.ApiHandlers;
+import io.tributary.broker.config.BrokerSecurityProperties;
+import io.tributary.broker.security.ListenerSecurity;
+import org.apache.kafka.common.security.authenticator.CredentialCache;
 import io.tributary.broker.api.KafkaApis;
 import io.tributary.broker.cluster.AdminManager;
 import io.tributary.broker.cluster.BrokerInfo;
@@ -61,6 +64,9 @@ public final class BrokerServer {
     private static final Logger log = LoggerFactory.getLogger(BrokerServer.class);
 
     private final BrokerProperties properties;
+    private final BrokerSecurityProperties security;
+    private final CredentialCache credentials = new CredentialCache();
+    private final List<ListenerSecurity> listenerSecurity = new ArrayList<>();
     private final Time time;
     private final Map<String, Object> logConfigDefaults;
     private EmbeddedZooKeeper embeddedZooKeeper;
@@ -95,7 +101,17 @@ public final class BrokerServer {
      * @param registry where its per-topic, per-request and consumer-lag meters are registered
      */
     public BrokerServer(BrokerProperties properties, Time time, MeterRegistry registry) {
+        this(properties, BrokerSecurityProperties.defaults(), time, registry);
+    }
+
+    /**
+     * @param security TLS and SASL settings of the secured listeners and of this broker's own connections
+     * @param registry where its per-topic, per-request and consumer-lag meters are registered
+     */
+    public BrokerServer(BrokerProperties properties, BrokerSecurityProperties security, Time time,
+                        MeterRegistry registry) {
         this.properties = properties;
+        this.security = security;
         this.time = time;
         this.registry = registry;
         this.logConfigDefaults = LogConfig.brokerDefaults(properties);
@@ -103,6 +119,22 @@ public final class BrokerServer {
         this.topicStats = new BrokerTopicStats(registry);
         this.requestMetrics = new RequestMetrics(registry);
         BrokerMeters.bind(this, registry);
+    }
+
+    /**
+     * Kafka client configs of this broker's own connections over the inter-broker listener
+     * (replica fetchers, the consumer lag reader): its security protocol, TLS and SASL login.
+     */
+    private Map<String, Object> interBrokerClientConfigs() {
+        String listener = properties.interBrokerListener();
+        EndPoint endPoint = properties.listenerEndPoints().stream().filter(e -> e.listenerName().equals(listener))
+            .findFirst().orElseThrow();
+        return security.clientConfigs(endPoint.securityProtocol(), listener);
+    }
+
+    /** The SCRAM credentials the SASL listeners check, by mechanism name. */
+    public CredentialCache credentialCache() {
+        return credentials;
     }
 
     /** Where this broker's meters are registered. */
@@ -203,7 +235,7 @@ public final class BrokerServer {
                 properties.numReplicaFetchers(), ReplicaFetcherManager.config(properties.replicaFetchWaitMaxMs(),
                     properties.replicaFetchMinBytes(), properties.replicaFetchMaxBytes(),
                     properties.replicaFetchResponseMaxBytes(), properties.replicaFetchBackoffMs(),
-                    properties.replicaSocketTimeoutMs(), interBrokerListener),
+                    properties.replicaSocketTimeoutMs(), interBrokerListener, interBrokerClientConfigs()),
                 id -> brokers.broker(id).flatMap(b -> b.endPoint(interBrokerListener))
                     .map(e -> new Node(id, e.host(), e.port())), time);
             MetadataCache topics = metadataCache;
@@ -245,8 +277,10 @@ public final class BrokerServer {
             groupCoordinator.startup();
 
             for (EndPoint endPoint : properties.listenerEndPoints()) {
+                ListenerSecurity secured = new ListenerSecurity(endPoint, security, credentials, registry);
+                listenerSecurity.add(secured);
                 KafkaServer server = new KafkaServer(endPoint, properties.numNetworkThreads(),
-                    properties.socketRequestMaxBytes(), 600_000, apis);
+                    properties.socketRequestMaxBytes(), 600_000, apis, secured);
                 listeners.add(server);
                 boundEndPoints.add(endPoint.withPort(server.start()));
             }
@@ -267,7 +301,7 @@ public final class BrokerServer {
                 String self = BrokerListeners.interBrokerBootstrap(properties, boundEndPoints);
                 consumerLagMetrics = new ConsumerLagMetrics(groupCoordinator,
                     () -> org.apache.kafka.clients.admin.Admin.create(ConsumerLagMetrics.adminConfig(self,
-                        "broker-" + properties.id() + "-consumer-lag", 10_000)),
+                        "broker-" + properties.id() + "-consumer-lag", 10_000, interBrokerClientConfigs())),
                     topicExists, registry, properties.consumerLagMetricsIntervalMs(), 10_000);
                 consumerLagMetrics.start();
             }
@@ -331,6 +365,9 @@ public final class BrokerServer {
         closeQuietly("registration", registration == null ? null : registration::close);
         for (KafkaServer server : listeners) {
             closeQuietly("listener", server::close);
+        }
+        for (ListenerSecurity secured : listenerSecurity) {
+            closeQuietly("listener security", secured::close);
         }
         if (requestHandlerPool != null) {
             requestHandlerPool.shutdown();
@@ -399,6 +436,9 @@ public final class BrokerServer {
         closeQuietly("consumer lag metrics", consumerLagMetrics == null ? null : consumerLagMetrics::close);
         for (KafkaServer server : listeners) {
             closeQuietly("listener", server::close);
+        }
+        for (ListenerSecurity secured : listenerSecurity) {
+            closeQuietly("listener security", secured::close);
         }
         closeQuietly("ZooKeeper client", zkClient == null ? null : zkClient::close);
         closeQuietly("controller", controller == null ? null : controller::close);

@@ -53,7 +53,9 @@ public final class ApiHandlers {
             new OffsetDeleteHandler(groupCoordinator),
             new ElectLeadersHandler(controller),
             new AlterPartitionReassignmentsHandler(controller),
-            new ListPartitionReassignmentsHandler(metadataCache));
+            new ListPartitionReassignmentsHandler(metadataCache),
+            new SaslHandshakeHandler(),
+            new SaslAuthenticateHandler());
         return new ApiVersionsHandler(handlers, metadataCache::clusterId, properties.id()).allHandlers();
     }
 }

@@ -83,9 +83,32 @@ public final class BrokerConfigNames {
         }
         String component = KAFKA_TO_COMPONENT.get(key);
         if (component == null) {
-            return Optional.empty();
+            return securityPropertyFor(key);
         }
         return Optional.of("broker." + toDotted(component).replace('.', '-'));
+    }
+
+    /**
+     * The {@link BrokerSecurityProperties} property of a Kafka TLS or SASL setting: {@code ssl.keystore.location}
+     * is {@code broker.ssl-keystore-location}, and {@code listener.name.<listener>.<mechanism>.sasl.jaas.config}
+     * is {@code broker.listener-sasl-jaas-config[<listener>.<mechanism>]}. These stay out of
+     * {@link #describe(BrokerProperties)}: DescribeConfigs never shows passwords or JAAS entries.
+     */
+    private static Optional<String> securityPropertyFor(String key) {
+        java.util.regex.Matcher listenerJaas = java.util.regex.Pattern
+            .compile("listener\\.name\\.([^.]+)\\.([^.]+)\\.sasl\\.jaas\\.config").matcher(key);
+        if (listenerJaas.matches()) {
+            return Optional.of("broker.listener-sasl-jaas-config[" + listenerJaas.group(1).toLowerCase(java.util.Locale.ROOT)
+                + "." + listenerJaas.group(2).toLowerCase(java.util.Locale.ROOT) + "]");
+        }
+        for (RecordComponent component : BrokerSecurityProperties.class.getRecordComponents()) {
+            if (component.getType() == String.class || component.getType().isPrimitive()) {
+                if (toDotted(component.getName()).equals(key)) {
+                    return Optional.of("broker." + key.replace('.', '-'));
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     /** Every supported setting with its value, keyed by Kafka name, in declaration order. */

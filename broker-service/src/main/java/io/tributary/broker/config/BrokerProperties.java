@@ -26,7 +26,8 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
  * @param advertisedListeners                what clients are told to connect to; defaults to the bound listeners
  * @param listenerSecurityProtocolMap        {@code NAME:PROTOCOL[,...]}, the security protocol of each listener
  *                                           name ({@code listener.security.protocol.map}); a name missing from it
- *                                           must itself be a protocol name. Only PLAINTEXT is served so far
+ *                                           must itself be a protocol name. SSL and SASL listeners take their
+ *                                           settings from {@link BrokerSecurityProperties}
  * @param dataDir                            base directory for defaults: log dirs and the embedded ZooKeeper live under it
  * @param logDirs                            partition log directories; defaults to {@code <data-dir>/kafka-logs}
  * @param zookeeperConnect                   ZooKeeper connect string; empty starts an embedded ZooKeeper
@@ -196,12 +197,6 @@ public record BrokerProperties(
         List<EndPoint> bound = EndPoint.parseList(listeners, protocols);
         if (bound.isEmpty()) {
             throw new IllegalArgumentException("broker.listeners names no listener");
-        }
-        for (EndPoint e : bound) {
-            if (e.securityProtocol() != SecurityProtocol.PLAINTEXT) {
-                throw new IllegalArgumentException("Listener " + e.listenerName() + " uses " + e.securityProtocol()
-                    + ", which this broker does not serve yet; only PLAINTEXT listeners are supported");
-            }
         }
         for (EndPoint e : EndPoint.parseList(advertisedListeners, protocols)) {
             if (bound.stream().noneMatch(b -> b.listenerName().equals(e.listenerName()))) {

@@ -96,8 +96,14 @@ public final class ConsumerLagMetrics implements AutoCloseable {
     }
 
     /** Admin settings for a broker's own lag reader: connects to {@code bootstrapServers}. */
-    public static Properties adminConfig(String bootstrapServers, String clientId, long requestTimeoutMs) {
+    public static Properties adminConfig(String bootstrapServers, String clientId, long requestTimeoutMs,
+                                         java.util.Map<String, Object> securityConfigs) {
         Properties props = new Properties();
+        securityConfigs.forEach((key, value) -> {
+            if (value != null) {
+                props.put(key, value);
+            }
+        });
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(AdminClientConfig.CLIENT_ID_CONFIG, clientId);
         props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) requestTimeoutMs);

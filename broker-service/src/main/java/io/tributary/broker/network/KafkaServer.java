@@ -19,7 +19,9 @@ import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
+import io.netty.handler.ssl.SslHandler;
 import io.tributary.broker.config.EndPoint;
+import io.tributary.broker.security.ListenerSecurity;
 import java.io.Closeable;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
@@ -28,9 +30,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The Kafka protocol server of one listener: a Netty server whose pipeline per connection is
- * frame decoding (4-byte big-endian length, at most {@code socket.request.max.bytes}), an idle
- * timeout ({@code connections.max.idle.ms}) and a {@link RequestChannel}. Uses the native
- * epoll transport (with {@code sendfile} for file regions) when available.
+ * TLS (SSL and SASL_SSL listeners, with {@link FileRegionEncoder} since {@code sendfile} cannot
+ * encrypt), frame decoding (4-byte big-endian length, at most {@code socket.request.max.bytes}),
+ * an idle timeout ({@code connections.max.idle.ms}) and a {@link RequestChannel}, which runs the
+ * SASL exchange on SASL listeners. Uses the native epoll transport (with {@code sendfile} for
+ * file regions) when available.
  *
  * <p>Thread-safe for start and close.
  */
@@ -43,6 +47,7 @@ public final class KafkaServer implements Closeable {
     private final int maxRequestBytes;
     private final long idleTimeoutMs;
     private final RequestHandler handler;
+    private final ListenerSecurity security;
     private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
     private EventLoopGroup bossGroup;
     private EventLoopGroup workerGroup;
@@ -53,9 +58,12 @@ public final class KafkaServer implements Closeable {
      * @param numThreads      event loop threads ({@code num.network.threads})
      * @param maxRequestBytes largest request frame ({@code socket.request.max.bytes})
      * @param idleTimeoutMs   idle connections are closed after this, ms ({@code connections.max.idle.ms})
+     * @param security        the listener's TLS, SASL and principals, by its security protocol
      */
-    public KafkaServer(EndPoint endPoint, int numThreads, int maxRequestBytes, long idleTimeoutMs, RequestHandler handler) {
+    public KafkaServer(EndPoint endPoint, int numThreads, int maxRequestBytes, long idleTimeoutMs, RequestHandler handler,
+                       ListenerSecurity security) {
         this.endPoint = endPoint;
+        this.security = security;
         this.numThreads = numThreads;
         this.maxRequestBytes = maxRequestBytes;
         this.idleTimeoutMs = idleTimeoutMs;
@@ -87,11 +95,16 @@ public final class KafkaServer implements Closeable {
                 @Override
                 protected void initChannel(SocketChannel ch) {
                     connections.add(ch);
+                    if (security.usesTls()) {
+                        ch.pipeline().addLast("tls", new SslHandler(security.newSslEngine(ch.remoteAddress())));
+                    }
                     ch.pipeline()
                         .addLast("idle", new IdleStateHandler(0, 0, idleTimeoutMs, TimeUnit.MILLISECONDS))
-                        .addLast("frames", new LengthFieldBasedFrameDecoder(maxRequestBytes, 0, 4, 0, 4))
-                        .addLast("requests", new RequestChannel(handler, endPoint.listenerName(),
-                            endPoint.securityProtocol()));
+                        .addLast("frames", new LengthFieldBasedFrameDecoder(maxRequestBytes, 0, 4, 0, 4));
+                    if (security.usesTls()) {
+                        ch.pipeline().addLast("files", new FileRegionEncoder());
+                    }
+                    ch.pipeline().addLast("requests", new RequestChannel(handler, security));
                 }
             });
         InetSocketAddress address = endPoint.host() == null || endPoint.host().isEmpty()

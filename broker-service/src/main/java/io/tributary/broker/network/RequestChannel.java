@@ -5,11 +5,16 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import io.tributary.broker.security.ListenerSecurity;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import javax.net.ssl.SSLSession;
 import org.apache.kafka.common.requests.RequestHeader;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.apache.kafka.common.security.auth.SecurityProtocol;
@@ -31,24 +36,48 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
     private static final int MAX_QUEUED_BYTES = 16 * 1024 * 1024;
 
     private final RequestHandler handler;
+    private final ListenerSecurity security;
     private final String listenerName;
     private final SecurityProtocol securityProtocol;
+    private SaslAuthenticator sasl;
+    private SSLSession sslSession;
+    private KafkaPrincipal transportPrincipal = KafkaPrincipal.ANONYMOUS;
     private final ArrayDeque<ByteBuf> queued = new ArrayDeque<>();
     private long queuedBytes;
     private boolean inFlight;
     private boolean closed;
     private String connectionId = "unknown";
 
-    RequestChannel(RequestHandler handler, String listenerName, SecurityProtocol securityProtocol) {
+    RequestChannel(RequestHandler handler, ListenerSecurity security) {
         this.handler = handler;
-        this.listenerName = listenerName;
-        this.securityProtocol = securityProtocol;
+        this.security = security;
+        this.listenerName = security.listenerName();
+        this.securityProtocol = security.securityProtocol();
     }
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
         connectionId = ctx.channel().localAddress() + "-" + ctx.channel().remoteAddress();
+        if (security.saslServers() != null) {
+            sasl = new SaslAuthenticator(security, connectionId);
+        }
+        if (!security.usesTls()) {
+            transportPrincipal = security.transportPrincipal(clientAddress(ctx), null);
+        }
         super.channelActive(ctx);
+    }
+
+    private static InetAddress clientAddress(ChannelHandlerContext ctx) {
+        InetSocketAddress remote = (InetSocketAddress) ctx.channel().remoteAddress();
+        return remote == null ? null : remote.getAddress();
+    }
+
+    /** The connection's principal: SASL's once authenticated, else the TLS client certificate's or ANONYMOUS. */
+    private KafkaPrincipal principal() {
+        if (sasl != null) {
+            return sasl.complete() ? sasl.principal() : KafkaPrincipal.ANONYMOUS;
+        }
+        return transportPrincipal;
     }
 
     @Override
@@ -90,6 +119,10 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
 
     private void dispatch(ChannelHandlerContext ctx, ByteBuf frame) {
         ByteBuffer buffer = frame.nioBuffer();
+        if (sasl != null && sasl.expectsRawToken()) {
+            whenDone(ctx, frame, null, sasl.onRawToken(ctx, buffer, clientAddress(ctx), sslSession));
+            return;
+        }
         RequestHeader header;
         try {
             header = RequestHeader.parse(buffer);
@@ -98,15 +131,24 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
             closeWithLog(ctx, "request header could not be parsed (" + e.getMessage() + ")");
             return;
         }
-        InetSocketAddress remote = (InetSocketAddress) ctx.channel().remoteAddress();
-        RequestContext context = new RequestContext(header, connectionId, remote == null ? null : remote.getAddress(),
-            listenerName, securityProtocol, KafkaPrincipal.ANONYMOUS);
-        CompletableFuture<Response> future;
+        RequestContext context = new RequestContext(header, connectionId, clientAddress(ctx), listenerName,
+            securityProtocol, principal());
+        CompletableFuture<Response> future = null;
         try {
-            future = handler.handle(context, buffer);
+            if (sasl != null && !sasl.complete()) {
+                future = sasl.onRequest(ctx, context, buffer, sslSession);
+            }
+            if (future == null) {
+                future = handler.handle(context, buffer);
+            }
         } catch (RuntimeException e) {
             future = CompletableFuture.failedFuture(e);
         }
+        whenDone(ctx, frame, context, future);
+    }
+
+    private void whenDone(ChannelHandlerContext ctx, ByteBuf frame, RequestContext context,
+                          CompletableFuture<Response> future) {
         future.whenComplete((response, error) -> {
             if (ctx.executor().inEventLoop()) {
                 onResponse(ctx, frame, context, response, error);
@@ -128,32 +170,53 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
             return;
         }
         if (error != null) {
-            log.warn("Closing connection {}: {} v{} from client {} failed", connectionId, context.apiKey(),
-                context.apiVersion(), context.clientId(), error);
+            log.warn("Closing connection {}: {} failed", connectionId, describe(context), error);
             close(ctx);
             return;
         }
         if (response instanceof Response.SendResponse s) {
-            List<Object> messages;
-            try {
-                messages = NettySendAdapter.toMessages(s.send());
-            } catch (Exception e) {
-                log.error("Could not serialize the {} response on {}; closing it", context.apiKey(), connectionId, e);
-                close(ctx);
+            if (!write(ctx, s.send(), context)) {
                 return;
             }
-            for (Object m : messages) {
-                ctx.write(m, ctx.voidPromise());
-            }
             ctx.flush();
+        } else if (response instanceof Response.SendThenClose s) {
+            if (!write(ctx, s.send(), context)) {
+                return;
+            }
+            log.info("Closing connection {} after {}: {}", connectionId, describe(context), s.reason());
+            closed = true;
+            releaseQueued();
+            ctx.writeAndFlush(io.netty.buffer.Unpooled.EMPTY_BUFFER)
+                .addListener(io.netty.channel.ChannelFutureListener.CLOSE);
+            return;
         } else if (response instanceof Response.CloseConnection c) {
-            log.info("Closing connection {} after {} from client {}: {}", connectionId, context.apiKey(),
-                context.clientId(), c.reason());
+            log.info("Closing connection {} after {}: {}", connectionId, describe(context), c.reason());
             close(ctx);
             return;
         }
         inFlight = false;
         processNext(ctx);
+    }
+
+    /** Writes a response's messages; false (and the connection closed) when it cannot be serialized. */
+    private boolean write(ChannelHandlerContext ctx, org.apache.kafka.common.network.Send send, RequestContext context) {
+        List<Object> messages;
+        try {
+            messages = NettySendAdapter.toMessages(send);
+        } catch (Exception e) {
+            log.error("Could not serialize the response to {} on {}; closing it", describe(context), connectionId, e);
+            close(ctx);
+            return false;
+        }
+        for (Object m : messages) {
+            ctx.write(m, ctx.voidPromise());
+        }
+        return true;
+    }
+
+    private static String describe(RequestContext context) {
+        return context == null ? "a SASL token" : context.apiKey() + " v" + context.apiVersion() + " from client "
+            + context.clientId();
     }
 
     @Override
@@ -170,6 +233,25 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
             log.debug("Closing idle connection {}", connectionId);
             close(ctx);
             return;
+        }
+        if (evt instanceof SslHandshakeCompletionEvent handshake) {
+            if (handshake.isSuccess()) {
+                sslSession = ctx.pipeline().get(SslHandler.class).engine().getSession();
+                try {
+                    transportPrincipal = security.transportPrincipal(clientAddress(ctx), sslSession);
+                } catch (RuntimeException e) {
+                    security.recordFailure();
+                    closeWithLog(ctx, "no principal for the client certificate (" + e.getMessage() + ")");
+                    return;
+                }
+                if (sasl == null) {
+                    security.recordSuccess();
+                }
+            } else {
+                security.recordFailure();
+                log.info("Failed TLS handshake on connection {} (listener {}): {}", connectionId, listenerName,
+                    handshake.cause() == null ? "closed" : handshake.cause().getMessage());
+            }
         }
         super.userEventTriggered(ctx, evt);
     }

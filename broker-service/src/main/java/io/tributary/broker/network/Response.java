@@ -17,6 +17,13 @@ public sealed interface Response {
     record CloseConnection(String reason) implements Response {
     }
 
+    /**
+     * Write {@code send}, then close the connection once it is written, e.g. after a failed
+     * authentication, whose answer the client must read before the connection goes.
+     */
+    record SendThenClose(Send send, String reason) implements Response {
+    }
+
     static Response send(Send send) {
         return new SendResponse(send);
     }

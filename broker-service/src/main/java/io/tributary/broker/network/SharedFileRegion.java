@@ -10,8 +10,16 @@ import java.nio.channels.FileChannel;
  */
 final class SharedFileRegion extends DefaultFileRegion {
 
+    private final FileChannel channel;
+
     SharedFileRegion(FileChannel channel, long position, long count) {
         super(channel, position, count);
+        this.channel = channel;
+    }
+
+    /** The segment's file, for readers that cannot use {@code sendfile} (TLS). */
+    FileChannel channel() {
+        return channel;
     }
 
     @Override

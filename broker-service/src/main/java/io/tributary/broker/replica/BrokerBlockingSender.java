@@ -3,21 +3,28 @@ package io.tributary.broker.replica;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
+import java.util.Map;
 import org.apache.kafka.clients.ApiVersions;
+import org.apache.kafka.clients.BootstrapConfiguration;
 import org.apache.kafka.clients.ClientRequest;
 import org.apache.kafka.clients.ClientResponse;
 import org.apache.kafka.clients.ManualMetadataUpdater;
 import org.apache.kafka.clients.MetadataRecoveryStrategy;
 import org.apache.kafka.clients.NetworkClient;
 import org.apache.kafka.clients.NetworkClientUtils;
-import org.apache.kafka.clients.BootstrapConfiguration;
 import org.apache.kafka.common.Node;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.metrics.Metrics;
 import org.apache.kafka.common.network.ChannelBuilder;
+import org.apache.kafka.common.network.ChannelBuilders;
 import org.apache.kafka.common.network.ListenerName;
 import org.apache.kafka.common.network.PlaintextChannelBuilder;
 import org.apache.kafka.common.network.Selector;
 import org.apache.kafka.common.requests.AbstractRequest;
+import org.apache.kafka.common.security.JaasContext;
+import org.apache.kafka.common.security.auth.SecurityProtocol;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.common.utils.internals.LogContext;
 
@@ -39,20 +46,41 @@ final class BrokerBlockingSender implements Closeable {
     /**
      * @param clientId        client id in the requests (names the fetcher in the leader's logs)
      * @param listenerName    the inter-broker listener
+     * @param clientConfigs   {@code security.protocol} and, for a secured listener, TLS and SASL client configs
      * @param socketTimeoutMs how long to wait for a connection or a response, ms
      */
-    BrokerBlockingSender(String clientId, String listenerName, int socketTimeoutMs, long reconnectBackoffMs, Time time) {
+    BrokerBlockingSender(String clientId, String listenerName, Map<String, Object> clientConfigs, int socketTimeoutMs,
+                         long reconnectBackoffMs, Time time) {
         this.time = time;
         this.socketTimeoutMs = socketTimeoutMs;
         this.metrics = new Metrics(time);
         LogContext logContext = new LogContext("[" + clientId + "] ");
-        ChannelBuilder channelBuilder = new PlaintextChannelBuilder(ListenerName.normalised(listenerName));
-        channelBuilder.configure(java.util.Map.of());
+        ChannelBuilder channelBuilder = channelBuilder(listenerName, clientConfigs, time, logContext);
         Selector selector = new Selector(org.apache.kafka.common.network.NetworkReceive.UNLIMITED, 600_000L, metrics, time, "replica-fetcher",
             java.util.Map.of("client-id", clientId), false, channelBuilder, logContext);
         this.client = new NetworkClient(selector, new ManualMetadataUpdater(), clientId, 1, reconnectBackoffMs,
             Math.max(reconnectBackoffMs, 1000), 64 * 1024, 1024 * 1024, socketTimeoutMs, 10_000L, 30_000L, time,
             true, new ApiVersions(), logContext, MetadataRecoveryStrategy.NONE, BootstrapConfiguration.DISABLED, false);
+    }
+
+    /**
+     * kafka-clients' channel builder for the listener's protocol: plaintext, TLS, or SASL (with the
+     * broker's own login, {@code sasl.jaas.config}) over either.
+     */
+    static ChannelBuilder channelBuilder(String listenerName, Map<String, Object> clientConfigs, Time time,
+                                         LogContext logContext) {
+        Object protocolName = clientConfigs.getOrDefault("security.protocol", SecurityProtocol.PLAINTEXT.name);
+        SecurityProtocol protocol = SecurityProtocol.forName(protocolName.toString());
+        if (protocol == SecurityProtocol.PLAINTEXT) {
+            ChannelBuilder plaintext = new PlaintextChannelBuilder(ListenerName.normalised(listenerName));
+            plaintext.configure(Map.of());
+            return plaintext;
+        }
+        AbstractConfig config = new AbstractConfig(new ConfigDef().withClientSslSupport().withClientSaslSupport(),
+            clientConfigs, false);
+        return ChannelBuilders.clientChannelBuilder(protocol, JaasContext.Type.CLIENT, config,
+            ListenerName.normalised(listenerName), (String) clientConfigs.get(SaslConfigs.SASL_MECHANISM), time,
+            logContext);
     }
 
     /**

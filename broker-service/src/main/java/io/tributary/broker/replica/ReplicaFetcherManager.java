@@ -53,11 +53,17 @@ public final class ReplicaFetcherManager implements Closeable {
         this.time = time;
     }
 
-    /** Settings of the fetch requests followers send. */
+    /**
+     * Settings of the fetch requests followers send.
+     *
+     * @param clientConfigs Kafka client configs of the connections to leaders ({@code security.protocol},
+     *                      TLS, SASL), as {@code BrokerSecurityProperties.clientConfigs} gives them
+     */
     public static ReplicaFetcherThread.Config config(int maxWaitMs, int minBytes, int maxBytes, int responseMaxBytes,
-                                                     int backoffMs, int socketTimeoutMs, String listenerName) {
+                                                     int backoffMs, int socketTimeoutMs, String listenerName,
+                                                     java.util.Map<String, Object> clientConfigs) {
         return new ReplicaFetcherThread.Config(maxWaitMs, minBytes, maxBytes, responseMaxBytes, backoffMs, socketTimeoutMs,
-            listenerName);
+            listenerName, java.util.Collections.unmodifiableMap(new java.util.HashMap<>(clientConfigs)));
     }
 
     synchronized void setReplicaManager(ReplicaManager replicaManager) {

@@ -55,9 +55,11 @@ final class ReplicaFetcherThread extends Thread {
      * @param backoffMs        {@code replica.fetch.backoff.ms}
      * @param socketTimeoutMs  {@code replica.socket.timeout.ms}
      * @param listenerName     the inter-broker listener
+     * @param clientConfigs    Kafka client configs of the connection to the leader: {@code security.protocol}
+     *                         and, for a secured listener, the TLS settings and SASL mechanism and login
      */
     record Config(int maxWaitMs, int minBytes, int maxBytes, int responseMaxBytes, int backoffMs, int socketTimeoutMs,
-                  String listenerName) {
+                  String listenerName, Map<String, Object> clientConfigs) {
     }
 
     private final int brokerId;
@@ -82,8 +84,8 @@ final class ReplicaFetcherThread extends Thread {
         this.replicaManager = replicaManager;
         this.brokerNodes = brokerNodes;
         this.time = time;
-        this.sender = new BrokerBlockingSender(name, config.listenerName(), config.socketTimeoutMs(), config.backoffMs(),
-            time);
+        this.sender = new BrokerBlockingSender(name, config.listenerName(), config.clientConfigs(),
+            config.socketTimeoutMs(), config.backoffMs(), time);
     }
 
     int sourceBrokerId() {

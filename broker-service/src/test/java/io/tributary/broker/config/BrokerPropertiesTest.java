@@ -43,9 +43,10 @@ class BrokerPropertiesTest {
         assertThatThrownBy(() -> BrokerProperties.bind(Map.of("broker.listeners", "EXTERNAL://:9094",
             "broker.listener-security-protocol-map", "EXTERNAL")))
             .rootCause().hasMessageContaining("is not of the form NAME:PROTOCOL");
-        // Not served yet: refused rather than served in plain text.
-        assertThatThrownBy(() -> BrokerProperties.bind(Map.of("broker.listeners", "SSL://:9093")))
-            .rootCause().hasMessageContaining("uses SSL, which this broker does not serve yet");
+        // SSL and SASL listeners bind; their key material and JAAS entries are checked when the
+        // listener starts (BrokerSecurityPropertiesTest).
+        assertThat(BrokerProperties.bind(Map.of("broker.listeners", "SSL://:9093")).listenerEndPoints().get(0)
+            .securityProtocol()).isEqualTo(org.apache.kafka.common.security.auth.SecurityProtocol.SSL);
         assertThatThrownBy(() -> BrokerProperties.bind(Map.of("broker.listeners", "PLAINTEXT://:9092",
             "broker.advertised-listeners", "EXTERNAL://example.com:9094",
             "broker.listener-security-protocol-map", "EXTERNAL:PLAINTEXT")))

@@ -31,6 +31,24 @@ class ServerPropertiesEnvironmentPostProcessorTest {
     }
 
     @Test
+    void mapsKafkaSecuritySettingsIncludingPerListenerJaasEntries() {
+        List<List<String>> unknown = new ArrayList<>();
+        Map<String, Object> mapped = map(Map.of("ssl.keystore.location", "/certs/broker.p12",
+            "ssl.keystore.type", "PKCS12", "ssl.client.auth", "required", "sasl.enabled.mechanisms", "SCRAM-SHA-512",
+            "sasl.mechanism.inter.broker.protocol", "SCRAM-SHA-512",
+            "listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config", "entry-for-sasl-ssl",
+            "connection.failed.authentication.delay.ms", "250"), unknown);
+        assertThat(unknown).isEmpty();
+        BrokerSecurityProperties security = BrokerSecurityProperties.bind(mapped);
+        assertThat(security.sslKeystoreLocation()).isEqualTo("/certs/broker.p12");
+        assertThat(security.sslKeystoreType()).isEqualTo("PKCS12");
+        assertThat(security.sslClientAuth()).isEqualTo("required");
+        assertThat(security.enabledMechanisms()).containsExactly("SCRAM-SHA-512");
+        assertThat(security.connectionFailedAuthenticationDelayMs()).isEqualTo(250);
+        assertThat(security.jaasConfig("SASL_SSL", "SCRAM-SHA-512")).isEqualTo("entry-for-sasl-ssl");
+    }
+
+    @Test
     void convertsHoursAndMinutesAndTheFinerUnitWins() {
         assertThat(map(Map.of("log.retention.hours", "168"), new ArrayList<>()))
             .containsEntry("broker.log-retention-ms", "604800000");

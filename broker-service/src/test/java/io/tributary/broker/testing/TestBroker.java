@@ -1,7 +1,9 @@
 package io.tributary.broker.testing;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tributary.broker.BrokerServer;
 import io.tributary.broker.config.BrokerProperties;
+import io.tributary.broker.config.BrokerSecurityProperties;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -58,7 +60,8 @@ public final class TestBroker implements AutoCloseable {
     }
 
     private void startServer() {
-        server = new BrokerServer(BrokerProperties.bind(settings), Time.SYSTEM);
+        server = new BrokerServer(BrokerProperties.bind(settings), BrokerSecurityProperties.bind(settings), Time.SYSTEM,
+            new SimpleMeterRegistry());
         server.startup();
     }
 

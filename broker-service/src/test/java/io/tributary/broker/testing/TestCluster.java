@@ -3,10 +3,12 @@ package io.tributary.broker.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tributary.broker.BrokerServer;
 import io.tributary.broker.cluster.EmbeddedZooKeeper;
 import io.tributary.broker.cluster.LeaderAndIsr;
 import io.tributary.broker.config.BrokerProperties;
+import io.tributary.broker.config.BrokerSecurityProperties;
 import io.tributary.broker.log.FetchIsolation;
 import io.tributary.broker.log.PartitionLog;
 import io.tributary.broker.replica.Partition;
@@ -107,11 +109,13 @@ public final class TestCluster implements AutoCloseable {
      * a state listener).
      */
     public void start(int id, java.util.function.Consumer<BrokerServer> beforeStartup) {
-        BrokerServer server = new BrokerServer(BrokerProperties.bind(settings.get(id)), Time.SYSTEM);
+        BrokerServer server = new BrokerServer(BrokerProperties.bind(settings.get(id)),
+            BrokerSecurityProperties.bind(settings.get(id)), Time.SYSTEM, new SimpleMeterRegistry());
         brokers.put(id, server);
         beforeStartup.accept(server);
         server.startup();
-        settings.get(id).put("broker.listeners", "PLAINTEXT://127.0.0.1:" + server.boundEndPoints().get(0).port());
+        settings.get(id).put("broker.listeners", server.boundEndPoints().stream()
+            .map(e -> e.listenerName() + "://" + e.host() + ":" + e.port()).collect(Collectors.joining(",")));
     }
 
     /** Kills broker {@code id} as a crash would: no controlled shutdown, logs recovered at the next start. */
@@ -140,10 +144,22 @@ public final class TestCluster implements AutoCloseable {
         return zooKeeper;
     }
 
-    /** Addresses of every broker, running or not (clients skip the dead ones). */
+    /** Addresses of every broker's first listener, running or not (clients skip the dead ones). */
     public String bootstrapServers() {
-        return settings.values().stream().map(s -> ((String) s.get("broker.listeners")).replace("PLAINTEXT://", ""))
-            .collect(Collectors.joining(","));
+        return bootstrapServers(null);
+    }
+
+    /** Addresses of every broker's listener {@code name} (null: the first), running or not. */
+    public String bootstrapServers(String name) {
+        return settings.values().stream().map(s -> {
+            String[] listeners = ((String) s.get("broker.listeners")).split(",");
+            for (String listener : listeners) {
+                if (name == null || listener.startsWith(name + "://")) {
+                    return listener.substring(listener.indexOf("://") + 3);
+                }
+            }
+            throw new IllegalArgumentException("No listener " + name + " in " + s.get("broker.listeners"));
+        }).collect(Collectors.joining(","));
     }
 
     /** A running broker, for reading the cluster's state. */

@@ -1,0 +1,190 @@
+package io.tributary.broker.network;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.tributary.broker.security.ListenerSecurity;
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLSession;
+import javax.security.sasl.SaslException;
+import javax.security.sasl.SaslServer;
+import org.apache.kafka.common.errors.SaslAuthenticationException;
+import org.apache.kafka.common.message.SaslAuthenticateRequestData;
+import org.apache.kafka.common.message.SaslAuthenticateResponseData;
+import org.apache.kafka.common.message.SaslHandshakeRequestData;
+import org.apache.kafka.common.message.SaslHandshakeResponseData;
+import org.apache.kafka.common.network.ByteBufferSend;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ByteBufferAccessor;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.AbstractResponse;
+import org.apache.kafka.common.requests.SaslAuthenticateResponse;
+import org.apache.kafka.common.requests.SaslHandshakeResponse;
+import org.apache.kafka.common.security.auth.KafkaPrincipal;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The SASL exchange of one connection on a SASL_PLAINTEXT or SASL_SSL listener, as Kafka's
+ * {@code SaslServerAuthenticator} runs it (KIP-43, KIP-152):
+ * <ol>
+ *   <li>ApiVersions (any number) and then SaslHandshake naming a mechanism; a mechanism not
+ *       enabled is answered UNSUPPORTED_SASL_MECHANISM with the enabled list;</li>
+ *   <li>after SaslHandshake v1, SaslAuthenticate requests carry the mechanism's tokens; after v0
+ *       the tokens come as bare size-prefixed frames;</li>
+ *   <li>when the mechanism's server completes, the connection's principal is
+ *       {@code User:<authorization id>} and every later request goes to the request handler.</li>
+ * </ol>
+ * Any other request before that closes the connection. A failed exchange is answered
+ * SASL_AUTHENTICATION_FAILED (the mechanism's message when it is an
+ * {@link SaslAuthenticationException}, a generic one otherwise, so a client cannot learn which
+ * users exist), after {@code connection.failed.authentication.delay.ms}, and the connection is
+ * then closed. {@code session_lifetime_ms} is 0: sessions do not expire, so clients do not
+ * re-authenticate (KIP-368 is not served).
+ *
+ * <p>Not thread-safe: confined to the connection's event loop.
+ */
+final class SaslAuthenticator {
+
+    private static final Logger log = LoggerFactory.getLogger(SaslAuthenticator.class);
+
+    private enum State { HANDSHAKE, AUTHENTICATE, RAW_TOKENS, COMPLETE, FAILED }
+
+    private final ListenerSecurity security;
+    private final String connectionId;
+    private State state = State.HANDSHAKE;
+    private SaslServer server;
+    private KafkaPrincipal principal;
+
+    SaslAuthenticator(ListenerSecurity security, String connectionId) {
+        this.security = security;
+        this.connectionId = connectionId;
+    }
+
+    /** Whether the exchange is over and requests go to the request handler. */
+    boolean complete() {
+        return state == State.COMPLETE;
+    }
+
+    /** Whether the next frame is a bare SASL token (after SaslHandshake v0). */
+    boolean expectsRawToken() {
+        return state == State.RAW_TOKENS;
+    }
+
+    /** The authenticated principal; null until {@link #complete()}. */
+    KafkaPrincipal principal() {
+        return principal;
+    }
+
+    /**
+     * A request before the exchange completed.
+     *
+     * @return the answer, or null when the request is for the request handler (ApiVersions)
+     */
+    CompletableFuture<Response> onRequest(ChannelHandlerContext ctx, RequestContext context, ByteBuffer body,
+                                          SSLSession session) {
+        ApiKeys api = context.apiKey();
+        if (state == State.HANDSHAKE && api == ApiKeys.API_VERSIONS) {
+            return null;
+        }
+        if (state == State.HANDSHAKE && api == ApiKeys.SASL_HANDSHAKE) {
+            return handshake(ctx, context, body);
+        }
+        if (state == State.AUTHENTICATE && api == ApiKeys.SASL_AUTHENTICATE) {
+            return authenticate(ctx, context, body, session);
+        }
+        state = State.FAILED;
+        return CompletableFuture.completedFuture(Response.close("unexpected " + api + " request during SASL"
+            + " authentication on listener " + security.listenerName()));
+    }
+
+    private CompletableFuture<Response> handshake(ChannelHandlerContext ctx, RequestContext context, ByteBuffer body) {
+        String mechanism = new SaslHandshakeRequestData(new ByteBufferAccessor(body), context.apiVersion()).mechanism();
+        SaslHandshakeResponseData answer = new SaslHandshakeResponseData()
+            .setMechanisms(security.saslServers().mechanisms());
+        if (!security.saslServers().mechanisms().contains(mechanism)) {
+            return fail(ctx, "unsupported SASL mechanism " + mechanism,
+                send(context, new SaslHandshakeResponse(answer.setErrorCode(Errors.UNSUPPORTED_SASL_MECHANISM.code()))));
+        }
+        try {
+            server = security.saslServers().create(mechanism);
+        } catch (SaslException e) {
+            return fail(ctx, e.getMessage(), send(context, new SaslHandshakeResponse(
+                answer.setErrorCode(Errors.UNSUPPORTED_SASL_MECHANISM.code()))));
+        }
+        state = context.apiVersion() == 0 ? State.RAW_TOKENS : State.AUTHENTICATE;
+        return CompletableFuture.completedFuture(Response.send(send(context,
+            new SaslHandshakeResponse(answer.setErrorCode(Errors.NONE.code())))));
+    }
+
+    private CompletableFuture<Response> authenticate(ChannelHandlerContext ctx, RequestContext context, ByteBuffer body,
+                                                     SSLSession session) {
+        byte[] token = new SaslAuthenticateRequestData(new ByteBufferAccessor(body), context.apiVersion()).authBytes();
+        SaslAuthenticateResponseData answer = new SaslAuthenticateResponseData();
+        try {
+            byte[] challenge = evaluate(token, context.clientAddress(), session);
+            answer.setErrorCode(Errors.NONE.code()).setAuthBytes(challenge == null ? new byte[0] : challenge)
+                .setSessionLifetimeMs(0);
+            return CompletableFuture.completedFuture(Response.send(send(context, new SaslAuthenticateResponse(answer))));
+        } catch (SaslException | RuntimeException e) {
+            answer.setErrorCode(Errors.SASL_AUTHENTICATION_FAILED.code()).setErrorMessage(clientMessage(e))
+                .setAuthBytes(new byte[0]);
+            return fail(ctx, e.getMessage(), send(context, new SaslAuthenticateResponse(answer)));
+        }
+    }
+
+    /** A bare token after SaslHandshake v0; a failure closes the connection without an answer, as in Kafka. */
+    CompletableFuture<Response> onRawToken(ChannelHandlerContext ctx, ByteBuffer token, InetAddress client,
+                                           SSLSession session) {
+        byte[] bytes = new byte[token.remaining()];
+        token.get(bytes);
+        try {
+            byte[] challenge = evaluate(bytes, client, session);
+            return CompletableFuture.completedFuture(Response.send(
+                ByteBufferSend.sizePrefixed(ByteBuffer.wrap(challenge == null ? new byte[0] : challenge))));
+        } catch (SaslException | RuntimeException e) {
+            return fail(ctx, e.getMessage(), null);
+        }
+    }
+
+    private byte[] evaluate(byte[] token, InetAddress client, SSLSession session) throws SaslException {
+        byte[] challenge = server.evaluateResponse(token);
+        if (server.isComplete()) {
+            principal = security.saslPrincipal(server, client, session);
+            state = State.COMPLETE;
+            security.recordSuccess();
+            log.debug("Connection {} authenticated as {} with {}", connectionId, principal, server.getMechanismName());
+        }
+        return challenge;
+    }
+
+    private String clientMessage(Exception e) {
+        if (e instanceof SaslAuthenticationException && e.getMessage() != null) {
+            return e.getMessage();
+        }
+        return "Authentication failed during authentication due to invalid credentials with SASL mechanism "
+            + server.getMechanismName();
+    }
+
+    private CompletableFuture<Response> fail(ChannelHandlerContext ctx, String reason,
+                                             org.apache.kafka.common.network.Send answer) {
+        state = State.FAILED;
+        security.recordFailure();
+        log.info("Failed authentication of connection {} on listener {} ({})", connectionId, security.listenerName(),
+            reason);
+        String closeReason = "failed authentication";
+        Response response = answer == null ? Response.close(closeReason) : new Response.SendThenClose(answer, closeReason);
+        long delayMs = security.failedAuthenticationDelayMs();
+        if (delayMs <= 0) {
+            return CompletableFuture.completedFuture(response);
+        }
+        CompletableFuture<Response> delayed = new CompletableFuture<>();
+        ctx.executor().schedule(() -> delayed.complete(response), delayMs, TimeUnit.MILLISECONDS);
+        return delayed;
+    }
+
+    private static org.apache.kafka.common.network.Send send(RequestContext context, AbstractResponse response) {
+        return response.toSend(context.responseHeader(), context.apiVersion());
+    }
+}
