@@ -27,6 +27,7 @@ import io.tributary.broker.replica.ReplicaFetcherManager;
 import io.tributary.broker.replica.ReplicaManager;
 import io.tributary.broker.replica.ZkIsrUpdater;
 import io.tributary.broker.scheduler.DefaultScheduler;
+import io.tributary.broker.security.ScramCredentialStore;
 import java.io.File;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -72,6 +73,7 @@ public final class BrokerServer {
     private GroupCoordinator groupCoordinator;
     private Controller controller;
     private ZkIsrUpdater isrUpdater;
+    private ScramCredentialStore scramCredentialStore;
     private BrokerRegistration registration;
     private ExecutorService requestHandlerPool;
     private final List<KafkaServer> listeners = new ArrayList<>();
@@ -233,12 +235,14 @@ public final class BrokerServer {
             AdminManager adminManager = new AdminManager(zkClient, metadataCache, logConfigDefaults,
                 properties.numPartitions(), properties.defaultReplicationFactor(), properties.deleteTopicEnable(),
                 new ReplicaAssignor(new Random()));
+            scramCredentialStore = new ScramCredentialStore(zkClient);
             KafkaApis apis = new KafkaApis(ApiHandlers.create(properties, metadataCache, replicaManager, adminManager,
-                new ZkProducerIdManager(properties.id(), zkClient), groupCoordinator, controller,
+                new ZkProducerIdManager(properties.id(), zkClient), groupCoordinator, controller, scramCredentialStore,
                 requestHandlerPool),
                 requestHandlerPool, requestMetrics, time);
 
             metadataCache.start(clusterId, properties.zookeeperConnectionTimeoutMs());
+            scramCredentialStore.start(properties.zookeeperConnectionTimeoutMs());
             replicaManager.removeStrayLogs();
             replicaManager.startup(scheduler);
             logManager.startup();
@@ -342,6 +346,7 @@ public final class BrokerServer {
         }
         // Stop the metadata watches first, so no role change reopens a log while the logs close.
         closeQuietly("metadata cache", metadataCache == null ? null : metadataCache::close);
+        closeQuietly("SCRAM credential store", scramCredentialStore == null ? null : scramCredentialStore::close);
         closeQuietly("group coordinator", groupCoordinator == null ? null : groupCoordinator::shutdown);
         closeQuietly("replica manager", replicaManager == null ? null : replicaManager::shutdown);
         closeQuietly("ISR updater", isrUpdater == null ? null : isrUpdater::close);
@@ -406,6 +411,7 @@ public final class BrokerServer {
             requestHandlerPool.shutdownNow();
         }
         closeQuietly("metadata cache", metadataCache == null ? null : metadataCache::close);
+        closeQuietly("SCRAM credential store", scramCredentialStore == null ? null : scramCredentialStore::close);
         closeQuietly("replica manager", replicaManager == null ? null : replicaManager::shutdown);
         closeQuietly("ISR updater", isrUpdater == null ? null : isrUpdater::close);
         closeQuietly("group coordinator", groupCoordinator == null ? null : groupCoordinator::shutdown);
@@ -476,6 +482,19 @@ public final class BrokerServer {
 
     public Controller controller() {
         return controller;
+    }
+
+    /** Users' SCRAM credentials: stored in ZooKeeper, managed by AlterUserScramCredentials. */
+    public ScramCredentialStore scramCredentialStore() {
+        return scramCredentialStore;
+    }
+
+    /**
+     * The live SCRAM credentials for the SASL authenticator, one cache per mechanism name
+     * ({@code SCRAM-SHA-256}, {@code SCRAM-SHA-512}), loaded before the listeners bind.
+     */
+    public org.apache.kafka.common.security.authenticator.CredentialCache credentialCache() {
+        return scramCredentialStore.credentialCache();
     }
 
     /** The embedded ZooKeeper, if this broker started one. */
