@@ -56,6 +56,7 @@ public final class ApiHandlers {
             new ElectLeadersHandler(controller),
             new AlterPartitionReassignmentsHandler(controller),
             new ListPartitionReassignmentsHandler(metadataCache),
+            new DescribeClientQuotasHandler(),
             new DescribeUserScramCredentialsHandler(scramCredentialStore),
             new AlterUserScramCredentialsHandler(scramCredentialStore));
         return new ApiVersionsHandler(handlers, metadataCache::clusterId, properties.id()).allHandlers();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.tributary.broker.testing.KafkaTool;
 import io.tributary.broker.testing.TestCluster;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -110,6 +111,51 @@ class UserScramCredentialsTest {
             .hasMessageContaining("nobody");
         assertThat(admin.describeUserScramCredentials(List.of("bob")).description("bob").get().credentialInfos())
             .singleElement().satisfies(info -> assertThat(info.iterations()).isEqualTo(4096));
+    }
+
+    /**
+     * Kafka's kafka-configs ({@code org.apache.kafka.tools.ConfigCommand}). It needs Kafka's broker
+     * jars (its options list the broker's dynamic configs: kafka-server, kafka-raft, kafka-metadata,
+     * the group, share and transaction coordinators, commons-validator), which stay out of this
+     * build, so the test runs only when {@code -Dkafka.broker.classpath=...} names them.
+     */
+    @Test
+    void kafkaConfigsToolAddsAndDescribesACredential() throws Exception {
+        String brokerJars = System.getProperty("kafka.broker.classpath", "");
+        org.junit.jupiter.api.Assumptions.assumeFalse(brokerJars.isBlank(),
+            "kafka-configs needs Kafka's broker jars: set -Dkafka.broker.classpath");
+        String bootstrap = cluster.bootstrapServers();
+        KafkaTool.Result alter = KafkaTool.runWithClasspath(brokerJars, null, "org.apache.kafka.tools.ConfigCommand",
+            "--bootstrap-server", bootstrap,
+            "--alter", "--add-config", "SCRAM-SHA-512=[iterations=8192,password=dora-secret]", "--entity-type", "users",
+            "--entity-name", "dora");
+        assertThat(alter.exitCode()).as(alter.output()).isZero();
+        assertThat(alter.output()).contains("Completed updating config for user dora.");
+
+        String stored = cluster.anyRunning().zkClient().getString("/config/users/dora").orElseThrow();
+        assertThat(stored).contains("\"SCRAM-SHA-512\":\"salt=").contains("iterations=8192").doesNotContain("dora-secret");
+        await().atMost(Duration.ofSeconds(30)).until(() -> cluster.brokerIds().stream().allMatch(id ->
+            cluster.broker(id).scramCredentialStore().credential(ScramMechanism.SCRAM_SHA_512, "dora").isPresent()));
+        assertThat(verifies(cluster.anyRunning().scramCredentialStore().credential(ScramMechanism.SCRAM_SHA_512, "dora")
+            .orElseThrow(), "dora-secret")).isTrue();
+
+        KafkaTool.Result describe = KafkaTool.runWithClasspath(brokerJars, null, "org.apache.kafka.tools.ConfigCommand",
+            "--bootstrap-server", bootstrap, "--describe", "--entity-type", "users", "--entity-name", "dora");
+        assertThat(describe.exitCode()).as(describe.output()).isZero();
+        assertThat(describe.output()).contains("SCRAM credential configs for user-principal 'dora' are SCRAM-SHA-512=iterations=8192");
+    }
+
+    @Test
+    void clientQuotasAreDescribedAsNoneAndFiltersValidatedAsKafkaDoes() throws Exception {
+        assertThat(admin.describeClientQuotas(org.apache.kafka.common.quota.ClientQuotaFilter.all()).entities().get()).isEmpty();
+        assertThat(admin.describeClientQuotas(org.apache.kafka.common.quota.ClientQuotaFilter.contains(List.of(
+            org.apache.kafka.common.quota.ClientQuotaFilterComponent.ofEntity("user", "alice")))).entities().get()).isEmpty();
+
+        var ipWithUser = org.apache.kafka.common.quota.ClientQuotaFilter.contains(List.of(
+            org.apache.kafka.common.quota.ClientQuotaFilterComponent.ofEntity("user", "alice"),
+            org.apache.kafka.common.quota.ClientQuotaFilterComponent.ofEntity("ip", "127.0.0.1")));
+        assertThatThrownBy(() -> admin.describeClientQuotas(ipWithUser).entities().get())
+            .hasCauseInstanceOf(org.apache.kafka.common.errors.InvalidRequestException.class);
     }
 
     private static Throwable cause(org.apache.kafka.common.KafkaFuture<Void> future) {

@@ -26,8 +26,22 @@ public final class KafkaTool {
      * @throws IllegalStateException when the tool does not exit within 60 s
      */
     public static Result run(String input, String mainClass, String... args) throws IOException, InterruptedException {
+        return runWithClasspath("", input, mainClass, args);
+    }
+
+    /**
+     * Runs a tool with more jars than the test classpath has (a tool that needs Kafka's broker
+     * jars, which stay out of this build).
+     *
+     * @param extraClasspath entries appended to the test classpath, separated by the path separator; may be empty
+     * @throws IllegalStateException when the tool does not exit within 60 s
+     */
+    public static Result runWithClasspath(String extraClasspath, String input, String mainClass, String... args)
+        throws IOException, InterruptedException {
+        String classpath = System.getProperty("java.class.path")
+            + (extraClasspath.isEmpty() ? "" : java.io.File.pathSeparator + extraClasspath);
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-Xmx256m", "-cp", System.getProperty("java.class.path"), mainClass));
+            "-Xmx256m", "-cp", classpath, mainClass));
         command.addAll(List.of(args));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         if (input != null) {
