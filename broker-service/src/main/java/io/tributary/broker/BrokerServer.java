@@ -30,6 +30,7 @@ import io.tributary.broker.replica.ReplicaFetcherManager;
 import io.tributary.broker.replica.ReplicaManager;
 import io.tributary.broker.replica.ZkIsrUpdater;
 import io.tributary.broker.scheduler.DefaultScheduler;
+import io.tributary.broker.security.ScramCredentialStore;
 import java.io.File;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -65,7 +66,6 @@ public final class BrokerServer {
 
     private final BrokerProperties properties;
     private final BrokerSecurityProperties security;
-    private final CredentialCache credentials = new CredentialCache();
     private final List<ListenerSecurity> listenerSecurity = new ArrayList<>();
     private final Time time;
     private final Map<String, Object> logConfigDefaults;
@@ -78,6 +78,7 @@ public final class BrokerServer {
     private GroupCoordinator groupCoordinator;
     private Controller controller;
     private ZkIsrUpdater isrUpdater;
+    private ScramCredentialStore scramCredentialStore;
     private BrokerRegistration registration;
     private ExecutorService requestHandlerPool;
     private final List<KafkaServer> listeners = new ArrayList<>();
@@ -130,11 +131,6 @@ public final class BrokerServer {
         EndPoint endPoint = properties.listenerEndPoints().stream().filter(e -> e.listenerName().equals(listener))
             .findFirst().orElseThrow();
         return security.clientConfigs(endPoint.securityProtocol(), listener);
-    }
-
-    /** The SCRAM credentials the SASL listeners check, by mechanism name. */
-    public CredentialCache credentialCache() {
-        return credentials;
     }
 
     /** Where this broker's meters are registered. */
@@ -265,19 +261,22 @@ public final class BrokerServer {
             AdminManager adminManager = new AdminManager(zkClient, metadataCache, logConfigDefaults,
                 properties.numPartitions(), properties.defaultReplicationFactor(), properties.deleteTopicEnable(),
                 new ReplicaAssignor(new Random()));
+            scramCredentialStore = new ScramCredentialStore(zkClient);
             KafkaApis apis = new KafkaApis(ApiHandlers.create(properties, metadataCache, replicaManager, adminManager,
-                new ZkProducerIdManager(properties.id(), zkClient), groupCoordinator, controller,
+                new ZkProducerIdManager(properties.id(), zkClient), groupCoordinator, controller, scramCredentialStore,
                 requestHandlerPool),
                 requestHandlerPool, requestMetrics, time);
 
             metadataCache.start(clusterId, properties.zookeeperConnectionTimeoutMs());
+            scramCredentialStore.start(properties.zookeeperConnectionTimeoutMs());
             replicaManager.removeStrayLogs();
             replicaManager.startup(scheduler);
             logManager.startup();
             groupCoordinator.startup();
 
             for (EndPoint endPoint : properties.listenerEndPoints()) {
-                ListenerSecurity secured = new ListenerSecurity(endPoint, security, credentials, registry);
+                ListenerSecurity secured = new ListenerSecurity(endPoint, security, scramCredentialStore.credentialCache(),
+                    registry);
                 listenerSecurity.add(secured);
                 KafkaServer server = new KafkaServer(endPoint, properties.numNetworkThreads(),
                     properties.socketRequestMaxBytes(), 600_000, apis, secured);
@@ -379,6 +378,7 @@ public final class BrokerServer {
         }
         // Stop the metadata watches first, so no role change reopens a log while the logs close.
         closeQuietly("metadata cache", metadataCache == null ? null : metadataCache::close);
+        closeQuietly("SCRAM credential store", scramCredentialStore == null ? null : scramCredentialStore::close);
         closeQuietly("group coordinator", groupCoordinator == null ? null : groupCoordinator::shutdown);
         closeQuietly("replica manager", replicaManager == null ? null : replicaManager::shutdown);
         closeQuietly("ISR updater", isrUpdater == null ? null : isrUpdater::close);
@@ -446,6 +446,7 @@ public final class BrokerServer {
             requestHandlerPool.shutdownNow();
         }
         closeQuietly("metadata cache", metadataCache == null ? null : metadataCache::close);
+        closeQuietly("SCRAM credential store", scramCredentialStore == null ? null : scramCredentialStore::close);
         closeQuietly("replica manager", replicaManager == null ? null : replicaManager::shutdown);
         closeQuietly("ISR updater", isrUpdater == null ? null : isrUpdater::close);
         closeQuietly("group coordinator", groupCoordinator == null ? null : groupCoordinator::shutdown);
@@ -516,6 +517,19 @@ public final class BrokerServer {
 
     public Controller controller() {
         return controller;
+    }
+
+    /** Users' SCRAM credentials: stored in ZooKeeper, managed by AlterUserScramCredentials. */
+    public ScramCredentialStore scramCredentialStore() {
+        return scramCredentialStore;
+    }
+
+    /**
+     * The live SCRAM credentials for the SASL authenticator, one cache per mechanism name
+     * ({@code SCRAM-SHA-256}, {@code SCRAM-SHA-512}), loaded before the listeners bind.
+     */
+    public CredentialCache credentialCache() {
+        return scramCredentialStore.credentialCache();
     }
 
     /** The embedded ZooKeeper, if this broker started one. */

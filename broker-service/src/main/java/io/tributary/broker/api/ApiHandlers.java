@@ -7,6 +7,7 @@ import io.tributary.broker.config.BrokerProperties;
 import io.tributary.broker.group.GroupCoordinator;
 import io.tributary.broker.producer.ProducerIdManager;
 import io.tributary.broker.replica.ReplicaManager;
+import io.tributary.broker.security.ScramCredentialStore;
 import java.util.List;
 import java.util.concurrent.Executor;
 
@@ -23,7 +24,8 @@ public final class ApiHandlers {
     public static List<ApiHandler> create(BrokerProperties properties, MetadataCache metadataCache,
                                           ReplicaManager replicaManager, AdminManager adminManager,
                                           ProducerIdManager producerIdManager, GroupCoordinator groupCoordinator,
-                                          Controller controller, Executor blockingExecutor) {
+                                          Controller controller, ScramCredentialStore scramCredentialStore,
+                                          Executor blockingExecutor) {
         ConfigDescriber configDescriber = new ConfigDescriber(properties, adminManager.logConfigDefaults());
         List<ApiHandler> handlers = List.of(
             new ProduceHandler(replicaManager, metadataCache),
@@ -55,7 +57,10 @@ public final class ApiHandlers {
             new AlterPartitionReassignmentsHandler(controller),
             new ListPartitionReassignmentsHandler(metadataCache),
             new SaslHandshakeHandler(),
-            new SaslAuthenticateHandler());
+            new SaslAuthenticateHandler(),
+            new DescribeClientQuotasHandler(),
+            new DescribeUserScramCredentialsHandler(scramCredentialStore),
+            new AlterUserScramCredentialsHandler(scramCredentialStore));
         return new ApiVersionsHandler(handlers, metadataCache::clusterId, properties.id()).allHandlers();
     }
 }

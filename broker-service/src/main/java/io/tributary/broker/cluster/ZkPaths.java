@@ -10,6 +10,8 @@ package io.tributary.broker.cluster;
  * /controller                        ephemeral  {"version":2,"brokerid":1,"timestamp":"..."}
  * /controller_epoch                             fencing counter
  * /config/topics/{topic}                        {"version":1,"config":{...}}
+ * /config/users/{sanitized user}                {"version":1,"config":{"SCRAM-SHA-512":"salt=...,stored_key=...,server_key=...,iterations=4096",...}}
+ * /config/changes/config_change_{seq}           {"version":2,"entity_path":"users/{sanitized user}"}
  * /admin/delete_topics/{topic}                  pending deletions
  * /latest_producer_id_block                     {"version":1,"broker":1,"block_start":"0","block_end":"999"}
  * </pre>
@@ -23,11 +25,16 @@ public final class ZkPaths {
     public static final String CONTROLLER = "/controller";
     public static final String CONTROLLER_EPOCH = "/controller_epoch";
     public static final String CONFIG_TOPICS = "/config/topics";
+    public static final String CONFIG_USERS = "/config/users";
+    public static final String CONFIG_CHANGES = "/config/changes";
+    /** Prefix of the persistent sequential change notification nodes (ZooKeeper appends 10 digits). */
+    public static final String CONFIG_CHANGE_PREFIX = CONFIG_CHANGES + "/config_change_";
     public static final String DELETE_TOPICS = "/admin/delete_topics";
     public static final String PRODUCER_ID_BLOCK = "/latest_producer_id_block";
 
     /** Persistent paths created at start when missing. */
-    public static final String[] PERSISTENT = {BROKER_IDS, TOPICS, CONFIG_TOPICS, DELETE_TOPICS, "/cluster"};
+    public static final String[] PERSISTENT = {BROKER_IDS, TOPICS, CONFIG_TOPICS, CONFIG_USERS,
+        CONFIG_CHANGES, DELETE_TOPICS, "/cluster"};
 
     private ZkPaths() {
     }
@@ -54,6 +61,13 @@ public final class ZkPaths {
 
     public static String topicConfig(String topic) {
         return CONFIG_TOPICS + "/" + topic;
+    }
+
+    /**
+     * @param sanitizedUser the user name as {@code org.apache.kafka.common.utils.internals.Sanitizer} encodes it
+     */
+    public static String userConfig(String sanitizedUser) {
+        return CONFIG_USERS + "/" + sanitizedUser;
     }
 
     public static String deleteTopic(String topic) {

@@ -79,6 +79,14 @@ class LayeringTest {
     }
 
     @Test
+    void securityStoresThroughTheClusterLayerAndKnowsNoProtocolHandlers() {
+        noClasses().that().resideInAPackage("..broker.security..")
+            .should().dependOnClassesThat().resideInAnyPackage("..broker.api..", "..broker.network..", "..broker.log..",
+                "..broker.replica..", "..broker.group..")
+            .check(classes);
+    }
+
+    @Test
     void metricsKnowNoBrokerPart() {
         noClasses().that().resideInAPackage("..broker.metrics..")
             .should().dependOnClassesThat().resideInAnyPackage("..broker.log..", "..broker.replica..",
@@ -89,7 +97,8 @@ class LayeringTest {
     @Test
     void theCoreIsPlainJava() {
         noClasses().that().resideInAnyPackage("..broker.log..", "..broker.replica..", "..broker.cluster..",
-                "..broker.producer..", "..broker.network..", "..broker.api..", "..broker.group..", "..broker.metrics..")
+                "..broker.producer..", "..broker.network..", "..broker.api..", "..broker.group..", "..broker.metrics..",
+                "..broker.security..")
             .should().dependOnClassesThat().resideInAPackage("org.springframework..")
             .check(classes);
     }

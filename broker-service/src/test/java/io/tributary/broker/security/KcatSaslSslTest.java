@@ -3,6 +3,7 @@ package io.tributary.broker.security;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.broker.config.EndPoint;
+import io.tributary.broker.testing.Clients;
 import io.tributary.broker.testing.TestBroker;
 import io.tributary.broker.testing.TestCertificates;
 import java.io.ByteArrayOutputStream;
@@ -13,9 +14,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.common.security.scram.ScramCredential;
-import org.apache.kafka.common.security.scram.internals.ScramFormatter;
-import org.apache.kafka.common.security.scram.internals.ScramMechanism;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ScramCredentialInfo;
+import org.apache.kafka.clients.admin.ScramMechanism;
+import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -49,8 +51,12 @@ class KcatSaslSslTest {
             "broker.ssl-keystore-password", TestCertificates.PASSWORD,
             "broker.sasl-enabled-mechanisms", "SCRAM-SHA-512",
             "broker.sasl-scram-accept-legacy-client-nonce", "true"));
-        ScramCredential credential = new ScramFormatter(ScramMechanism.SCRAM_SHA_512).generateCredential(PASSWORD, 4096);
-        broker.server().credentialCache().cache("SCRAM-SHA-512", ScramCredential.class).put("kcat-user", credential);
+        EndPoint internal = broker.server().boundEndPoints().stream().filter(b -> b.listenerName().equals("INTERNAL"))
+            .findFirst().orElseThrow();
+        try (Admin admin = Clients.admin(internal.host() + ":" + internal.port())) {
+            admin.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion("kcat-user",
+                new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 4096), PASSWORD))).all().get();
+        }
     }
 
     @AfterAll

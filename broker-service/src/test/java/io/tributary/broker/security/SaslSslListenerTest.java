@@ -21,6 +21,9 @@ import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.ScramCredentialInfo;
+import org.apache.kafka.clients.admin.ScramMechanism;
+import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -33,9 +36,6 @@ import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.apache.kafka.common.message.MetadataRequestData;
 import org.apache.kafka.common.requests.MetadataRequest;
 import org.apache.kafka.common.requests.RequestHeader;
-import org.apache.kafka.common.security.scram.ScramCredential;
-import org.apache.kafka.common.security.scram.internals.ScramFormatter;
-import org.apache.kafka.common.security.scram.internals.ScramMechanism;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
@@ -80,10 +80,12 @@ class SaslSslListenerTest {
             + "\" user_bob=\"bob-plain-secret\";");
         settings.put("broker.connection-failed-authentication-delay-ms", String.valueOf(FAILED_AUTH_DELAY_MS));
         broker = TestBroker.start(dir.resolve("broker"), settings);
-        ScramFormatter formatter = new ScramFormatter(ScramMechanism.SCRAM_SHA_512);
-        ScramCredential credential = formatter.generateCredential(ALICE_PASSWORD, 4096);
-        broker.server().credentialCache().cache(ScramMechanism.SCRAM_SHA_512.mechanismName(), ScramCredential.class)
-            .put("alice", credential);
+        // alice's SCRAM credential goes to ZooKeeper through AlterUserScramCredentials, sent by the
+        // broker's own PLAIN login on the inter-broker listener.
+        try (Admin admin = Admin.create(internalAdmin())) {
+            admin.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion("alice",
+                new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 4096), ALICE_PASSWORD))).all().get();
+        }
     }
 
     @AfterAll
@@ -199,16 +201,23 @@ class SaslSslListenerTest {
         }
     }
 
-    @Test
-    void theInterBrokerListenerAuthenticatesTheBrokersOwnLogin() throws Exception {
+    private static Map<String, Object> internalAdmin() {
         Map<String, Object> configs = new HashMap<>();
         configs.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, address("INTERNAL"));
         configs.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, "SASL_PLAINTEXT");
         configs.put(SaslConfigs.SASL_MECHANISM, "PLAIN");
         configs.put(SaslConfigs.SASL_JAAS_CONFIG, "org.apache.kafka.common.security.plain.PlainLoginModule required"
             + " username=\"admin\" password=\"" + ADMIN_PASSWORD + "\";");
-        try (Admin admin = Admin.create(configs)) {
+        return configs;
+    }
+
+    @Test
+    void theInterBrokerListenerAuthenticatesTheBrokersOwnLogin() throws Exception {
+        try (Admin admin = Admin.create(internalAdmin())) {
             assertThat(admin.describeCluster().nodes().get()).hasSize(1);
+            assertThat(admin.describeUserScramCredentials(List.of("alice")).all().get().get("alice")
+                .credentialInfos()).extracting(ScramCredentialInfo::mechanism)
+                .containsExactly(ScramMechanism.SCRAM_SHA_512);
         }
     }
 

@@ -26,8 +26,47 @@ public final class KafkaTool {
      * @throws IllegalStateException when the tool does not exit within 60 s
      */
     public static Result run(String input, String mainClass, String... args) throws IOException, InterruptedException {
+        return runWithClasspath("", input, mainClass, args);
+    }
+
+    /**
+     * Runs a tool that needs Kafka's broker jars (kafka-configs' {@code ConfigCommand}, kafka-acls'
+     * {@code AclCommand}) on the classpath the {@code kafka-tools-runtime} module resolved, alone:
+     * those jars never join this build's test classpath.
+     *
+     * @throws IllegalStateException when that module has not been built, or the tool does not exit within 60 s
+     */
+    public static Result runWithKafkaToolsClasspath(String mainClass, String... args)
+            throws IOException, InterruptedException {
+        String file = System.getProperty("kafka.tools.classpath.file",
+            "../kafka-tools-runtime/target/classpath.txt");
+        Path path = Path.of(file);
+        if (!java.nio.file.Files.isReadable(path)) {
+            throw new IllegalStateException(path + " is missing: build the kafka-tools-runtime module first"
+                + " (mvn -o -q generate-resources -pl kafka-tools-runtime)");
+        }
+        String classpath = java.nio.file.Files.readString(path, StandardCharsets.UTF_8).strip();
+        return exec(classpath, null, mainClass, args);
+    }
+
+    /**
+     * Runs a tool with more jars than the test classpath has (a tool that needs Kafka's broker
+     * jars, which stay out of this build).
+     *
+     * @param extraClasspath entries appended to the test classpath, separated by the path separator; may be empty
+     * @throws IllegalStateException when the tool does not exit within 60 s
+     */
+    public static Result runWithClasspath(String extraClasspath, String input, String mainClass, String... args)
+        throws IOException, InterruptedException {
+        String classpath = System.getProperty("java.class.path")
+            + (extraClasspath.isEmpty() ? "" : java.io.File.pathSeparator + extraClasspath);
+        return exec(classpath, input, mainClass, args);
+    }
+
+    private static Result exec(String classpath, String input, String mainClass, String... args)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-Xmx256m", "-cp", System.getProperty("java.class.path"), mainClass));
+            "-Xmx256m", "-cp", classpath, mainClass));
         command.addAll(List.of(args));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         if (input != null) {
