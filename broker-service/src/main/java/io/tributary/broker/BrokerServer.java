@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tributary.broker.api.ApiHandlers;
 import io.tributary.broker.config.BrokerSecurityProperties;
+import io.tributary.broker.security.BrokerAuthorizer;
 import io.tributary.broker.security.ListenerSecurity;
 import org.apache.kafka.common.security.authenticator.CredentialCache;
 import io.tributary.broker.api.KafkaApis;
@@ -66,6 +67,7 @@ public final class BrokerServer {
 
     private final BrokerProperties properties;
     private final BrokerSecurityProperties security;
+    private final BrokerAuthorizer authorizer;
     private final List<ListenerSecurity> listenerSecurity = new ArrayList<>();
     private final Time time;
     private final Map<String, Object> logConfigDefaults;
@@ -113,6 +115,8 @@ public final class BrokerServer {
                         MeterRegistry registry) {
         this.properties = properties;
         this.security = security;
+        this.authorizer = BrokerAuthorizer.fromSettings(security.authorizerClassName(), security.superUsers(),
+            security.allowEveryoneIfNoAclFound());
         this.time = time;
         this.registry = registry;
         this.logConfigDefaults = LogConfig.brokerDefaults(properties);
@@ -264,7 +268,7 @@ public final class BrokerServer {
             scramCredentialStore = new ScramCredentialStore(zkClient);
             KafkaApis apis = new KafkaApis(ApiHandlers.create(properties, metadataCache, replicaManager, adminManager,
                 new ZkProducerIdManager(properties.id(), zkClient), groupCoordinator, controller, scramCredentialStore,
-                requestHandlerPool),
+                authorizer, requestHandlerPool),
                 requestHandlerPool, requestMetrics, time);
 
             metadataCache.start(clusterId, properties.zookeeperConnectionTimeoutMs());
@@ -517,6 +521,11 @@ public final class BrokerServer {
 
     public Controller controller() {
         return controller;
+    }
+
+    /** Decides what each principal may do: Kafka's StandardAuthorizer over the ACLs in ZooKeeper, or allow-all. */
+    public BrokerAuthorizer authorizer() {
+        return authorizer;
     }
 
     /** Users' SCRAM credentials: stored in ZooKeeper, managed by AlterUserScramCredentials. */

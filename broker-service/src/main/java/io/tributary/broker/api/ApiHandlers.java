@@ -7,6 +7,7 @@ import io.tributary.broker.config.BrokerProperties;
 import io.tributary.broker.group.GroupCoordinator;
 import io.tributary.broker.producer.ProducerIdManager;
 import io.tributary.broker.replica.ReplicaManager;
+import io.tributary.broker.security.BrokerAuthorizer;
 import io.tributary.broker.security.ScramCredentialStore;
 import java.util.List;
 import java.util.concurrent.Executor;
@@ -25,7 +26,7 @@ public final class ApiHandlers {
                                           ReplicaManager replicaManager, AdminManager adminManager,
                                           ProducerIdManager producerIdManager, GroupCoordinator groupCoordinator,
                                           Controller controller, ScramCredentialStore scramCredentialStore,
-                                          Executor blockingExecutor) {
+                                          BrokerAuthorizer authorizer, Executor blockingExecutor) {
         ConfigDescriber configDescriber = new ConfigDescriber(properties, adminManager.logConfigDefaults());
         List<ApiHandler> handlers = List.of(
             new ProduceHandler(replicaManager, metadataCache),

@@ -63,6 +63,12 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
  * @param saslScramAcceptLegacyClientNonce    accept the SCRAM client-final nonce of librdkafka before 2.6.1
  *                                            (client nonce + the server's combined nonce) as Kafka 3.x did;
  *                                            Kafka 4 refuses it. Off by default (Tributary's own setting)
+ * @param authorizerClassName                 {@code authorizer.class.name}: empty (no authorization, Kafka's
+ *                                            default), or {@code org.apache.kafka.metadata.authorizer.StandardAuthorizer}
+ *                                            / {@code kafka.security.authorizer.AclAuthorizer} for ACLs kept in ZooKeeper
+ * @param superUsers                          {@code super.users}: principals allowed everything, {@code User:a;User:b}
+ * @param allowEveryoneIfNoAclFound           {@code allow.everyone.if.no.acl.found}: whether a resource without
+ *                                            any ACL is open to all (Kafka: false)
  */
 @ConfigurationProperties("broker")
 public record BrokerSecurityProperties(
@@ -85,7 +91,10 @@ public record BrokerSecurityProperties(
         String saslJaasConfig,
         Map<String, String> listenerSaslJaasConfig,
         @DefaultValue("100") int connectionFailedAuthenticationDelayMs,
-        @DefaultValue("false") boolean saslScramAcceptLegacyClientNonce) {
+        @DefaultValue("false") boolean saslScramAcceptLegacyClientNonce,
+        String authorizerClassName,
+        String superUsers,
+        @DefaultValue("false") boolean allowEveryoneIfNoAclFound) {
 
     /** SASL mechanisms this broker serves. */
     public static final List<String> SUPPORTED_MECHANISMS = List.of("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512");
@@ -217,6 +226,8 @@ public record BrokerSecurityProperties(
             + ", saslEnabledMechanisms=" + saslEnabledMechanisms + ", saslMechanismInterBrokerProtocol="
             + saslMechanismInterBrokerProtocol + ", connectionFailedAuthenticationDelayMs="
             + connectionFailedAuthenticationDelayMs + ", saslScramAcceptLegacyClientNonce="
-            + saslScramAcceptLegacyClientNonce + ", passwords, keys and JAAS hidden]";
+            + saslScramAcceptLegacyClientNonce + ", authorizerClassName=" + authorizerClassName + ", superUsers="
+            + superUsers + ", allowEveryoneIfNoAclFound=" + allowEveryoneIfNoAclFound
+            + ", passwords, keys and JAAS hidden]";
     }
 }

@@ -1,0 +1,231 @@
+package io.tributary.broker.security;
+
+import io.tributary.broker.network.RequestContext;
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.metrics.Metrics;
+import org.apache.kafka.common.metrics.internals.PluginMetricsImpl;
+import org.apache.kafka.common.resource.PatternType;
+import org.apache.kafka.common.resource.ResourcePattern;
+import org.apache.kafka.common.resource.ResourceType;
+import org.apache.kafka.common.security.auth.KafkaPrincipal;
+import org.apache.kafka.common.security.auth.SecurityProtocol;
+import org.apache.kafka.metadata.authorizer.StandardAcl;
+import org.apache.kafka.metadata.authorizer.StandardAuthorizer;
+import org.apache.kafka.server.authorizer.Action;
+import org.apache.kafka.server.authorizer.AuthorizableRequestContext;
+import org.apache.kafka.server.authorizer.AuthorizationResult;
+
+/**
+ * Decides whether a request's principal may do an operation on a resource, with Kafka's own
+ * {@link StandardAuthorizer} (kafka-metadata) fed the ACLs this broker keeps from ZooKeeper: so
+ * the rules are Kafka's to the letter (DENY wins over ALLOW; READ, WRITE, DELETE and ALTER imply
+ * DESCRIBE, ALTER_CONFIGS implies DESCRIBE_CONFIGS; prefixed and wildcard patterns;
+ * {@code super.users} may do anything; without a matching ACL only
+ * {@code allow.everyone.if.no.acl.found} allows).
+ *
+ * <p>Without {@code authorizer.class.name} every request is allowed, as in Kafka. Names the
+ * setting accepts: {@code org.apache.kafka.metadata.authorizer.StandardAuthorizer} and
+ * {@code kafka.security.authorizer.AclAuthorizer} (Kafka 3's ZooKeeper-mode name), both this class.
+ *
+ * <p>Thread-safe: ACL changes arrive from the ZooKeeper watch while network and request threads
+ * authorize.
+ */
+public final class BrokerAuthorizer implements Closeable {
+
+    /** The cluster resource's name, as in Kafka. */
+    public static final String CLUSTER_NAME = "kafka-cluster";
+
+    private final StandardAuthorizer authorizer;
+    private final Map<AclBinding, Uuid> ids = new HashMap<>();
+
+    private BrokerAuthorizer(StandardAuthorizer authorizer) {
+        this.authorizer = authorizer;
+    }
+
+    /** Allows everything: no {@code authorizer.class.name}. */
+    public static BrokerAuthorizer allowAll() {
+        return new BrokerAuthorizer(null);
+    }
+
+    /**
+     * Kafka's authorizer with no ACLs yet; {@link #aclsChanged} loads them.
+     *
+     * @param superUsers                {@code super.users}: {@code User:a;User:b}
+     * @param allowEveryoneIfNoAclFound {@code allow.everyone.if.no.acl.found}
+     */
+    public static BrokerAuthorizer standard(String superUsers, boolean allowEveryoneIfNoAclFound) {
+        StandardAuthorizer authorizer = new StandardAuthorizer();
+        authorizer.withPluginMetrics(new PluginMetricsImpl(new Metrics(),
+            Map.of("config", "authorizer.class.name", "class", StandardAuthorizer.class.getSimpleName())));
+        authorizer.configure(Map.of(StandardAuthorizer.SUPER_USERS_CONFIG, superUsers == null ? "" : superUsers,
+            StandardAuthorizer.ALLOW_EVERYONE_IF_NO_ACL_IS_FOUND_CONFIG, String.valueOf(allowEveryoneIfNoAclFound)));
+        authorizer.loadSnapshot(Map.of());
+        authorizer.completeInitialLoad();
+        return new BrokerAuthorizer(authorizer);
+    }
+
+    /**
+     * The authorizer a broker's settings ask for.
+     *
+     * @throws IllegalArgumentException for an authorizer class this broker does not provide
+     */
+    public static BrokerAuthorizer fromSettings(String authorizerClassName, String superUsers,
+                                                boolean allowEveryoneIfNoAclFound) {
+        if (authorizerClassName == null || authorizerClassName.isBlank()) {
+            return allowAll();
+        }
+        String name = authorizerClassName.strip();
+        if (name.equals(StandardAuthorizer.class.getName()) || name.equals("kafka.security.authorizer.AclAuthorizer")) {
+            return standard(superUsers, allowEveryoneIfNoAclFound);
+        }
+        throw new IllegalArgumentException("broker.authorizer-class-name " + name + " is not provided; use "
+            + StandardAuthorizer.class.getName() + " (ACLs in ZooKeeper) or leave it empty (no authorization)");
+    }
+
+    /** Whether requests are checked at all. */
+    public boolean enabled() {
+        return authorizer != null;
+    }
+
+    /** Applies ACL changes (from the ZooKeeper-backed store). */
+    public synchronized void aclsChanged(Collection<AclBinding> added, Collection<AclBinding> removed) {
+        if (authorizer == null) {
+            return;
+        }
+        for (AclBinding binding : removed) {
+            Uuid id = ids.remove(binding);
+            if (id != null) {
+                authorizer.removeAcl(id);
+            }
+        }
+        for (AclBinding binding : added) {
+            if (!ids.containsKey(binding)) {
+                Uuid id = Uuid.randomUuid();
+                ids.put(binding, id);
+                authorizer.addAcl(id, StandardAcl.fromAclBinding(binding));
+            }
+        }
+    }
+
+    /** Whether the request's principal may do {@code operation} on the named resource. */
+    public boolean authorize(RequestContext context, AclOperation operation, ResourceType type, String name) {
+        if (authorizer == null) {
+            return true;
+        }
+        return authorizer.authorize(adapt(context), List.of(action(operation, type, name, true)))
+            .get(0) == AuthorizationResult.ALLOWED;
+    }
+
+    /** Whether the request's principal may do {@code operation} on the cluster. */
+    public boolean authorizeCluster(RequestContext context, AclOperation operation) {
+        return authorize(context, operation, ResourceType.CLUSTER, CLUSTER_NAME);
+    }
+
+    /**
+     * The names among {@code names} the principal may do {@code operation} on, in one call
+     * ({@code logIfDenied} off: used to filter lists, where a hidden name is no denial).
+     */
+    public Set<String> filter(RequestContext context, AclOperation operation, ResourceType type,
+                              Collection<String> names) {
+        if (authorizer == null || names.isEmpty()) {
+            return new LinkedHashSet<>(names);
+        }
+        List<String> ordered = new ArrayList<>(new LinkedHashSet<>(names));
+        List<Action> actions = new ArrayList<>(ordered.size());
+        for (String name : ordered) {
+            actions.add(action(operation, type, name, false));
+        }
+        List<AuthorizationResult> results = authorizer.authorize(adapt(context), actions);
+        Set<String> allowed = new LinkedHashSet<>();
+        for (int i = 0; i < ordered.size(); i++) {
+            if (results.get(i) == AuthorizationResult.ALLOWED) {
+                allowed.add(ordered.get(i));
+            }
+        }
+        return allowed;
+    }
+
+    /**
+     * Whether the principal may do {@code operation} on some resource of {@code type}: an ALLOW
+     * ACL on one without a DENY covering it (Kafka's {@code authorizeByResourceType}, KIP-679:
+     * an idempotent producer with WRITE on any topic needs no IDEMPOTENT_WRITE on the cluster).
+     */
+    public boolean authorizeByResourceType(RequestContext context, AclOperation operation, ResourceType type) {
+        if (authorizer == null) {
+            return true;
+        }
+        return authorizer.authorizeByResourceType(adapt(context), operation, type) == AuthorizationResult.ALLOWED;
+    }
+
+    /** The ACLs the authorizer holds (for tests and DescribeAcls cross-checks). */
+    public int aclCount() {
+        return authorizer == null ? 0 : authorizer.aclCount();
+    }
+
+    private static Action action(AclOperation operation, ResourceType type, String name, boolean logIfDenied) {
+        return new Action(operation, new ResourcePattern(type, name, PatternType.LITERAL), 1, true, logIfDenied);
+    }
+
+    private static AuthorizableRequestContext adapt(RequestContext context) {
+        return new AuthorizableRequestContext() {
+            @Override
+            public String listenerName() {
+                return context.listenerName();
+            }
+
+            @Override
+            public SecurityProtocol securityProtocol() {
+                return context.securityProtocol();
+            }
+
+            @Override
+            public KafkaPrincipal principal() {
+                return context.principal();
+            }
+
+            @Override
+            public InetAddress clientAddress() {
+                return context.clientAddress() != null ? context.clientAddress() : InetAddress.getLoopbackAddress();
+            }
+
+            @Override
+            public int requestType() {
+                return context.apiKey().id;
+            }
+
+            @Override
+            public int requestVersion() {
+                return context.apiVersion();
+            }
+
+            @Override
+            public String clientId() {
+                return context.clientId();
+            }
+
+            @Override
+            public int correlationId() {
+                return context.header().correlationId();
+            }
+        };
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (authorizer != null) {
+            authorizer.close();
+        }
+    }
+}
