@@ -3,18 +3,21 @@ package io.tributary.broker.api;
 import io.tributary.broker.group.GroupCoordinator;
 import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.Response;
+import io.tributary.broker.security.BrokerAuthorizer;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.DeleteGroupsRequestData;
-import org.apache.kafka.common.message.DeleteGroupsResponseData;
 import org.apache.kafka.common.message.DeleteGroupsResponseData.DeletableGroupResult;
+import org.apache.kafka.common.message.DeleteGroupsResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AbstractRequest;
 import org.apache.kafka.common.requests.DeleteGroupsRequest;
 import org.apache.kafka.common.requests.DeleteGroupsResponse;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * DeleteGroups (v0-3): deletes empty groups and their committed offsets. Errors per group:
@@ -25,18 +28,23 @@ public final class DeleteGroupsHandler extends VersionedHandler {
 
     private final GroupCoordinator coordinator;
 
-    public DeleteGroupsHandler(GroupCoordinator coordinator) {
+    public DeleteGroupsHandler(GroupCoordinator coordinator, BrokerAuthorizer authorizer) {
         super(ApiKeys.DELETE_GROUPS, 0, 3);
         this.coordinator = coordinator;
+        this.authorizer = authorizer;
     }
+
+    private final BrokerAuthorizer authorizer;
 
     @Override
     public CompletableFuture<Response> handle(RequestContext context, AbstractRequest r) {
         DeleteGroupsRequestData data = ((DeleteGroupsRequest) r).data();
         List<String> groupIds = List.copyOf(new LinkedHashSet<>(data.groupsNames()));
         List<CompletableFuture<Errors>> results = new ArrayList<>();
+        java.util.Set<String> deletable = authorizer.filter(context, AclOperation.DELETE, ResourceType.GROUP, groupIds);
         for (String groupId : groupIds) {
-            results.add(coordinator.deleteGroup(groupId));
+            results.add(deletable.contains(groupId) ? coordinator.deleteGroup(groupId)
+                : CompletableFuture.completedFuture(Errors.GROUP_AUTHORIZATION_FAILED));
         }
         return CompletableFuture.allOf(results.toArray(CompletableFuture[]::new)).thenApply(done -> {
             DeleteGroupsResponseData response = new DeleteGroupsResponseData().setThrottleTimeMs(0);

@@ -3,15 +3,18 @@ package io.tributary.broker.api;
 import io.tributary.broker.group.GroupCoordinator;
 import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.Response;
+import io.tributary.broker.security.BrokerAuthorizer;
 import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.DescribeGroupsRequestData;
-import org.apache.kafka.common.message.DescribeGroupsResponseData;
 import org.apache.kafka.common.message.DescribeGroupsResponseData.DescribedGroup;
+import org.apache.kafka.common.message.DescribeGroupsResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AbstractRequest;
 import org.apache.kafka.common.requests.DescribeGroupsRequest;
 import org.apache.kafka.common.requests.DescribeGroupsResponse;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * DescribeGroups (v0-6): state, protocol and members of each group this broker coordinates.
@@ -24,10 +27,13 @@ public final class DescribeGroupsHandler extends VersionedHandler {
 
     private final GroupCoordinator coordinator;
 
-    public DescribeGroupsHandler(GroupCoordinator coordinator) {
+    public DescribeGroupsHandler(GroupCoordinator coordinator, BrokerAuthorizer authorizer) {
         super(ApiKeys.DESCRIBE_GROUPS, 0, 6);
         this.coordinator = coordinator;
+        this.authorizer = authorizer;
     }
+
+    private final BrokerAuthorizer authorizer;
 
     @Override
     public CompletableFuture<Response> handle(RequestContext context, AbstractRequest r) {
@@ -36,6 +42,12 @@ public final class DescribeGroupsHandler extends VersionedHandler {
         Errors notFound = version >= 6 ? Errors.GROUP_ID_NOT_FOUND : Errors.NONE;
         DescribeGroupsResponseData response = new DescribeGroupsResponseData().setThrottleTimeMs(0);
         for (String groupId : data.groups()) {
+            if (!authorizer.authorize(context, AclOperation.DESCRIBE, ResourceType.GROUP, groupId)) {
+                response.groups().add(new DescribedGroup().setGroupId(groupId)
+                    .setErrorCode(Errors.GROUP_AUTHORIZATION_FAILED.code())
+                    .setErrorMessage(version >= 6 ? Errors.GROUP_AUTHORIZATION_FAILED.message() : null));
+                continue;
+            }
             DescribedGroup group = coordinator.describeGroup(groupId, notFound);
             if (version >= 6 && group.errorCode() != Errors.NONE.code()) {
                 Errors error = Errors.forCode(group.errorCode());

@@ -8,6 +8,7 @@ import io.tributary.broker.replica.FetchParams;
 import io.tributary.broker.replica.FetchPartition;
 import io.tributary.broker.replica.FetchPartitionResult;
 import io.tributary.broker.replica.ReplicaManager;
+import io.tributary.broker.security.BrokerAuthorizer;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,15 +17,17 @@ import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.FetchRequestData;
 import org.apache.kafka.common.message.FetchResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.requests.AbstractRequest;
+import org.apache.kafka.common.requests.FetchMetadata;
 import org.apache.kafka.common.requests.FetchRequest;
 import org.apache.kafka.common.requests.FetchResponse;
-import org.apache.kafka.common.requests.FetchMetadata;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * Fetch (v4-18): reads each partition from its fetch offset, up to the high watermark for
@@ -55,12 +58,15 @@ public final class FetchHandler extends VersionedHandler {
     private final ReplicaManager replicaManager;
     private final MetadataCache metadataCache;
     private final BrokerTopicStats topicStats;
+    private final BrokerAuthorizer authorizer;
 
-    public FetchHandler(ReplicaManager replicaManager, MetadataCache metadataCache, BrokerTopicStats topicStats) {
+    public FetchHandler(ReplicaManager replicaManager, MetadataCache metadataCache, BrokerTopicStats topicStats,
+                        BrokerAuthorizer authorizer) {
         super(ApiKeys.FETCH, 4, 18);
         this.replicaManager = replicaManager;
         this.metadataCache = metadataCache;
         this.topicStats = topicStats;
+        this.authorizer = authorizer;
     }
 
     /** A partition of the request and how the response names its topic. */
@@ -83,12 +89,23 @@ public final class FetchHandler extends VersionedHandler {
         }
         List<Entry> entries = new ArrayList<>();
         LinkedHashMap<TopicPartition, FetchPartition> fetchInfos = new LinkedHashMap<>();
+        boolean fromFollower = request.replicaId() >= 0;
+        // Followers need CLUSTER_ACTION on the cluster, consumers READ on each topic; the partitions
+        // of a topic they may not read are answered TOPIC_AUTHORIZATION_FAILED, as in Kafka.
+        java.util.Set<String> readable = fromFollower
+            ? (authorizer.authorizeCluster(context, AclOperation.CLUSTER_ACTION) ? null : java.util.Set.of())
+            : authorizer.filter(context, AclOperation.READ, ResourceType.TOPIC, data.topics().stream()
+                .map(t -> version >= 13 ? metadataCache.topicName(t.topicId()).orElse(null) : t.topic())
+                .filter(java.util.Objects::nonNull).toList());
+        java.util.Set<TopicPartition> denied = new java.util.HashSet<>();
         for (FetchRequestData.FetchTopic topic : data.topics()) {
             String name = version >= 13 ? metadataCache.topicName(topic.topicId()).orElse(null) : topic.topic();
             for (FetchRequestData.FetchPartition p : topic.partitions()) {
                 TopicPartition tp = name == null ? null : new TopicPartition(name, p.partition());
                 entries.add(new Entry(topic.topic(), topic.topicId(), p.partition(), tp));
-                if (tp != null) {
+                if (tp != null && readable != null && !readable.contains(name)) {
+                    denied.add(tp);
+                } else if (tp != null) {
                     fetchInfos.put(tp, new FetchPartition(p.fetchOffset(), p.currentLeaderEpoch(), p.partitionMaxBytes(),
                         p.lastFetchedEpoch()));
                 }
@@ -98,22 +115,23 @@ public final class FetchHandler extends VersionedHandler {
         org.apache.kafka.common.replica.ClientMetadata clientMetadata = version >= 11 && request.replicaId() < 0
             ? new org.apache.kafka.common.replica.ClientMetadata.DefaultClientMetadata(
                 data.rackId() == null ? "" : data.rackId(), context.clientId(), context.clientAddress(),
-                org.apache.kafka.common.security.auth.KafkaPrincipal.ANONYMOUS, context.listenerName())
+                context.principal(), context.listenerName())
             : null;
         FetchParams params = new FetchParams(request.replicaId(), request.maxWait(), request.minBytes(),
             request.maxBytes(), isolation, clientMetadata);
-        boolean fromFollower = request.replicaId() >= 0;
         return replicaManager.fetchMessages(params, fetchInfos)
-            .thenApply(results -> Responses.of(context, FetchResponse.of(response(entries, results, isolation,
+            .thenApply(results -> Responses.of(context, FetchResponse.of(response(entries, results, denied, isolation,
                 fromFollower))));
     }
 
     private FetchResponseData response(List<Entry> entries, Map<TopicPartition, FetchPartitionResult> results,
-                                       IsolationLevel isolation, boolean fromFollower) {
+                                       java.util.Set<TopicPartition> denied, IsolationLevel isolation,
+                                       boolean fromFollower) {
         FetchResponseData data = new FetchResponseData().setThrottleTimeMs(0).setErrorCode(Errors.NONE.code()).setSessionId(0);
         Map<String, FetchResponseData.FetchableTopicResponse> byTopic = new LinkedHashMap<>();
         for (Entry entry : entries) {
             FetchPartitionResult result = entry.tp() == null ? FetchPartitionResult.error(Errors.UNKNOWN_TOPIC_ID)
+                : denied.contains(entry.tp()) ? FetchPartitionResult.error(Errors.TOPIC_AUTHORIZATION_FAILED)
                 : results.get(entry.tp());
             FetchResponseData.FetchableTopicResponse topic = byTopic.computeIfAbsent(entry.topicName() + "/" + entry.topicId(),
                 k -> {
@@ -137,7 +155,7 @@ public final class FetchHandler extends VersionedHandler {
                     .setEpoch(result.divergingEpoch()).setEndOffset(result.divergingEndOffset()));
             }
             topic.partitions().add(partitionData);
-            if (entry.tp() != null) {
+            if (entry.tp() != null && !denied.contains(entry.tp())) {
                 topicStats.recordFetched(entry.tp().topic(), fromFollower,
                     result.records() == null ? 0 : result.records().sizeInBytes(), result.error() != Errors.NONE);
             }

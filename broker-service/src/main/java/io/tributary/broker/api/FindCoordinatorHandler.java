@@ -8,11 +8,13 @@ import io.tributary.broker.config.EndPoint;
 import io.tributary.broker.group.GroupCoordinator;
 import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.Response;
+import io.tributary.broker.security.BrokerAuthorizer;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.common.message.FindCoordinatorResponseData;
@@ -21,6 +23,7 @@ import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AbstractRequest;
 import org.apache.kafka.common.requests.FindCoordinatorRequest;
 import org.apache.kafka.common.requests.FindCoordinatorResponse;
+import org.apache.kafka.common.resource.ResourceType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,13 +41,15 @@ public final class FindCoordinatorHandler extends VersionedHandler {
     private static final byte GROUP_KEY_TYPE = 0;
 
     private final MetadataCache metadataCache;
+    private final BrokerAuthorizer authorizer;
     private final AdminManager adminManager;
     private final GroupCoordinator groupCoordinator;
     private final BrokerProperties properties;
 
     FindCoordinatorHandler(MetadataCache metadataCache, AdminManager adminManager, GroupCoordinator groupCoordinator,
-                           BrokerProperties properties) {
+                           BrokerProperties properties, BrokerAuthorizer authorizer) {
         super(ApiKeys.FIND_COORDINATOR, 0, 6);
+        this.authorizer = authorizer;
         this.metadataCache = metadataCache;
         this.adminManager = adminManager;
         this.groupCoordinator = groupCoordinator;
@@ -83,6 +88,10 @@ public final class FindCoordinatorHandler extends VersionedHandler {
         }
         if (key == null || key.isEmpty()) {
             return coordinator.setErrorCode(Errors.INVALID_REQUEST.code()).setErrorMessage("Empty group id");
+        }
+        if (!authorizer.authorize(context, AclOperation.DESCRIBE, ResourceType.GROUP, key)) {
+            return coordinator.setErrorCode(Errors.GROUP_AUTHORIZATION_FAILED.code())
+                .setErrorMessage(Errors.GROUP_AUTHORIZATION_FAILED.message());
         }
         if (metadataCache.topic(Topic.GROUP_METADATA_TOPIC_NAME).isEmpty()) {
             createOffsetsTopic();

@@ -3,10 +3,12 @@ package io.tributary.broker.api;
 import io.tributary.broker.group.GroupCoordinator;
 import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.Response;
+import io.tributary.broker.security.BrokerAuthorizer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.LeaveGroupRequestData;
 import org.apache.kafka.common.message.LeaveGroupResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -14,6 +16,7 @@ import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AbstractRequest;
 import org.apache.kafka.common.requests.LeaveGroupRequest;
 import org.apache.kafka.common.requests.LeaveGroupResponse;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * LeaveGroup (v0-5): one member up to v2, a batch of members (by member id or group instance
@@ -23,14 +26,21 @@ public final class LeaveGroupHandler extends VersionedHandler {
 
     private final GroupCoordinator coordinator;
 
-    public LeaveGroupHandler(GroupCoordinator coordinator) {
+    public LeaveGroupHandler(GroupCoordinator coordinator, BrokerAuthorizer authorizer) {
         super(ApiKeys.LEAVE_GROUP, 0, 5);
         this.coordinator = coordinator;
+        this.authorizer = authorizer;
     }
+
+    private final BrokerAuthorizer authorizer;
 
     @Override
     public CompletableFuture<Response> handle(RequestContext context, AbstractRequest r) {
         LeaveGroupRequest request = (LeaveGroupRequest) r;
+        if (!authorizer.authorize(context, AclOperation.READ, ResourceType.GROUP, request.data().groupId())) {
+            // READ on the group, else GROUP_AUTHORIZATION_FAILED (Kafka).
+            return Responses.completed(context, request.getErrorResponse(0, Errors.GROUP_AUTHORIZATION_FAILED.exception()));
+        }
         LeaveGroupRequestData data = request.data();
         List<GroupCoordinator.Leaving> leaving = new ArrayList<>();
         if (context.apiVersion() >= 3) {

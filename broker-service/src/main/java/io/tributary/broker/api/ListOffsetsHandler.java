@@ -4,10 +4,12 @@ import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.Response;
 import io.tributary.broker.replica.ListOffsetResult;
 import io.tributary.broker.replica.ReplicaManager;
+import io.tributary.broker.security.BrokerAuthorizer;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.ListOffsetsRequestData;
 import org.apache.kafka.common.message.ListOffsetsResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -15,6 +17,7 @@ import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AbstractRequest;
 import org.apache.kafka.common.requests.ListOffsetsRequest;
 import org.apache.kafka.common.requests.ListOffsetsResponse;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * ListOffsets (v1-10): per partition the earliest offset (-2, the log start offset), the latest
@@ -28,10 +31,13 @@ public final class ListOffsetsHandler extends VersionedHandler {
 
     private final ReplicaManager replicaManager;
 
-    public ListOffsetsHandler(ReplicaManager replicaManager) {
+    public ListOffsetsHandler(ReplicaManager replicaManager, BrokerAuthorizer authorizer) {
         super(ApiKeys.LIST_OFFSETS, 1, 10);
         this.replicaManager = replicaManager;
+        this.authorizer = authorizer;
     }
+
+    private final BrokerAuthorizer authorizer;
 
     @Override
     public CompletableFuture<Response> handle(RequestContext context, AbstractRequest r) {
@@ -47,6 +53,9 @@ public final class ListOffsetsHandler extends VersionedHandler {
                 }
             }
         }
+        // DESCRIBE on each topic, else TOPIC_AUTHORIZATION_FAILED for its partitions (Kafka).
+        Set<String> describable = authorizer.filter(context, AclOperation.DESCRIBE, ResourceType.TOPIC,
+            request.data().topics().stream().map(ListOffsetsRequestData.ListOffsetsTopic::name).toList());
         for (ListOffsetsRequestData.ListOffsetsTopic topic : request.data().topics()) {
             ListOffsetsResponseData.ListOffsetsTopicResponse topicResponse =
                 new ListOffsetsResponseData.ListOffsetsTopicResponse().setName(topic.name());
@@ -54,7 +63,9 @@ public final class ListOffsetsHandler extends VersionedHandler {
                 TopicPartition tp = new TopicPartition(topic.name(), p.partitionIndex());
                 ListOffsetsResponseData.ListOffsetsPartitionResponse partition =
                     new ListOffsetsResponseData.ListOffsetsPartitionResponse().setPartitionIndex(p.partitionIndex());
-                if (duplicates.contains(tp)) {
+                if (!describable.contains(topic.name())) {
+                    partition.setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code()).setOffset(-1).setTimestamp(-1);
+                } else if (duplicates.contains(tp)) {
                     partition.setErrorCode(Errors.INVALID_REQUEST.code()).setOffset(-1).setTimestamp(-1);
                 } else {
                     ListOffsetResult result = replicaManager.listOffset(tp, p.timestamp(),

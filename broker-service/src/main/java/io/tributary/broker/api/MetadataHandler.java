@@ -8,6 +8,7 @@ import io.tributary.broker.cluster.TopicAssignment;
 import io.tributary.broker.config.EndPoint;
 import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.Response;
+import io.tributary.broker.security.BrokerAuthorizer;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -18,17 +19,19 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.common.message.MetadataRequestData;
-import org.apache.kafka.common.message.MetadataResponseData;
 import org.apache.kafka.common.message.MetadataResponseData.MetadataResponseBroker;
 import org.apache.kafka.common.message.MetadataResponseData.MetadataResponsePartition;
 import org.apache.kafka.common.message.MetadataResponseData.MetadataResponseTopic;
+import org.apache.kafka.common.message.MetadataResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AbstractRequest;
 import org.apache.kafka.common.requests.MetadataRequest;
 import org.apache.kafka.common.requests.MetadataResponse;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * Metadata (v0-13): brokers on the request's listener, the controller, and each requested
@@ -41,6 +44,7 @@ import org.apache.kafka.common.requests.MetadataResponse;
 public final class MetadataHandler extends VersionedHandler {
 
     private final MetadataCache metadataCache;
+    private final BrokerAuthorizer authorizer;
     private final AdminManager adminManager;
     private final boolean autoCreateTopicsEnable;
     private final Executor blockingExecutor;
@@ -49,8 +53,9 @@ public final class MetadataHandler extends VersionedHandler {
      * @param blockingExecutor runs auto-creation (ZooKeeper writes) off the network thread
      */
     public MetadataHandler(MetadataCache metadataCache, AdminManager adminManager, boolean autoCreateTopicsEnable,
-                           Executor blockingExecutor) {
+                           BrokerAuthorizer authorizer, Executor blockingExecutor) {
         super(ApiKeys.METADATA, 0, 13);
+        this.authorizer = authorizer;
         this.metadataCache = metadataCache;
         this.adminManager = adminManager;
         this.autoCreateTopicsEnable = autoCreateTopicsEnable;
@@ -82,21 +87,39 @@ public final class MetadataHandler extends VersionedHandler {
                 }
             }
         }
+        // Topics the principal may not DESCRIBE are left out of an all-topics answer and answered
+        // TOPIC_AUTHORIZATION_FAILED when named; auto-creation needs CREATE on the cluster or the topic.
+        Set<String> describable = authorizer.filter(context, AclOperation.DESCRIBE, ResourceType.TOPIC, names);
+        Map<String, Errors> errors = new java.util.HashMap<>();
+        if (allTopics) {
+            names.retainAll(describable);
+        } else {
+            for (String name : names) {
+                if (!describable.contains(name)) {
+                    errors.put(name, Errors.TOPIC_AUTHORIZATION_FAILED);
+                }
+            }
+        }
         boolean mayCreate = !allTopics && autoCreateTopicsEnable && (version < 4 || data.allowAutoTopicCreation());
         List<String> toCreate = new ArrayList<>();
         if (mayCreate) {
+            boolean clusterCreate = authorizer.authorizeCluster(context, AclOperation.CREATE);
             for (String name : names) {
-                if (metadataCache.topic(name).isEmpty() && !metadataCache.isPendingDeletion(name) && Topic.isValid(name)
-                        && !Topic.isInternal(name)) {
-                    toCreate.add(name);
+                if (!errors.containsKey(name) && metadataCache.topic(name).isEmpty()
+                        && !metadataCache.isPendingDeletion(name) && Topic.isValid(name) && !Topic.isInternal(name)) {
+                    if (clusterCreate || authorizer.authorize(context, AclOperation.CREATE, ResourceType.TOPIC, name)) {
+                        toCreate.add(name);
+                    } else {
+                        errors.put(name, Errors.TOPIC_AUTHORIZATION_FAILED);
+                    }
                 }
             }
         }
         if (toCreate.isEmpty()) {
-            return CompletableFuture.completedFuture(respond(context, request, names, unknownIds, Map.of()));
+            return CompletableFuture.completedFuture(respond(context, request, names, unknownIds, errors));
         }
         return CompletableFuture.supplyAsync(() -> {
-            Map<String, Errors> creationErrors = new java.util.HashMap<>();
+            Map<String, Errors> creationErrors = new java.util.HashMap<>(errors);
             for (String name : toCreate) {
                 AdminManager.CreateTopicResult result = adminManager.createTopic(
                     new AdminManager.TopicCreation(name, -1, (short) -1, Map.of(), Map.of()), false);

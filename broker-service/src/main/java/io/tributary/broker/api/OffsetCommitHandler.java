@@ -5,11 +5,13 @@ import io.tributary.broker.cluster.TopicAssignment;
 import io.tributary.broker.group.GroupCoordinator;
 import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.Response;
+import io.tributary.broker.security.BrokerAuthorizer;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.OffsetCommitRequestData;
 import org.apache.kafka.common.message.OffsetCommitResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -17,6 +19,7 @@ import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AbstractRequest;
 import org.apache.kafka.common.requests.OffsetCommitRequest;
 import org.apache.kafka.common.requests.OffsetCommitResponse;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * OffsetCommit (served v2-10, advertised from v0 for old librdkafka; v0-1 get
@@ -31,11 +34,14 @@ public final class OffsetCommitHandler extends VersionedHandler {
     private final GroupCoordinator coordinator;
     private final MetadataCache metadataCache;
 
-    public OffsetCommitHandler(GroupCoordinator coordinator, MetadataCache metadataCache) {
+    public OffsetCommitHandler(GroupCoordinator coordinator, MetadataCache metadataCache, BrokerAuthorizer authorizer) {
         super(ApiKeys.OFFSET_COMMIT, 2, 10);
         this.coordinator = coordinator;
         this.metadataCache = metadataCache;
+        this.authorizer = authorizer;
     }
+
+    private final BrokerAuthorizer authorizer;
 
     @Override
     public short advertisedMinVersion() {
@@ -46,6 +52,13 @@ public final class OffsetCommitHandler extends VersionedHandler {
     public CompletableFuture<Response> handle(RequestContext context, AbstractRequest r) {
         OffsetCommitRequestData data = ((OffsetCommitRequest) r).data();
         boolean byId = context.apiVersion() >= 10;
+        // READ on the group (else every partition GROUP_AUTHORIZATION_FAILED), then READ on each topic.
+        if (!authorizer.authorize(context, AclOperation.READ, ResourceType.GROUP, data.groupId())) {
+            return Responses.completed(context, r.getErrorResponse(0, Errors.GROUP_AUTHORIZATION_FAILED.exception()));
+        }
+        java.util.Set<String> readable = authorizer.filter(context, AclOperation.READ, ResourceType.TOPIC,
+            data.topics().stream().map(t -> byId ? metadataCache.topicName(t.topicId()).orElse(null) : t.name())
+                .filter(java.util.Objects::nonNull).toList());
         Map<TopicPartition, GroupCoordinator.CommitRequest> commits = new LinkedHashMap<>();
         Map<TopicPartition, Errors> failed = new LinkedHashMap<>();
         Map<OffsetCommitRequestData.OffsetCommitRequestTopic, String> names = new LinkedHashMap<>();
@@ -57,6 +70,8 @@ public final class OffsetCommitHandler extends VersionedHandler {
                 TopicPartition tp = new TopicPartition(name == null ? "" : name, p.partitionIndex());
                 if (name == null) {
                     failed.put(tp, Errors.UNKNOWN_TOPIC_ID);
+                } else if (!readable.contains(name)) {
+                    failed.put(tp, Errors.TOPIC_AUTHORIZATION_FAILED);
                 } else if (assignment.isEmpty() || !assignment.get().replicas().containsKey(p.partitionIndex())) {
                     failed.put(tp, Errors.UNKNOWN_TOPIC_OR_PARTITION);
                 } else {

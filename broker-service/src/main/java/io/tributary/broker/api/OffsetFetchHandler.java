@@ -6,6 +6,7 @@ import io.tributary.broker.group.GroupCoordinator;
 import io.tributary.broker.group.OffsetAndMetadata;
 import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.Response;
+import io.tributary.broker.security.BrokerAuthorizer;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,6 +14,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.OffsetFetchRequestData;
 import org.apache.kafka.common.message.OffsetFetchResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -20,6 +22,7 @@ import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.AbstractRequest;
 import org.apache.kafka.common.requests.OffsetFetchRequest;
 import org.apache.kafka.common.requests.OffsetFetchResponse;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * OffsetFetch (served v1-10, advertised from v0; v0 gets UNSUPPORTED_VERSION): committed offsets
@@ -32,10 +35,45 @@ public final class OffsetFetchHandler extends VersionedHandler {
     private final GroupCoordinator coordinator;
     private final MetadataCache metadataCache;
 
-    public OffsetFetchHandler(GroupCoordinator coordinator, MetadataCache metadataCache) {
+    public OffsetFetchHandler(GroupCoordinator coordinator, MetadataCache metadataCache, BrokerAuthorizer authorizer) {
         super(ApiKeys.OFFSET_FETCH, 1, 10);
         this.coordinator = coordinator;
         this.metadataCache = metadataCache;
+        this.authorizer = authorizer;
+    }
+
+    private final BrokerAuthorizer authorizer;
+
+    /**
+     * {@link #fetchGroup} as the principal may see it (Kafka's checks): DESCRIBE on the group, else
+     * GROUP_AUTHORIZATION_FAILED; of the topics, those it may not DESCRIBE are left out of an
+     * all-offsets answer and answered TOPIC_AUTHORIZATION_FAILED when named.
+     */
+    private OffsetFetchResponseData.OffsetFetchResponseGroup authorizedFetch(RequestContext context, String groupId,
+                                                                               List<Requested> requested, boolean byId) {
+        if (!authorizer.authorize(context, AclOperation.DESCRIBE, ResourceType.GROUP, groupId)) {
+            return new OffsetFetchResponseData.OffsetFetchResponseGroup().setGroupId(groupId)
+                .setErrorCode(Errors.GROUP_AUTHORIZATION_FAILED.code());
+        }
+        OffsetFetchResponseData.OffsetFetchResponseGroup group = fetchGroup(groupId, requested, byId);
+        if (!authorizer.enabled()) {
+            return group;
+        }
+        java.util.Set<String> describable = authorizer.filter(context, AclOperation.DESCRIBE, ResourceType.TOPIC,
+            group.topics().stream().map(OffsetFetchResponseData.OffsetFetchResponseTopics::name)
+                .filter(java.util.Objects::nonNull).toList());
+        if (requested == null) {
+            group.topics().removeIf(t -> t.name() != null && !describable.contains(t.name()));
+        } else {
+            for (OffsetFetchResponseData.OffsetFetchResponseTopics t : group.topics()) {
+                if (t.name() != null && !describable.contains(t.name())) {
+                    t.partitions().forEach(p -> p.setCommittedOffset(OffsetFetchResponse.INVALID_OFFSET)
+                        .setCommittedLeaderEpoch(-1).setMetadata(OffsetFetchResponse.NO_METADATA)
+                        .setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code()));
+                }
+            }
+        }
+        return group;
     }
 
     @Override
@@ -57,7 +95,7 @@ public final class OffsetFetchHandler extends VersionedHandler {
                         requested.add(new Requested(t.name(), t.topicId(), t.partitionIndexes()));
                     }
                 }
-                response.groups().add(fetchGroup(group.groupId(), requested, version >= 10));
+                response.groups().add(authorizedFetch(context, group.groupId(), requested, version >= 10));
             }
         } else {
             List<Requested> requested = null;
@@ -67,7 +105,8 @@ public final class OffsetFetchHandler extends VersionedHandler {
                     requested.add(new Requested(t.name(), Uuid.ZERO_UUID, t.partitionIndexes()));
                 }
             }
-            OffsetFetchResponseData.OffsetFetchResponseGroup group = fetchGroup(data.groupId(), requested, false);
+            OffsetFetchResponseData.OffsetFetchResponseGroup group = authorizedFetch(context, data.groupId(), requested,
+                false);
             if (version < 2 && group.errorCode() != Errors.NONE.code() && data.topics() != null) {
                 // v0-1 have no group-level error: it goes on every requested partition (as Kafka does).
                 for (OffsetFetchRequestData.OffsetFetchRequestTopic t : data.topics()) {

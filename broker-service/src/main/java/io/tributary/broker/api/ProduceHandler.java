@@ -5,6 +5,7 @@ import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.Response;
 import io.tributary.broker.replica.ProduceResult;
 import io.tributary.broker.replica.ReplicaManager;
+import io.tributary.broker.security.BrokerAuthorizer;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
@@ -13,6 +14,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -22,6 +24,7 @@ import org.apache.kafka.common.record.internal.RecordBatch;
 import org.apache.kafka.common.requests.AbstractRequest;
 import org.apache.kafka.common.requests.ProduceRequest;
 import org.apache.kafka.common.requests.ProduceResponse;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * Produce (served v3-13, advertised from v0 for old librdkafka, KAFKA-18659): appends each
@@ -35,11 +38,13 @@ public final class ProduceHandler extends VersionedHandler {
 
     private final ReplicaManager replicaManager;
     private final MetadataCache metadataCache;
+    private final BrokerAuthorizer authorizer;
 
-    public ProduceHandler(ReplicaManager replicaManager, MetadataCache metadataCache) {
+    public ProduceHandler(ReplicaManager replicaManager, MetadataCache metadataCache, BrokerAuthorizer authorizer) {
         super(ApiKeys.PRODUCE, 3, 13);
         this.replicaManager = replicaManager;
         this.metadataCache = metadataCache;
+        this.authorizer = authorizer;
     }
 
     @Override
@@ -59,6 +64,10 @@ public final class ProduceHandler extends VersionedHandler {
         List<Entry> entries = new ArrayList<>();
         Map<Entry, ProduceResult> early = new IdentityHashMap<>();
         Map<TopicPartition, MemoryRecords> toAppend = new LinkedHashMap<>();
+        java.util.Set<String> writable = authorizer.filter(context, AclOperation.WRITE, ResourceType.TOPIC,
+            request.data().topicData().stream().map(t -> version >= 13
+                ? metadataCache.topicName(t.topicId()).orElse(null) : t.name())
+                .filter(java.util.Objects::nonNull).toList());
         for (ProduceRequestData.TopicProduceData topic : request.data().topicData()) {
             String name = topic.name();
             if (version >= 13) {
@@ -68,7 +77,9 @@ public final class ProduceHandler extends VersionedHandler {
                 TopicPartition tp = name == null ? null : new TopicPartition(name, p.index());
                 Entry entry = new Entry(topic.name(), topic.topicId(), p.index(), tp, (MemoryRecords) p.records());
                 entries.add(entry);
-                ProduceResult problem = precheck(entry, acks, version, request.transactionalId());
+                ProduceResult problem = name != null && !writable.contains(name)
+                    ? ProduceResult.error(Errors.TOPIC_AUTHORIZATION_FAILED, null)
+                    : precheck(entry, acks, version, request.transactionalId());
                 if (problem != null) {
                     early.put(entry, problem);
                 } else if (toAppend.putIfAbsent(tp, entry.records()) != null) {
