@@ -455,6 +455,52 @@ class AdminUiBrowserIT {
             screenshots).run();
     }
 
+    /** Controls of the page's main area that have no accessible name (label, aria-label, labelledby, text, title). */
+    private static final String UNLABELLED_CONTROLS = "return Array.from(document.querySelectorAll("
+        + "'main input, main select, main textarea, main button')).filter(e => e.type !== 'hidden').filter(e => {"
+        + " const labelledBy = e.getAttribute('aria-labelledby');"
+        + " const name = (e.getAttribute('aria-label') || '').trim()"
+        + "  || (e.labels && e.labels.length ? e.labels[0].textContent.trim() : '')"
+        + "  || (labelledBy && document.getElementById(labelledBy) ? document.getElementById(labelledBy).textContent.trim() : '')"
+        + "  || (e.tagName === 'BUTTON' ? e.textContent.trim() : '') || (e.getAttribute('title') || '').trim();"
+        + " return !name; }).map(e => e.outerHTML.slice(0, 160));";
+
+    @Test
+    void theKeyboardReachesEveryPageAndEveryControlHasAName() throws Exception {
+        browser.manage().window().setSize(new Dimension(1280, 900));
+        JavascriptExecutor js = (JavascriptExecutor) browser;
+        org.openqa.selenium.interactions.Actions keys = new org.openqa.selenium.interactions.Actions(browser);
+        // From a fresh page, the first Tab lands on "Skip to content"; Enter moves focus to the main area.
+        browser.get(ui.resolve("/?keyboard=0#/").toString());
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("overview-title")));
+        keys.sendKeys(org.openqa.selenium.Keys.TAB).perform();
+        assertThat(browser.switchTo().activeElement().getText()).isEqualTo("Skip to content");
+        keys.sendKeys(org.openqa.selenium.Keys.ENTER).perform();
+        wait.until(d -> "view".equals(((JavascriptExecutor) d).executeScript("return document.activeElement.id")));
+        String[][] pages = {{"Topics", "topics-title", "#/topics"}, {"Consumer groups", "groups-title", "#/groups"},
+            {"Overview", "overview-title", "#/"}};
+        for (int p = 0; p < pages.length; p++) {
+            String[] page = pages[p];
+            // Tab from the top of a freshly loaded page until the navigation link has focus, then follow it.
+            browser.get(ui.resolve("/?keyboard=" + (p + 1) + "#/").toString());
+            wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("overview-title")));
+            for (int i = 0; i < 10 && !page[0].equals(browser.switchTo().activeElement().getText()); i++) {
+                keys.sendKeys(org.openqa.selenium.Keys.TAB).perform();
+            }
+            assertThat(browser.switchTo().activeElement().getText()).as("Tab reaches the %s link", page[0])
+                .isEqualTo(page[0]);
+            keys.sendKeys(org.openqa.selenium.Keys.ENTER).perform();
+            wait.until(ExpectedConditions.visibilityOfElementLocated(By.id(page[1])));
+            assertThat(browser.getCurrentUrl()).endsWith(page[2]);
+            wait.until(d -> d.findElements(By.cssSelector("main .loading")).isEmpty());
+            @SuppressWarnings("unchecked")
+            List<String> unlabelled = (List<String>) js.executeScript(UNLABELLED_CONTROLS);
+            assertThat(unlabelled).as("controls without an accessible name on %s", page[2]).isEmpty();
+            assertThat(browser.findElements(By.cssSelector("nav[aria-label] a[aria-current='page']")))
+                .as("the current page is marked in the navigation").hasSize(1);
+        }
+    }
+
     @Test
     void readinessIncludesTheRestProxyFoundInZooKeeperAndPrometheusIsServed() throws Exception {
         HttpResponse<String> readiness = get(ui.resolve("/actuator/health/readiness"));

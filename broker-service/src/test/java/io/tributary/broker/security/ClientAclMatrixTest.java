@@ -3,6 +3,7 @@ package io.tributary.broker.security;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tributary.broker.testing.LogCapture;
 import io.tributary.broker.testing.TestBroker;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -57,10 +58,12 @@ class ClientAclMatrixTest {
     @TempDir
     static Path dir;
     static TestBroker broker;
+    static LogCapture logs;
     private final List<AclBinding> granted = new ArrayList<>();
 
     @BeforeAll
     static void start() throws Exception {
+        logs = LogCapture.open();
         broker = TestBroker.start(dir.resolve("broker"), Map.of(
             "broker.listeners", "SASL_PLAINTEXT://127.0.0.1:" + TestBroker.freePort(),
             "broker.listener-security-protocol-map", "SASL_PLAINTEXT:SASL_PLAINTEXT",
@@ -80,6 +83,9 @@ class ClientAclMatrixTest {
     static void stop() {
         if (broker != null) {
             broker.close();
+        }
+        try (LogCapture captured = logs) {
+            captured.assertNoLineContains("admin-pw-1", "alice-pw-2", "bob-pw-3");
         }
     }
 

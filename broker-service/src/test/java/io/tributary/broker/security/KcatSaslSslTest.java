@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.broker.config.EndPoint;
 import io.tributary.broker.testing.Clients;
+import io.tributary.broker.testing.LogCapture;
 import io.tributary.broker.testing.TestBroker;
 import io.tributary.broker.testing.TestCertificates;
 import java.io.ByteArrayOutputStream;
@@ -36,9 +37,11 @@ class KcatSaslSslTest {
     static Path dir;
     static TestCertificates certificates;
     static TestBroker broker;
+    static LogCapture logs;
 
     @BeforeAll
     static void start() throws Exception {
+        logs = LogCapture.open();
         certificates = TestCertificates.create(dir.resolve("certs"));
         Path store = certificates.keyStore("broker", "CN=localhost");
         broker = TestBroker.start(dir.resolve("broker"), Map.of(
@@ -63,6 +66,9 @@ class KcatSaslSslTest {
     static void stop() {
         if (broker != null) {
             broker.close();
+        }
+        try (LogCapture captured = logs) {
+            captured.assertNoLineContains(PASSWORD, TestCertificates.PASSWORD);
         }
     }
 

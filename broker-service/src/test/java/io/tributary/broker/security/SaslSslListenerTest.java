@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tributary.broker.config.EndPoint;
+import io.tributary.broker.testing.LogCapture;
 import io.tributary.broker.testing.TestBroker;
 import io.tributary.broker.testing.TestCertificates;
 import java.io.DataInputStream;
@@ -57,9 +58,11 @@ class SaslSslListenerTest {
     static Path dir;
     static TestCertificates certificates;
     static TestBroker broker;
+    static LogCapture logs;
 
     @BeforeAll
     static void start() throws Exception {
+        logs = LogCapture.open();
         certificates = TestCertificates.create(dir.resolve("certs"));
         Path brokerStore = certificates.keyStore("broker", "CN=localhost");
         Map<String, Object> settings = new HashMap<>();
@@ -92,6 +95,11 @@ class SaslSslListenerTest {
     static void stop() {
         if (broker != null) {
             broker.close();
+        }
+        try (LogCapture captured = logs) {
+            assertThat(captured.lines()).as("the clients' config dumps were captured, their JAAS hidden")
+                .anyMatch(l -> l.contains("sasl.jaas.config = [hidden]"));
+            captured.assertNoLineContains(ALICE_PASSWORD, ADMIN_PASSWORD, "bob-plain-secret", "not-the-password", TestCertificates.PASSWORD);
         }
     }
 
