@@ -209,7 +209,8 @@ public final class BrokerServer {
                 connect = embeddedZooKeeper.connectString();
             }
             zkClient = KafkaZkClient.connect(connect, properties.zookeeperSessionTimeoutMs(),
-                properties.zookeeperConnectionTimeoutMs());
+                properties.zookeeperConnectionTimeoutMs(), security.zookeeperDigestCredentials(),
+                security.zookeeperSetAcl());
             zkClient.ensurePersistentPaths();
             String clusterId = zkClient.getOrCreateClusterId();
 

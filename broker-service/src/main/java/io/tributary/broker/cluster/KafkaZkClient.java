@@ -48,19 +48,52 @@ public final class KafkaZkClient implements Closeable {
      * @throws ZooKeeperClientException when no connection is made within {@code connectionTimeoutMs}
      */
     public static KafkaZkClient connect(String connectString, int sessionTimeoutMs, int connectionTimeoutMs) {
+        return connect(connectString, sessionTimeoutMs, connectionTimeoutMs, null, false);
+    }
+
+    /**
+     * Connects with ZooKeeper digest credentials and, with {@code setAcl} (Kafka's
+     * {@code zookeeper.set.acl}), creates every znode so that only clients with the same
+     * credentials may change it: {@link ZkAcls} (Kafka's rule: CREATOR_ALL plus WORLD_READ, and no
+     * world read at all for SCRAM credentials under {@code /config/users}).
+     *
+     * @param digestCredentials {@code user:password} for ZooKeeper's {@code digest} scheme, or null
+     * @throws IllegalArgumentException when {@code setAcl} is asked without credentials
+     * @throws ZooKeeperClientException when no connection is made within {@code connectionTimeoutMs}
+     */
+    public static KafkaZkClient connect(String connectString, int sessionTimeoutMs, int connectionTimeoutMs,
+                                        String digestCredentials, boolean setAcl) {
+        boolean authenticated = digestCredentials != null && !digestCredentials.isBlank();
+        if (setAcl && !authenticated) {
+            throw new IllegalArgumentException("broker.zookeeper-set-acl needs broker.zookeeper-digest-credentials"
+                + " (user:password): without an identity nobody could change the znodes afterwards");
+        }
         // Curator's own default for this executor is never shut down by close(): one thread leaked per client.
         ExecutorService runSafeService = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "curator-safe-notify");
             t.setDaemon(true);
             return t;
         });
-        CuratorFramework curator = CuratorFrameworkFactory.builder()
-            .connectString(connectString)
+        // "host:port,host:port/chroot": the cluster lives under the chroot, created if missing (as Kafka does).
+        int slash = connectString.indexOf('/');
+        String hosts = slash < 0 ? connectString : connectString.substring(0, slash);
+        String chroot = slash < 0 ? "" : connectString.substring(slash).replaceAll("^/+|/+$", "");
+        CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
+            .connectString(hosts)
             .sessionTimeoutMs(sessionTimeoutMs)
             .connectionTimeoutMs(connectionTimeoutMs)
             .retryPolicy(new ExponentialBackoffRetry(100, 10, 2000))
-            .runSafeService(runSafeService)
-            .build();
+            .runSafeService(runSafeService);
+        if (!chroot.isEmpty()) {
+            builder.namespace(chroot);
+        }
+        if (authenticated) {
+            builder.authorization("digest", digestCredentials.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        if (setAcl) {
+            builder.aclProvider(new ZkAcls());
+        }
+        CuratorFramework curator = builder.build();
         curator.start();
         try {
             if (!curator.blockUntilConnected(connectionTimeoutMs, TimeUnit.MILLISECONDS)) {

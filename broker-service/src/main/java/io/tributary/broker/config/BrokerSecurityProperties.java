@@ -69,6 +69,11 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
  * @param superUsers                          {@code super.users}: principals allowed everything, {@code User:a;User:b}
  * @param allowEveryoneIfNoAclFound           {@code allow.everyone.if.no.acl.found}: whether a resource without
  *                                            any ACL is open to all (Kafka: false)
+ * @param zookeeperSetAcl                     {@code zookeeper.set.acl}: create znodes writable only by this
+ *                                            cluster's ZooKeeper identity (and SCRAM credentials readable only by it)
+ * @param zookeeperDigestCredentials          {@code user:password} the brokers authenticate to ZooKeeper with
+ *                                            (its {@code digest} scheme; Tributary's own setting, where Kafka uses
+ *                                            a JAAS {@code Client} section)
  */
 @ConfigurationProperties("broker")
 public record BrokerSecurityProperties(
@@ -94,7 +99,9 @@ public record BrokerSecurityProperties(
         @DefaultValue("false") boolean saslScramAcceptLegacyClientNonce,
         String authorizerClassName,
         String superUsers,
-        @DefaultValue("false") boolean allowEveryoneIfNoAclFound) {
+        @DefaultValue("false") boolean allowEveryoneIfNoAclFound,
+        @DefaultValue("false") boolean zookeeperSetAcl,
+        String zookeeperDigestCredentials) {
 
     /** SASL mechanisms this broker serves. */
     public static final List<String> SUPPORTED_MECHANISMS = List.of("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512");
@@ -228,6 +235,6 @@ public record BrokerSecurityProperties(
             + connectionFailedAuthenticationDelayMs + ", saslScramAcceptLegacyClientNonce="
             + saslScramAcceptLegacyClientNonce + ", authorizerClassName=" + authorizerClassName + ", superUsers="
             + superUsers + ", allowEveryoneIfNoAclFound=" + allowEveryoneIfNoAclFound
-            + ", passwords, keys and JAAS hidden]";
+            + ", zookeeperSetAcl=" + zookeeperSetAcl + ", passwords, keys and JAAS hidden]";
     }
 }

@@ -53,7 +53,7 @@ public final class TestCluster implements AutoCloseable {
      * Starts a ZooKeeper and {@code size} brokers with ids 0 to size-1.
      *
      * @param overrides {@code broker.*} settings for every broker, on top of the test defaults; {@code {id}}
-     *                  in a value is replaced by the broker id
+     *                  in a value is replaced by the broker id, {@code {zookeeper}} by the ZooKeeper's address
      */
     public static TestCluster start(Path dir, int size, Map<String, Object> overrides) throws Exception {
         EmbeddedZooKeeper zk = EmbeddedZooKeeper.start(dir.resolve("zookeeper").toFile(), 0, 200, true);
@@ -80,9 +80,10 @@ public final class TestCluster implements AutoCloseable {
                 s.put("broker.replica-fetch-backoff-ms", "200");
                 s.put("broker.replica-socket-timeout-ms", "5000");
                 int brokerId = id;
-                // "{id}" in a setting stands for the broker's id (e.g. per-broker log directories).
-                overrides.forEach((k, v) -> s.put(k, v instanceof String str ? str.replace("{id}", Integer.toString(brokerId))
-                    : v));
+                // "{id}" in a setting stands for the broker's id (e.g. per-broker log directories),
+                // "{zookeeper}" for the shared ZooKeeper's address (e.g. to add a chroot).
+                overrides.forEach((k, v) -> s.put(k, v instanceof String str
+                    ? str.replace("{id}", Integer.toString(brokerId)).replace("{zookeeper}", zk.connectString()) : v));
                 cluster.settings.put(id, s);
             }
             for (int id : cluster.settings.keySet()) {
