@@ -31,6 +31,9 @@ import org.springframework.test.web.servlet.setup.MockMvcBuilders;
 /** {@code /api/groups} against a stub REST proxy: paging and filter, lag sums, reset body mapping, errors. */
 class GroupsApiTest {
 
+    /** Far above any answer's time, even on a loaded 2-core machine: no test here waits for it. */
+    private static final Duration READ_TIMEOUT = Duration.ofSeconds(15);
+
     private static final String GROUPS = "/v3/clusters/" + CLUSTER + "/consumer-groups";
 
     private StubRestProxy proxy;
@@ -41,7 +44,7 @@ class GroupsApiTest {
     void start() throws IOException {
         proxy = new StubRestProxy().on("GET", "/v3/clusters", 200, ProxyJson.clusters(0));
         RestProxyProperties properties = RestProxyProperties.of(proxy.url(), Duration.ofSeconds(2),
-            Duration.ofSeconds(2));
+            READ_TIMEOUT);
         GroupsProxyClient groups = new GroupsProxyClient(properties, RestProxyLocator.fixed(proxy.url()));
         lags = new GroupLags(groups);
         mvc = MockMvcBuilders.standaloneSetup(new GroupsController(

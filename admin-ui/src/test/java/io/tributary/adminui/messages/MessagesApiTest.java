@@ -34,6 +34,9 @@ import org.springframework.test.web.servlet.setup.MockMvcBuilders;
  */
 class MessagesApiTest {
 
+    /** Far above any answer's time, even on a loaded 2-core machine: no test here waits for it. */
+    private static final Duration READ_TIMEOUT = Duration.ofSeconds(15);
+
     private static final String RECORDS = "/topics/orders/partitions/0/records";
     private static final String OFFSETS = "/topics/orders/partitions/0/offsets";
     private static final String PRODUCE = "/v3/clusters/" + CLUSTER + "/topics/orders/records";
@@ -53,7 +56,7 @@ class MessagesApiTest {
 
     private MockMvc api(boolean produceEnabled) {
         RestProxyProperties properties = RestProxyProperties.of(proxy.url(), Duration.ofSeconds(2),
-            Duration.ofSeconds(2));
+            READ_TIMEOUT);
         RestProxyClient client = new RestProxyConfiguration().restProxyClient(properties, RestProxyLocator.fixed(proxy.url()));
         MessagesProxyClient records = new MessagesProxyClient(properties, RestProxyLocator.fixed(proxy.url()));
         return MockMvcBuilders.standaloneSetup(new MessagesController(client, records, produceEnabled),

@@ -17,6 +17,9 @@ import org.springframework.cloud.client.discovery.DiscoveryClient;
 /** Choosing the REST proxy: a configured URL, or a registered proxy kept until it stops answering. */
 class RestProxyLocatorTest {
 
+    /** Far above any answer's time, even on a loaded 2-core machine: no test here waits for it. */
+    private static final Duration READ_TIMEOUT = Duration.ofSeconds(15);
+
     private static final String SERVICE = "tributary-rest-proxy";
 
     /** A discovery client over a list the test changes, as proxies come and go. */
@@ -108,7 +111,7 @@ class RestProxyLocatorTest {
         Registry registry = new Registry();
         RestProxyLocator locator = RestProxyLocator.discovered(registry, SERVICE);
         RestProxyClient client = new RestProxyClient(RestProxyConfiguration.restClient(
-            RestProxyProperties.of(null, Duration.ofSeconds(2), Duration.ofSeconds(2)), locator));
+            RestProxyProperties.of(null, Duration.ofSeconds(2), READ_TIMEOUT), locator));
 
         assertThatThrownBy(client::cluster).isInstanceOfSatisfying(RestProxyException.class,
             e -> assertThat(e.status()).isEqualTo(503));

@@ -16,13 +16,16 @@ import org.springframework.test.web.servlet.setup.MockMvcBuilders;
 /** The /api controllers and their error advice in a standalone MockMvc, talking HTTP to {@code proxyUrl}. */
 public final class ApiFixture implements AutoCloseable {
 
+    /** Far above any answer's time, even on a loaded 2-core machine: no test here waits for it. */
+    private static final Duration READ_TIMEOUT = Duration.ofSeconds(15);
+
     private final TopicStates states;
     private final MockMvc mvc;
 
     /** Wires the controllers as the application does, with a 2 s read timeout. */
     public ApiFixture(URI proxyUrl) {
         RestProxyClient client = new RestProxyConfiguration().restProxyClient(
-            RestProxyProperties.of(proxyUrl, Duration.ofSeconds(2), Duration.ofSeconds(2)),
+            RestProxyProperties.of(proxyUrl, Duration.ofSeconds(2), READ_TIMEOUT),
             RestProxyLocator.fixed(proxyUrl));
         states = new TopicStates(client);
         mvc = MockMvcBuilders.standaloneSetup(new ClusterController(client, states),

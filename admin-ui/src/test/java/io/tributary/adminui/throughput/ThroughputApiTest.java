@@ -33,6 +33,9 @@ import org.springframework.test.web.servlet.setup.MockMvcBuilders;
  */
 class ThroughputApiTest {
 
+    /** Far above any answer's time, even on a loaded 2-core machine: no test here waits for it. */
+    private static final Duration READ_TIMEOUT = Duration.ofSeconds(15);
+
     private static final String METRICS = "/actuator/prometheus";
 
     /** A clock the test sets. */
@@ -74,7 +77,7 @@ class ThroughputApiTest {
 
     private static RestProxyClient client(URI proxy) {
         return new RestProxyConfiguration().restProxyClient(
-            RestProxyProperties.of(proxy, Duration.ofSeconds(2), Duration.ofSeconds(2)), RestProxyLocator.fixed(proxy));
+            RestProxyProperties.of(proxy, Duration.ofSeconds(2), READ_TIMEOUT), RestProxyLocator.fixed(proxy));
     }
 
     @Test
