@@ -71,6 +71,13 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
  *                                            any ACL is open to all (Kafka: false)
  * @param zookeeperSetAcl                     {@code zookeeper.set.acl}: create znodes writable only by this
  *                                            cluster's ZooKeeper identity (and SCRAM credentials readable only by it)
+ * @param saslOauthbearerJwksEndpointUrl     {@code sasl.oauthbearer.jwks.endpoint.url}: where OAUTHBEARER tokens'
+ *                                            signing keys are (https, or a {@code file:} URL); the JVM must allow it
+ *                                            ({@code -Dorg.apache.kafka.sasl.oauthbearer.allowed.urls=...}, or
+ *                                            {@code ...allowed.files} for a file), as Kafka 4 demands
+ * @param saslOauthbearerExpectedIssuer       {@code sasl.oauthbearer.expected.issuer}: the tokens' {@code iss}
+ * @param saslOauthbearerExpectedAudience     {@code sasl.oauthbearer.expected.audience}: an {@code aud} tokens must carry
+ * @param saslOauthbearerSubClaimName         {@code sasl.oauthbearer.sub.claim.name}: the claim that names the principal
  * @param zookeeperDigestCredentials          {@code user:password} the brokers authenticate to ZooKeeper with
  *                                            (its {@code digest} scheme; Tributary's own setting, where Kafka uses
  *                                            a JAAS {@code Client} section)
@@ -101,10 +108,15 @@ public record BrokerSecurityProperties(
         String superUsers,
         @DefaultValue("false") boolean allowEveryoneIfNoAclFound,
         @DefaultValue("false") boolean zookeeperSetAcl,
-        String zookeeperDigestCredentials) {
+        String zookeeperDigestCredentials,
+        String saslOauthbearerJwksEndpointUrl,
+        String saslOauthbearerExpectedIssuer,
+        String saslOauthbearerExpectedAudience,
+        @DefaultValue("sub") String saslOauthbearerSubClaimName) {
 
     /** SASL mechanisms this broker serves. */
-    public static final List<String> SUPPORTED_MECHANISMS = List.of("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512");
+    public static final List<String> SUPPORTED_MECHANISMS = List.of("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512",
+        "OAUTHBEARER");
 
     public BrokerSecurityProperties {
         listenerSaslJaasConfig = listenerSaslJaasConfig == null ? Map.of() : Map.copyOf(listenerSaslJaasConfig);
@@ -217,6 +229,22 @@ public record BrokerSecurityProperties(
             configs.put(SaslConfigs.SASL_JAAS_CONFIG, new org.apache.kafka.common.config.types.Password(jaas));
         }
         return configs;
+    }
+
+    /**
+     * The OAUTHBEARER validator's settings under Kafka's names, parsed by Kafka's {@code ConfigDef}
+     * (which fills the validator class and the other defaults).
+     */
+    public Map<String, Object> oauthBearerConfigs() {
+        Map<String, Object> raw = new HashMap<>();
+        putIfSet(raw, SaslConfigs.SASL_OAUTHBEARER_JWKS_ENDPOINT_URL, saslOauthbearerJwksEndpointUrl);
+        putIfSet(raw, SaslConfigs.SASL_OAUTHBEARER_EXPECTED_ISSUER, saslOauthbearerExpectedIssuer);
+        putIfSet(raw, SaslConfigs.SASL_OAUTHBEARER_EXPECTED_AUDIENCE, saslOauthbearerExpectedAudience);
+        putIfSet(raw, SaslConfigs.SASL_OAUTHBEARER_SUB_CLAIM_NAME, saslOauthbearerSubClaimName);
+        // Kafka's validator, without the token in its refusals (which kafka-clients logs).
+        raw.put(SaslConfigs.SASL_OAUTHBEARER_JWT_VALIDATOR_CLASS,
+            io.tributary.broker.security.RedactingJwtValidator.class.getName());
+        return new HashMap<>(new ConfigDef().withClientSaslSupport().parse(raw));
     }
 
     private static void putIfSet(Map<String, Object> map, String key, String value) {

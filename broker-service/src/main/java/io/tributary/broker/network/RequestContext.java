@@ -6,9 +6,11 @@ import org.apache.kafka.common.requests.RequestHeader;
 import org.apache.kafka.common.requests.ResponseHeader;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.apache.kafka.common.security.auth.SecurityProtocol;
+import org.apache.kafka.server.authorizer.AuthorizableRequestContext;
 
 /**
- * Who sent a request and how: the parsed header, the connection and the listener.
+ * Who sent a request and how: the parsed header, the connection and the listener. It is the
+ * context Kafka's authorizer API takes ({@link AuthorizableRequestContext}).
  *
  * @param header           request header (api key, version, correlation id, client id)
  * @param connectionId     {@code local-remote} address pair, for logs
@@ -18,7 +20,25 @@ import org.apache.kafka.common.security.auth.SecurityProtocol;
  * @param principal        the authenticated principal (ANONYMOUS on PLAINTEXT)
  */
 public record RequestContext(RequestHeader header, String connectionId, InetAddress clientAddress, String listenerName,
-                             SecurityProtocol securityProtocol, KafkaPrincipal principal) {
+                             SecurityProtocol securityProtocol, KafkaPrincipal principal)
+        implements AuthorizableRequestContext {
+
+    /** The api key's id, for the authorizer. */
+    @Override
+    public int requestType() {
+        return header.apiKey().id;
+    }
+
+    /** The api version, for the authorizer. */
+    @Override
+    public int requestVersion() {
+        return header.apiVersion();
+    }
+
+    @Override
+    public int correlationId() {
+        return header.correlationId();
+    }
 
     public ApiKeys apiKey() {
         return header.apiKey();
@@ -28,6 +48,7 @@ public record RequestContext(RequestHeader header, String connectionId, InetAddr
         return header.apiVersion();
     }
 
+    @Override
     public String clientId() {
         return header.clientId();
     }

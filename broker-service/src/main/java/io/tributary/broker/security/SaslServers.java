@@ -13,6 +13,8 @@ import org.apache.kafka.common.config.types.Password;
 import org.apache.kafka.common.network.ListenerName;
 import org.apache.kafka.common.security.JaasContext;
 import org.apache.kafka.common.security.authenticator.CredentialCache;
+import org.apache.kafka.common.security.oauthbearer.OAuthBearerValidatorCallbackHandler;
+import org.apache.kafka.common.security.oauthbearer.internals.OAuthBearerSaslServer;
 import org.apache.kafka.common.security.plain.internals.PlainSaslServer;
 import org.apache.kafka.common.security.plain.internals.PlainServerCallbackHandler;
 import org.apache.kafka.common.security.scram.ScramCredential;
@@ -24,8 +26,11 @@ import org.apache.kafka.common.security.token.delegation.internals.DelegationTok
 /**
  * Creates the {@link SaslServer} of one exchange for a listener's enabled mechanisms, from the
  * implementations in kafka-clients: {@code PlainSaslServer} checking the JAAS entry's
- * {@code user_<name>} passwords, and {@code ScramSaslServer} checking the SCRAM credentials of the
- * {@link CredentialCache} (kept from ZooKeeper's {@code /config/users}). With
+ * {@code user_<name>} passwords, {@code ScramSaslServer} checking the SCRAM credentials of the
+ * {@link CredentialCache} (kept from ZooKeeper's {@code /config/users}), and
+ * {@code OAuthBearerSaslServer} with {@code OAuthBearerValidatorCallbackHandler}, which checks a
+ * JWT's signature against the issuer's keys (JWKS), its expiry, issuer and audience (KIP-768); the
+ * principal is the token's {@code sub} claim. With
  * {@code broker.sasl-scram-accept-legacy-client-nonce} SCRAM exchanges go through
  * {@link LegacyNonceScramSaslServer}.
  *
@@ -34,12 +39,15 @@ import org.apache.kafka.common.security.token.delegation.internals.DelegationTok
  */
 public final class SaslServers {
 
+    private static final String OAUTHBEARER = "OAUTHBEARER";
+
     private final String listenerName;
     private final List<String> mechanisms;
     private final PlainServerCallbackHandler plain;
     private final CredentialCache credentials;
     private final Map<ScramMechanism, ScramServerCallbackHandler> scram = new HashMap<>();
     private final boolean acceptLegacyScramNonce;
+    private final OAuthBearerValidatorCallbackHandler oauthBearer;
 
     /**
      * @param listenerName the SASL listener
@@ -64,6 +72,20 @@ public final class SaslServers {
             plain.configure(Map.of(), PlainSaslServer.PLAIN_MECHANISM, jaasEntries(PlainSaslServer.PLAIN_MECHANISM, jaas));
         } else {
             plain = null;
+        }
+        if (mechanisms.contains(OAUTHBEARER)) {
+            if (security.saslOauthbearerJwksEndpointUrl() == null || security.saslOauthbearerJwksEndpointUrl().isBlank()) {
+                throw new IllegalArgumentException("OAUTHBEARER is enabled on listener " + listenerName + " but"
+                    + " broker.sasl-oauthbearer-jwks-endpoint-url is not set: tokens could not be checked");
+            }
+            String jaas = security.jaasConfig(listenerName, OAUTHBEARER);
+            if (jaas == null || !jaas.contains("OAuthBearerLoginModule")) {
+                jaas = "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required;";
+            }
+            oauthBearer = new OAuthBearerValidatorCallbackHandler();
+            oauthBearer.configure(security.oauthBearerConfigs(), OAUTHBEARER, jaasEntries(OAUTHBEARER, jaas));
+        } else {
+            oauthBearer = null;
         }
         DelegationTokenCache tokens = new DelegationTokenCache(ScramMechanism.mechanismNames());
         for (String name : mechanisms) {
@@ -103,6 +125,9 @@ public final class SaslServers {
         }
         if (PlainSaslServer.PLAIN_MECHANISM.equals(mechanism)) {
             return new PlainSaslServer(plain);
+        }
+        if (OAUTHBEARER.equals(mechanism)) {
+            return new OAuthBearerSaslServer(oauthBearer);
         }
         ScramMechanism scramMechanism = ScramMechanism.forMechanismName(mechanism);
         try {
