@@ -15,7 +15,6 @@ import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
@@ -100,7 +99,8 @@ public final class KafkaServer implements Closeable {
                     }
                     ch.pipeline()
                         .addLast("idle", new IdleStateHandler(0, 0, idleTimeoutMs, TimeUnit.MILLISECONDS))
-                        .addLast("frames", new LengthFieldBasedFrameDecoder(maxRequestBytes, 0, 4, 0, 4));
+                        .addLast("frames", new KafkaFrameDecoder(maxRequestBytes, security.saslServers() != null
+                            ? security.saslServerMaxReceiveSize() : Integer.MAX_VALUE));
                     if (security.usesTls()) {
                         ch.pipeline().addLast("files", new FileRegionEncoder());
                     }

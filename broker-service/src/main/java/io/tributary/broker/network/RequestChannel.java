@@ -166,6 +166,12 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
     private void onResponse(ChannelHandlerContext ctx, ByteBuf frame, RequestContext context, Response response,
                             Throwable error) {
         frame.release();
+        if (sasl != null && sasl.complete()) {
+            KafkaFrameDecoder frames = ctx.pipeline().get(KafkaFrameDecoder.class);
+            if (frames != null) {
+                frames.authenticated();
+            }
+        }
         if (closed) {
             return;
         }
