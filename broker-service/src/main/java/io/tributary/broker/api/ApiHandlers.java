@@ -41,7 +41,7 @@ public final class ApiHandlers {
             new InitProducerIdHandler(producerIdManager),
             new DescribeConfigsHandler(adminManager, configDescriber, properties.id()),
             new IncrementalAlterConfigsHandler(adminManager),
-            new DescribeClusterHandler(metadataCache),
+            new DescribeClusterHandler(metadataCache, authorizer),
             new DescribeLogDirsHandler(replicaManager),
             new FindCoordinatorHandler(metadataCache, adminManager, groupCoordinator, properties),
             new JoinGroupHandler(groupCoordinator),
