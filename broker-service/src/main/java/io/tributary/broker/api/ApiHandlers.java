@@ -42,7 +42,7 @@ public final class ApiHandlers {
             new DescribeConfigsHandler(adminManager, configDescriber, properties.id()),
             new IncrementalAlterConfigsHandler(adminManager),
             new DescribeClusterHandler(metadataCache, authorizer),
-            new DescribeLogDirsHandler(replicaManager),
+            new DescribeLogDirsHandler(replicaManager, authorizer),
             new FindCoordinatorHandler(metadataCache, adminManager, groupCoordinator, properties),
             new JoinGroupHandler(groupCoordinator),
             new SyncGroupHandler(groupCoordinator),
@@ -54,14 +54,14 @@ public final class ApiHandlers {
             new ListGroupsHandler(groupCoordinator),
             new DeleteGroupsHandler(groupCoordinator),
             new OffsetDeleteHandler(groupCoordinator),
-            new ElectLeadersHandler(controller),
-            new AlterPartitionReassignmentsHandler(controller),
-            new ListPartitionReassignmentsHandler(metadataCache),
+            new ElectLeadersHandler(controller, authorizer),
+            new AlterPartitionReassignmentsHandler(controller, authorizer),
+            new ListPartitionReassignmentsHandler(metadataCache, authorizer),
             new SaslHandshakeHandler(),
             new SaslAuthenticateHandler(),
-            new DescribeClientQuotasHandler(),
-            new DescribeUserScramCredentialsHandler(scramCredentialStore),
-            new AlterUserScramCredentialsHandler(scramCredentialStore));
+            new DescribeClientQuotasHandler(authorizer),
+            new DescribeUserScramCredentialsHandler(scramCredentialStore, authorizer),
+            new AlterUserScramCredentialsHandler(scramCredentialStore, authorizer));
         return new ApiVersionsHandler(handlers, metadataCache::clusterId, properties.id()).allHandlers();
     }
 }
