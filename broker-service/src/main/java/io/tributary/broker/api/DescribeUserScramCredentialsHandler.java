@@ -43,12 +43,19 @@ public final class DescribeUserScramCredentialsHandler extends VersionedHandler 
 
     @Override
     public CompletableFuture<Response> handle(RequestContext context, AbstractRequest r) {
-        if (!authorizer.authorizeCluster(context, AclOperation.DESCRIBE)) {
-            return Responses.completed(context, r.getErrorResponse(0, Errors.CLUSTER_AUTHORIZATION_FAILED.exception()));
-        }
         DescribeUserScramCredentialsRequestData request = ((DescribeUserScramCredentialsRequest) r).data();
         DescribeUserScramCredentialsResponseData response = new DescribeUserScramCredentialsResponseData()
             .setThrottleTimeMs(0);
+        if (!authorizer.authorizeCluster(context, AclOperation.DESCRIBE)) {
+            // The request's getErrorResponse, which fails on a null (all users) list.
+            Errors denied = Errors.CLUSTER_AUTHORIZATION_FAILED;
+            response.setErrorCode(denied.code()).setErrorMessage(denied.message());
+            if (request.users() != null) {
+                request.users().forEach(u -> response.results().add(new DescribeUserScramCredentialsResult()
+                    .setUser(u.name()).setErrorCode(denied.code()).setErrorMessage(denied.message())));
+            }
+            return Responses.completed(context, new DescribeUserScramCredentialsResponse(response));
+        }
         List<String> users = request.users() == null ? List.of()
             : request.users().stream().map(DescribeUserScramCredentialsRequestData.UserName::name).toList();
         try {
