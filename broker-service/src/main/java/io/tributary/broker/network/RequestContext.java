@@ -6,9 +6,11 @@ import org.apache.kafka.common.requests.RequestHeader;
 import org.apache.kafka.common.requests.ResponseHeader;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.apache.kafka.common.security.auth.SecurityProtocol;
+import org.apache.kafka.server.authorizer.AuthorizableRequestContext;
 
 /**
- * Who sent a request and how: the parsed header, the connection and the listener.
+ * Who sent a request and how: the parsed header, the connection and the listener. It is the
+ * context Kafka's authorizer interface asks for, so the authorizer needs nothing of this package.
  *
  * @param header           request header (api key, version, correlation id, client id)
  * @param connectionId     {@code local-remote} address pair, for logs
@@ -18,7 +20,8 @@ import org.apache.kafka.common.security.auth.SecurityProtocol;
  * @param principal        the authenticated principal (ANONYMOUS on PLAINTEXT)
  */
 public record RequestContext(RequestHeader header, String connectionId, InetAddress clientAddress, String listenerName,
-                             SecurityProtocol securityProtocol, KafkaPrincipal principal) {
+                             SecurityProtocol securityProtocol, KafkaPrincipal principal)
+    implements AuthorizableRequestContext {
 
     public ApiKeys apiKey() {
         return header.apiKey();
@@ -28,8 +31,24 @@ public record RequestContext(RequestHeader header, String connectionId, InetAddr
         return header.apiVersion();
     }
 
+    @Override
     public String clientId() {
         return header.clientId();
+    }
+
+    @Override
+    public int requestType() {
+        return header.apiKey().id;
+    }
+
+    @Override
+    public int requestVersion() {
+        return header.apiVersion();
+    }
+
+    @Override
+    public int correlationId() {
+        return header.correlationId();
     }
 
     /** The response header for this request's api and version. */

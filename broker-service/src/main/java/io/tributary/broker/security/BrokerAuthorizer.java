@@ -1,6 +1,5 @@
 package io.tributary.broker.security;
 
-import io.tributary.broker.network.RequestContext;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -120,7 +119,7 @@ public final class BrokerAuthorizer implements Closeable {
     }
 
     /** Whether the request's principal may do {@code operation} on the named resource. */
-    public boolean authorize(RequestContext context, AclOperation operation, ResourceType type, String name) {
+    public boolean authorize(AuthorizableRequestContext context, AclOperation operation, ResourceType type, String name) {
         if (authorizer == null) {
             return true;
         }
@@ -129,7 +128,7 @@ public final class BrokerAuthorizer implements Closeable {
     }
 
     /** Whether the request's principal may do {@code operation} on the cluster. */
-    public boolean authorizeCluster(RequestContext context, AclOperation operation) {
+    public boolean authorizeCluster(AuthorizableRequestContext context, AclOperation operation) {
         return authorize(context, operation, ResourceType.CLUSTER, CLUSTER_NAME);
     }
 
@@ -137,7 +136,7 @@ public final class BrokerAuthorizer implements Closeable {
      * The names among {@code names} the principal may do {@code operation} on, in one call
      * ({@code logIfDenied} off: used to filter lists, where a hidden name is no denial).
      */
-    public Set<String> filter(RequestContext context, AclOperation operation, ResourceType type,
+    public Set<String> filter(AuthorizableRequestContext context, AclOperation operation, ResourceType type,
                               Collection<String> names) {
         if (authorizer == null || names.isEmpty()) {
             return new LinkedHashSet<>(names);
@@ -162,7 +161,7 @@ public final class BrokerAuthorizer implements Closeable {
      * call and without logging either outcome (Kafka's {@code AuthHelper.authorizedOperations},
      * KIP-430: a report, not a request to do anything). Allow-all returns every candidate.
      */
-    public Set<AclOperation> authorizedOperations(RequestContext context, ResourceType type, String name,
+    public Set<AclOperation> authorizedOperations(AuthorizableRequestContext context, ResourceType type, String name,
                                                   Collection<AclOperation> candidates) {
         if (authorizer == null || candidates.isEmpty()) {
             return new LinkedHashSet<>(candidates);
@@ -187,7 +186,7 @@ public final class BrokerAuthorizer implements Closeable {
      * ACL on one without a DENY covering it (Kafka's {@code authorizeByResourceType}, KIP-679:
      * an idempotent producer with WRITE on any topic needs no IDEMPOTENT_WRITE on the cluster).
      */
-    public boolean authorizeByResourceType(RequestContext context, AclOperation operation, ResourceType type) {
+    public boolean authorizeByResourceType(AuthorizableRequestContext context, AclOperation operation, ResourceType type) {
         if (authorizer == null) {
             return true;
         }
@@ -203,7 +202,11 @@ public final class BrokerAuthorizer implements Closeable {
         return new Action(operation, new ResourcePattern(type, name, PatternType.LITERAL), 1, true, logIfDenied);
     }
 
-    private static AuthorizableRequestContext adapt(RequestContext context) {
+    /** The context as Kafka's authorizer needs it: a client address always (loopback when unknown). */
+    private static AuthorizableRequestContext adapt(AuthorizableRequestContext context) {
+        if (context.clientAddress() != null) {
+            return context;
+        }
         return new AuthorizableRequestContext() {
             @Override
             public String listenerName() {
@@ -222,17 +225,17 @@ public final class BrokerAuthorizer implements Closeable {
 
             @Override
             public InetAddress clientAddress() {
-                return context.clientAddress() != null ? context.clientAddress() : InetAddress.getLoopbackAddress();
+                return InetAddress.getLoopbackAddress();
             }
 
             @Override
             public int requestType() {
-                return context.apiKey().id;
+                return context.requestType();
             }
 
             @Override
             public int requestVersion() {
-                return context.apiVersion();
+                return context.requestVersion();
             }
 
             @Override
@@ -242,7 +245,7 @@ public final class BrokerAuthorizer implements Closeable {
 
             @Override
             public int correlationId() {
-                return context.header().correlationId();
+                return context.correlationId();
             }
         };
     }
