@@ -148,7 +148,8 @@ public final class MetadataHandler extends VersionedHandler {
         }
         unknownIds.forEach(response.topics()::add);
         if (context.apiVersion() >= 8 && context.apiVersion() <= 10 && request.data().includeClusterAuthorizedOperations()) {
-            response.setClusterAuthorizedOperations(AuthorizedOperations.CLUSTER_ALL);
+            response.setClusterAuthorizedOperations(authorizer.enabled()
+                ? AuthorizedOperations.cluster(authorizer, context) : AuthorizedOperations.CLUSTER_ALL);
         }
         return Responses.of(context, new MetadataResponse(response, context.apiVersion()));
     }
@@ -157,7 +158,8 @@ public final class MetadataHandler extends VersionedHandler {
                                                 boolean includeTopicOps) {
         MetadataResponseTopic topic = new MetadataResponseTopic().setName(name).setIsInternal(Topic.isInternal(name));
         if (includeTopicOps) {
-            topic.setTopicAuthorizedOperations(AuthorizedOperations.TOPIC_ALL);
+            topic.setTopicAuthorizedOperations(authorizer.enabled()
+                ? AuthorizedOperations.of(authorizer, context, ResourceType.TOPIC, name) : AuthorizedOperations.TOPIC_ALL);
         }
         if (creationError != null) {
             return topic.setErrorCode(creationError.code());

@@ -157,6 +157,31 @@ public final class BrokerAuthorizer implements Closeable {
     }
 
     /**
+     * The operations among {@code candidates} the principal may do on the named resource, in one
+     * call and without logging either outcome (Kafka's {@code AuthHelper.authorizedOperations},
+     * KIP-430: a report, not a request to do anything). Allow-all returns every candidate.
+     */
+    public Set<AclOperation> authorizedOperations(AuthorizableRequestContext context, ResourceType type, String name,
+                                                  Collection<AclOperation> candidates) {
+        if (authorizer == null || candidates.isEmpty()) {
+            return new LinkedHashSet<>(candidates);
+        }
+        List<AclOperation> ordered = new ArrayList<>(new LinkedHashSet<>(candidates));
+        List<Action> actions = new ArrayList<>(ordered.size());
+        for (AclOperation operation : ordered) {
+            actions.add(new Action(operation, new ResourcePattern(type, name, PatternType.LITERAL), 1, false, false));
+        }
+        List<AuthorizationResult> results = authorizer.authorize(adapt(context), actions);
+        Set<AclOperation> allowed = new LinkedHashSet<>();
+        for (int i = 0; i < ordered.size(); i++) {
+            if (results.get(i) == AuthorizationResult.ALLOWED) {
+                allowed.add(ordered.get(i));
+            }
+        }
+        return allowed;
+    }
+
+    /**
      * Whether the principal may do {@code operation} on some resource of {@code type}: an ALLOW
      * ACL on one without a DENY covering it (Kafka's {@code authorizeByResourceType}, KIP-679:
      * an idempotent producer with WRITE on any topic needs no IDEMPOTENT_WRITE on the cluster).
