@@ -133,6 +133,14 @@ public record BrokerSecurityProperties(
             throw new IllegalArgumentException("broker.sasl-mechanism-inter-broker-protocol is "
                 + saslMechanismInterBrokerProtocol + "; this broker serves " + SUPPORTED_MECHANISMS);
         }
+        if (!List.of("none", "requested", "required").contains(sslClientAuth.strip().toLowerCase(Locale.ROOT))) {
+            // kafka-clients would fall back to "none" with a warning: a typo must not turn mTLS off.
+            throw new IllegalArgumentException("broker.ssl-client-auth is " + sslClientAuth
+                + "; it must be none, requested or required");
+        }
+        if (saslServerMaxReceiveSize <= 0) {
+            throw new IllegalArgumentException("broker.sasl-server-max-receive-size must be positive");
+        }
         if (connectionFailedAuthenticationDelayMs < 0) {
             throw new IllegalArgumentException("broker.connection-failed-authentication-delay-ms must be >= 0");
         }
