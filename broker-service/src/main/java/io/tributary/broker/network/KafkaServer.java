@@ -19,6 +19,7 @@ import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.stream.ChunkedWriteHandler;
 import io.tributary.broker.config.EndPoint;
 import io.tributary.broker.security.ListenerSecurity;
 import java.io.Closeable;
@@ -95,7 +96,8 @@ public final class KafkaServer implements Closeable {
                 protected void initChannel(SocketChannel ch) {
                     connections.add(ch);
                     if (security.usesTls()) {
-                        ch.pipeline().addLast("tls", new SslHandler(security.newSslEngine(ch.remoteAddress())));
+                        ch.pipeline().addLast("tls", new SslHandler(security.newSslEngine(ch.remoteAddress())))
+                            .addLast("chunks", new ChunkedWriteHandler());
                     }
                     ch.pipeline()
                         .addLast("idle", new IdleStateHandler(0, 0, idleTimeoutMs, TimeUnit.MILLISECONDS))
