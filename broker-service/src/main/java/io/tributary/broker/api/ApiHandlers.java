@@ -7,6 +7,7 @@ import io.tributary.broker.config.BrokerProperties;
 import io.tributary.broker.group.GroupCoordinator;
 import io.tributary.broker.producer.ProducerIdManager;
 import io.tributary.broker.replica.ReplicaManager;
+import io.tributary.broker.security.AclStore;
 import io.tributary.broker.security.ScramCredentialStore;
 import java.util.List;
 import java.util.concurrent.Executor;
@@ -25,7 +26,7 @@ public final class ApiHandlers {
                                           ReplicaManager replicaManager, AdminManager adminManager,
                                           ProducerIdManager producerIdManager, GroupCoordinator groupCoordinator,
                                           Controller controller, ScramCredentialStore scramCredentialStore,
-                                          Executor blockingExecutor) {
+                                          AclStore aclStore, Executor blockingExecutor) {
         ConfigDescriber configDescriber = new ConfigDescriber(properties, adminManager.logConfigDefaults());
         List<ApiHandler> handlers = List.of(
             new ProduceHandler(replicaManager, metadataCache),
@@ -60,7 +61,10 @@ public final class ApiHandlers {
             new SaslAuthenticateHandler(),
             new DescribeClientQuotasHandler(),
             new DescribeUserScramCredentialsHandler(scramCredentialStore),
-            new AlterUserScramCredentialsHandler(scramCredentialStore));
+            new AlterUserScramCredentialsHandler(scramCredentialStore),
+            new DescribeAclsHandler(aclStore),
+            new CreateAclsHandler(aclStore),
+            new DeleteAclsHandler(aclStore));
         return new ApiVersionsHandler(handlers, metadataCache::clusterId, properties.id()).allHandlers();
     }
 }
