@@ -16,6 +16,10 @@ import org.apache.zookeeper.common.PathUtils;
  * ZooKeeper mode added ({@code AclApis.handleCreateAcls}: the cluster resource is named
  * {@code kafka-cluster} and no resource name is empty; {@code AclAuthorizer}: no '/' in a name,
  * since the name is a path segment). Every failure is INVALID_REQUEST.
+ *
+ * <p>One difference, on purpose: a principal with an empty type or name ({@code User:}) is
+ * refused; Kafka refused only a principal without a colon, and stored such an ACL, which
+ * matches no authenticated client.
  */
 final class AclValidation {
 
@@ -61,9 +65,6 @@ final class AclValidation {
         int colon = principal == null ? -1 : principal.indexOf(':');
         if (colon <= 0 || colon == principal.length() - 1) {
             return Optional.of("Could not parse principal from `" + principal + "` (expected principalType:principalName)");
-        }
-        if (binding.entry().host() == null || binding.entry().host().isEmpty()) {
-            return Optional.of("Invalid empty host");
         }
         return Optional.empty();
     }

@@ -312,6 +312,19 @@ class AclStoreTest {
         assertThat(zkA.getString("/kafka-acl/Group/unseen")).isEmpty();
     }
 
+    @Test
+    void aMalformedNodeIsLeftOutOfTheViewAndNotOverwritten() throws Exception {
+        zkA.curator().create().forPath("/kafka-acl/Topic/garbled", bytes("not json"));
+        AclBinding read = read(ResourceType.TOPIC, "garbled", PatternType.LITERAL, "User:alice");
+
+        assertThat(brokerA.create(List.of(read))).singleElement()
+            .satisfies(r -> assertThat(r.error().error()).isEqualTo(Errors.UNKNOWN_SERVER_ERROR));
+
+        assertThat(zkA.getString("/kafka-acl/Topic/garbled")).hasValue("not json");
+        assertThat(brokerA.acls(byName("garbled"))).isEmpty();
+        assertThat(brokerB.acls(byName("garbled"))).isEmpty();
+    }
+
     private static void record(List<String> events, String sign, Collection<AclBinding> bindings) {
         bindings.forEach(b -> events.add(sign + b));
     }
