@@ -7,6 +7,7 @@ import io.tributary.broker.config.BrokerProperties;
 import io.tributary.broker.group.GroupCoordinator;
 import io.tributary.broker.producer.ProducerIdManager;
 import io.tributary.broker.replica.ReplicaManager;
+import io.tributary.broker.security.AclStore;
 import io.tributary.broker.security.BrokerAuthorizer;
 import io.tributary.broker.security.ScramCredentialStore;
 import java.util.List;
@@ -26,7 +27,8 @@ public final class ApiHandlers {
                                           ReplicaManager replicaManager, AdminManager adminManager,
                                           ProducerIdManager producerIdManager, GroupCoordinator groupCoordinator,
                                           Controller controller, ScramCredentialStore scramCredentialStore,
-                                          BrokerAuthorizer authorizer, Executor blockingExecutor) {
+                                          AclStore aclStore, BrokerAuthorizer authorizer,
+                                          Executor blockingExecutor) {
         ConfigDescriber configDescriber = new ConfigDescriber(properties, adminManager.logConfigDefaults());
         List<ApiHandler> handlers = List.of(
             new ProduceHandler(replicaManager, metadataCache, authorizer),
@@ -62,7 +64,10 @@ public final class ApiHandlers {
             new SaslAuthenticateHandler(),
             new DescribeClientQuotasHandler(authorizer),
             new DescribeUserScramCredentialsHandler(scramCredentialStore, authorizer),
-            new AlterUserScramCredentialsHandler(scramCredentialStore, authorizer));
+            new AlterUserScramCredentialsHandler(scramCredentialStore, authorizer),
+            new DescribeAclsHandler(aclStore, authorizer),
+            new CreateAclsHandler(aclStore, authorizer),
+            new DeleteAclsHandler(aclStore, authorizer));
         return new ApiVersionsHandler(handlers, metadataCache::clusterId, properties.id()).allHandlers();
     }
 }
