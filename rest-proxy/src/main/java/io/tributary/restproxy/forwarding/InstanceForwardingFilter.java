@@ -49,7 +49,9 @@ public class InstanceForwardingFilter extends OncePerRequestFilter {
 
     private static final Logger log = LoggerFactory.getLogger(InstanceForwardingFilter.class);
     private static final Pattern INSTANCE_PATH = Pattern.compile("^/consumers/([^/]+)/instances/([^/]+)(/.*)?$");
-    private static final List<String> COPIED_HEADERS = List.of("Content-Type", "Accept", "Last-Event-ID");
+    /** Authorization goes along: the owner signs the caller in and checks the instance is theirs. */
+    private static final List<String> COPIED_HEADERS = List.of("Content-Type", "Accept", "Last-Event-ID",
+        "Authorization");
 
     private final ConsumerManager consumers;
     private final PeerDirectory directory;

@@ -27,12 +27,16 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import io.tributary.restproxy.security.Callers;
+import io.tributary.restproxy.security.KafkaLogin;
+import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.stereotype.Service;
 
 /**
  * Stateless reads of one partition for clients that keep their own offsets: no consumer
  * instance, no group, nothing to clean up. Reads run on a bounded pool of assign-mode Kafka
- * consumers (no {@code group.id}), each borrowed for one request. Thread-safe.
+ * consumers (no {@code group.id}), each borrowed for one request and made for the caller's login
+ * (idle ones are kept per login, so a read never runs as someone else). Thread-safe.
  */
 @Service
 public class PartitionReader {
@@ -51,12 +55,16 @@ public class PartitionReader {
     private final KafkaConsumerFactory consumers;
     private final int poolSize;
     private final Semaphore permits;
-    private final ConcurrentLinkedQueue<KafkaConsumer<byte[], byte[]>> idle = new ConcurrentLinkedQueue<>();
+    private final Callers callers;
+    /** Consumers between reads, by the login they were made for; at most {@code poolSize} in all. */
+    private final Map<KafkaLogin, ConcurrentLinkedQueue<KafkaConsumer<byte[], byte[]>>> idle = new ConcurrentHashMap<>();
+    private final AtomicInteger idleCount = new AtomicInteger();
     private final ExecutorService executor;
 
     public PartitionReader(Admin admin, ClusterMetadata metadata, KafkaConsumerFactory consumers,
-            RestProxyProperties properties) {
+            RestProxyProperties properties, Callers callers) {
         this.admin = admin;
+        this.callers = callers;
         this.metadata = metadata;
         this.consumers = consumers;
         this.poolSize = properties.simpleConsumerPoolSize();
@@ -108,12 +116,13 @@ public class PartitionReader {
         }
         // Records known to be there are waited for even past a short timeout: a fetch takes a round trip.
         long waitMs = offset < range.endOffset() ? Math.max(timeoutMs, MIN_WAIT_FOR_EXISTING_MS) : timeoutMs;
+        KafkaLogin login = callers.current();
         acquire();
         CompletableFuture<List<ConsumerRecord<byte[], byte[]>>> result = new CompletableFuture<>();
         try {
             executor.execute(() -> {
                 try {
-                    result.complete(readWithPooledConsumer(tp, offset, count, maxBytes, waitMs, result));
+                    result.complete(readWithPooledConsumer(login, tp, offset, count, maxBytes, waitMs, result));
                 } catch (RuntimeException e) {
                     result.completeExceptionally(e);
                 }
@@ -126,13 +135,18 @@ public class PartitionReader {
     }
 
     /** Polls until a record arrives, the wait is over, or {@code request} is cancelled (its client went away). */
-    private List<ConsumerRecord<byte[], byte[]>> readWithPooledConsumer(TopicPartition tp, long offset, int count,
-            long maxBytes, long waitMs, CompletableFuture<?> request) {
-        KafkaConsumer<byte[], byte[]> consumer = idle.poll();
+    private List<ConsumerRecord<byte[], byte[]>> readWithPooledConsumer(KafkaLogin login, TopicPartition tp,
+            long offset, int count, long maxBytes, long waitMs, CompletableFuture<?> request) {
+        ConcurrentLinkedQueue<KafkaConsumer<byte[], byte[]>> idleOfLogin =
+            idle.computeIfAbsent(login, l -> new ConcurrentLinkedQueue<>());
+        KafkaConsumer<byte[], byte[]> consumer = idleOfLogin.poll();
+        if (consumer != null) {
+            idleCount.decrementAndGet();
+        }
         boolean healthy = true;
         try {
             if (consumer == null) {
-                consumer = consumers.groupless("rest-proxy-partition-reader", "none");
+                consumer = consumers.groupless(login, "rest-proxy-partition-reader", "none");
             }
             consumer.assign(List.of(tp));
             consumer.seek(tp, offset);
@@ -157,10 +171,13 @@ public class PartitionReader {
             throw KafkaErrors.toRest(e);
         } finally {
             if (consumer != null) {
-                if (healthy) {
+                if (healthy && idleCount.incrementAndGet() <= poolSize) {
                     consumer.unsubscribe();
-                    idle.add(consumer);
+                    idleOfLogin.add(consumer);
                 } else {
+                    if (healthy) {
+                        idleCount.decrementAndGet();
+                    }
                     consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
                 }
             }
@@ -186,9 +203,11 @@ public class PartitionReader {
     @PreDestroy
     void close() {
         executor.shutdownNow();
-        KafkaConsumer<byte[], byte[]> consumer;
-        while ((consumer = idle.poll()) != null) {
-            consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
+        for (ConcurrentLinkedQueue<KafkaConsumer<byte[], byte[]>> queue : idle.values()) {
+            KafkaConsumer<byte[], byte[]> consumer;
+            while ((consumer = queue.poll()) != null) {
+                consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
+            }
         }
     }
 }
