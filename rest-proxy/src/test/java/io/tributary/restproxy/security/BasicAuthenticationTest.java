@@ -7,6 +7,8 @@ import io.tributary.restproxy.testing.BrokerFixture;
 import io.tributary.restproxy.testing.HttpJson;
 import io.tributary.restproxy.testing.HttpJson.Response;
 import io.tributary.restproxy.testing.LogCapture;
+import java.io.IOException;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,7 +23,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -75,19 +79,37 @@ class BasicAuthenticationTest {
         return broker;
     }
 
+    /** A second replica that knows this test's proxy as its peer, as behind a load balancer. */
+    private ConfigurableApplicationContext replicaB;
+    private HttpJson anonymousB;
+
     @BeforeAll
-    void clients() {
-        logs = LogCapture.open();
+    void clients() throws IOException {
         anonymous = new HttpJson("http://127.0.0.1:" + port);
         admin = anonymous.as(BrokerFixture.SUPER_USER, ADMIN_PASSWORD);
         alice = anonymous.as("alice", ALICE_PASSWORD);
         bob = anonymous.as("bob", BOB_PASSWORD);
+        int portB;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            portB = socket.getLocalPort();
+        }
+        replicaB = new SpringApplicationBuilder(RestProxyApplication.class).run(
+            "--server.port=" + portB,
+            "--kafka.bootstrap-servers=" + broker.bootstrapServers(),
+            "--kafka.security-protocol=SASL_PLAINTEXT",
+            "--rest-proxy.authentication.method=basic",
+            "--rest-proxy.replica-id=replicab",
+            "--rest-proxy.peers=http://127.0.0.1:" + port);
+        anonymousB = new HttpJson("http://127.0.0.1:" + portB);
+        // After the second replica started: starting an application resets the logging system.
+        logs = LogCapture.open();
     }
 
     @AfterAll
     void stop() {
         try {
             logs.close();
+            replicaB.close();
         } finally {
             broker.close();
         }
@@ -186,6 +208,28 @@ class BasicAuthenticationTest {
         assertThat(ownersView.status()).isEqualTo(200);
         assertThat(ownersView.body().get("topics").get(0).asString()).isEqualTo("secured");
         assertThat(admin.delete(instance).status()).isEqualTo(204);
+    }
+
+    @Test
+    void anotherReplicaForwardsWithTheCallersCredentials() {
+        assertThat(admin.post("/consumers/forwarded-group", "application/vnd.kafka.v2+json",
+            "{\"name\":\"held-by-a\"}").status()).isEqualTo(200);
+        String instance = "/consumers/forwarded-group/instances/held-by-a";
+        assertThat(admin.post(instance + "/subscription", "application/vnd.kafka.v2+json",
+            "{\"topics\":[\"secured\"]}").status()).isEqualTo(204);
+
+        Response asOwner = anonymousB.as(BrokerFixture.SUPER_USER, ADMIN_PASSWORD).get(instance + "/subscription");
+        Response asBob = anonymousB.as("bob", BOB_PASSWORD).get(instance + "/subscription");
+        Response unsigned = anonymousB.get(instance + "/subscription");
+
+        assertThat(asOwner.status()).as(asOwner.text()).isEqualTo(200);
+        assertThat(asOwner.body().get("topics").get(0).asString()).isEqualTo("secured");
+        assertThat(asBob.status()).isEqualTo(403);
+        assertThat(asBob.errorCode()).isEqualTo(40301);
+        assertThat(unsigned.status()).isEqualTo(401);
+        assertThat(unsigned.header("WWW-Authenticate")).isEqualTo("Basic realm=\"tributary\"");
+        assertThat(anonymousB.as(BrokerFixture.SUPER_USER, ADMIN_PASSWORD).delete(instance).status())
+            .isEqualTo(204);
     }
 
     @Test
