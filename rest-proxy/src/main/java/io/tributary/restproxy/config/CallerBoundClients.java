@@ -9,6 +9,7 @@ import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.ClusterAuthorizationException;
 import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
 
@@ -26,10 +27,12 @@ import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
  * {@link io.tributary.restproxy.security.Callers#current()}, never another identity); such work
  * captures the login on the request thread and uses the pool, or a consumer made for that login.
  *
- * <p>{@code close()} on a proxy does nothing: the pool owns the clients. A send whose producer was
- * refused a producer id (cluster or transactional-id authorization) retires that login's clients,
- * since Kafka's producer stays in that fatal state; the next request gets a fresh producer, so an
- * ACL granted later takes effect.
+ * <p>{@code close()} on a proxy does nothing: the pool owns the clients. A producer the brokers
+ * refused is retired (closed once unused; the next request gets a fresh one): after a send refused
+ * for cluster or transactional-id authorization, since Kafka's producer stays in that fatal state
+ * and an ACL granted later would never take effect; and after {@code partitionsFor} was refused a
+ * topic, since an idempotent producer whose user may write nowhere keeps asking the brokers for a
+ * producer id, thousands of requests a second (kafka-clients 4.4), for as long as it is open.
  */
 public final class CallerBoundClients {
 
@@ -46,7 +49,12 @@ public final class CallerBoundClients {
             }
             KafkaLogin caller = login.get();
             Object[] arguments = retiringCallbacks(pool, caller, method, args);
-            return pool.withProducer(caller, producer -> invoke(producer, method, arguments));
+            try {
+                return pool.withProducer(caller, producer -> invoke(producer, method, arguments));
+            } catch (AuthorizationException e) {
+                pool.retire(caller);
+                throw e;
+            }
         };
         return (Producer<byte[], byte[]>) Proxy.newProxyInstance(Producer.class.getClassLoader(),
             new Class<?>[] {Producer.class}, handler);

@@ -20,8 +20,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The producer and Admin client of each {@link KafkaLogin}, created on first use and closed when
- * unused for the idle timeout ({@code rest-proxy.authentication.client-idle-timeout}), or when
- * {@link #retire retired} after a fatal error, and all at {@link #close()}. The
+ * unused for the idle timeout ({@code rest-proxy.authentication.client-idle-timeout}), as soon as
+ * their last call returns once {@link #retire retired} after a refusal, and all at {@link #close()}. The
  * {@link KafkaLogin#SERVICE} clients (authentication off) are never closed as idle.
  *
  * <p>Invariant: clients are closed only while no call is inside them ({@link #with} counts the
@@ -107,7 +107,17 @@ public final class KafkaClientPool implements AutoCloseable {
             synchronized (draining) {
                 draining.add(removed);
             }
-            log.info("Kafka clients of {} retired; new ones will be created on next use", login);
+            log.debug("Kafka clients of {} retired; new ones will be created on next use", login);
+            sweepSoon();
+        }
+    }
+
+    /** Runs a sweep now on the sweeper thread (after {@link #close()}, nothing). */
+    private void sweepSoon() {
+        try {
+            sweeper.execute(this::closeIdle);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // Closed: close() has closed everything.
         }
     }
 
@@ -132,9 +142,14 @@ public final class KafkaClientPool implements AutoCloseable {
         try {
             return call.apply(client.apply(entry));
         } finally {
+            boolean closeNow;
             synchronized (entry) {
                 entry.inUse--;
                 entry.lastUsedMs = clock.millis();
+                closeNow = entry.retired && entry.inUse == 0;
+            }
+            if (closeNow) {
+                sweepSoon();
             }
         }
     }

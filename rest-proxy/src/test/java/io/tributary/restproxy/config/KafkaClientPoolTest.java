@@ -1,6 +1,7 @@
 package io.tributary.restproxy.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tributary.restproxy.security.KafkaLogin;
 import java.time.Clock;
@@ -8,6 +9,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Map;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.common.KafkaException;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -99,6 +103,18 @@ class KafkaClientPoolTest {
         pool.closeIdle();
 
         assertThat(producerOf(alice)).isNotSameAs(refused);
+    }
+
+    @Test
+    void aRetiredProducerIsClosedOnceItsLastCallReturns() {
+        Producer<byte[], byte[]> refused = pool.withProducer(alice, producer -> {
+            pool.retire(alice);
+            return producer;
+        });
+
+        // No idle timeout passes: a retired producer is closed by the sweep its last call asked for.
+        Awaitility.await().untilAsserted(() -> assertThatThrownBy(() -> refused.partitionsFor("t"))
+            .isInstanceOf(KafkaException.class).hasMessageContaining("close"));
     }
 
     @Test
