@@ -31,6 +31,7 @@ import io.tributary.broker.replica.ReplicaFetcherManager;
 import io.tributary.broker.replica.ReplicaManager;
 import io.tributary.broker.replica.ZkIsrUpdater;
 import io.tributary.broker.scheduler.DefaultScheduler;
+import io.tributary.broker.security.AclStore;
 import io.tributary.broker.security.ScramCredentialStore;
 import java.io.File;
 import java.io.IOException;
@@ -81,6 +82,7 @@ public final class BrokerServer {
     private Controller controller;
     private ZkIsrUpdater isrUpdater;
     private ScramCredentialStore scramCredentialStore;
+    private AclStore aclStore;
     private BrokerRegistration registration;
     private ExecutorService requestHandlerPool;
     private final List<KafkaServer> listeners = new ArrayList<>();
@@ -267,13 +269,17 @@ public final class BrokerServer {
                 properties.numPartitions(), properties.defaultReplicationFactor(), properties.deleteTopicEnable(),
                 new ReplicaAssignor(new Random()));
             scramCredentialStore = new ScramCredentialStore(zkClient);
+            aclStore = new AclStore(zkClient);
             KafkaApis apis = new KafkaApis(ApiHandlers.create(properties, metadataCache, replicaManager, adminManager,
                 new ZkProducerIdManager(properties.id(), zkClient), groupCoordinator, controller, scramCredentialStore,
-                authorizer, requestHandlerPool),
+                aclStore, authorizer, requestHandlerPool),
                 requestHandlerPool, requestMetrics, time);
 
             metadataCache.start(clusterId, properties.zookeeperConnectionTimeoutMs());
             scramCredentialStore.start(properties.zookeeperConnectionTimeoutMs());
+            aclStore.start(properties.zookeeperConnectionTimeoutMs());
+            // The authorizer holds every ACL before the listeners bind, and follows changes from here on.
+            aclStore.addListener(authorizer::aclsChanged);
             replicaManager.removeStrayLogs();
             replicaManager.startup(scheduler);
             logManager.startup();
@@ -384,6 +390,7 @@ public final class BrokerServer {
         // Stop the metadata watches first, so no role change reopens a log while the logs close.
         closeQuietly("metadata cache", metadataCache == null ? null : metadataCache::close);
         closeQuietly("SCRAM credential store", scramCredentialStore == null ? null : scramCredentialStore::close);
+        closeQuietly("ACL store", aclStore == null ? null : aclStore::close);
         closeQuietly("group coordinator", groupCoordinator == null ? null : groupCoordinator::shutdown);
         closeQuietly("replica manager", replicaManager == null ? null : replicaManager::shutdown);
         closeQuietly("ISR updater", isrUpdater == null ? null : isrUpdater::close);
@@ -452,6 +459,7 @@ public final class BrokerServer {
         }
         closeQuietly("metadata cache", metadataCache == null ? null : metadataCache::close);
         closeQuietly("SCRAM credential store", scramCredentialStore == null ? null : scramCredentialStore::close);
+        closeQuietly("ACL store", aclStore == null ? null : aclStore::close);
         closeQuietly("replica manager", replicaManager == null ? null : replicaManager::shutdown);
         closeQuietly("ISR updater", isrUpdater == null ? null : isrUpdater::close);
         closeQuietly("group coordinator", groupCoordinator == null ? null : groupCoordinator::shutdown);
@@ -532,6 +540,11 @@ public final class BrokerServer {
     /** Users' SCRAM credentials: stored in ZooKeeper, managed by AlterUserScramCredentials. */
     public ScramCredentialStore scramCredentialStore() {
         return scramCredentialStore;
+    }
+
+    /** ACLs: stored in ZooKeeper in Kafka's layout, managed by CreateAcls and DeleteAcls, for the authorizer. */
+    public AclStore aclStore() {
+        return aclStore;
     }
 
     /**

@@ -2,11 +2,13 @@ package io.tributary.broker.api;
 
 import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.Response;
+import io.tributary.broker.security.BrokerAuthorizer;
 import io.tributary.broker.security.ScramCredentialStore;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.admin.ScramMechanism;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.AlterUserScramCredentialsRequestData;
 import org.apache.kafka.common.message.AlterUserScramCredentialsResponseData;
 import org.apache.kafka.common.message.AlterUserScramCredentialsResponseData.AlterUserScramCredentialsResult;
@@ -19,15 +21,19 @@ import org.apache.kafka.common.requests.ApiError;
 /**
  * AlterUserScramCredentials (v0, KIP-554): upserts (the client sends salt and salted password,
  * never the password) and deletions of SCRAM credentials, stored in ZooKeeper, from where every
- * broker's authenticator reads them. One result per user named in the request.
+ * broker's authenticator reads them. One result per user named in the request. Needs ALTER on
+ * the cluster: otherwise every user named gets CLUSTER_AUTHORIZATION_FAILED and the store is not
+ * touched, as Kafka.
  */
 public final class AlterUserScramCredentialsHandler extends VersionedHandler {
 
     private final ScramCredentialStore store;
+    private final BrokerAuthorizer authorizer;
 
-    AlterUserScramCredentialsHandler(ScramCredentialStore store) {
+    AlterUserScramCredentialsHandler(ScramCredentialStore store, BrokerAuthorizer authorizer) {
         super(ApiKeys.ALTER_USER_SCRAM_CREDENTIALS, 0, 0);
         this.store = store;
+        this.authorizer = authorizer;
     }
 
     @Override
@@ -37,9 +43,10 @@ public final class AlterUserScramCredentialsHandler extends VersionedHandler {
 
     @Override
     public CompletableFuture<Response> handle(RequestContext context, AbstractRequest r) {
+        if (!authorizer.authorizeCluster(context, AclOperation.ALTER)) {
+            return Responses.clusterAuthorizationFailed(context, r);
+        }
         AlterUserScramCredentialsRequestData request = ((AlterUserScramCredentialsRequest) r).data();
-        // Authorization (ALTER on CLUSTER, as Kafka) belongs here: on denial, answer every user named
-        // in the request with CLUSTER_AUTHORIZATION_FAILED without calling the store.
         List<ScramCredentialStore.Upsertion> upsertions = request.upsertions().stream()
             .map(u -> new ScramCredentialStore.Upsertion(u.name(), ScramMechanism.fromType(u.mechanism()), u.iterations(),
                 u.salt(), u.saltedPassword()))

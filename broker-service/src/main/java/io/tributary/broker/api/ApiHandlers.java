@@ -7,6 +7,7 @@ import io.tributary.broker.config.BrokerProperties;
 import io.tributary.broker.group.GroupCoordinator;
 import io.tributary.broker.producer.ProducerIdManager;
 import io.tributary.broker.replica.ReplicaManager;
+import io.tributary.broker.security.AclStore;
 import io.tributary.broker.security.BrokerAuthorizer;
 import io.tributary.broker.security.ScramCredentialStore;
 import java.util.List;
@@ -26,7 +27,8 @@ public final class ApiHandlers {
                                           ReplicaManager replicaManager, AdminManager adminManager,
                                           ProducerIdManager producerIdManager, GroupCoordinator groupCoordinator,
                                           Controller controller, ScramCredentialStore scramCredentialStore,
-                                          BrokerAuthorizer authorizer, Executor blockingExecutor) {
+                                          AclStore aclStore, BrokerAuthorizer authorizer,
+                                          Executor blockingExecutor) {
         ConfigDescriber configDescriber = new ConfigDescriber(properties, adminManager.logConfigDefaults());
         List<ApiHandler> handlers = List.of(
             new ProduceHandler(replicaManager, metadataCache, authorizer),
@@ -35,15 +37,15 @@ public final class ApiHandlers {
             new MetadataHandler(metadataCache, adminManager, properties.autoCreateTopicsEnable(), authorizer,
                 blockingExecutor),
             new OffsetForLeaderEpochHandler(replicaManager, authorizer),
-            new CreateTopicsHandler(adminManager, metadataCache, configDescriber),
-            new DeleteTopicsHandler(adminManager, metadataCache),
-            new CreatePartitionsHandler(adminManager, metadataCache),
-            new DeleteRecordsHandler(replicaManager),
+            new CreateTopicsHandler(adminManager, metadataCache, configDescriber, authorizer),
+            new DeleteTopicsHandler(adminManager, metadataCache, authorizer),
+            new CreatePartitionsHandler(adminManager, metadataCache, authorizer),
+            new DeleteRecordsHandler(replicaManager, authorizer),
             new InitProducerIdHandler(producerIdManager, authorizer),
-            new DescribeConfigsHandler(adminManager, configDescriber, properties.id()),
-            new IncrementalAlterConfigsHandler(adminManager),
-            new DescribeClusterHandler(metadataCache),
-            new DescribeLogDirsHandler(replicaManager),
+            new DescribeConfigsHandler(adminManager, configDescriber, properties.id(), authorizer),
+            new IncrementalAlterConfigsHandler(adminManager, authorizer),
+            new DescribeClusterHandler(metadataCache, authorizer),
+            new DescribeLogDirsHandler(replicaManager, authorizer),
             new FindCoordinatorHandler(metadataCache, adminManager, groupCoordinator, properties, authorizer),
             new JoinGroupHandler(groupCoordinator, authorizer),
             new SyncGroupHandler(groupCoordinator, authorizer),
@@ -55,14 +57,17 @@ public final class ApiHandlers {
             new ListGroupsHandler(groupCoordinator, authorizer),
             new DeleteGroupsHandler(groupCoordinator, authorizer),
             new OffsetDeleteHandler(groupCoordinator, authorizer),
-            new ElectLeadersHandler(controller),
-            new AlterPartitionReassignmentsHandler(controller),
-            new ListPartitionReassignmentsHandler(metadataCache),
+            new ElectLeadersHandler(controller, authorizer),
+            new AlterPartitionReassignmentsHandler(controller, authorizer),
+            new ListPartitionReassignmentsHandler(metadataCache, authorizer),
             new SaslHandshakeHandler(),
             new SaslAuthenticateHandler(),
-            new DescribeClientQuotasHandler(),
-            new DescribeUserScramCredentialsHandler(scramCredentialStore),
-            new AlterUserScramCredentialsHandler(scramCredentialStore));
+            new DescribeClientQuotasHandler(authorizer),
+            new DescribeUserScramCredentialsHandler(scramCredentialStore, authorizer),
+            new AlterUserScramCredentialsHandler(scramCredentialStore, authorizer),
+            new DescribeAclsHandler(aclStore, authorizer),
+            new CreateAclsHandler(aclStore, authorizer),
+            new DeleteAclsHandler(aclStore, authorizer));
         return new ApiVersionsHandler(handlers, metadataCache::clusterId, properties.id()).allHandlers();
     }
 }

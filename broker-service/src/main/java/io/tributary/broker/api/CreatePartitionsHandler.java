@@ -4,6 +4,7 @@ import io.tributary.broker.cluster.AdminManager;
 import io.tributary.broker.cluster.MetadataCache;
 import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.Response;
+import io.tributary.broker.security.BrokerAuthorizer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -11,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.CreatePartitionsRequestData;
 import org.apache.kafka.common.message.CreatePartitionsResponseData;
 import org.apache.kafka.common.message.CreatePartitionsResponseData.CreatePartitionsTopicResult;
@@ -20,21 +22,26 @@ import org.apache.kafka.common.requests.AbstractRequest;
 import org.apache.kafka.common.requests.ApiError;
 import org.apache.kafka.common.requests.CreatePartitionsRequest;
 import org.apache.kafka.common.requests.CreatePartitionsResponse;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * CreatePartitions (v0-3): raises a topic's partition count, with explicit or automatic
  * placement of the new replicas, and waits up to the timeout for their leaders. Errors:
  * UNKNOWN_TOPIC_OR_PARTITION, INVALID_PARTITIONS, INVALID_REPLICA_ASSIGNMENT, REQUEST_TIMED_OUT.
+ * Each topic needs ALTER on it: otherwise TOPIC_AUTHORIZATION_FAILED, whether or not it exists,
+ * as Kafka's {@code ControllerApis.createPartitions}.
  */
 public final class CreatePartitionsHandler extends VersionedHandler {
 
     private final AdminManager adminManager;
     private final MetadataCache metadataCache;
+    private final BrokerAuthorizer authorizer;
 
-    public CreatePartitionsHandler(AdminManager adminManager, MetadataCache metadataCache) {
+    public CreatePartitionsHandler(AdminManager adminManager, MetadataCache metadataCache, BrokerAuthorizer authorizer) {
         super(ApiKeys.CREATE_PARTITIONS, 0, 3);
         this.adminManager = adminManager;
         this.metadataCache = metadataCache;
+        this.authorizer = authorizer;
     }
 
     /** Whether the cluster's metadata shows the new partition count with a leader for every partition. */
@@ -54,10 +61,14 @@ public final class CreatePartitionsHandler extends VersionedHandler {
         List<CreatePartitionsTopicResult> results = new ArrayList<>();
         Map<String, Integer> changed = new HashMap<>();
         Set<String> names = new HashSet<>();
+        Set<String> alterable = authorizer.filter(context, AclOperation.ALTER, ResourceType.TOPIC,
+            request.data().topics().stream().map(CreatePartitionsRequestData.CreatePartitionsTopic::name).toList());
         for (CreatePartitionsRequestData.CreatePartitionsTopic topic : request.data().topics()) {
             ApiError error;
             if (!names.add(topic.name())) {
                 error = new ApiError(Errors.INVALID_REQUEST, "Duplicate topic in request.");
+            } else if (!alterable.contains(topic.name())) {
+                error = new ApiError(Errors.TOPIC_AUTHORIZATION_FAILED, null);
             } else {
                 List<List<Integer>> assignment = null;
                 if (topic.assignments() != null) {

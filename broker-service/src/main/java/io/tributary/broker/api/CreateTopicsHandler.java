@@ -4,6 +4,7 @@ import io.tributary.broker.cluster.AdminManager;
 import io.tributary.broker.cluster.MetadataCache;
 import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.Response;
+import io.tributary.broker.security.BrokerAuthorizer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -12,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.CreateTopicsRequestData;
 import org.apache.kafka.common.message.CreateTopicsResponseData;
 import org.apache.kafka.common.message.CreateTopicsResponseData.CreatableTopicConfigs;
@@ -22,6 +24,7 @@ import org.apache.kafka.common.requests.AbstractRequest;
 import org.apache.kafka.common.requests.ApiError;
 import org.apache.kafka.common.requests.CreateTopicsRequest;
 import org.apache.kafka.common.requests.CreateTopicsResponse;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * CreateTopics (v2-7): validates and writes each topic (or only validates, with
@@ -29,18 +32,27 @@ import org.apache.kafka.common.requests.CreateTopicsResponse;
  * leader, as Kafka does; topics not ready in time get REQUEST_TIMED_OUT (they are still
  * created). v5+ answers with the topic's configs; v7 with its id. A name given twice gets
  * INVALID_REQUEST.
+ *
+ * <p>Authorization as Kafka's {@code ControllerApis.createTopics}, validate-only too: CREATE on
+ * the cluster allows every topic; otherwise each needs CREATE on the topic (else
+ * TOPIC_AUTHORIZATION_FAILED, whether or not it exists). A created topic's partition count,
+ * replication factor and configs are answered only with DESCRIBE_CONFIGS on it; without, v5+
+ * answers TOPIC_AUTHORIZATION_FAILED in {@code topic_config_error_code} and the topic is still created.
  */
 public final class CreateTopicsHandler extends VersionedHandler {
 
     private final AdminManager adminManager;
     private final MetadataCache metadataCache;
     private final ConfigDescriber configDescriber;
+    private final BrokerAuthorizer authorizer;
 
-    CreateTopicsHandler(AdminManager adminManager, MetadataCache metadataCache, ConfigDescriber configDescriber) {
+    CreateTopicsHandler(AdminManager adminManager, MetadataCache metadataCache, ConfigDescriber configDescriber,
+                        BrokerAuthorizer authorizer) {
         super(ApiKeys.CREATE_TOPICS, 2, 7);
         this.adminManager = adminManager;
         this.metadataCache = metadataCache;
         this.configDescriber = configDescriber;
+        this.authorizer = authorizer;
     }
 
     @Override
@@ -54,6 +66,12 @@ public final class CreateTopicsHandler extends VersionedHandler {
         boolean validateOnly = request.data().validateOnly();
         Map<String, Integer> counts = new HashMap<>();
         request.data().topics().forEach(t -> counts.merge(t.name(), 1, Integer::sum));
+        boolean clusterCreate = !authorizer.filter(context, AclOperation.CREATE, ResourceType.CLUSTER,
+            List.of(BrokerAuthorizer.CLUSTER_NAME)).isEmpty();
+        Set<String> creatable = clusterCreate ? counts.keySet()
+            : authorizer.filter(context, AclOperation.CREATE, ResourceType.TOPIC, counts.keySet());
+        Set<String> describable = authorizer.filter(context, AclOperation.DESCRIBE_CONFIGS, ResourceType.TOPIC,
+            counts.keySet());
         Map<String, CreatableTopicResult> results = new LinkedHashMap<>();
         Set<String> created = new HashSet<>();
         for (CreateTopicsRequestData.CreatableTopic topic : request.data().topics()) {
@@ -61,6 +79,11 @@ public final class CreateTopicsHandler extends VersionedHandler {
                 results.put(topic.name(), failure(topic.name(), new ApiError(Errors.INVALID_REQUEST,
                     "Create topics request from client `" + context.clientId() + "` contains multiple entries for the "
                         + "following topics: " + topic.name())));
+                continue;
+            }
+            if (!creatable.contains(topic.name())) {
+                results.put(topic.name(), failure(topic.name(), new ApiError(Errors.TOPIC_AUTHORIZATION_FAILED,
+                    "Authorization failed.")));
                 continue;
             }
             Map<Integer, List<Integer>> assignment = new LinkedHashMap<>();
@@ -75,10 +98,16 @@ public final class CreateTopicsHandler extends VersionedHandler {
             }
             CreatableTopicResult ok = new CreatableTopicResult().setName(topic.name())
                 .setTopicId(result.assignment().topicId())
-                .setErrorCode(Errors.NONE.code())
-                .setNumPartitions(result.assignment().partitionCount())
-                .setReplicationFactor((short) result.assignment().replicationFactor());
-            if (context.apiVersion() >= 5) {
+                .setErrorCode(Errors.NONE.code());
+            if (!describable.contains(topic.name())) {
+                if (context.apiVersion() >= 5) {
+                    ok.setTopicConfigErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code());
+                }
+            } else {
+                ok.setNumPartitions(result.assignment().partitionCount())
+                    .setReplicationFactor((short) result.assignment().replicationFactor());
+            }
+            if (context.apiVersion() >= 5 && describable.contains(topic.name())) {
                 configDescriber.topicConfigs(configs, null, false, false).forEach(c -> ok.configs().add(
                     new CreatableTopicConfigs().setName(c.name()).setValue(c.value()).setReadOnly(c.readOnly())
                         .setConfigSource(c.configSource()).setIsSensitive(c.isSensitive())));

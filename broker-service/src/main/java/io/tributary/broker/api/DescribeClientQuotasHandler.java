@@ -2,10 +2,12 @@ package io.tributary.broker.api;
 
 import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.Response;
+import io.tributary.broker.security.BrokerAuthorizer;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.DescribeClientQuotasRequestData;
 import org.apache.kafka.common.message.DescribeClientQuotasResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -23,18 +25,24 @@ import org.apache.kafka.common.requests.DescribeClientQuotasResponse;
  * an entity type twice, an empty entity type, or an IP with a user or client id is
  * INVALID_REQUEST; an entity type other than user, client-id and ip is UNSUPPORTED_VERSION.
  * Quota keys Kafka wrote into users' config nodes are kept (see the SCRAM credential store) but
- * not reported, as nothing enforces them.
+ * not reported, as nothing enforces them. Needs DESCRIBE_CONFIGS on the cluster: otherwise
+ * CLUSTER_AUTHORIZATION_FAILED, checked before the filter, as Kafka.
  */
 public final class DescribeClientQuotasHandler extends VersionedHandler {
 
-    DescribeClientQuotasHandler() {
+    private final BrokerAuthorizer authorizer;
+
+    DescribeClientQuotasHandler(BrokerAuthorizer authorizer) {
         super(ApiKeys.DESCRIBE_CLIENT_QUOTAS, 0, 1);
+        this.authorizer = authorizer;
     }
 
     @Override
     public CompletableFuture<Response> handle(RequestContext context, AbstractRequest r) {
+        if (!authorizer.authorizeCluster(context, AclOperation.DESCRIBE_CONFIGS)) {
+            return Responses.completed(context, r.getErrorResponse(0, Errors.CLUSTER_AUTHORIZATION_FAILED.exception()));
+        }
         DescribeClientQuotasRequestData request = ((DescribeClientQuotasRequest) r).data();
-        // Authorization (DESCRIBE_CONFIGS on CLUSTER, as Kafka) belongs here.
         DescribeClientQuotasResponseData response = new DescribeClientQuotasResponseData().setThrottleTimeMs(0)
             .setErrorCode(Errors.NONE.code()).setErrorMessage(null).setEntries(List.of());
         String invalid = null;

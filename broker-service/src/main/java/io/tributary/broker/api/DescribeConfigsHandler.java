@@ -3,7 +3,10 @@ package io.tributary.broker.api;
 import io.tributary.broker.cluster.AdminManager;
 import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.Response;
+import io.tributary.broker.security.BrokerAuthorizer;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.message.DescribeConfigsRequestData;
 import org.apache.kafka.common.message.DescribeConfigsResponseData;
@@ -20,18 +23,26 @@ import org.apache.kafka.common.requests.DescribeConfigsResponse;
  * on request), or this broker's static settings by
  * their Kafka names. Other resources get INVALID_REQUEST; an unknown topic
  * UNKNOWN_TOPIC_OR_PARTITION; another broker's id INVALID_REQUEST (ask that broker).
+ *
+ * <p>Authorization as Kafka's {@code ConfigHelper}: a topic needs DESCRIBE_CONFIGS on it (else
+ * TOPIC_AUTHORIZATION_FAILED, whether or not it exists); a broker, broker logger or client-metrics
+ * resource DESCRIBE_CONFIGS on the cluster (else CLUSTER_AUTHORIZATION_FAILED); a group
+ * DESCRIBE_CONFIGS on the group (else GROUP_AUTHORIZATION_FAILED). A denied resource gets no configs.
  */
 public final class DescribeConfigsHandler extends VersionedHandler {
 
     private final AdminManager adminManager;
     private final ConfigDescriber configDescriber;
     private final int brokerId;
+    private final BrokerAuthorizer authorizer;
 
-    DescribeConfigsHandler(AdminManager adminManager, ConfigDescriber configDescriber, int brokerId) {
+    DescribeConfigsHandler(AdminManager adminManager, ConfigDescriber configDescriber, int brokerId,
+                           BrokerAuthorizer authorizer) {
         super(ApiKeys.DESCRIBE_CONFIGS, 1, 4);
         this.adminManager = adminManager;
         this.configDescriber = configDescriber;
         this.brokerId = brokerId;
+        this.authorizer = authorizer;
     }
 
     @Override
@@ -48,6 +59,12 @@ public final class DescribeConfigsHandler extends VersionedHandler {
             DescribeConfigsResult result = new DescribeConfigsResult().setResourceType(resource.resourceType())
                 .setResourceName(resource.resourceName()).setErrorCode(Errors.NONE.code());
             ConfigResource.Type type = ConfigResource.Type.forId(resource.resourceType());
+            Errors denied = ConfigAuthorization.check(authorizer, context, AclOperation.DESCRIBE_CONFIGS, type, resource.resourceName());
+            if (denied != Errors.NONE) {
+                response.results().add(result.setErrorCode(denied.code()).setErrorMessage(denied.message())
+                    .setConfigs(List.of()));
+                continue;
+            }
             try {
                 if (type == ConfigResource.Type.TOPIC) {
                     java.util.Optional<java.util.Map<String, String>> overrides =

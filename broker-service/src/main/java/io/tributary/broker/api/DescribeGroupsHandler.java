@@ -55,7 +55,9 @@ public final class DescribeGroupsHandler extends VersionedHandler {
                     ? "Group " + groupId + " not found." : error.message());
             }
             if (version >= 3 && data.includeAuthorizedOperations() && group.errorCode() == Errors.NONE.code()) {
-                group.setAuthorizedOperations(AuthorizedOperations.GROUP_ALL);
+                group.setAuthorizedOperations(authorizer.enabled()
+                    ? AuthorizedOperations.of(authorizer, context, ResourceType.GROUP, groupId)
+                    : AuthorizedOperations.GROUP_ALL);
             }
             response.groups().add(group);
         }

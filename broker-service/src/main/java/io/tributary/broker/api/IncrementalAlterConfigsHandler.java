@@ -3,10 +3,12 @@ package io.tributary.broker.api;
 import io.tributary.broker.cluster.AdminManager;
 import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.Response;
+import io.tributary.broker.security.BrokerAuthorizer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.message.IncrementalAlterConfigsRequestData;
 import org.apache.kafka.common.message.IncrementalAlterConfigsResponseData;
@@ -22,14 +24,21 @@ import org.apache.kafka.common.requests.IncrementalAlterConfigsResponse;
  * IncrementalAlterConfigs (v0-1, KIP-339): SET, DELETE, APPEND and SUBTRACT on topic configs,
  * validated like CreateTopics and stored in ZooKeeper, from where every broker applies them.
  * Broker settings are static (INVALID_REQUEST); other resource types likewise.
+ *
+ * <p>Authorization before anything else, as Kafka: a topic needs ALTER_CONFIGS on it (else
+ * TOPIC_AUTHORIZATION_FAILED, whether or not it exists); a broker, broker logger or client-metrics
+ * resource ALTER_CONFIGS on the cluster (else CLUSTER_AUTHORIZATION_FAILED); a group ALTER_CONFIGS
+ * on the group (else GROUP_AUTHORIZATION_FAILED).
  */
 public final class IncrementalAlterConfigsHandler extends VersionedHandler {
 
     private final AdminManager adminManager;
+    private final BrokerAuthorizer authorizer;
 
-    public IncrementalAlterConfigsHandler(AdminManager adminManager) {
+    public IncrementalAlterConfigsHandler(AdminManager adminManager, BrokerAuthorizer authorizer) {
         super(ApiKeys.INCREMENTAL_ALTER_CONFIGS, 0, 1);
         this.adminManager = adminManager;
+        this.authorizer = authorizer;
     }
 
     @Override
@@ -44,7 +53,11 @@ public final class IncrementalAlterConfigsHandler extends VersionedHandler {
         for (IncrementalAlterConfigsRequestData.AlterConfigsResource resource : request.data().resources()) {
             ConfigResource.Type type = ConfigResource.Type.forId(resource.resourceType());
             ApiError error;
-            if (type == ConfigResource.Type.TOPIC) {
+            Errors denied = ConfigAuthorization.check(authorizer, context, AclOperation.ALTER_CONFIGS, type,
+                resource.resourceName());
+            if (denied != Errors.NONE) {
+                error = new ApiError(denied, denied.message());
+            } else if (type == ConfigResource.Type.TOPIC) {
                 List<AdminManager.ConfigChange> changes = new ArrayList<>();
                 for (IncrementalAlterConfigsRequestData.AlterableConfig config : resource.configs()) {
                     AlterConfigOp.OpType op = AlterConfigOp.OpType.forId(config.configOperation());

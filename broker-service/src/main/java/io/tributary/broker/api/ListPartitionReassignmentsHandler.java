@@ -4,9 +4,11 @@ import io.tributary.broker.cluster.MetadataCache;
 import io.tributary.broker.cluster.TopicAssignment;
 import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.Response;
+import io.tributary.broker.security.BrokerAuthorizer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.ListPartitionReassignmentsRequestData;
 import org.apache.kafka.common.message.ListPartitionReassignmentsResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -18,19 +20,25 @@ import org.apache.kafka.common.requests.ListPartitionReassignmentsResponse;
 /**
  * ListPartitionReassignments (v0, KIP-455): the partitions being reassigned, each with its
  * replicas and the replicas being added and removed, from the metadata cache (so any broker
- * answers). Null topics means every topic; partitions not being reassigned are left out.
+ * answers). Null topics means every topic; partitions not being reassigned are left out. Needs
+ * DESCRIBE on the cluster: otherwise CLUSTER_AUTHORIZATION_FAILED, as Kafka.
  */
 public final class ListPartitionReassignmentsHandler extends VersionedHandler {
 
     private final MetadataCache metadataCache;
+    private final BrokerAuthorizer authorizer;
 
-    public ListPartitionReassignmentsHandler(MetadataCache metadataCache) {
+    public ListPartitionReassignmentsHandler(MetadataCache metadataCache, BrokerAuthorizer authorizer) {
         super(ApiKeys.LIST_PARTITION_REASSIGNMENTS, 0, 0);
         this.metadataCache = metadataCache;
+        this.authorizer = authorizer;
     }
 
     @Override
     public CompletableFuture<Response> handle(RequestContext context, AbstractRequest r) {
+        if (!authorizer.authorizeCluster(context, AclOperation.DESCRIBE)) {
+            return Responses.clusterAuthorizationFailed(context, r);
+        }
         ListPartitionReassignmentsRequestData data = ((ListPartitionReassignmentsRequest) r).data();
         ListPartitionReassignmentsResponseData response = new ListPartitionReassignmentsResponseData().setThrottleTimeMs(0)
             .setErrorCode(Errors.NONE.code());

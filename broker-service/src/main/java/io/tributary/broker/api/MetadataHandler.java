@@ -70,6 +70,7 @@ public final class MetadataHandler extends VersionedHandler {
         boolean allTopics = data.topics() == null || (version == 0 && data.topics().isEmpty());
         List<MetadataResponseTopic> unknownIds = new ArrayList<>();
         Set<String> names = new LinkedHashSet<>();
+        Map<String, Uuid> requestedById = new java.util.HashMap<>();
         if (allTopics) {
             metadataCache.topicNames().stream().sorted().filter(t -> !metadataCache.isPendingDeletion(t)).forEach(names::add);
         } else {
@@ -78,6 +79,7 @@ public final class MetadataHandler extends VersionedHandler {
                     Optional<String> name = metadataCache.topicName(t.topicId());
                     if (name.isPresent()) {
                         names.add(name.get());
+                        requestedById.put(name.get(), t.topicId());
                     } else {
                         unknownIds.add(new MetadataResponseTopic().setTopicId(t.topicId())
                             .setErrorCode(Errors.UNKNOWN_TOPIC_ID.code()).setIsInternal(false));
@@ -94,8 +96,18 @@ public final class MetadataHandler extends VersionedHandler {
         if (allTopics) {
             names.retainAll(describable);
         } else {
-            for (String name : names) {
-                if (!describable.contains(name)) {
+            for (java.util.Iterator<String> it = names.iterator(); it.hasNext(); ) {
+                String name = it.next();
+                if (describable.contains(name)) {
+                    continue;
+                }
+                Uuid id = requestedById.get(name);
+                if (id != null) {
+                    // Asked by id: refused without the name the id stands for, as Kafka answers.
+                    it.remove();
+                    unknownIds.add(new MetadataResponseTopic().setTopicId(id).setName(null)
+                        .setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code()).setIsInternal(false));
+                } else {
                     errors.put(name, Errors.TOPIC_AUTHORIZATION_FAILED);
                 }
             }
@@ -148,7 +160,8 @@ public final class MetadataHandler extends VersionedHandler {
         }
         unknownIds.forEach(response.topics()::add);
         if (context.apiVersion() >= 8 && context.apiVersion() <= 10 && request.data().includeClusterAuthorizedOperations()) {
-            response.setClusterAuthorizedOperations(AuthorizedOperations.CLUSTER_ALL);
+            response.setClusterAuthorizedOperations(authorizer.enabled()
+                ? AuthorizedOperations.cluster(authorizer, context) : AuthorizedOperations.CLUSTER_ALL);
         }
         return Responses.of(context, new MetadataResponse(response, context.apiVersion()));
     }
@@ -157,7 +170,8 @@ public final class MetadataHandler extends VersionedHandler {
                                                 boolean includeTopicOps) {
         MetadataResponseTopic topic = new MetadataResponseTopic().setName(name).setIsInternal(Topic.isInternal(name));
         if (includeTopicOps) {
-            topic.setTopicAuthorizedOperations(AuthorizedOperations.TOPIC_ALL);
+            topic.setTopicAuthorizedOperations(authorizer.enabled()
+                ? AuthorizedOperations.of(authorizer, context, ResourceType.TOPIC, name) : AuthorizedOperations.TOPIC_ALL);
         }
         if (creationError != null) {
             return topic.setErrorCode(creationError.code());

@@ -59,14 +59,18 @@ public final class OffsetFetchHandler extends VersionedHandler {
         if (!authorizer.enabled()) {
             return group;
         }
+        // v10 names topics by id only: authorize the name the id stands for (an unknown id is already
+        // answered UNKNOWN_TOPIC_ID and needs no check).
+        java.util.function.Function<OffsetFetchResponseData.OffsetFetchResponseTopics, String> nameOf = t -> byId
+            ? metadataCache.topicName(t.topicId()).orElse(null) : t.name();
         java.util.Set<String> describable = authorizer.filter(context, AclOperation.DESCRIBE, ResourceType.TOPIC,
-            group.topics().stream().map(OffsetFetchResponseData.OffsetFetchResponseTopics::name)
-                .filter(java.util.Objects::nonNull).toList());
+            group.topics().stream().map(nameOf).filter(java.util.Objects::nonNull).toList());
         if (requested == null) {
-            group.topics().removeIf(t -> t.name() != null && !describable.contains(t.name()));
+            group.topics().removeIf(t -> nameOf.apply(t) != null && !describable.contains(nameOf.apply(t)));
         } else {
             for (OffsetFetchResponseData.OffsetFetchResponseTopics t : group.topics()) {
-                if (t.name() != null && !describable.contains(t.name())) {
+                String name = nameOf.apply(t);
+                if (name != null && !describable.contains(name)) {
                     t.partitions().forEach(p -> p.setCommittedOffset(OffsetFetchResponse.INVALID_OFFSET)
                         .setCommittedLeaderEpoch(-1).setMetadata(OffsetFetchResponse.NO_METADATA)
                         .setErrorCode(Errors.TOPIC_AUTHORIZATION_FAILED.code()));

@@ -38,11 +38,11 @@ public final class OffsetForLeaderEpochHandler extends VersionedHandler {
     public CompletableFuture<Response> handle(RequestContext context, AbstractRequest r) {
         OffsetsForLeaderEpochRequest request = (OffsetsForLeaderEpochRequest) r;
         OffsetForLeaderEpochResponseData response = new OffsetForLeaderEpochResponseData().setThrottleTimeMs(0);
-        // Followers need CLUSTER_ACTION on the cluster; consumers DESCRIBE on each topic (Kafka).
+        // A follower with CLUSTER_ACTION on the cluster may ask about any topic; otherwise DESCRIBE on each topic (Kafka).
         java.util.Set<String> allowed = request.data().replicaId() >= 0
-            ? (authorizer.authorizeCluster(context, AclOperation.CLUSTER_ACTION)
-                ? request.data().topics().stream().map(OffsetForLeaderEpochRequestData.OffsetForLeaderTopic::topic)
-                    .collect(java.util.stream.Collectors.toSet()) : java.util.Set.of())
+                && authorizer.authorizeCluster(context, AclOperation.CLUSTER_ACTION)
+            ? request.data().topics().stream().map(OffsetForLeaderEpochRequestData.OffsetForLeaderTopic::topic)
+                .collect(java.util.stream.Collectors.toSet())
             : authorizer.filter(context, AclOperation.DESCRIBE, ResourceType.TOPIC, request.data().topics().stream()
                 .map(OffsetForLeaderEpochRequestData.OffsetForLeaderTopic::topic).toList());
         for (OffsetForLeaderEpochRequestData.OffsetForLeaderTopic topic : request.data().topics()) {

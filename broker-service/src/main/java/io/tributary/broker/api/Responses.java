@@ -3,6 +3,8 @@ package io.tributary.broker.api;
 import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.Response;
 import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.common.errors.ClusterAuthorizationException;
+import org.apache.kafka.common.requests.AbstractRequest;
 import org.apache.kafka.common.requests.AbstractResponse;
 
 /** Builds network responses from the library's response objects. */
@@ -18,5 +20,14 @@ final class Responses {
 
     static CompletableFuture<Response> completed(RequestContext context, AbstractResponse response) {
         return CompletableFuture.completedFuture(of(context, response));
+    }
+
+    /**
+     * The request's own error response (its {@code getErrorResponse}) for a principal denied an
+     * operation on the cluster, as Kafka's {@code AuthHelper.authorizeClusterOperation} answers.
+     */
+    static CompletableFuture<Response> clusterAuthorizationFailed(RequestContext context, AbstractRequest request) {
+        return completed(context, request.getErrorResponse(0, new ClusterAuthorizationException("Request "
+            + context.apiKey().name + " from " + context.principal() + " is not authorized.")));
     }
 }

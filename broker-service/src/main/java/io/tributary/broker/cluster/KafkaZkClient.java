@@ -374,9 +374,28 @@ public final class KafkaZkClient implements Closeable {
         runSafeService.shutdown();
     }
 
+    /** A ZooKeeper operation that may throw ZooKeeper's or Curator's checked exceptions. */
     @FunctionalInterface
-    interface ZkCall<T> {
+    public interface ZkCall<T> {
         T call() throws Exception;
+    }
+
+    /**
+     * Runs a ZooKeeper operation for a store outside this package: unchecked exceptions pass
+     * unchanged; an interrupt (flag restored) or a checked ZooKeeper error becomes a
+     * {@link ZooKeeperClientException} saying what could not be done.
+     */
+    public static <T> T run(ZkCall<T> zkCall, String what) {
+        try {
+            return zkCall.call();
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ZooKeeperClientException("Interrupted while trying to " + what, e);
+        } catch (Exception e) {
+            throw new ZooKeeperClientException("Could not " + what + ": " + e, e);
+        }
     }
 
     static <T> T call(ZkCall<T> zkCall, String what) {

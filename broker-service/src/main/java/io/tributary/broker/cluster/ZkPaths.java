@@ -14,6 +14,10 @@ package io.tributary.broker.cluster;
  * /config/changes/config_change_{seq}           {"version":2,"entity_path":"users/{sanitized user}"}
  * /admin/delete_topics/{topic}                  pending deletions
  * /latest_producer_id_block                     {"version":1,"broker":1,"block_start":"0","block_end":"999"}
+ * /kafka-acl/{ResourceType}/{name}              {"version":1,"acls":[{"principal":"User:alice","permissionType":"Allow","operation":"Read","host":"*"}]}
+ * /kafka-acl-extended/prefixed/{ResourceType}/{name}   the same, for prefixed resource patterns
+ * /kafka-acl-changes/acl_changes_{seq}          TOPIC:orders   (a literal pattern changed; plain UTF-8)
+ * /kafka-acl-extended-changes/acl_changes_{seq} {"version":1,"resourceType":"TOPIC","name":"orders","patternType":"PREFIXED"}
  * </pre>
  */
 public final class ZkPaths {
@@ -31,6 +35,16 @@ public final class ZkPaths {
     public static final String CONFIG_CHANGE_PREFIX = CONFIG_CHANGES + "/config_change_";
     public static final String DELETE_TOPICS = "/admin/delete_topics";
     public static final String PRODUCER_ID_BLOCK = "/latest_producer_id_block";
+    /** Root of the ACLs of literal resource patterns. */
+    public static final String KAFKA_ACL = "/kafka-acl";
+    /** Root of the ACLs of other resource patterns, one child per pattern type in lower case ({@code prefixed}). */
+    public static final String KAFKA_ACL_EXTENDED = "/kafka-acl-extended";
+    /** Change notifications of literal ACLs. */
+    public static final String KAFKA_ACL_CHANGES = "/kafka-acl-changes";
+    /** Change notifications of the ACLs under {@link #KAFKA_ACL_EXTENDED}. */
+    public static final String KAFKA_ACL_EXTENDED_CHANGES = "/kafka-acl-extended-changes";
+    /** Name prefix of the persistent sequential ACL change notification nodes (ZooKeeper appends 10 digits). */
+    public static final String ACL_CHANGE_SEQUENCE_PREFIX = "acl_changes_";
 
     /** Persistent paths created at start when missing. */
     public static final String[] PERSISTENT = {BROKER_IDS, TOPICS, CONFIG_TOPICS, CONFIG_USERS,

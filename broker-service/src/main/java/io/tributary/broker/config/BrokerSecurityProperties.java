@@ -78,6 +78,8 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
  * @param saslOauthbearerExpectedIssuer       {@code sasl.oauthbearer.expected.issuer}: the tokens' {@code iss}
  * @param saslOauthbearerExpectedAudience     {@code sasl.oauthbearer.expected.audience}: an {@code aud} tokens must carry
  * @param saslOauthbearerSubClaimName         {@code sasl.oauthbearer.sub.claim.name}: the claim that names the principal
+ * @param saslServerMaxReceiveSize            {@code sasl.server.max.receive.size}: the largest frame a client may send
+ *                                            on a SASL listener before it has authenticated, bytes
  * @param zookeeperDigestCredentials          {@code user:password} the brokers authenticate to ZooKeeper with
  *                                            (its {@code digest} scheme; Tributary's own setting, where Kafka uses
  *                                            a JAAS {@code Client} section)
@@ -112,7 +114,8 @@ public record BrokerSecurityProperties(
         String saslOauthbearerJwksEndpointUrl,
         String saslOauthbearerExpectedIssuer,
         String saslOauthbearerExpectedAudience,
-        @DefaultValue("sub") String saslOauthbearerSubClaimName) {
+        @DefaultValue("sub") String saslOauthbearerSubClaimName,
+        @DefaultValue("524288") int saslServerMaxReceiveSize) {
 
     /** SASL mechanisms this broker serves. */
     public static final List<String> SUPPORTED_MECHANISMS = List.of("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512",
@@ -129,6 +132,14 @@ public record BrokerSecurityProperties(
         if (!SUPPORTED_MECHANISMS.contains(saslMechanismInterBrokerProtocol)) {
             throw new IllegalArgumentException("broker.sasl-mechanism-inter-broker-protocol is "
                 + saslMechanismInterBrokerProtocol + "; this broker serves " + SUPPORTED_MECHANISMS);
+        }
+        if (!List.of("none", "requested", "required").contains(sslClientAuth.strip().toLowerCase(Locale.ROOT))) {
+            // kafka-clients would fall back to "none" with a warning: a typo must not turn mTLS off.
+            throw new IllegalArgumentException("broker.ssl-client-auth is " + sslClientAuth
+                + "; it must be none, requested or required");
+        }
+        if (saslServerMaxReceiveSize <= 0) {
+            throw new IllegalArgumentException("broker.sasl-server-max-receive-size must be positive");
         }
         if (connectionFailedAuthenticationDelayMs < 0) {
             throw new IllegalArgumentException("broker.connection-failed-authentication-delay-ms must be >= 0");

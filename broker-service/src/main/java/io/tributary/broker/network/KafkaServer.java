@@ -15,11 +15,11 @@ import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.stream.ChunkedWriteHandler;
 import io.tributary.broker.config.EndPoint;
 import io.tributary.broker.security.ListenerSecurity;
 import java.io.Closeable;
@@ -96,11 +96,13 @@ public final class KafkaServer implements Closeable {
                 protected void initChannel(SocketChannel ch) {
                     connections.add(ch);
                     if (security.usesTls()) {
-                        ch.pipeline().addLast("tls", new SslHandler(security.newSslEngine(ch.remoteAddress())));
+                        ch.pipeline().addLast("tls", new SslHandler(security.newSslEngine(ch.remoteAddress())))
+                            .addLast("chunks", new ChunkedWriteHandler());
                     }
                     ch.pipeline()
                         .addLast("idle", new IdleStateHandler(0, 0, idleTimeoutMs, TimeUnit.MILLISECONDS))
-                        .addLast("frames", new LengthFieldBasedFrameDecoder(maxRequestBytes, 0, 4, 0, 4));
+                        .addLast("frames", new KafkaFrameDecoder(maxRequestBytes, security.saslServers() != null
+                            ? security.saslServerMaxReceiveSize() : Integer.MAX_VALUE));
                     if (security.usesTls()) {
                         ch.pipeline().addLast("files", new FileRegionEncoder());
                     }

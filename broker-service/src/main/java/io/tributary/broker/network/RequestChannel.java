@@ -89,7 +89,9 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
         }
         queued.add(frame);
         queuedBytes += frame.readableBytes();
-        if (queuedBytes > MAX_QUEUED_BYTES) {
+        if (queuedBytes > MAX_QUEUED_BYTES || (sasl != null && !sasl.complete() && inFlight)) {
+            // Before authentication one frame waits at most (as Kafka mutes the channel): a client that
+            // has not authenticated cannot make the broker buffer its pipelined frames.
             ctx.channel().config().setAutoRead(false);
         }
         if (!inFlight) {
@@ -166,6 +168,12 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
     private void onResponse(ChannelHandlerContext ctx, ByteBuf frame, RequestContext context, Response response,
                             Throwable error) {
         frame.release();
+        if (sasl != null && sasl.complete()) {
+            KafkaFrameDecoder frames = ctx.pipeline().get(KafkaFrameDecoder.class);
+            if (frames != null) {
+                frames.authenticated();
+            }
+        }
         if (closed) {
             return;
         }
@@ -216,7 +224,7 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
 
     private static String describe(RequestContext context) {
         return context == null ? "a SASL token" : context.apiKey() + " v" + context.apiVersion() + " from client "
-            + context.clientId();
+            + SaslAuthenticator.printable(context.clientId());
     }
 
     @Override
@@ -268,6 +276,9 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        if (sasl != null) {
+            sasl.dispose();
+        }
         releaseQueued();
         closed = true;
         super.channelInactive(ctx);

@@ -38,9 +38,11 @@ import org.slf4j.LoggerFactory;
  * </ol>
  * Any other request before that closes the connection. A failed exchange is answered
  * SASL_AUTHENTICATION_FAILED (the mechanism's message when it is an
- * {@link SaslAuthenticationException}, a generic one otherwise, so a client cannot learn which
- * users exist), after {@code connection.failed.authentication.delay.ms}, and the connection is
- * then closed. {@code session_lifetime_ms} is 0: sessions do not expire, so clients do not
+ * {@link SaslAuthenticationException}, a generic one otherwise), after
+ * {@code connection.failed.authentication.delay.ms}, and the connection is then closed. As in
+ * Kafka, SCRAM refuses an unknown user at the first message and a wrong password at the last, so
+ * the step of a refusal tells whether a user exists; the delay slows guessing either way.
+ * Unexpected requests before authentication count and wait as failures too. {@code session_lifetime_ms} is 0: sessions do not expire, so clients do not
  * re-authenticate (KIP-368 is not served).
  *
  * <p>Not thread-safe: confined to the connection's event loop.
@@ -94,9 +96,7 @@ final class SaslAuthenticator {
         if (state == State.AUTHENTICATE && api == ApiKeys.SASL_AUTHENTICATE) {
             return authenticate(ctx, context, body, session);
         }
-        state = State.FAILED;
-        return CompletableFuture.completedFuture(Response.close("unexpected " + api + " request during SASL"
-            + " authentication on listener " + security.listenerName()));
+        return fail(ctx, "unexpected " + api + " request during SASL authentication", null);
     }
 
     private CompletableFuture<Response> handshake(ChannelHandlerContext ctx, RequestContext context, ByteBuffer body) {
@@ -104,7 +104,7 @@ final class SaslAuthenticator {
         SaslHandshakeResponseData answer = new SaslHandshakeResponseData()
             .setMechanisms(security.saslServers().mechanisms());
         if (!security.saslServers().mechanisms().contains(mechanism)) {
-            return fail(ctx, "unsupported SASL mechanism " + mechanism,
+            return fail(ctx, "unsupported SASL mechanism " + printable(mechanism),
                 send(context, new SaslHandshakeResponse(answer.setErrorCode(Errors.UNSUPPORTED_SASL_MECHANISM.code()))));
         }
         try {
@@ -153,8 +153,10 @@ final class SaslAuthenticator {
         if (server.isComplete()) {
             principal = security.saslPrincipal(server, client, session);
             state = State.COMPLETE;
+            String mechanism = server.getMechanismName();
+            dispose();
             security.recordSuccess();
-            log.debug("Connection {} authenticated as {} with {}", connectionId, principal, server.getMechanismName());
+            log.debug("Connection {} authenticated as {} with {}", connectionId, principal, mechanism);
         }
         return challenge;
     }
@@ -167,9 +169,35 @@ final class SaslAuthenticator {
             + server.getMechanismName();
     }
 
+    /** Releases the mechanism's server (its exchange state and credentials); idempotent. */
+    void dispose() {
+        if (server != null) {
+            try {
+                server.dispose();
+            } catch (SaslException | RuntimeException e) {
+                log.debug("Could not dispose the SASL server of connection {}", connectionId, e);
+            }
+            server = null;
+        }
+    }
+
+    /** At most 64 printable ASCII characters of a client-chosen string, for log lines. */
+    static String printable(String value) {
+        if (value == null) {
+            return "null";
+        }
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < value.length() && out.length() < 64; i++) {
+            char c = value.charAt(i);
+            out.append(c >= 0x20 && c < 0x7f ? c : '?');
+        }
+        return value.length() > 64 ? out + "..." : out.toString();
+    }
+
     private CompletableFuture<Response> fail(ChannelHandlerContext ctx, String reason,
                                              org.apache.kafka.common.network.Send answer) {
         state = State.FAILED;
+        dispose();
         security.recordFailure();
         log.info("Failed authentication of connection {} on listener {} ({})", connectionId, security.listenerName(),
             reason);

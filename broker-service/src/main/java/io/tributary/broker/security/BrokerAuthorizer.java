@@ -2,7 +2,6 @@ package io.tributary.broker.security;
 
 import java.io.Closeable;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -18,8 +17,6 @@ import org.apache.kafka.common.metrics.internals.PluginMetricsImpl;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
-import org.apache.kafka.common.security.auth.KafkaPrincipal;
-import org.apache.kafka.common.security.auth.SecurityProtocol;
 import org.apache.kafka.metadata.authorizer.StandardAcl;
 import org.apache.kafka.metadata.authorizer.StandardAuthorizer;
 import org.apache.kafka.server.authorizer.Action;
@@ -37,6 +34,9 @@ import org.apache.kafka.server.authorizer.AuthorizationResult;
  * <p>Without {@code authorizer.class.name} every request is allowed, as in Kafka. Names the
  * setting accepts: {@code org.apache.kafka.metadata.authorizer.StandardAuthorizer} and
  * {@code kafka.security.authorizer.AclAuthorizer} (Kafka 3's ZooKeeper-mode name), both this class.
+ *
+ * <p>A request whose client address is unknown (its connection already gone) is denied: host
+ * ACLs could not be matched.
  *
  * <p>Thread-safe: ACL changes arrive from the ZooKeeper watch while network and request threads
  * authorize.
@@ -123,7 +123,10 @@ public final class BrokerAuthorizer implements Closeable {
         if (authorizer == null) {
             return true;
         }
-        return authorizer.authorize(adapt(context), List.of(action(operation, type, name, true)))
+        if (context.clientAddress() == null) {
+            return false;
+        }
+        return authorizer.authorize(context, List.of(action(operation, type, name, true)))
             .get(0) == AuthorizationResult.ALLOWED;
     }
 
@@ -141,13 +144,44 @@ public final class BrokerAuthorizer implements Closeable {
         if (authorizer == null || names.isEmpty()) {
             return new LinkedHashSet<>(names);
         }
+        if (context.clientAddress() == null) {
+            return new LinkedHashSet<>();
+        }
         List<String> ordered = new ArrayList<>(new LinkedHashSet<>(names));
         List<Action> actions = new ArrayList<>(ordered.size());
         for (String name : ordered) {
             actions.add(action(operation, type, name, false));
         }
-        List<AuthorizationResult> results = authorizer.authorize(adapt(context), actions);
+        List<AuthorizationResult> results = authorizer.authorize(context, actions);
         Set<String> allowed = new LinkedHashSet<>();
+        for (int i = 0; i < ordered.size(); i++) {
+            if (results.get(i) == AuthorizationResult.ALLOWED) {
+                allowed.add(ordered.get(i));
+            }
+        }
+        return allowed;
+    }
+
+    /**
+     * The operations among {@code candidates} the principal may do on the named resource, in one
+     * call and without logging either outcome (Kafka's {@code AuthHelper.authorizedOperations},
+     * KIP-430: a report, not a request to do anything). Allow-all returns every candidate.
+     */
+    public Set<AclOperation> authorizedOperations(AuthorizableRequestContext context, ResourceType type, String name,
+                                                  Collection<AclOperation> candidates) {
+        if (authorizer == null || candidates.isEmpty()) {
+            return new LinkedHashSet<>(candidates);
+        }
+        if (context.clientAddress() == null) {
+            return new LinkedHashSet<>();
+        }
+        List<AclOperation> ordered = new ArrayList<>(new LinkedHashSet<>(candidates));
+        List<Action> actions = new ArrayList<>(ordered.size());
+        for (AclOperation operation : ordered) {
+            actions.add(new Action(operation, new ResourcePattern(type, name, PatternType.LITERAL), 1, false, false));
+        }
+        List<AuthorizationResult> results = authorizer.authorize(context, actions);
+        Set<AclOperation> allowed = new LinkedHashSet<>();
         for (int i = 0; i < ordered.size(); i++) {
             if (results.get(i) == AuthorizationResult.ALLOWED) {
                 allowed.add(ordered.get(i));
@@ -165,7 +199,10 @@ public final class BrokerAuthorizer implements Closeable {
         if (authorizer == null) {
             return true;
         }
-        return authorizer.authorizeByResourceType(adapt(context), operation, type) == AuthorizationResult.ALLOWED;
+        if (context.clientAddress() == null) {
+            return false;
+        }
+        return authorizer.authorizeByResourceType(context, operation, type) == AuthorizationResult.ALLOWED;
     }
 
     /** The ACLs the authorizer holds (for tests and DescribeAcls cross-checks). */
@@ -175,54 +212,6 @@ public final class BrokerAuthorizer implements Closeable {
 
     private static Action action(AclOperation operation, ResourceType type, String name, boolean logIfDenied) {
         return new Action(operation, new ResourcePattern(type, name, PatternType.LITERAL), 1, true, logIfDenied);
-    }
-
-    /** The context as is, unless its client address is unknown (a closed connection): then loopback. */
-    private static AuthorizableRequestContext adapt(AuthorizableRequestContext context) {
-        if (context.clientAddress() != null) {
-            return context;
-        }
-        return new AuthorizableRequestContext() {
-            @Override
-            public String listenerName() {
-                return context.listenerName();
-            }
-
-            @Override
-            public SecurityProtocol securityProtocol() {
-                return context.securityProtocol();
-            }
-
-            @Override
-            public KafkaPrincipal principal() {
-                return context.principal();
-            }
-
-            @Override
-            public InetAddress clientAddress() {
-                return InetAddress.getLoopbackAddress();
-            }
-
-            @Override
-            public int requestType() {
-                return context.requestType();
-            }
-
-            @Override
-            public int requestVersion() {
-                return context.requestVersion();
-            }
-
-            @Override
-            public String clientId() {
-                return context.clientId();
-            }
-
-            @Override
-            public int correlationId() {
-                return context.correlationId();
-            }
-        };
     }
 
     @Override

@@ -47,6 +47,7 @@ public final class ListenerSecurity implements Closeable {
     private final SaslServers saslServers;
     private final KafkaPrincipalBuilder principalBuilder;
     private final long failedAuthenticationDelayMs;
+    private final int saslServerMaxReceiveSize;
     private final Counter successful;
     private final Counter failed;
 
@@ -79,6 +80,7 @@ public final class ListenerSecurity implements Closeable {
         principalBuilder = ChannelBuilders.createPrincipalBuilder(sslConfigs, null,
             SslPrincipalMapper.fromRules(security.sslPrincipalMappingRules()));
         failedAuthenticationDelayMs = security.connectionFailedAuthenticationDelayMs();
+        saslServerMaxReceiveSize = security.saslServerMaxReceiveSize();
         successful = Counter.builder("kafka.server.socket.server.metrics.successful.authentication")
             .description("Connections that authenticated").tag("listener", endPoint.listenerName()).register(registry);
         failed = Counter.builder("kafka.server.socket.server.metrics.failed.authentication")
@@ -128,6 +130,11 @@ public final class ListenerSecurity implements Closeable {
     /** How long a failed authentication's answer waits, ms ({@code connection.failed.authentication.delay.ms}). */
     public long failedAuthenticationDelayMs() {
         return failedAuthenticationDelayMs;
+    }
+
+    /** Largest frame a SASL connection may send before it authenticated, bytes ({@code sasl.server.max.receive.size}). */
+    public int saslServerMaxReceiveSize() {
+        return saslServerMaxReceiveSize;
     }
 
     /** Counts a connection that authenticated. */

@@ -181,21 +181,7 @@ final class UserEntityConfigs {
         return zkClient.curator();
     }
 
-    @FunctionalInterface
-    private interface ZkCall<T> {
-        T call() throws Exception;
-    }
-
-    private static <T> T call(ZkCall<T> zkCall, String what) {
-        try {
-            return zkCall.call();
-        } catch (RuntimeException e) {
-            throw e;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ZooKeeperClientException("Interrupted while trying to " + what, e);
-        } catch (Exception e) {
-            throw new ZooKeeperClientException("Could not " + what + ": " + e, e);
-        }
+    private static <T> T call(KafkaZkClient.ZkCall<T> zkCall, String what) {
+        return KafkaZkClient.run(zkCall, what);
     }
 }

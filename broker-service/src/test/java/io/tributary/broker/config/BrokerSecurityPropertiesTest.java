@@ -39,8 +39,10 @@ class BrokerSecurityPropertiesTest {
         assertThatThrownBy(() -> BrokerSecurityProperties.bind(Map.of("broker.sasl-enabled-mechanisms", "GSSAPI")))
             .rootCause().hasMessageContaining("GSSAPI");
         assertThatThrownBy(() -> BrokerSecurityProperties.bind(
-                Map.of("broker.sasl-mechanism-inter-broker-protocol", "OAUTHBEARER")))
-            .rootCause().hasMessageContaining("OAUTHBEARER");
+                Map.of("broker.sasl-mechanism-inter-broker-protocol", "GSSAPI")))
+            .rootCause().hasMessageContaining("GSSAPI");
+        assertThatThrownBy(() -> BrokerSecurityProperties.bind(Map.of("broker.ssl-client-auth", "require")))
+            .as("a typo must not turn mTLS off").rootCause().hasMessageContaining("none, requested or required");
     }
 
     @Test

@@ -129,7 +129,8 @@ class SaslSslListenerTest {
     void scramSha512ProducesAndConsumesOverTls() throws Exception {
         Map<String, Object> alice = saslSsl("SCRAM-SHA-512", scram("alice", ALICE_PASSWORD));
         try (Admin admin = Admin.create(alice)) {
-            admin.createTopics(List.of(new NewTopic("secured", 1, (short) 1))).all().get();
+            admin.createTopics(List.of(new NewTopic("secured", 1, (short) 1), new NewTopic("secured-large", 1, (short) 1)))
+                .all().get();
         }
         Map<String, Object> producerConfigs = new HashMap<>(alice);
         producerConfigs.put("key.serializer", ByteArraySerializer.class.getName());
@@ -138,6 +139,8 @@ class SaslSslListenerTest {
             for (int i = 0; i < 20; i++) {
                 producer.send(new ProducerRecord<>("secured", ("record-" + i).getBytes(StandardCharsets.UTF_8))).get();
             }
+            // Once authenticated, frames may exceed the 512 KiB pre-authentication limit.
+            producer.send(new ProducerRecord<>("secured-large", new byte[700 * 1024])).get();
         }
         Map<String, Object> consumerConfigs = new HashMap<>(alice);
         consumerConfigs.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
@@ -206,6 +209,19 @@ class SaslSslListenerTest {
             out.flush();
             DataInputStream in = new DataInputStream(socket.getInputStream());
             assertThat(in.read()).as("closed without an answer").isEqualTo(-1);
+        }
+    }
+
+    @Test
+    void aLargeFrameBeforeAuthenticationClosesTheConnectionAtOnce() throws Exception {
+        String[] hostPort = address("INTERNAL").split(":");
+        try (Socket socket = new Socket(hostPort[0], Integer.parseInt(hostPort[1]))) {
+            socket.setSoTimeout(10_000);
+            DataOutputStream out = new DataOutputStream(socket.getOutputStream());
+            out.writeInt(600 * 1024); // over sasl.server.max.receive.size (512 KiB): closed before it arrives
+            out.write(new byte[1024]);
+            out.flush();
+            assertThat(new DataInputStream(socket.getInputStream()).read()).as("closed").isEqualTo(-1);
         }
     }
 
