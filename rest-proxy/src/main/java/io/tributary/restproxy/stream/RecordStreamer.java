@@ -107,7 +107,8 @@ public class RecordStreamer {
         return emitter;
     }
 
-    private void run(KafkaLogin login, String topic, int partitionCount, Start start, StreamPositions positions, EmbeddedFormat format,
+    private void run(KafkaLogin login, String topic, int partitionCount,
+            Start start, StreamPositions positions, EmbeddedFormat format,
             SseEmitter emitter, AtomicBoolean stopped) {
         List<TopicPartition> partitions = new ArrayList<>();
         for (int p = 0; p < partitionCount; p++) {

@@ -24,7 +24,8 @@ class ProduceServiceAuthorizationTest {
     private static final Node NODE = new Node(0, "127.0.0.1", 9092);
 
     private final MockProducer<byte[], byte[]> producer = new MockProducer<>(new Cluster("c", List.of(NODE),
-        List.of(new PartitionInfo("secured", 0, NODE, new Node[] {NODE}, new Node[] {NODE})), Set.of(), Set.of()), false, null, new ByteArraySerializer(), new ByteArraySerializer());
+        List.of(new PartitionInfo("secured", 0, NODE, new Node[] {NODE}, new Node[] {NODE})), Set.of(), Set.of()),
+        false, null, new ByteArraySerializer(), new ByteArraySerializer());
     private final ProduceService service = new ProduceService(producer, new ClusterMetadata(null),
         new RecordMetrics(new SimpleMeterRegistry()));
 

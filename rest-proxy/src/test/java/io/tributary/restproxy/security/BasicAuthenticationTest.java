@@ -19,6 +19,14 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.acl.AccessControlEntry;
+import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.acl.AclPermissionType;
+import org.apache.kafka.common.resource.PatternType;
+import org.apache.kafka.common.resource.ResourcePattern;
+import org.apache.kafka.common.resource.ResourceType;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -75,6 +83,12 @@ class BasicAuthenticationTest {
             broker.createScramUser("alice", ALICE_PASSWORD);
             broker.createScramUser("bob", BOB_PASSWORD);
             broker.createTopic("secured", 1);
+            broker.createTopic("alice-only", 1);
+            // Only alice may write alice-only; bob may see it but not write it (nor anything else).
+            broker.createAcls(List.of(
+                allow("User:alice", AclOperation.WRITE, "alice-only"),
+                allow("User:alice", AclOperation.DESCRIBE, "alice-only"),
+                allow("User:bob", AclOperation.DESCRIBE, "alice-only")));
         }
         return broker;
     }
@@ -82,6 +96,11 @@ class BasicAuthenticationTest {
     /** A second replica that knows this test's proxy as its peer, as behind a load balancer. */
     private ConfigurableApplicationContext replicaB;
     private HttpJson anonymousB;
+
+    private static AclBinding allow(String principal, AclOperation operation, String topic) {
+        return new AclBinding(new ResourcePattern(ResourceType.TOPIC, topic, PatternType.LITERAL),
+            new AccessControlEntry(principal, "*", operation, AclPermissionType.ALLOW));
+    }
 
     @BeforeAll
     void clients() throws IOException {
@@ -186,6 +205,32 @@ class BasicAuthenticationTest {
         assertThat(v3.status()).isEqualTo(200);
         assertThat(v3.body().get("error_code").asInt()).isEqualTo(200);
         assertThat(values("secured")).contains("{\"by\":\"admin\"}", "by admin");
+    }
+
+    @Test
+    void aUserWritesWhereAnAclLetsThemAndAsThemselves() {
+        String cluster = admin.get("/v3/clusters").body().get("data").get(0).get("cluster_id").asString();
+        String v3 = "/v3/clusters/" + cluster + "/topics/alice-only/records";
+        // The authorizer follows ACL changes from ZooKeeper: wait until alice's WRITE has arrived.
+        Awaitility.await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(alice.post(
+            "/topics/alice-only", JSON, "{\"records\":[{\"value\":\"v2 by alice\"}]}").body().get("offsets").get(0)
+            .get("error_code").isNull()).isTrue());
+
+        Response aliceV3 = alice.post(v3, "application/json",
+            "{\"value\":{\"type\":\"STRING\",\"data\":\"v3 by alice\"}}");
+        Response bobV2 = bob.post("/topics/alice-only", JSON, "{\"records\":[{\"value\":\"v2 by bob\"}]}");
+        Response bobV3 = bob.post(v3, "application/json", "{\"value\":{\"type\":\"STRING\",\"data\":\"v3 by bob\"}}");
+
+        assertThat(aliceV3.status()).isEqualTo(200);
+        assertThat(aliceV3.body().get("error_code").asInt()).as(aliceV3.text()).isEqualTo(200);
+        // bob may describe the topic, so his records are refused one by one, as Confluent's proxy reports them.
+        assertThat(bobV2.status()).isEqualTo(200);
+        assertThat(bobV2.body().get("offsets").get(0).get("error_code").asInt()).as(bobV2.text()).isEqualTo(40301);
+        assertThat(bobV2.body().get("offsets").get(0).get("error").asString()).contains("AuthorizationException");
+        assertThat(bobV3.body().get("error_code").asInt()).as(bobV3.text()).isEqualTo(40301);
+        // Only alice may write there, so what is there was written as alice.
+        assertThat(values("alice-only")).contains("\"v2 by alice\"", "v3 by alice")
+            .doesNotContain("\"v2 by bob\"", "v3 by bob");
     }
 
     @Test

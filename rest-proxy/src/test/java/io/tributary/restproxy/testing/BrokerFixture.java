@@ -15,6 +15,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.ScramCredentialInfo;
 import org.apache.kafka.clients.admin.ScramMechanism;
 import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
+import org.apache.kafka.common.acl.AclBinding;
 
 /**
  * One real Tributary broker (embedded ZooKeeper) started from the broker-service jar in its own
@@ -81,6 +82,15 @@ public final class BrokerFixture implements AutoCloseable {
                 new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 4096), password))).all().get();
         } catch (Exception e) {
             throw new IllegalStateException("Could not create user " + user, e);
+        }
+    }
+
+    /** Creates ACLs (through the internal listener, whose ANONYMOUS is a super user). */
+    public void createAcls(List<AclBinding> acls) {
+        try (Admin admin = admin()) {
+            admin.createAcls(acls).all().get();
+        } catch (Exception e) {
+            throw new IllegalStateException("Could not create ACLs " + acls, e);
         }
     }
 
