@@ -1,11 +1,11 @@
 package io.tributary.restproxy.health;
 
-import io.tributary.restproxy.error.KafkaErrors;
-import java.util.Collection;
-import java.util.concurrent.TimeUnit;
 import io.tributary.restproxy.config.CallerBoundClients;
 import io.tributary.restproxy.config.KafkaClientPool;
+import io.tributary.restproxy.error.KafkaErrors;
 import io.tributary.restproxy.security.KafkaLogin;
+import java.util.Collection;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.common.Node;

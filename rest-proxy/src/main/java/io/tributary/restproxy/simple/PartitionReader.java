@@ -7,12 +7,15 @@ import io.tributary.restproxy.error.KafkaFutures;
 import io.tributary.restproxy.error.RestError;
 import io.tributary.restproxy.metadata.ClusterMetadata;
 import io.tributary.restproxy.metrics.RecordMetrics;
+import io.tributary.restproxy.security.Callers;
+import io.tributary.restproxy.security.KafkaLogin;
 import jakarta.annotation.PreDestroy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -27,9 +30,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
-import io.tributary.restproxy.security.Callers;
-import io.tributary.restproxy.security.KafkaLogin;
-import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.stereotype.Service;
 
 /**
