@@ -119,13 +119,11 @@ public class ConsumerManager {
      */
     public void delete(String group, String id) {
         InstanceKey key = new InstanceKey(group, id);
-        if (!instances.containsKey(key)) {
-            throw RestError.CONSUMER_INSTANCE_NOT_FOUND.exception("Consumer instance not found.");
-        }
-        checkOwner(key);
         ConsumerInstance[] removed = new ConsumerInstance[1];
-        // Under the key's lock, as create's compute, so an instance and its owner go together.
+        // Under the key's lock, as create's compute, so an instance and its owner go together and
+        // the owner checked is the owner of the instance removed.
         instances.computeIfPresent(key, (k, instance) -> {
+            checkOwner(k);
             owners.remove(k);
             removed[0] = instance;
             return null;
