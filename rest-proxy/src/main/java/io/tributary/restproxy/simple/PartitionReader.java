@@ -11,12 +11,13 @@ import io.tributary.restproxy.security.Callers;
 import io.tributary.restproxy.security.KafkaLogin;
 import jakarta.annotation.PreDestroy;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
@@ -36,7 +37,7 @@ import org.springframework.stereotype.Service;
  * Stateless reads of one partition for clients that keep their own offsets: no consumer
  * instance, no group, nothing to clean up. Reads run on a bounded pool of assign-mode Kafka
  * consumers (no {@code group.id}), each borrowed for one request and made for the caller's login
- * (idle ones are kept per login, so a read never runs as someone else). Thread-safe.
+ * (an idle one is reused only by its own login, so a read never runs as someone else). Thread-safe.
  */
 @Service
 public class PartitionReader {
@@ -56,9 +57,15 @@ public class PartitionReader {
     private final int poolSize;
     private final Semaphore permits;
     private final Callers callers;
-    /** Consumers between reads, by the login they were made for; at most {@code poolSize} in all. */
-    private final Map<KafkaLogin, ConcurrentLinkedQueue<KafkaConsumer<byte[], byte[]>>> idle = new ConcurrentHashMap<>();
-    private final AtomicInteger idleCount = new AtomicInteger();
+    /** A consumer between reads and the login it was made for. */
+    private record IdleConsumer(KafkaLogin login, KafkaConsumer<byte[], byte[]> consumer) {
+    }
+
+    /**
+     * Consumers between reads, least recently returned first; at most {@code poolSize}, the
+     * oldest closed to make room. Guarded by itself.
+     */
+    private final Deque<IdleConsumer> idle = new ArrayDeque<>();
     private final ExecutorService executor;
 
     public PartitionReader(Admin admin, ClusterMetadata metadata, KafkaConsumerFactory consumers,
@@ -137,12 +144,7 @@ public class PartitionReader {
     /** Polls until a record arrives, the wait is over, or {@code request} is cancelled (its client went away). */
     private List<ConsumerRecord<byte[], byte[]>> readWithPooledConsumer(KafkaLogin login, TopicPartition tp,
             long offset, int count, long maxBytes, long waitMs, CompletableFuture<?> request) {
-        ConcurrentLinkedQueue<KafkaConsumer<byte[], byte[]>> idleOfLogin =
-            idle.computeIfAbsent(login, l -> new ConcurrentLinkedQueue<>());
-        KafkaConsumer<byte[], byte[]> consumer = idleOfLogin.poll();
-        if (consumer != null) {
-            idleCount.decrementAndGet();
-        }
+        KafkaConsumer<byte[], byte[]> consumer = borrowIdle(login);
         boolean healthy = true;
         try {
             if (consumer == null) {
@@ -171,17 +173,42 @@ public class PartitionReader {
             throw KafkaErrors.toRest(e);
         } finally {
             if (consumer != null) {
-                if (healthy && idleCount.incrementAndGet() <= poolSize) {
+                if (healthy) {
                     consumer.unsubscribe();
-                    idleOfLogin.add(consumer);
+                    returnIdle(login, consumer);
                 } else {
-                    if (healthy) {
-                        idleCount.decrementAndGet();
-                    }
                     consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
                 }
             }
             permits.release();
+        }
+    }
+
+    /** The most recently returned idle consumer made for {@code login}, or null. */
+    private KafkaConsumer<byte[], byte[]> borrowIdle(KafkaLogin login) {
+        synchronized (idle) {
+            for (Iterator<IdleConsumer> it = idle.descendingIterator(); it.hasNext(); ) {
+                IdleConsumer candidate = it.next();
+                if (candidate.login().equals(login)) {
+                    it.remove();
+                    return candidate.consumer();
+                }
+            }
+            return null;
+        }
+    }
+
+    /** Keeps {@code consumer} for the login's next read, closing the oldest idle one past the pool size. */
+    private void returnIdle(KafkaLogin login, KafkaConsumer<byte[], byte[]> consumer) {
+        IdleConsumer evicted = null;
+        synchronized (idle) {
+            idle.addLast(new IdleConsumer(login, consumer));
+            if (idle.size() > poolSize) {
+                evicted = idle.removeFirst();
+            }
+        }
+        if (evicted != null) {
+            evicted.consumer().close(CloseOptions.timeout(Duration.ofSeconds(5)));
         }
     }
 
@@ -203,11 +230,11 @@ public class PartitionReader {
     @PreDestroy
     void close() {
         executor.shutdownNow();
-        for (ConcurrentLinkedQueue<KafkaConsumer<byte[], byte[]>> queue : idle.values()) {
-            KafkaConsumer<byte[], byte[]> consumer;
-            while ((consumer = queue.poll()) != null) {
-                consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
-            }
+        List<IdleConsumer> open;
+        synchronized (idle) {
+            open = List.copyOf(idle);
+            idle.clear();
         }
+        open.forEach(idleConsumer -> idleConsumer.consumer().close(CloseOptions.timeout(Duration.ofSeconds(5))));
     }
 }

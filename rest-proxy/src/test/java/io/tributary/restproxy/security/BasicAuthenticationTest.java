@@ -237,6 +237,32 @@ class BasicAuthenticationTest {
     }
 
     @Test
+    void workOnOtherThreadsRunsAsTheCallerWhoStartedIt() {
+        assertThat(admin.post("/topics/secured", JSON, "{\"records\":[{\"value\":\"needle for admin\"}]}")
+            .status()).isEqualTo(200);
+        String cluster = admin.get("/v3/clusters").body().get("data").get(0).get("cluster_id").asString();
+        String searches = "/v3/clusters/" + cluster + "/topics/secured/searches";
+
+        // Partition reads run on the reader pool, searches on their own threads.
+        Response adminRead = admin.get("/topics/secured/partitions/0/records?offset=0&count=100&format=json");
+        Response aliceRead = alice.get("/topics/secured/partitions/0/records?offset=0&count=100&format=json");
+        String searchId = admin.post(searches, "application/json", "{\"query\":\"needle\",\"in\":\"value\"}")
+            .body().get("search_id").asString();
+        Awaitility.await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(admin.get(searches + "/"
+            + searchId).body().get("state").asString()).isNotEqualTo("RUNNING"));
+        Response search = admin.get(searches + "/" + searchId);
+        Response searchSeenByBob = bob.get(searches + "/" + searchId);
+
+        assertThat(adminRead.status()).as(adminRead.text()).isEqualTo(200);
+        assertThat(adminRead.text()).contains("needle for admin");
+        assertThat(aliceRead.status()).as(aliceRead.text()).isEqualTo(403);
+        assertThat(aliceRead.errorCode()).isEqualTo(40301);
+        assertThat(search.body().get("state").asString()).as(search.text()).isEqualTo("DONE");
+        assertThat(search.body().get("matched").asLong()).as(search.text()).isPositive();
+        assertThat(searchSeenByBob.status()).isEqualTo(404);
+    }
+
+    @Test
     void consumerInstanceBelongsToItsCreator() {
         Response created = admin.post("/consumers/owned-group", "application/vnd.kafka.v2+json",
             "{\"name\":\"mine\",\"format\":\"json\"}");
