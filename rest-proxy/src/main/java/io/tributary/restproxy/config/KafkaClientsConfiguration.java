@@ -1,20 +1,19 @@
 package io.tributary.restproxy.config;
 
+import io.tributary.restproxy.security.AuthenticationProperties;
+import io.tributary.restproxy.security.Callers;
 import java.time.Clock;
-import java.util.HashMap;
-import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The shared Kafka clients: one producer (thread-safe; every produce request goes through it, so
- * batches from many HTTP requests share network round trips) and one Admin client.
+ * The Kafka clients the services use. The {@code Producer} and {@code Admin} beans stand for the
+ * current caller's clients ({@link CallerBoundClients}), kept per caller in a
+ * {@link KafkaClientPool}: with authentication off there is one caller, the proxy itself, so one
+ * producer (thread-safe; every produce request goes through it, and batches from many HTTP
+ * requests share network round trips) and one Admin client, as before authentication existed.
  */
 @Configuration(proxyBeanMethods = false)
 public class KafkaClientsConfiguration {
@@ -24,26 +23,31 @@ public class KafkaClientsConfiguration {
         return Clock.systemUTC();
     }
 
-    @Bean(destroyMethod = "close")
-    Producer<byte[], byte[]> producer(KafkaClientProperties kafka) {
-        Map<String, Object> config = new HashMap<>();
-        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        config.put(ProducerConfig.CLIENT_ID_CONFIG, "rest-proxy-producer");
-        // A missing topic should become a 404 within seconds, not after the client's 60 s default.
-        config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
-        config.put(ProducerConfig.LINGER_MS_CONFIG, 1);
-        config.putAll(kafka.producer());
-        return new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer());
+    @Bean
+    Callers callers(AuthenticationProperties authentication) {
+        return new Callers(authentication);
+    }
+
+    @Bean
+    KafkaClientSettings kafkaClientSettings(KafkaClientProperties kafka, AuthenticationProperties authentication) {
+        return new KafkaClientSettings(kafka, authentication);
     }
 
     @Bean(destroyMethod = "close")
-    Admin admin(KafkaClientProperties kafka) {
-        Map<String, Object> config = new HashMap<>();
-        config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        config.put(AdminClientConfig.CLIENT_ID_CONFIG, "rest-proxy-admin");
-        config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000);
-        config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
-        config.putAll(kafka.admin());
-        return Admin.create(config);
+    KafkaClientPool kafkaClientPool(KafkaClientSettings settings, AuthenticationProperties authentication,
+            Clock clock) {
+        return new KafkaClientPool(settings, authentication.clientIdleTimeout(), clock);
+    }
+
+    /** The current caller's producer. The pool closes the real clients, so no destroy method here. */
+    @Bean(destroyMethod = "")
+    Producer<byte[], byte[]> producer(KafkaClientPool pool, Callers callers) {
+        return CallerBoundClients.producer(pool, callers::current);
+    }
+
+    /** The current caller's Admin client. */
+    @Bean(destroyMethod = "")
+    Admin admin(KafkaClientPool pool, Callers callers) {
+        return CallerBoundClients.admin(pool, callers::current);
     }
 }

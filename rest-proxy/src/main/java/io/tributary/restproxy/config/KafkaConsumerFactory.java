@@ -2,6 +2,7 @@ package io.tributary.restproxy.config;
 
 import io.tributary.restproxy.error.KafkaErrors;
 import io.tributary.restproxy.error.RestError;
+import io.tributary.restproxy.security.KafkaLogin;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -13,16 +14,18 @@ import org.springframework.stereotype.Component;
 /**
  * Creates the proxy's Kafka consumers (byte-array keys and values) from {@code kafka.*}: group
  * members for consumer instances, and group-less assign-mode consumers for reads, streams and
- * searches. Offsets are never auto-committed by Kafka's client: the proxy commits what its readers
- * consumed. Thread-safe; each consumer it returns is owned by the caller, who closes it.
+ * searches. Each logs in as the {@link KafkaLogin} it is made for, the caller who started the
+ * work (captured on the request thread: consumers are used on other threads). Offsets are never
+ * auto-committed by Kafka's client: the proxy commits what its readers consumed. Thread-safe; each
+ * consumer it returns is owned by the caller, who closes it.
  */
 @Component
 public class KafkaConsumerFactory {
 
-    private final KafkaClientProperties kafka;
+    private final KafkaClientSettings settings;
 
-    public KafkaConsumerFactory(KafkaClientProperties kafka) {
-        this.kafka = kafka;
+    public KafkaConsumerFactory(KafkaClientSettings settings) {
+        this.settings = settings;
     }
 
     /**
@@ -30,25 +33,25 @@ public class KafkaConsumerFactory {
      *
      * @throws io.tributary.restproxy.error.RestException 42204 when the settings are invalid
      */
-    public KafkaConsumer<byte[], byte[]> member(String group, String clientId, String autoOffsetReset) {
-        Map<String, Object> settings = base(clientId, autoOffsetReset);
+    public KafkaConsumer<byte[], byte[]> member(KafkaLogin login, String group, String clientId,
+            String autoOffsetReset) {
+        Map<String, Object> settings = base(login, clientId, autoOffsetReset);
         settings.put(ConsumerConfig.GROUP_ID_CONFIG, group);
         return create(settings);
     }
 
     /** A consumer without a group, for {@code assign} and {@code seek} only. */
-    public KafkaConsumer<byte[], byte[]> groupless(String clientId, String autoOffsetReset) {
-        Map<String, Object> settings = base(clientId, autoOffsetReset);
+    public KafkaConsumer<byte[], byte[]> groupless(KafkaLogin login, String clientId, String autoOffsetReset) {
+        Map<String, Object> settings = base(login, clientId, autoOffsetReset);
         settings.remove(ConsumerConfig.GROUP_ID_CONFIG);
         return create(settings);
     }
 
-    private Map<String, Object> base(String clientId, String autoOffsetReset) {
+    private Map<String, Object> base(KafkaLogin login, String clientId, String autoOffsetReset) {
         Map<String, Object> settings = new HashMap<>();
-        settings.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         settings.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
         settings.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, autoOffsetReset);
-        settings.putAll(kafka.consumer());
+        settings.putAll(this.settings.consumer(login));
         settings.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, autoOffsetReset);
         settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         return settings;

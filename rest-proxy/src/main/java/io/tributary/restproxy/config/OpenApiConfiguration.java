@@ -8,7 +8,10 @@ import io.swagger.v3.oas.models.media.Content;
 import io.swagger.v3.oas.models.media.MediaType;
 import io.swagger.v3.oas.models.media.Schema;
 import io.swagger.v3.oas.models.responses.ApiResponse;
+import io.swagger.v3.oas.models.security.SecurityRequirement;
+import io.swagger.v3.oas.models.security.SecurityScheme;
 import io.tributary.restproxy.error.ErrorResponse;
+import io.tributary.restproxy.security.AuthenticationProperties;
 import java.util.Map;
 import org.springdoc.core.customizers.OpenApiCustomizer;
 import org.springframework.context.annotation.Bean;
@@ -28,9 +31,26 @@ public class OpenApiConfiguration {
             .description("HTTP access to a Tributary (Apache Kafka protocol) cluster, compatible with the Confluent "
                 + "REST Proxy API v2 and v3, plus stateless partition reads, Server-Sent Event streams, server-side "
                 + "search and consumer group offset resets. Errors are {\"error_code\", \"message\"}: 40401 topic "
-                + "not found, 40402 partition not found, 40403 consumer instance not found, 40601 format mismatch, "
+                + "not found, 40101 sign-in needed or refused, 40301 refused by the brokers' ACLs or another "
+                + "principal's consumer instance, 40402 partition not found, 40403 consumer instance not found, 40601 format mismatch, "
                 + "40901/40902/40903 consumer conflicts, 42204 invalid consumer config, 422 malformed body, 413 "
-                + "body too large, 50002 Kafka error, 50003 retriable Kafka error."));
+                + "body too large, 42901 over the rate limit, 50002 Kafka error, 50003 retriable Kafka error."));
+    }
+
+    /** With {@code rest-proxy.authentication.method=basic}, the document says so, and Swagger UI asks for a login. */
+    @Bean
+    OpenApiCustomizer basicAuthentication(AuthenticationProperties authentication) {
+        return openApi -> {
+            if (!authentication.enabled()) {
+                return;
+            }
+            if (openApi.getComponents() == null) {
+                openApi.setComponents(new Components());
+            }
+            openApi.getComponents().addSecuritySchemes("basic", new SecurityScheme().type(SecurityScheme.Type.HTTP)
+                .scheme("basic").description("A user of the brokers (SCRAM or PLAIN); the proxy acts as that user"));
+            openApi.addSecurityItem(new SecurityRequirement().addList("basic"));
+        };
     }
 
     @Bean

@@ -5,6 +5,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.tributary.restproxy.config.KafkaConsumerFactory;
 import io.tributary.restproxy.config.RestProxyProperties;
 import io.tributary.restproxy.error.RestError;
+import io.tributary.restproxy.security.Callers;
+import io.tributary.restproxy.security.KafkaLogin;
 import jakarta.annotation.PreDestroy;
 import java.time.Clock;
 import java.util.List;
@@ -19,9 +21,11 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
 
 /**
- * The consumer instances of this proxy, by group and instance id. Creates their Kafka consumers,
- * closes instances idle longer than {@code rest-proxy.consumer-instance-timeout} (so no member is
- * leaked in its group), and closes all at shutdown. Thread-safe.
+ * The consumer instances of this proxy, by group and instance id. Creates their Kafka consumers
+ * with the creating caller's login, closes instances idle longer than
+ * {@code rest-proxy.consumer-instance-timeout} (so no member is leaked in its group), and closes
+ * all at shutdown. An instance belongs to the principal that created it: another principal gets
+ * 40301 from {@link #get} and {@link #delete} and the instance is left as it was. Thread-safe.
  */
 @Service
 public class ConsumerManager {
@@ -35,7 +39,10 @@ public class ConsumerManager {
     private final KafkaConsumerFactory consumers;
     private final RestProxyProperties properties;
     private final Clock clock;
+    private final Callers callers;
     private final Map<InstanceKey, ConsumerInstance> instances = new ConcurrentHashMap<>();
+    /** The principal ({@link KafkaLogin#principal()}) that created each instance. */
+    private final Map<InstanceKey, String> owners = new ConcurrentHashMap<>();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread thread = new Thread(r, "rest-consumer-timer");
         thread.setDaemon(true);
@@ -43,7 +50,8 @@ public class ConsumerManager {
     });
 
     public ConsumerManager(KafkaConsumerFactory consumers, RestProxyProperties properties, Clock clock,
-            MeterRegistry registry) {
+            MeterRegistry registry, Callers callers) {
+        this.callers = callers;
         this.consumers = consumers;
         this.properties = properties;
         this.clock = clock;
@@ -65,6 +73,7 @@ public class ConsumerManager {
         String id = config.name() != null ? config.name()
             : "rest-consumer-" + properties.replicaId() + "-" + UUID.randomUUID();
         InstanceKey key = new InstanceKey(group, id);
+        KafkaLogin login = callers.current();
         ConsumerInstance[] created = new ConsumerInstance[1];
         if (instances.size() >= properties.maxConsumerInstances() && !instances.containsKey(key)) {
             throw RestError.SERVICE_UNAVAILABLE.exception("This proxy holds its most consumer instances ("
@@ -76,24 +85,28 @@ public class ConsumerManager {
                     + "exists in the specified consumer group.");
             }
             created[0] = new ConsumerInstance(group, id, config,
-                consumers.member(group, "rest-proxy-" + id, config.autoOffsetReset()), clock,
+                consumers.member(login, group, "rest-proxy-" + id, config.autoOffsetReset()), clock,
                 properties.consumerBufferMaxBytes().toBytes(), timer);
+            owners.put(k, login.principal());
             return created[0];
         });
-        log.info("Created consumer instance {} in group {}", id, group);
+        log.info("Created consumer instance {} in group {} for {}", id, group, login);
         return created[0];
     }
 
     /**
      * The instance, marked as used.
      *
-     * @throws io.tributary.restproxy.error.RestException 40403 when there is none
+     * @throws io.tributary.restproxy.error.RestException 40403 when there is none, 40301 when it
+     *         belongs to another principal
      */
     public ConsumerInstance get(String group, String id) {
-        ConsumerInstance instance = instances.get(new InstanceKey(group, id));
+        InstanceKey key = new InstanceKey(group, id);
+        ConsumerInstance instance = instances.get(key);
         if (instance == null) {
             throw RestError.CONSUMER_INSTANCE_NOT_FOUND.exception("Consumer instance not found.");
         }
+        checkOwner(key);
         instance.touch();
         return instance;
     }
@@ -101,15 +114,35 @@ public class ConsumerManager {
     /**
      * Closes and forgets the instance; its consumer leaves the group.
      *
-     * @throws io.tributary.restproxy.error.RestException 40403 when there is none
+     * @throws io.tributary.restproxy.error.RestException 40403 when there is none, 40301 when it
+     *         belongs to another principal
      */
     public void delete(String group, String id) {
-        ConsumerInstance instance = instances.remove(new InstanceKey(group, id));
-        if (instance == null) {
+        InstanceKey key = new InstanceKey(group, id);
+        ConsumerInstance[] removed = new ConsumerInstance[1];
+        // Under the key's lock, as create's compute, so an instance and its owner go together and
+        // the owner checked is the owner of the instance removed.
+        instances.computeIfPresent(key, (k, instance) -> {
+            checkOwner(k);
+            owners.remove(k);
+            removed[0] = instance;
+            return null;
+        });
+        if (removed[0] == null) {
             throw RestError.CONSUMER_INSTANCE_NOT_FOUND.exception("Consumer instance not found.");
         }
+        ConsumerInstance instance = removed[0];
         instance.close();
         log.info("Deleted consumer instance {} of group {}", id, group);
+    }
+
+    private void checkOwner(InstanceKey key) {
+        String owner = owners.get(key);
+        String caller = callers.current().principal();
+        if (!caller.equals(owner)) {
+            throw RestError.KAFKA_AUTHORIZATION.exception("Consumer instance " + key.id() + " of group " + key.group()
+                + " belongs to another principal; " + caller + " may not use it.");
+        }
     }
 
     /** Whether this proxy holds the instance. */
@@ -128,7 +161,7 @@ public class ConsumerManager {
         long timeoutMs = properties.consumerInstanceTimeout().toMillis();
         for (Map.Entry<InstanceKey, ConsumerInstance> entry : List.copyOf(instances.entrySet())) {
             ConsumerInstance instance = entry.getValue();
-            if (now - instance.lastUsedMs() >= timeoutMs && instances.remove(entry.getKey(), instance)) {
+            if (now - instance.lastUsedMs() >= timeoutMs && expire(entry.getKey(), instance)) {
                 log.info("Consumer instance {} of group {} idle for {} ms: closing it", instance.id(),
                     instance.group(), now - instance.lastUsedMs());
                 Thread closer = new Thread(instance::close, "rest-consumer-close-" + instance.id());
@@ -138,10 +171,25 @@ public class ConsumerManager {
         }
     }
 
+    /** Removes the instance and its owner if it is still the one held under {@code key}. */
+    private boolean expire(InstanceKey key, ConsumerInstance instance) {
+        boolean[] removed = new boolean[1];
+        instances.computeIfPresent(key, (k, held) -> {
+            if (held != instance) {
+                return held;
+            }
+            owners.remove(k);
+            removed[0] = true;
+            return null;
+        });
+        return removed[0];
+    }
+
     @PreDestroy
     void closeAll() {
         List<ConsumerInstance> open = List.copyOf(instances.values());
         instances.clear();
+        owners.clear();
         open.parallelStream().forEach(ConsumerInstance::close);
         timer.shutdownNow();
     }

@@ -31,6 +31,8 @@ public enum RestError {
     /** Malformed JSON, a field of the wrong type, bad base64. */
     UNPROCESSABLE_ENTITY(HttpStatus.UNPROCESSABLE_CONTENT, 422),
     INVALID_CONSUMER_CONFIG(HttpStatus.UNPROCESSABLE_CONTENT, 42204),
+    /** The caller went over {@code rest-proxy.rate-limit.*}. */
+    TOO_MANY_REQUESTS(HttpStatus.TOO_MANY_REQUESTS, 42901),
     INTERNAL_SERVER_ERROR(HttpStatus.INTERNAL_SERVER_ERROR, 500),
     /** A Kafka error that retrying will not fix. */
     KAFKA_ERROR(HttpStatus.INTERNAL_SERVER_ERROR, 50002),

@@ -49,7 +49,11 @@ public class InstanceForwardingFilter extends OncePerRequestFilter {
 
     private static final Logger log = LoggerFactory.getLogger(InstanceForwardingFilter.class);
     private static final Pattern INSTANCE_PATH = Pattern.compile("^/consumers/([^/]+)/instances/([^/]+)(/.*)?$");
-    private static final List<String> COPIED_HEADERS = List.of("Content-Type", "Accept", "Last-Event-ID");
+    /** Authorization goes along: the owner signs the caller in and checks the instance is theirs. */
+    /** Answer headers relayed besides Content-Type: the owner's sign-in challenge and rate limit. */
+    private static final List<String> RELAYED_HEADERS = List.of("WWW-Authenticate", "Retry-After");
+    private static final List<String> COPIED_HEADERS = List.of("Content-Type", "Accept", "Last-Event-ID",
+        "Authorization");
 
     private final ConsumerManager consumers;
     private final PeerDirectory directory;
@@ -135,6 +139,9 @@ public class InstanceForwardingFilter extends OncePerRequestFilter {
         }
         response.setStatus(answer.statusCode());
         answer.headers().firstValue("Content-Type").ifPresent(response::setContentType);
+        for (String name : RELAYED_HEADERS) {
+            answer.headers().firstValue(name).ifPresent(value -> response.setHeader(name, value));
+        }
         response.getOutputStream().write(answer.body());
         return Outcome.RELAYED;
     }

@@ -1,6 +1,9 @@
 package io.tributary.restproxy.health;
 
+import io.tributary.restproxy.config.CallerBoundClients;
+import io.tributary.restproxy.config.KafkaClientPool;
 import io.tributary.restproxy.error.KafkaErrors;
+import io.tributary.restproxy.security.KafkaLogin;
 import java.util.Collection;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
@@ -22,9 +25,10 @@ public class KafkaClusterHealthIndicator extends AbstractHealthIndicator {
 
     private final Admin admin;
 
-    public KafkaClusterHealthIndicator(Admin admin) {
+    /** Checks with the proxy's own login ({@code kafka.*}): health checks come from no signed-in caller. */
+    public KafkaClusterHealthIndicator(KafkaClientPool pool) {
         super("Kafka cluster health check failed");
-        this.admin = admin;
+        this.admin = CallerBoundClients.admin(pool, () -> KafkaLogin.SERVICE);
     }
 
     @Override

@@ -5,7 +5,8 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 
 /**
  * Where one produced record landed, or why it did not: partition and offset on success;
- * {@code error_code} (50002, or 50003 when a retry may succeed) and {@code error} on failure.
+ * {@code error_code} (40301 when the brokers refused the caller, 50002, or 50003 when a retry may
+ * succeed) and {@code error} on failure, as in the Confluent proxy.
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record PartitionOffset(

@@ -35,7 +35,8 @@ public class ProduceService {
 
     /**
      * Sends {@code records} to {@code topic} in order and completes with one result per record,
-     * in the same order. A record that fails gets error code 50003 when retrying may help (Kafka's
+     * in the same order. A record the brokers refuse to the caller gets 40301 (Kafka's authorization
+     * errors), one that fails otherwise 50003 when retrying may help (Kafka's
      * {@code RetriableException}: timeouts, leader changes) and 50002 otherwise, while the others
      * still succeed, as in the Confluent proxy.
      *

@@ -4,6 +4,8 @@ import io.tributary.restproxy.config.KafkaConsumerFactory;
 import io.tributary.restproxy.error.KafkaErrors;
 import io.tributary.restproxy.error.RestError;
 import io.tributary.restproxy.metadata.ClusterMetadata;
+import io.tributary.restproxy.security.Callers;
+import io.tributary.restproxy.security.KafkaLogin;
 import jakarta.annotation.PreDestroy;
 import java.time.Clock;
 import java.time.Duration;
@@ -12,12 +14,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.ArrayBlockingQueue;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.KafkaException;
@@ -42,6 +44,9 @@ public class SearchService {
 
     private final ClusterMetadata metadata;
     private final KafkaConsumerFactory consumers;
+    private final Callers callers;
+    /** The login that started each search, by search id: only it may see the search. */
+    private final Map<String, KafkaLogin> owners = new ConcurrentHashMap<>();
     private final Clock clock;
     private final Map<String, TopicSearch> searches = new ConcurrentHashMap<>();
     private final ExecutorService executor = new ThreadPoolExecutor(2, 2, 0, TimeUnit.MILLISECONDS,
@@ -51,7 +56,8 @@ public class SearchService {
             return thread;
         });
 
-    public SearchService(ClusterMetadata metadata, KafkaConsumerFactory consumers, Clock clock) {
+    public SearchService(ClusterMetadata metadata, KafkaConsumerFactory consumers, Clock clock, Callers callers) {
+        this.callers = callers;
         this.metadata = metadata;
         this.consumers = consumers;
         this.clock = clock;
@@ -66,11 +72,14 @@ public class SearchService {
         int partitions = metadata.partitionCount(request.topic());
         forgetOld();
         TopicSearch search = new TopicSearch(UUID.randomUUID().toString(), request, clock.millis());
+        KafkaLogin login = callers.current();
+        owners.put(search.id(), login);
         searches.put(search.id(), search);
         try {
-            executor.execute(() -> run(search, partitions));
+            executor.execute(() -> run(login, search, partitions));
         } catch (RejectedExecutionException e) {
             searches.remove(search.id());
+            owners.remove(search.id());
             throw RestError.SERVICE_UNAVAILABLE.exception("Too many searches running; retry later");
         }
         return search;
@@ -83,7 +92,8 @@ public class SearchService {
      */
     public TopicSearch get(String topic, String id) {
         TopicSearch search = searches.get(id);
-        if (search == null || !search.request().topic().equals(topic)) {
+        if (search == null || !search.request().topic().equals(topic)
+                || !callers.current().equals(owners.get(id))) {
             throw RestError.NOT_FOUND.exception("Search " + id + " not found.");
         }
         return search;
@@ -93,14 +103,14 @@ public class SearchService {
         return clock.millis();
     }
 
-    private void run(TopicSearch search, int partitionCount) {
+    private void run(KafkaLogin login, TopicSearch search, int partitionCount) {
         TopicSearch.Request request = search.request();
         long deadline = clock.millis() + request.timeBudgetMs();
         List<TopicPartition> partitions = new ArrayList<>();
         for (int p = 0; p < partitionCount; p++) {
             partitions.add(new TopicPartition(request.topic(), p));
         }
-        try (KafkaConsumer<byte[], byte[]> consumer = consumers.groupless("rest-proxy-search", "earliest")) {
+        try (KafkaConsumer<byte[], byte[]> consumer = consumers.groupless(login, "rest-proxy-search", "earliest")) {
             consumer.assign(partitions);
             Map<TopicPartition, Long> start = consumer.beginningOffsets(partitions);
             Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
@@ -159,6 +169,7 @@ public class SearchService {
     private void forgetOld() {
         long cutoff = clock.millis() - KEEP_FINISHED_MS;
         searches.values().removeIf(search -> search.finishedBefore(cutoff));
+        owners.keySet().retainAll(searches.keySet());
     }
 
     @PreDestroy

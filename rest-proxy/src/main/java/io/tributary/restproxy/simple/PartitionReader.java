@@ -7,13 +7,17 @@ import io.tributary.restproxy.error.KafkaFutures;
 import io.tributary.restproxy.error.RestError;
 import io.tributary.restproxy.metadata.ClusterMetadata;
 import io.tributary.restproxy.metrics.RecordMetrics;
+import io.tributary.restproxy.security.Callers;
+import io.tributary.restproxy.security.KafkaLogin;
 import jakarta.annotation.PreDestroy;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
@@ -32,7 +36,8 @@ import org.springframework.stereotype.Service;
 /**
  * Stateless reads of one partition for clients that keep their own offsets: no consumer
  * instance, no group, nothing to clean up. Reads run on a bounded pool of assign-mode Kafka
- * consumers (no {@code group.id}), each borrowed for one request. Thread-safe.
+ * consumers (no {@code group.id}), each borrowed for one request and made for the caller's login
+ * (an idle one is reused only by its own login, so a read never runs as someone else). Thread-safe.
  */
 @Service
 public class PartitionReader {
@@ -51,12 +56,22 @@ public class PartitionReader {
     private final KafkaConsumerFactory consumers;
     private final int poolSize;
     private final Semaphore permits;
-    private final ConcurrentLinkedQueue<KafkaConsumer<byte[], byte[]>> idle = new ConcurrentLinkedQueue<>();
+    private final Callers callers;
+    /** A consumer between reads and the login it was made for. */
+    private record IdleConsumer(KafkaLogin login, KafkaConsumer<byte[], byte[]> consumer) {
+    }
+
+    /**
+     * Consumers between reads, least recently returned first; at most {@code poolSize}, the
+     * oldest closed to make room. Guarded by itself.
+     */
+    private final Deque<IdleConsumer> idle = new ArrayDeque<>();
     private final ExecutorService executor;
 
     public PartitionReader(Admin admin, ClusterMetadata metadata, KafkaConsumerFactory consumers,
-            RestProxyProperties properties) {
+            RestProxyProperties properties, Callers callers) {
         this.admin = admin;
+        this.callers = callers;
         this.metadata = metadata;
         this.consumers = consumers;
         this.poolSize = properties.simpleConsumerPoolSize();
@@ -108,12 +123,13 @@ public class PartitionReader {
         }
         // Records known to be there are waited for even past a short timeout: a fetch takes a round trip.
         long waitMs = offset < range.endOffset() ? Math.max(timeoutMs, MIN_WAIT_FOR_EXISTING_MS) : timeoutMs;
+        KafkaLogin login = callers.current();
         acquire();
         CompletableFuture<List<ConsumerRecord<byte[], byte[]>>> result = new CompletableFuture<>();
         try {
             executor.execute(() -> {
                 try {
-                    result.complete(readWithPooledConsumer(tp, offset, count, maxBytes, waitMs, result));
+                    result.complete(readWithPooledConsumer(login, tp, offset, count, maxBytes, waitMs, result));
                 } catch (RuntimeException e) {
                     result.completeExceptionally(e);
                 }
@@ -126,13 +142,13 @@ public class PartitionReader {
     }
 
     /** Polls until a record arrives, the wait is over, or {@code request} is cancelled (its client went away). */
-    private List<ConsumerRecord<byte[], byte[]>> readWithPooledConsumer(TopicPartition tp, long offset, int count,
-            long maxBytes, long waitMs, CompletableFuture<?> request) {
-        KafkaConsumer<byte[], byte[]> consumer = idle.poll();
+    private List<ConsumerRecord<byte[], byte[]>> readWithPooledConsumer(KafkaLogin login, TopicPartition tp,
+            long offset, int count, long maxBytes, long waitMs, CompletableFuture<?> request) {
+        KafkaConsumer<byte[], byte[]> consumer = borrowIdle(login);
         boolean healthy = true;
         try {
             if (consumer == null) {
-                consumer = consumers.groupless("rest-proxy-partition-reader", "none");
+                consumer = consumers.groupless(login, "rest-proxy-partition-reader", "none");
             }
             consumer.assign(List.of(tp));
             consumer.seek(tp, offset);
@@ -159,12 +175,40 @@ public class PartitionReader {
             if (consumer != null) {
                 if (healthy) {
                     consumer.unsubscribe();
-                    idle.add(consumer);
+                    returnIdle(login, consumer);
                 } else {
                     consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
                 }
             }
             permits.release();
+        }
+    }
+
+    /** The most recently returned idle consumer made for {@code login}, or null. */
+    private KafkaConsumer<byte[], byte[]> borrowIdle(KafkaLogin login) {
+        synchronized (idle) {
+            for (Iterator<IdleConsumer> it = idle.descendingIterator(); it.hasNext(); ) {
+                IdleConsumer candidate = it.next();
+                if (candidate.login().equals(login)) {
+                    it.remove();
+                    return candidate.consumer();
+                }
+            }
+            return null;
+        }
+    }
+
+    /** Keeps {@code consumer} for the login's next read, closing the oldest idle one past the pool size. */
+    private void returnIdle(KafkaLogin login, KafkaConsumer<byte[], byte[]> consumer) {
+        IdleConsumer evicted = null;
+        synchronized (idle) {
+            idle.addLast(new IdleConsumer(login, consumer));
+            if (idle.size() > poolSize) {
+                evicted = idle.removeFirst();
+            }
+        }
+        if (evicted != null) {
+            evicted.consumer().close(CloseOptions.timeout(Duration.ofSeconds(5)));
         }
     }
 
@@ -186,9 +230,11 @@ public class PartitionReader {
     @PreDestroy
     void close() {
         executor.shutdownNow();
-        KafkaConsumer<byte[], byte[]> consumer;
-        while ((consumer = idle.poll()) != null) {
-            consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
+        List<IdleConsumer> open;
+        synchronized (idle) {
+            open = List.copyOf(idle);
+            idle.clear();
         }
+        open.forEach(idleConsumer -> idleConsumer.consumer().close(CloseOptions.timeout(Duration.ofSeconds(5))));
     }
 }

@@ -8,6 +8,8 @@ import io.tributary.restproxy.format.EmbeddedFormat;
 import io.tributary.restproxy.format.RecordView;
 import io.tributary.restproxy.metadata.ClusterMetadata;
 import io.tributary.restproxy.metrics.RecordMetrics;
+import io.tributary.restproxy.security.Callers;
+import io.tributary.restproxy.security.KafkaLogin;
 import jakarta.annotation.PreDestroy;
 import java.io.IOException;
 import java.time.Duration;
@@ -48,6 +50,7 @@ public class RecordStreamer {
 
     private final ClusterMetadata metadata;
     private final KafkaConsumerFactory consumers;
+    private final Callers callers;
     private final JsonMapper mapper;
     private final RecordMetrics metrics;
     private final Semaphore streams;
@@ -55,7 +58,8 @@ public class RecordStreamer {
     private final Map<AtomicBoolean, Thread> running = new ConcurrentHashMap<>();
 
     public RecordStreamer(ClusterMetadata metadata, KafkaConsumerFactory consumers, RestProxyProperties properties,
-            JsonMapper mapper, RecordMetrics metrics) {
+            JsonMapper mapper, RecordMetrics metrics, Callers callers) {
+        this.callers = callers;
         this.metadata = metadata;
         this.consumers = consumers;
         this.mapper = mapper;
@@ -76,11 +80,18 @@ public class RecordStreamer {
         if (!streams.tryAcquire()) {
             throw RestError.SERVICE_UNAVAILABLE.exception("Too many open streams (rest-proxy.max-streams)");
         }
+        KafkaLogin login;
+        try {
+            login = callers.current();
+        } catch (RuntimeException e) {
+            streams.release();
+            throw e;
+        }
         SseEmitter emitter = new SseEmitter(0L);
         AtomicBoolean stopped = new AtomicBoolean();
         Thread thread = new Thread(() -> {
             try {
-                run(topic, partitions, start, positions, format, emitter, stopped);
+                run(login, topic, partitions, start, positions, format, emitter, stopped);
             } finally {
                 streams.release();
                 running.remove(stopped);
@@ -96,13 +107,14 @@ public class RecordStreamer {
         return emitter;
     }
 
-    private void run(String topic, int partitionCount, Start start, StreamPositions positions, EmbeddedFormat format,
+    private void run(KafkaLogin login, String topic, int partitionCount,
+            Start start, StreamPositions positions, EmbeddedFormat format,
             SseEmitter emitter, AtomicBoolean stopped) {
         List<TopicPartition> partitions = new ArrayList<>();
         for (int p = 0; p < partitionCount; p++) {
             partitions.add(new TopicPartition(topic, p));
         }
-        try (KafkaConsumer<byte[], byte[]> consumer = consumers.groupless("rest-proxy-stream", "earliest")) {
+        try (KafkaConsumer<byte[], byte[]> consumer = consumers.groupless(login, "rest-proxy-stream", "earliest")) {
             consumer.assign(partitions);
             // A resumed position past the log end (the log was truncated or recreated) resumes at the end;
             // one before the log start is reset to the start by the consumer (auto.offset.reset=earliest).

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tributary.restproxy.config.KafkaClientProperties;
+import io.tributary.restproxy.config.KafkaClientSettings;
+import io.tributary.restproxy.security.Callers;
 import io.tributary.restproxy.config.KafkaConsumerFactory;
 import io.tributary.restproxy.config.RestProxyProperties;
 import io.tributary.restproxy.error.RestException;
@@ -57,10 +59,11 @@ class ConsumerInstanceExpiryTest {
     private final BrokerFixture broker = BrokerFixture.get();
     private final ManualClock clock = new ManualClock();
     private final ConsumerManager manager = new ConsumerManager(
-        new KafkaConsumerFactory(new KafkaClientProperties(broker.bootstrapServers(), "", "", Map.of(), Map.of(), Map.of())),
+        new KafkaConsumerFactory(KafkaClientSettings.of(new KafkaClientProperties(broker.bootstrapServers(), "", "", "",
+            Map.of(), Map.of(), Map.of(), Map.of()))),
         new RestProxyProperties(Duration.ofMinutes(5), Duration.ofSeconds(1), Duration.ofMinutes(5), DataSize.ofMegabytes(64),
             DataSize.ofMegabytes(16), DataSize.ofMegabytes(16), "", 4, 4, 100, "test", List.of()),
-        clock, new SimpleMeterRegistry());
+        clock, new SimpleMeterRegistry(), Callers.anonymous());
 
     @AfterEach
     void close() {

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tributary.restproxy.config.KafkaClientProperties;
+import io.tributary.restproxy.config.KafkaClientSettings;
+import io.tributary.restproxy.security.Callers;
 import io.tributary.restproxy.config.KafkaConsumerFactory;
 import io.tributary.restproxy.config.RestProxyProperties;
 import io.tributary.restproxy.testing.BrokerFixture;
@@ -31,12 +33,13 @@ class SlowReaderStaysInGroupTest {
 
     private final BrokerFixture broker = BrokerFixture.get();
     private final ConsumerManager manager = new ConsumerManager(
-        new KafkaConsumerFactory(new KafkaClientProperties(broker.bootstrapServers(), "", "", Map.of(),
+        new KafkaConsumerFactory(KafkaClientSettings.of(new KafkaClientProperties(broker.bootstrapServers(), "", "", "",
+            Map.of(), Map.of(),
             Map.of("max.poll.interval.ms", "1500", "session.timeout.ms", "6000", "heartbeat.interval.ms", "500"),
-            Map.of())),
+            Map.of()))),
         new RestProxyProperties(Duration.ofMinutes(5), Duration.ofSeconds(1), Duration.ofMinutes(5), DataSize.ofMegabytes(64),
             DataSize.ofMegabytes(16), DataSize.ofMegabytes(16), "", 4, 4, 100, "test", List.of()),
-        Clock.systemUTC(), new SimpleMeterRegistry());
+        Clock.systemUTC(), new SimpleMeterRegistry(), Callers.anonymous());
 
     @AfterEach
     void close() {

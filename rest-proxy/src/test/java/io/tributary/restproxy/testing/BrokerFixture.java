@@ -12,6 +12,10 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.ScramCredentialInfo;
+import org.apache.kafka.clients.admin.ScramMechanism;
+import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
+import org.apache.kafka.common.acl.AclBinding;
 
 /**
  * One real Tributary broker (embedded ZooKeeper) started from the broker-service jar in its own
@@ -19,8 +23,14 @@ import org.apache.kafka.clients.admin.NewTopic;
  * property {@code broker.jar}, which the build points at the reactor's broker-service jar.
  *
  * <p>Topic auto-creation is off, so tests create what they use and an unknown topic stays unknown.
+ *
+ * <p>{@link #startSasl()} starts another, unshared broker whose clients must log in (SCRAM-SHA-512)
+ * and whose requests pass Kafka's {@code StandardAuthorizer}; its test closes it.
  */
-public final class BrokerFixture {
+public final class BrokerFixture implements AutoCloseable {
+
+    /** The super user of {@link #startSasl()} brokers (besides the PLAINTEXT internal listener's ANONYMOUS). */
+    public static final String SUPER_USER = "admin";
 
     private static BrokerFixture instance;
 
@@ -28,12 +38,68 @@ public final class BrokerFixture {
     private final Path logFile;
     private final String bootstrapServers;
     private final String zookeeperConnect;
+    /** The PLAINTEXT listener where ANONYMOUS is a super user, or the only listener. */
+    private final String internalServers;
 
-    private BrokerFixture(Process process, Path logFile, String bootstrapServers, String zookeeperConnect) {
+    private BrokerFixture(Process process, Path logFile, String bootstrapServers, String zookeeperConnect,
+            String internalServers) {
         this.process = process;
         this.logFile = logFile;
         this.bootstrapServers = bootstrapServers;
         this.zookeeperConnect = zookeeperConnect;
+        this.internalServers = internalServers;
+    }
+
+    /**
+     * A new broker with a SASL_PLAINTEXT listener ({@link #bootstrapServers()}, SCRAM-SHA-512) and a
+     * PLAINTEXT one for the test's own Admin client ({@link #admin()}, a super user as ANONYMOUS),
+     * authorizing with Kafka's {@code StandardAuthorizer}; super users ANONYMOUS and {@value #SUPER_USER}.
+     */
+    public static BrokerFixture startSasl() {
+        try {
+            int saslPort = freePort();
+            int internalPort = freePort();
+            return start(List.of(
+                "--broker.listeners=SASL_PLAINTEXT://127.0.0.1:" + saslPort + ",INTERNAL://127.0.0.1:" + internalPort,
+                "--broker.listener-security-protocol-map=SASL_PLAINTEXT:SASL_PLAINTEXT,INTERNAL:PLAINTEXT",
+                "--broker.inter-broker-listener-name=INTERNAL",
+                "--broker.sasl-enabled-mechanisms=SCRAM-SHA-512",
+                "--broker.authorizer-class-name=org.apache.kafka.metadata.authorizer.StandardAuthorizer",
+                "--broker.super-users=User:ANONYMOUS;User:" + SUPER_USER),
+                "127.0.0.1:" + saslPort, "127.0.0.1:" + internalPort);
+        } catch (IOException e) {
+            throw new IllegalStateException("Could not start the broker", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Creates or replaces a SCRAM-SHA-512 user (through the internal listener). */
+    public void createScramUser(String user, String password) {
+        try (Admin admin = admin()) {
+            admin.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion(user,
+                new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 4096), password))).all().get();
+        } catch (Exception e) {
+            throw new IllegalStateException("Could not create user " + user, e);
+        }
+    }
+
+    /** Creates ACLs (through the internal listener, whose ANONYMOUS is a super user). */
+    public void createAcls(List<AclBinding> acls) {
+        try (Admin admin = admin()) {
+            admin.createAcls(acls).all().get();
+        } catch (Exception e) {
+            throw new IllegalStateException("Could not create ACLs " + acls, e);
+        }
+    }
+
+    /** Kills a broker from {@link #startSasl()}. */
+    @Override
+    public void close() {
+        if (this != instance) {
+            kill();
+        }
     }
 
     /** The shared broker, started on first use. */
@@ -58,6 +124,11 @@ public final class BrokerFixture {
         return bootstrapServers;
     }
 
+    /** {@code host:port} of the listener where no login is needed (ANONYMOUS is a super user on SASL brokers). */
+    public String internalServers() {
+        return internalServers;
+    }
+
     /** {@code host:port} of the broker's embedded ZooKeeper. */
     public String zookeeperConnect() {
         return zookeeperConnect;
@@ -79,34 +150,40 @@ public final class BrokerFixture {
 
     /** A new Admin client for the broker; close it. */
     public Admin admin() {
-        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers));
+        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, internalServers));
     }
 
     private static BrokerFixture start() throws IOException, InterruptedException {
+        int kafkaPort = freePort();
+        return start(List.of("--broker.listeners=PLAINTEXT://127.0.0.1:" + kafkaPort), "127.0.0.1:" + kafkaPort,
+            "127.0.0.1:" + kafkaPort);
+    }
+
+    private static BrokerFixture start(List<String> listeners, String bootstrapServers, String internalServers)
+            throws IOException, InterruptedException {
         String jar = System.getProperty("broker.jar");
         if (jar == null || !Files.exists(Path.of(jar))) {
             throw new IllegalStateException("broker.jar (" + jar + ") does not exist: build broker-service first "
                 + "(mvn -B verify from the top directory builds it before these tests)");
         }
         Path dir = Files.createTempDirectory("rest-proxy-test-broker");
-        int kafkaPort = freePort();
         int zookeeperPort = freePort();
         List<String> command = new ArrayList<>(List.of(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m", "-XX:TieredStopAtLevel=1",
             "-jar", jar,
             "--broker.data-dir=" + dir.resolve("data"),
-            "--broker.listeners=PLAINTEXT://127.0.0.1:" + kafkaPort,
             "--broker.embedded-zookeeper-port=" + zookeeperPort,
             "--broker.auto-create-topics-enable=false",
             "--broker.offsets-topic-num-partitions=5",
             "--broker.group-initial-rebalance-delay-ms=0",
             "--broker.group-min-session-timeout-ms=1000",
             "--server.port=0"));
+        command.addAll(listeners);
         Path log = dir.resolve("broker.log");
         Process process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
             .redirectOutput(log.toFile()).start();
-        BrokerFixture broker = new BrokerFixture(process, log, "127.0.0.1:" + kafkaPort,
-            "127.0.0.1:" + zookeeperPort);
+        BrokerFixture broker = new BrokerFixture(process, log, bootstrapServers, "127.0.0.1:" + zookeeperPort,
+            internalServers);
         broker.awaitStarted();
         return broker;
     }

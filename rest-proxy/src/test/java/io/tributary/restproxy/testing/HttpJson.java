@@ -3,6 +3,9 @@ package io.tributary.restproxy.testing;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -13,7 +16,13 @@ import tools.jackson.databind.json.JsonMapper;
 public final class HttpJson {
 
     /** An answer: status, content type and the body parsed as JSON (null when empty). */
-    public record Response(int status, String contentType, JsonNode body, String text) {
+    public record Response(int status, String contentType, JsonNode body, String text, HttpHeaders headers) {
+
+        /** The first value of a response header, or null. */
+        public String header(String name) {
+            return headers.firstValue(name).orElse(null);
+        }
+
 
         /** The {@code error_code} of an error body. */
         public int errorCode() {
@@ -25,9 +34,27 @@ public final class HttpJson {
 
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     private final String baseUrl;
+    /** The Authorization header sent with every request, or null. */
+    private final String authorization;
 
     public HttpJson(String baseUrl) {
+        this(baseUrl, null);
+    }
+
+    private HttpJson(String baseUrl, String authorization) {
         this.baseUrl = baseUrl;
+        this.authorization = authorization;
+    }
+
+    /** A client that signs every request in with HTTP Basic as {@code user}. */
+    public HttpJson as(String user, String password) {
+        return new HttpJson(baseUrl, "Basic " + Base64.getEncoder().encodeToString((user + ":" + password)
+            .getBytes(StandardCharsets.UTF_8)));
+    }
+
+    private HttpRequest.Builder request(String path) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(uri(path));
+        return authorization == null ? builder : builder.header("Authorization", authorization);
     }
 
     public String baseUrl() {
@@ -39,15 +66,15 @@ public final class HttpJson {
     }
 
     public Response get(String path) {
-        return send(HttpRequest.newBuilder(uri(path)).GET().build());
+        return send(request(path).GET().build());
     }
 
     public Response get(String path, String accept) {
-        return send(HttpRequest.newBuilder(uri(path)).header("Accept", accept).GET().build());
+        return send(request(path).header("Accept", accept).GET().build());
     }
 
     public Response post(String path, String contentType, String body) {
-        return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", contentType)
+        return send(request(path).header("Content-Type", contentType)
             .POST(HttpRequest.BodyPublishers.ofString(body)).build());
     }
 
@@ -56,7 +83,7 @@ public final class HttpJson {
     }
 
     public Response delete(String path) {
-        return send(HttpRequest.newBuilder(uri(path)).DELETE().build());
+        return send(request(path).DELETE().build());
     }
 
     public Response send(HttpRequest request) {
@@ -65,7 +92,7 @@ public final class HttpJson {
             String text = response.body();
             JsonNode body = text == null || text.isBlank() ? null : parse(text);
             return new Response(response.statusCode(), response.headers().firstValue("Content-Type").orElse(null),
-                body, text);
+                body, text, response.headers());
         } catch (IOException e) {
             throw new IllegalStateException(request.method() + " " + request.uri() + " failed", e);
         } catch (InterruptedException e) {
