@@ -58,6 +58,10 @@ import org.springframework.context.ConfigurableApplicationContext;
  * a stub proxy of a cluster with brokers down; no test starts another broker or proxy.
  * Screenshots of each page go to {@code screenshots.dir}.
  *
+ * <p>Over 500 lines because its processes are started once for every step (a broker, a proxy and
+ * a browser cost most of the run on 2 cores); longer flows live in the {@code *BrowserSteps}
+ * classes it calls.
+ *
  * <p>Needs {@code /usr/bin/chromium} and {@code /usr/bin/chromedriver} (Debian {@code chromium},
  * {@code chromium-driver}); without them it fails, it does not skip.
  */

@@ -60,6 +60,10 @@ import org.slf4j.LoggerFactory;
  * <p>Its {@link BrokerState} is published to listeners as it changes; its meters go to the
  * registry given (Kafka's names, see {@code io.tributary.broker.metrics}).
  *
+ * <p>Over 500 lines on purpose: it is the broker's composition root, and the start, shutdown and
+ * crash sequences of some twenty parts (stores, authorizer and listener security included) are
+ * only checkable when read in one place, in order. It holds no protocol or storage logic.
+ *
  * <p>Thread-safe for start and stop.
  */
 public final class BrokerServer {
