@@ -32,7 +32,8 @@ public final class ApiHandlers {
         ConfigDescriber configDescriber = new ConfigDescriber(properties, adminManager.logConfigDefaults());
         List<ApiHandler> handlers = List.of(
             new ProduceHandler(replicaManager, metadataCache, authorizer),
-            new FetchHandler(replicaManager, metadataCache, replicaManager.topicStats(), authorizer),
+            new FetchHandler(replicaManager, metadataCache, replicaManager.topicStats(), authorizer,
+                properties.fetchMaxBytes()),
             new ListOffsetsHandler(replicaManager, authorizer),
             new MetadataHandler(metadataCache, adminManager, properties.autoCreateTopicsEnable(), authorizer,
                 blockingExecutor),

@@ -59,10 +59,15 @@ public final class FetchHandler extends VersionedHandler {
     private final MetadataCache metadataCache;
     private final BrokerTopicStats topicStats;
     private final BrokerAuthorizer authorizer;
+    private final int fetchMaxBytes;
 
+    /**
+     * @param fetchMaxBytes most bytes a consumer's fetch gets ({@code fetch.max.bytes})
+     */
     public FetchHandler(ReplicaManager replicaManager, MetadataCache metadataCache, BrokerTopicStats topicStats,
-                        BrokerAuthorizer authorizer) {
+                        BrokerAuthorizer authorizer, int fetchMaxBytes) {
         super(ApiKeys.FETCH, 4, 18);
+        this.fetchMaxBytes = fetchMaxBytes;
         this.replicaManager = replicaManager;
         this.metadataCache = metadataCache;
         this.topicStats = topicStats;
@@ -117,8 +122,10 @@ public final class FetchHandler extends VersionedHandler {
                 data.rackId() == null ? "" : data.rackId(), context.clientId(), context.clientAddress(),
                 context.principal(), context.listenerName())
             : null;
+        // A consumer gets at most fetch.max.bytes, whatever it asks for (followers size their own fetches).
+        int maxBytes = fromFollower ? request.maxBytes() : Math.min(request.maxBytes(), fetchMaxBytes);
         FetchParams params = new FetchParams(request.replicaId(), request.maxWait(), request.minBytes(),
-            request.maxBytes(), isolation, clientMetadata);
+            maxBytes, isolation, clientMetadata);
         return replicaManager.fetchMessages(params, fetchInfos)
             .thenApply(results -> Responses.of(context, FetchResponse.of(response(entries, results, denied, isolation,
                 fromFollower))));

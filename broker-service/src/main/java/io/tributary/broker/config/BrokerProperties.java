@@ -106,6 +106,8 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
  *                                           none (the default) keeps consumers on leaders
  * @param consumerLagMetricsIntervalMs       how often the {@code kafka_consumergroup_lag} series of the groups
  *                                           coordinated here are refreshed, ms; 0 turns them off (Tributary's own)
+ * @param fetchMaxBytes                      most bytes a consumer's fetch gets, whatever it asks for ({@code fetch.max.bytes},
+ *                                           55 MiB); at least one batch still comes back (KIP-74)
  */
 @ConfigurationProperties("broker")
 public record BrokerProperties(
@@ -187,7 +189,8 @@ public record BrokerProperties(
         @DefaultValue("3") int controlledShutdownMaxRetries,
         @DefaultValue("5000") long controlledShutdownRetryBackoffMs,
         String replicaSelectorClass,
-        @DefaultValue("30000") long consumerLagMetricsIntervalMs) {
+        @DefaultValue("30000") long consumerLagMetricsIntervalMs,
+        @DefaultValue("57671680") int fetchMaxBytes) {
 
     public BrokerProperties {
         if (id < 0) {
