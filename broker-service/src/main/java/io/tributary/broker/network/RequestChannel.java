@@ -3,10 +3,10 @@ package io.tributary.broker.network;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.timeout.IdleStateEvent;
-import io.netty.util.ReferenceCountUtil;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.util.ReferenceCountUtil;
 import io.tributary.broker.security.ListenerSecurity;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -42,6 +42,7 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
     private SaslAuthenticator sasl;
     private SSLSession sslSession;
     private KafkaPrincipal transportPrincipal = KafkaPrincipal.ANONYMOUS;
+    private boolean frameLimitLifted;
     private final ArrayDeque<ByteBuf> queued = new ArrayDeque<>();
     private long queuedBytes;
     private boolean inFlight;
@@ -168,11 +169,12 @@ final class RequestChannel extends ChannelInboundHandlerAdapter {
     private void onResponse(ChannelHandlerContext ctx, ByteBuf frame, RequestContext context, Response response,
                             Throwable error) {
         frame.release();
-        if (sasl != null && sasl.complete()) {
+        if (sasl != null && sasl.complete() && !frameLimitLifted) {
             KafkaFrameDecoder frames = ctx.pipeline().get(KafkaFrameDecoder.class);
             if (frames != null) {
                 frames.authenticated();
             }
+            frameLimitLifted = true;
         }
         if (closed) {
             return;
