@@ -7,6 +7,8 @@ import io.tributary.broker.scheduler.Scheduler;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.cert.X509Certificate;
@@ -69,6 +71,7 @@ public final class SslStoreWatcher {
     record StoreFingerprint(Path realPath, long sizeBytes, String sha256) {
     }
 
+    private final BrokerSecurityProperties security;
     private final List<Path> files;
     private final List<String> secrets;
     private final MeterRegistry registry;
@@ -87,6 +90,7 @@ public final class SslStoreWatcher {
      * @param registry where the reload counters go
      */
     public SslStoreWatcher(BrokerSecurityProperties security, MeterRegistry registry) {
+        this.security = security;
         this.registry = registry;
         List<Path> watched = new ArrayList<>();
         for (String location : new String[] {security.sslKeystoreLocation(), security.sslTruststoreLocation()}) {
@@ -201,9 +205,38 @@ public final class SslStoreWatcher {
             return true;
         } catch (RuntimeException e) { // KafkaException (ConfigException) from SslFactory.reconfigure, mostly
             listener.failures().increment();
-            log.warn("Listener {} refused the TLS stores changed in {}; the previous certificate keeps serving: {}",
-                name, changed, redact(String.valueOf(e.getMessage())));
+            log.warn("Listener {} refused the TLS stores changed in {}; the previous certificate keeps serving: {}{}",
+                name, changed, redact(String.valueOf(e.getMessage())), redact(storeProblems()));
             return false;
+        }
+    }
+
+    /**
+     * Why the JKS or PKCS12 stores do not load, as the JDK says it ("keystore password was
+     * incorrect"), which kafka-clients' refusal leaves out; empty when they load or are PEM.
+     */
+    private String storeProblems() {
+        StringBuilder problems = new StringBuilder();
+        storeProblem(problems, security.sslKeystoreLocation(), security.sslKeystoreType(),
+            security.sslKeystorePassword());
+        storeProblem(problems, security.sslTruststoreLocation(), security.sslTruststoreType(),
+            security.sslTruststorePassword());
+        return problems.toString();
+    }
+
+    private static void storeProblem(StringBuilder problems, String location, String type, String password) {
+        if (location == null || location.isBlank() || type == null
+                || !List.of("JKS", "PKCS12").contains(type.strip().toUpperCase(java.util.Locale.ROOT))) {
+            return;
+        }
+        try (var in = Files.newInputStream(Path.of(location.strip()))) {
+            KeyStore.getInstance(type.strip()).load(in, password == null ? null : password.toCharArray());
+        } catch (IOException | GeneralSecurityException e) {
+            problems.append("; ").append(location.strip()).append(" does not load as ").append(type.strip())
+                .append(": ").append(e.getClass().getSimpleName());
+            if (e.getMessage() != null) {
+                problems.append(": ").append(e.getMessage());
+            }
         }
     }
 

@@ -213,6 +213,8 @@ class SslStoreWatcherTest {
 
             List<String> refusals = logs.lines().stream().filter(l -> l.contains("refused the TLS stores")).toList();
             assertThat(refusals).hasSize(3).allMatch(l -> l.contains(live.toString()));
+            assertThat(refusals.get(0)).as("the JDK's reason").contains("password was incorrect");
+            assertThat(refusals.get(2)).contains("DistinguishedName does not match");
             logs.assertNoLineContains(TestCertificates.PASSWORD, "another-store-pass");
         }
     }
