@@ -292,6 +292,9 @@ public final class BrokerServer {
 
             SslStoreWatcher sslStoreWatcher = security.sslReloadIntervalMs() > 0
                 ? new SslStoreWatcher(security, registry) : null;
+            if (sslStoreWatcher != null) {
+                sslStoreWatcher.alsoReload("replica fetchers", fetcherManager::reloadSslStores);
+            }
             for (EndPoint endPoint : properties.listenerEndPoints()) {
                 ListenerSecurity secured = new ListenerSecurity(endPoint, security, scramCredentialStore.credentialCache(),
                     registry);

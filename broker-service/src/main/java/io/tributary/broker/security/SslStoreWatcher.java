@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * reloaded through {@link ListenerSecurity#reloadSslStores(boolean)}, where kafka-clients'
  * {@code SslFactory.reconfigure} validates the new stores (the key store loads, its certificate
  * keeps the subject DN and SANs) before swapping them in. New connections get the new certificate;
- * open connections keep their session.
+ * open connections keep their session. The broker's own client connections registered with
+ * {@link #alsoReload} (replica fetchers) are told to reload too.
  *
  * <p>Outcomes are logged (INFO with the new certificate's subject, serial and expiry; WARN with
  * the file and kafka-clients' reason when refused) without any password or key, and counted in
@@ -76,10 +77,14 @@ public final class SslStoreWatcher {
     private final List<String> secrets;
     private final MeterRegistry registry;
     private final List<WatchedListener> listeners = new CopyOnWriteArrayList<>();
+    private final List<ClientReload> clientReloads = new CopyOnWriteArrayList<>();
     private final Map<Path, StoreFingerprint> lastSeen = new LinkedHashMap<>();
     private final Map<Path, String> unreadable = new LinkedHashMap<>();
 
     private record WatchedListener(ListenerSecurity security, Counter successes, Counter failures) {
+    }
+
+    private record ClientReload(String what, Runnable reload) {
     }
 
     /**
@@ -126,6 +131,16 @@ public final class SslStoreWatcher {
         listeners.add(new WatchedListener(listener,
             counter(listener.listenerName(), "success", "TLS store reloads that now serve"),
             counter(listener.listenerName(), "failure", "TLS store reloads refused; the previous stores serve")));
+    }
+
+    /**
+     * Also runs {@code reload} on each change: this broker's own client connections over a TLS
+     * listener (replica fetchers), which validate and log the new stores themselves.
+     *
+     * @param what names them in a log line if {@code reload} throws
+     */
+    public void alsoReload(String what, Runnable reload) {
+        clientReloads.add(new ClientReload(what, reload));
     }
 
     private Counter counter(String listener, String result, String description) {
@@ -185,6 +200,13 @@ public final class SslStoreWatcher {
         boolean refused = false;
         for (WatchedListener listener : listeners) {
             refused |= !reload(listener, changed);
+        }
+        for (ClientReload client : clientReloads) {
+            try {
+                client.reload().run();
+            } catch (RuntimeException e) {
+                log.warn("The {} could not reload their TLS stores: {}", client.what(), redact(String.valueOf(e.getMessage())));
+            }
         }
         return refused ? Outcome.REFUSED : Outcome.RELOADED;
     }
