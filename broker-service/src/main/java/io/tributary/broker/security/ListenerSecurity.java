@@ -122,8 +122,12 @@ public final class ListenerSecurity implements Closeable {
         return saslServers;
     }
 
-    /** A server-side TLS engine for a connection from {@code peer}. */
-    public SSLEngine newSslEngine(InetSocketAddress peer) {
+    /**
+     * A server-side TLS engine for a connection from {@code peer}, from the stores in use. Waits
+     * for a {@link #reloadSslStores(boolean) reload} under way (milliseconds), so a connection
+     * accepted after a reload always gets the new certificate.
+     */
+    public synchronized SSLEngine newSslEngine(InetSocketAddress peer) {
         return sslFactory.createSslEngine(peer == null ? null : peer.getHostString(), peer == null ? -1 : peer.getPort());
     }
 
