@@ -74,12 +74,17 @@ class SslStoreWatcherTest {
     }
 
     private SslStoreWatcher watch(Path keyStore) {
+        return watch(keyStore, certificates.caPem());
+    }
+
+    private SslStoreWatcher watch(Path keyStore, Path trustStore) {
         Map<String, Object> settings = new HashMap<>();
         settings.put("broker.ssl-keystore-type", "PKCS12");
         settings.put("broker.ssl-keystore-location", keyStore.toString());
         settings.put("broker.ssl-keystore-password", TestCertificates.PASSWORD);
         settings.put("broker.ssl-truststore-type", "PEM");
-        settings.put("broker.ssl-truststore-location", certificates.caPem().toString());
+        settings.put("broker.ssl-truststore-location", trustStore.toString());
+        settings.put("broker.ssl-client-auth", "required");
         BrokerSecurityProperties security = BrokerSecurityProperties.bind(settings);
         SslStoreWatcher watcher = new SslStoreWatcher(security, registry);
         listener = new ListenerSecurity(new EndPoint("SSL", SecurityProtocol.SSL, "127.0.0.1", 0), security,
@@ -217,6 +222,20 @@ class SslStoreWatcherTest {
             assertThat(refusals.get(2)).contains("DistinguishedName does not match");
             logs.assertNoLineContains(TestCertificates.PASSWORD, "another-store-pass");
         }
+    }
+
+    @Test
+    void aTrustStoreGainingANewCertificateAuthorityIsReloaded() throws Exception {
+        Path trusted = Files.copy(certificates.caPem(), dir.resolve("ca-bundle.pem"));
+        SslStoreWatcher watcher = watch(storeA, trusted);
+        TestCertificates nextCa = TestCertificates.create(dir.resolve("next-ca"));
+        Path bundle = dir.resolve("bundle.pem");
+        Files.writeString(bundle, Files.readString(certificates.caPem()) + Files.readString(nextCa.caPem()));
+        replaceAtomically(bundle, trusted);
+
+        assertThat(watcher.check()).isEqualTo(Outcome.RELOADED);
+        assertThat(reloads("success")).isEqualTo(1);
+        assertThat(served()).as("the key store is the same").isEqualTo(serial(storeA, "a"));
     }
 
     @Test
