@@ -206,7 +206,7 @@ public final class ListenerSecurity implements Closeable {
      * The certificate new TLS connections are served: the first key entry's of the key store in
      * use; empty when the listener does not use TLS.
      */
-    public Optional<X509Certificate> serverCertificate() {
+    public synchronized Optional<X509Certificate> serverCertificate() {
         if (sslFactory == null) {
             return Optional.empty();
         }

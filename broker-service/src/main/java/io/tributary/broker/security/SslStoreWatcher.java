@@ -153,11 +153,6 @@ public final class SslStoreWatcher {
         return !files.isEmpty() && !listeners.isEmpty();
     }
 
-    /** The store files watched, as configured (before resolving links). */
-    public List<Path> files() {
-        return files;
-    }
-
     /**
      * Runs {@link #check()} every {@code intervalMs} on {@code scheduler}, first after one interval.
      *
