@@ -33,6 +33,7 @@ import io.tributary.broker.replica.ZkIsrUpdater;
 import io.tributary.broker.scheduler.DefaultScheduler;
 import io.tributary.broker.security.AclStore;
 import io.tributary.broker.security.ScramCredentialStore;
+import io.tributary.broker.security.SslStoreWatcher;
 import java.io.File;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -289,14 +290,25 @@ public final class BrokerServer {
             logManager.startup();
             groupCoordinator.startup();
 
+            SslStoreWatcher sslStoreWatcher = security.sslReloadIntervalMs() > 0
+                ? new SslStoreWatcher(security, registry) : null;
+            if (sslStoreWatcher != null) {
+                sslStoreWatcher.alsoReload("replica fetchers", fetcherManager::reloadSslStores);
+            }
             for (EndPoint endPoint : properties.listenerEndPoints()) {
                 ListenerSecurity secured = new ListenerSecurity(endPoint, security, scramCredentialStore.credentialCache(),
                     registry);
                 listenerSecurity.add(secured);
+                if (sslStoreWatcher != null && secured.usesTls()) {
+                    sslStoreWatcher.watch(secured);
+                }
                 KafkaServer server = new KafkaServer(endPoint, properties.numNetworkThreads(),
                     properties.socketRequestMaxBytes(), 600_000, apis, secured);
                 listeners.add(server);
                 boundEndPoints.add(endPoint.withPort(server.start()));
+            }
+            if (sslStoreWatcher != null && sslStoreWatcher.hasWork()) {
+                sslStoreWatcher.start(scheduler, security.sslReloadIntervalMs());
             }
             registration = new BrokerRegistration(zkClient, new BrokerInfo(properties.id(),
                 BrokerListeners.advertised(properties, boundEndPoints),

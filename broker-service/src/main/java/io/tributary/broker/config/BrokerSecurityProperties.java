@@ -47,6 +47,10 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
  *                                            own TLS connections (https checks the peer's host name; empty
  *                                            does not)
  * @param sslPrincipalMappingRules            {@code ssl.principal.mapping.rules}: certificate DN to principal
+ * @param sslReloadIntervalMs                 how often the key and trust store files are checked for a change, ms;
+ *                                            a changed store is reloaded into every TLS listener without a restart
+ *                                            (Tributary's own setting, {@code ssl.reload.interval.ms} in
+ *                                            {@code server.properties}; 0 turns the check off)
  * @param saslEnabledMechanisms               {@code sasl.enabled.mechanisms}; Kafka's default is GSSAPI,
  *                                            which this broker does not serve, so the default here is the
  *                                            two SCRAM mechanisms
@@ -100,6 +104,7 @@ public record BrokerSecurityProperties(
         @DefaultValue("TLSv1.2,TLSv1.3") String sslEnabledProtocols,
         @DefaultValue("https") String sslEndpointIdentificationAlgorithm,
         @DefaultValue("DEFAULT") String sslPrincipalMappingRules,
+        @DefaultValue("60000") long sslReloadIntervalMs,
         @DefaultValue("SCRAM-SHA-256,SCRAM-SHA-512") String saslEnabledMechanisms,
         @DefaultValue("SCRAM-SHA-512") String saslMechanismInterBrokerProtocol,
         String saslJaasConfig,
@@ -137,6 +142,9 @@ public record BrokerSecurityProperties(
             // kafka-clients would fall back to "none" with a warning: a typo must not turn mTLS off.
             throw new IllegalArgumentException("broker.ssl-client-auth is " + sslClientAuth
                 + "; it must be none, requested or required");
+        }
+        if (sslReloadIntervalMs < 0) {
+            throw new IllegalArgumentException("broker.ssl-reload-interval-ms must be >= 0 (0 turns the reload off)");
         }
         if (saslServerMaxReceiveSize <= 0) {
             throw new IllegalArgumentException("broker.sasl-server-max-receive-size must be positive");
@@ -269,6 +277,7 @@ public record BrokerSecurityProperties(
         return "BrokerSecurityProperties[sslKeystoreType=" + sslKeystoreType + ", sslKeystoreLocation="
             + sslKeystoreLocation + ", sslTruststoreType=" + sslTruststoreType + ", sslTruststoreLocation="
             + sslTruststoreLocation + ", sslClientAuth=" + sslClientAuth + ", sslEnabledProtocols=" + sslEnabledProtocols
+            + ", sslReloadIntervalMs=" + sslReloadIntervalMs
             + ", saslEnabledMechanisms=" + saslEnabledMechanisms + ", saslMechanismInterBrokerProtocol="
             + saslMechanismInterBrokerProtocol + ", connectionFailedAuthenticationDelayMs="
             + connectionFailedAuthenticationDelayMs + ", saslScramAcceptLegacyClientNonce="

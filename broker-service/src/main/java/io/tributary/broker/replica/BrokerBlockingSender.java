@@ -20,6 +20,7 @@ import org.apache.kafka.common.metrics.Metrics;
 import org.apache.kafka.common.network.ChannelBuilder;
 import org.apache.kafka.common.network.ChannelBuilders;
 import org.apache.kafka.common.network.ListenerName;
+import org.apache.kafka.common.network.ListenerReconfigurable;
 import org.apache.kafka.common.network.PlaintextChannelBuilder;
 import org.apache.kafka.common.network.Selector;
 import org.apache.kafka.common.requests.AbstractRequest;
@@ -39,6 +40,8 @@ import org.apache.kafka.common.utils.internals.LogContext;
 final class BrokerBlockingSender implements Closeable {
 
     private final NetworkClient client;
+    private final ChannelBuilder channelBuilder;
+    private final Map<String, Object> clientConfigs;
     private final Metrics metrics;
     private final Time time;
     private final int socketTimeoutMs;
@@ -55,7 +58,8 @@ final class BrokerBlockingSender implements Closeable {
         this.socketTimeoutMs = socketTimeoutMs;
         this.metrics = new Metrics(time);
         LogContext logContext = new LogContext("[" + clientId + "] ");
-        ChannelBuilder channelBuilder = channelBuilder(listenerName, clientConfigs, time, logContext);
+        this.clientConfigs = clientConfigs;
+        this.channelBuilder = channelBuilder(listenerName, clientConfigs, time, logContext);
         Selector selector = new Selector(org.apache.kafka.common.network.NetworkReceive.UNLIMITED, 600_000L, metrics, time, "replica-fetcher",
             java.util.Map.of("client-id", clientId), false, channelBuilder, logContext);
         this.client = new NetworkClient(selector, new ManualMetadataUpdater(), clientId, 1, reconnectBackoffMs,
@@ -99,6 +103,20 @@ final class BrokerBlockingSender implements Closeable {
         } catch (IOException | RuntimeException e) {
             client.close(node.idString());
             throw e instanceof IOException io ? io : new IOException(e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Re-reads the TLS key and trust stores for the connections opened from now on; the open one
+     * keeps its session. kafka-clients' {@code SslFactory.reconfigure} rebuilds when a store file's
+     * modification time changed and refuses stores that do not load or change the certificate's
+     * DN or SANs. A plaintext or SASL_PLAINTEXT channel has nothing to reload. Call on the owning thread.
+     *
+     * @throws org.apache.kafka.common.KafkaException when the new stores are refused; the previous ones stay in use
+     */
+    void reloadSslStores() {
+        if (channelBuilder instanceof ListenerReconfigurable reconfigurable) {
+            reconfigurable.reconfigure(clientConfigs);
         }
     }
 

@@ -126,6 +126,15 @@ public final class ReplicaFetcherManager implements Closeable {
         return key == null ? Optional.empty() : Optional.ofNullable(fetchers.get(key)).flatMap(f -> f.fetchState(tp));
     }
 
+    /**
+     * Has every running fetcher re-read its TLS key and trust stores before its next fetch, so
+     * connections to leaders opened from then on use a rotated certificate or CA (fetchers started
+     * later read the files anyway). Returns at once; refusals are logged by each fetcher.
+     */
+    public synchronized void reloadSslStores() {
+        fetchers.values().forEach(ReplicaFetcherThread::requestSslReload);
+    }
+
     /** Number of running fetcher threads. */
     public synchronized int fetcherCount() {
         return fetchers.size();

@@ -73,6 +73,7 @@ final class ReplicaFetcherThread extends Thread {
     private final Condition partitionsChanged = partitionMapLock.newCondition();
     private final Map<TopicPartition, PartitionFetchState> partitionStates = new LinkedHashMap<>();
     private volatile boolean running = true;
+    private volatile boolean sslReloadRequested;
 
     ReplicaFetcherThread(String name, int brokerId, int sourceBrokerId, Config config, ReplicaManager replicaManager,
                          IntFunction<Optional<Node>> brokerNodes, Time time) {
@@ -137,6 +138,10 @@ final class ReplicaFetcherThread extends Thread {
         log.info("Replica fetcher {} of broker {} started on source broker {}", getName(), brokerId, sourceBrokerId);
         while (running) {
             try {
+                if (sslReloadRequested) {
+                    sslReloadRequested = false;
+                    reloadSslStores();
+                }
                 doWork();
             } catch (InterruptedException e) {
                 break;
@@ -149,6 +154,23 @@ final class ReplicaFetcherThread extends Thread {
         }
         sender.close();
         log.info("Replica fetcher {} stopped", getName());
+    }
+
+    /**
+     * Asks the thread to re-read its TLS key and trust stores before its next fetch, for the
+     * connections it opens from then on (certificate rotation). Returns at once; any thread.
+     */
+    void requestSslReload() {
+        sslReloadRequested = true;
+    }
+
+    private void reloadSslStores() {
+        try {
+            sender.reloadSslStores();
+        } catch (RuntimeException e) {
+            // SslFactory's refusal names the file and the reason, never a password.
+            log.warn("Replica fetcher {} keeps its previous TLS stores: {}", getName(), e.getMessage());
+        }
     }
 
     /**

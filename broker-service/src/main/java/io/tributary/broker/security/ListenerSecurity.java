@@ -5,13 +5,20 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.tributary.broker.config.BrokerSecurityProperties;
 import io.tributary.broker.config.EndPoint;
 import java.io.Closeable;
+import java.io.File;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.security.KeyStore;
+import java.security.KeyStoreException;
+import java.security.cert.X509Certificate;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLSession;
 import javax.security.sasl.SaslServer;
+import org.apache.kafka.common.config.SslConfigs;
 import org.apache.kafka.common.network.ChannelBuilders;
 import org.apache.kafka.common.network.ConnectionMode;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
@@ -19,6 +26,7 @@ import org.apache.kafka.common.security.auth.KafkaPrincipalBuilder;
 import org.apache.kafka.common.security.auth.PlaintextAuthenticationContext;
 import org.apache.kafka.common.security.auth.SaslAuthenticationContext;
 import org.apache.kafka.common.security.auth.SecurityProtocol;
+import org.apache.kafka.common.security.auth.SslEngineFactory;
 import org.apache.kafka.common.security.auth.SslAuthenticationContext;
 import org.apache.kafka.common.security.authenticator.CredentialCache;
 import org.apache.kafka.common.security.ssl.SslFactory;
@@ -38,11 +46,16 @@ import org.apache.kafka.common.security.ssl.SslPrincipalMapper;
  *       (Kafka's socket-server-metrics).</li>
  * </ul>
  *
+ * <p>Its key and trust stores can be reloaded from their files while it serves
+ * ({@link #reloadSslStores(boolean)}, driven by {@link SslStoreWatcher}): new connections get the
+ * new certificate, open ones keep their TLS session.
+ *
  * <p>Thread-safe.
  */
 public final class ListenerSecurity implements Closeable {
 
     private final EndPoint endPoint;
+    private final Map<String, Object> sslConfigs;
     private final SslFactory sslFactory;
     private final SaslServers saslServers;
     private final KafkaPrincipalBuilder principalBuilder;
@@ -50,6 +63,7 @@ public final class ListenerSecurity implements Closeable {
     private final int saslServerMaxReceiveSize;
     private final Counter successful;
     private final Counter failed;
+    private boolean closed;
 
     /**
      * @param endPoint    the listener
@@ -63,7 +77,7 @@ public final class ListenerSecurity implements Closeable {
                             MeterRegistry registry) {
         this.endPoint = endPoint;
         SecurityProtocol protocol = endPoint.securityProtocol();
-        Map<String, Object> sslConfigs = security.sslConfigs();
+        sslConfigs = Collections.unmodifiableMap(security.sslConfigs());
         if (protocol == SecurityProtocol.SSL || protocol == SecurityProtocol.SASL_SSL) {
             if (security.sslKeystoreLocation() == null && security.sslKeystoreCertificateChain() == null) {
                 throw new IllegalArgumentException("Listener " + endPoint.listenerName() + " uses " + protocol
@@ -108,8 +122,12 @@ public final class ListenerSecurity implements Closeable {
         return saslServers;
     }
 
-    /** A server-side TLS engine for a connection from {@code peer}. */
-    public SSLEngine newSslEngine(InetSocketAddress peer) {
+    /**
+     * A server-side TLS engine for a connection from {@code peer}, from the stores in use. Waits
+     * for a {@link #reloadSslStores(boolean) reload} under way (milliseconds), so a connection
+     * accepted after a reload always gets the new certificate.
+     */
+    public synchronized SSLEngine newSslEngine(InetSocketAddress peer) {
         return sslFactory.createSslEngine(peer == null ? null : peer.getHostString(), peer == null ? -1 : peer.getPort());
     }
 
@@ -137,6 +155,77 @@ public final class ListenerSecurity implements Closeable {
         return saslServerMaxReceiveSize;
     }
 
+    /**
+     * Re-reads the key and trust stores from the files the settings name and, when kafka-clients'
+     * {@link SslFactory#reconfigure} accepts them, serves them to new connections; connections
+     * already open keep their TLS session. {@code SslFactory} refuses a key store that does not
+     * load (wrong password, corrupt, missing) or whose certificate changes the subject DN or the
+     * SANs (unless {@code ssl.allow.dn.changes} / {@code ssl.allow.san.changes}); then the previous
+     * stores keep serving.
+     *
+     * <p>{@code SslFactory} rebuilds only when a store file's modification time changed. A copy
+     * that kept the old time ({@code cp -p}, {@code rsync -t}) is reloaded when {@code contentChanged}
+     * says the bytes differ: the same files are then named with a different spelling
+     * ({@code dir/./file}), which {@code SslFactory} takes as new settings.
+     *
+     * @param contentChanged whether the caller saw a store file's content change
+     * @return true when new stores now serve; false when there was nothing to reload, or the listener is closed
+     * @throws org.apache.kafka.common.KafkaException (a {@code ConfigException}) when the new stores are refused;
+     *                                               its message names the file and the reason, no password
+     * @throws IllegalStateException when the listener does not use TLS
+     */
+    public synchronized boolean reloadSslStores(boolean contentChanged) {
+        if (sslFactory == null) {
+            throw new IllegalStateException("Listener " + endPoint.listenerName() + " does not use TLS");
+        }
+        if (closed) {
+            return false;
+        }
+        SslEngineFactory before = sslFactory.sslEngineFactory();
+        sslFactory.reconfigure(sslConfigs);
+        if (sslFactory.sslEngineFactory() != before || !contentChanged) {
+            return sslFactory.sslEngineFactory() != before;
+        }
+        sslFactory.reconfigure(respelled(sslConfigs));
+        return sslFactory.sslEngineFactory() != before;
+    }
+
+    /** The configs with each store location spelled {@code dir/./file}: the same files, different settings. */
+    private static Map<String, Object> respelled(Map<String, Object> configs) {
+        Map<String, Object> respelled = new HashMap<>(configs);
+        for (String key : new String[] {SslConfigs.SSL_KEYSTORE_LOCATION_CONFIG, SslConfigs.SSL_TRUSTSTORE_LOCATION_CONFIG}) {
+            if (configs.get(key) instanceof String location && !location.isBlank()) {
+                int slash = location.lastIndexOf(File.separatorChar);
+                respelled.put(key, location.substring(0, slash + 1) + "." + File.separator + location.substring(slash + 1));
+            }
+        }
+        return respelled;
+    }
+
+    /**
+     * The certificate new TLS connections are served: the first key entry's of the key store in
+     * use; empty when the listener does not use TLS.
+     */
+    public synchronized Optional<X509Certificate> serverCertificate() {
+        if (sslFactory == null) {
+            return Optional.empty();
+        }
+        KeyStore keyStore = sslFactory.sslEngineFactory().keystore();
+        if (keyStore == null) {
+            return Optional.empty();
+        }
+        try {
+            for (String alias : Collections.list(keyStore.aliases())) {
+                if (keyStore.isKeyEntry(alias) && keyStore.getCertificate(alias) instanceof X509Certificate certificate) {
+                    return Optional.of(certificate);
+                }
+            }
+            return Optional.empty();
+        } catch (KeyStoreException e) {
+            return Optional.empty();
+        }
+    }
+
     /** Counts a connection that authenticated. */
     public void recordSuccess() {
         successful.increment();
@@ -148,7 +237,8 @@ public final class ListenerSecurity implements Closeable {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
+        closed = true;
         if (sslFactory != null) {
             sslFactory.close();
         }
