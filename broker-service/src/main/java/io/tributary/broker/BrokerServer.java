@@ -33,6 +33,8 @@ import io.tributary.broker.replica.ZkIsrUpdater;
 import io.tributary.broker.scheduler.DefaultScheduler;
 import io.tributary.broker.security.AclStore;
 import io.tributary.broker.security.ScramCredentialStore;
+import io.tributary.broker.security.SecurityBootstrap;
+import io.tributary.broker.config.BrokerBootstrapProperties;
 import java.io.File;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -73,6 +75,7 @@ public final class BrokerServer {
     private final BrokerProperties properties;
     private final BrokerSecurityProperties security;
     private final BrokerAuthorizer authorizer;
+    private final SecurityBootstrap securityBootstrap;
     private final List<ListenerSecurity> listenerSecurity = new ArrayList<>();
     private final Time time;
     private final Map<String, Object> logConfigDefaults;
@@ -119,6 +122,18 @@ public final class BrokerServer {
      */
     public BrokerServer(BrokerProperties properties, BrokerSecurityProperties security, Time time,
                         MeterRegistry registry) {
+        this(properties, security, BrokerBootstrapProperties.none(), time, registry);
+    }
+
+    /**
+     * @param security  TLS and SASL settings of the secured listeners and of this broker's own connections
+     * @param bootstrap SCRAM users and ACLs written to ZooKeeper at start when absent ({@link SecurityBootstrap})
+     * @param registry  where its per-topic, per-request and consumer-lag meters are registered
+     * @throws IllegalArgumentException when a bootstrap setting is malformed (named in the message)
+     */
+    public BrokerServer(BrokerProperties properties, BrokerSecurityProperties security,
+                        BrokerBootstrapProperties bootstrap, Time time, MeterRegistry registry) {
+        this.securityBootstrap = SecurityBootstrap.from(bootstrap);
         this.properties = properties;
         this.security = security;
         this.authorizer = BrokerAuthorizer.fromSettings(security.authorizerClassName(), security.superUsers(),
@@ -272,6 +287,9 @@ public final class BrokerServer {
             AdminManager adminManager = new AdminManager(zkClient, metadataCache, logConfigDefaults,
                 properties.numPartitions(), properties.defaultReplicationFactor(), properties.deleteTopicEnable(),
                 new ReplicaAssignor(new Random()));
+            if (!securityBootstrap.isEmpty()) {
+                securityBootstrap.apply(zkClient); // before the stores load and the listeners bind
+            }
             scramCredentialStore = new ScramCredentialStore(zkClient);
             aclStore = new AclStore(zkClient);
             KafkaApis apis = new KafkaApis(ApiHandlers.create(properties, metadataCache, replicaManager, adminManager,
