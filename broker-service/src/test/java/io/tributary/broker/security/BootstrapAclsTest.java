@@ -36,6 +36,19 @@ class BootstrapAclsTest {
     }
 
     @Test
+    void readsTheLinesTheHelmChartRenders() {
+        // helm/tributary: tributary.broker.bootstrapAcls, every key given.
+        assertThat(BootstrapAcls.parse("broker.bootstrap-acls", """
+            principal=User:orders-app, host=*, operation=IdempotentWrite, permission=Allow, resource-type=Cluster, resource-name=kafka-cluster, pattern-type=Literal
+            principal=User:orders-app, host=*, operation=Read, permission=Allow, resource-type=Topic, resource-name=orders-, pattern-type=Prefixed"""))
+            .containsExactly(
+                binding(ResourceType.CLUSTER, "kafka-cluster", PatternType.LITERAL, "User:orders-app", "*",
+                    AclOperation.IDEMPOTENT_WRITE, AclPermissionType.ALLOW),
+                binding(ResourceType.TOPIC, "orders-", PatternType.PREFIXED, "User:orders-app", "*", AclOperation.READ,
+                    AclPermissionType.ALLOW));
+    }
+
+    @Test
     void refusesBadLinesNamingTheSourceAndLine() {
         assertThatThrownBy(() -> BootstrapAcls.parse("broker.bootstrap-acls",
             "principal=User:a,operation=Read,resource-type=Topic,resource-name=t\nprincipal=User:a,operation=Read,resource-type=Topic"))

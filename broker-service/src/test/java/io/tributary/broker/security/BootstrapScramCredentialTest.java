@@ -39,6 +39,18 @@ class BootstrapScramCredentialTest {
     }
 
     @Test
+    void readsTheFormTheHelmChartRenders() throws Exception {
+        Path file = dir.resolve("password");
+        Files.writeString(file, "from-a-secret");
+        // helm/tributary: tributary.broker.bootstrapScramUsers, names quoted, ';' between entries.
+        List<BootstrapScramCredential> parsed = BootstrapScramCredential.parseAll(SETTING,
+            "SCRAM-SHA-512=[name=\"broker\",password-file=" + file + "];SCRAM-SHA-256=[name=\"orders-app\",password-file="
+                + file + "]");
+        assertThat(parsed).extracting(BootstrapScramCredential::user).containsExactly("broker", "orders-app");
+        assertThat(parsed).extracting(BootstrapScramCredential::password).containsOnly("from-a-secret");
+    }
+
+    @Test
     void aDerivedCredentialVerifiesThePasswordWithItsOwnRandomSalt() throws Exception {
         BootstrapScramCredential credential = BootstrapScramCredential.parseAll(SETTING,
             "SCRAM-SHA-256=[name=bob,password=bob-secret,iterations=5000]").get(0);
