@@ -55,8 +55,9 @@ import org.slf4j.LoggerFactory;
  * JVM): embedded or external ZooKeeper, log manager, metadata cache, replica manager,
  * controller candidacy, group coordinator, request handlers and the Kafka listener.
  *
- * <p>Start order: ZooKeeper, logs loaded and recovered, metadata loaded (partitions this broker
- * leads become leaders), listener bound, registration in ZooKeeper, controller election. Stop
+ * <p>Start order: ZooKeeper, logs loaded and recovered, bootstrap SCRAM users and ACLs written when
+ * absent ({@link SecurityBootstrap}), metadata loaded (partitions this broker leads become leaders),
+ * listener bound, registration in ZooKeeper, controller election. Stop
  * order is the reverse; logs are flushed, checkpointed and marked clean last.
  *
  * <p>Its {@link BrokerState} is published to listeners as it changes; its meters go to the

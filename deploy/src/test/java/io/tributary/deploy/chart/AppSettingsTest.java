@@ -57,6 +57,9 @@ class AppSettingsTest {
      */
     private static final Pattern CHART_VARIABLE = Pattern.compile("TRIBUTARY_[A-Z_]+");
 
+    /** Kubernetes' reference to another variable in a value: {@code $(NAME)}. */
+    private static final Pattern KUBERNETES_REFERENCE = Pattern.compile("\\$\\(([A-Z_]+)\\)");
+
     static Stream<String> valuesFiles() {
         List<String> names = new ArrayList<>();
         names.add("default");
@@ -115,7 +118,15 @@ class AppSettingsTest {
         known.add("POD_NAME");
         String values = String.join("\n", container.getEnv().stream().map(EnvVar::getValue)
             .filter(java.util.Objects::nonNull).toList());
+        List<String> declared = new ArrayList<>();
         for (EnvVar variable : container.getEnv()) {
+            // Kubernetes expands $(NAME) only from variables declared before; others stay as they are.
+            Matcher reference = KUBERNETES_REFERENCE.matcher(variable.getValue() == null ? "" : variable.getValue());
+            while (reference.find()) {
+                assertThat(declared).as("%s refers to $(%s)", variable.getName(), reference.group(1))
+                    .contains(reference.group(1));
+            }
+            declared.add(variable.getName());
             if (CHART_VARIABLE.matcher(variable.getName()).matches()) {
                 assertThat(variable.getValueFrom().getSecretKeyRef()).as("%s comes from a Secret", variable.getName())
                     .isNotNull();
