@@ -214,6 +214,16 @@ class SecurityChartTest {
     }
 
     @Test
+    void notesTellClientsTheProtocolMechanismAndHttpsSignIn() throws Exception {
+        String notes = HelmChart.notes(java.nio.file.Files.readString(HelmChart.directory().resolve("ci/secure-values.yaml")));
+        assertThat(notes).contains(":9092 security.protocol=SASL_SSL sasl.mechanism=SCRAM-SHA-512\n")
+            .contains("curl --cacert ca.pem -u USER:PASSWORD https://localhost:8082/v3/clusters")
+            .contains("inside the cluster: https://" + PROXY + ".");
+        assertThat(HelmChart.notes("{}")).contains(":9092\n").doesNotContain("security.protocol")
+            .contains("curl http://localhost:8082/v3/clusters");
+    }
+
+    @Test
     void defaultsRenderNoSecurity() {
         RenderedChart chart = HelmChart.render();
         assertThat(chart.brokerProperties(0)).containsEntry("listeners", "PLAINTEXT://:9092")
