@@ -81,6 +81,11 @@ public final class SecurityBootstrap {
             properties.bootstrapScramUsers()), acls);
     }
 
+    /** The ACLs to create, from {@code broker.bootstrap-acls} then {@code broker.bootstrap-acls-file}. */
+    List<AclBinding> acls() {
+        return acls;
+    }
+
     /** Whether there is anything to write. */
     public boolean isEmpty() {
         return credentials.isEmpty() && acls.isEmpty();
