@@ -208,25 +208,141 @@ The external listener's advertised "host:port" of broker $i; call with (dict "co
 {{- end -}}
 
 {{/*
-server.properties lines every broker shares: listeners, ZooKeeper, log directories, rack and
-broker.config. Kafka's names; the broker maps them to its broker.* settings.
+server.properties lines every broker shares: listeners, ZooKeeper, log directories, rack, the
+TLS, SASL and authorization settings that hold no secret, and broker.config. Kafka's names; the
+broker maps them to its broker.* settings. Passwords reach the broker through the environment.
 */}}
 {{- define "tributary.broker.commonProperties" -}}
 {{- $kafkaPort := int .Values.broker.containerPorts.kafka -}}
-{{- if .Values.externalAccess.enabled }}
-listeners=PLAINTEXT://:{{ $kafkaPort }},EXTERNAL://:{{ int .Values.externalAccess.containerPort }}
-listener.security.protocol.map=PLAINTEXT:PLAINTEXT,EXTERNAL:PLAINTEXT
-{{- else }}
-listeners=PLAINTEXT://:{{ $kafkaPort }}
+{{- $client := .Values.broker.listeners.client.protocol -}}
+{{- $ib := .Values.broker.listeners.interBroker -}}
+{{- $listeners := list (printf "%s://:%d" $client $kafkaPort) -}}
+{{- $map := list (printf "%s:%s" $client $client) -}}
+{{- if $ib.enabled -}}
+{{- $listeners = append $listeners (printf "INTERNAL://:%d" (int $ib.containerPort)) -}}
+{{- $map = append $map (printf "INTERNAL:%s" $ib.protocol) -}}
+{{- end -}}
+{{- if .Values.externalAccess.enabled -}}
+{{- $listeners = append $listeners (printf "EXTERNAL://:%d" (int .Values.externalAccess.containerPort)) -}}
+{{- $map = append $map (printf "EXTERNAL:%s" .Values.externalAccess.protocol) -}}
 {{- end }}
-inter.broker.listener.name=PLAINTEXT
+listeners={{ join "," $listeners }}
+{{- if gt (len $map) 1 }}
+listener.security.protocol.map={{ join "," $map }}
+{{- end }}
+inter.broker.listener.name={{ include "tributary.broker.interBrokerListenerName" . }}
 zookeeper.connect={{ include "tributary.zookeeper.connect" . }}
 log.dirs={{ .Values.broker.persistence.mountPath | trimSuffix "/" }}/kafka-logs
 {{- if .Values.broker.rack }}
 broker.rack={{ .Values.broker.rack }}
 {{- end }}
+{{- if eq (include "tributary.broker.usesTls" .) "true" }}
+{{- $tls := .Values.broker.tls }}
+ssl.keystore.type={{ $tls.type }}
+ssl.keystore.location={{ include "tributary.broker.tlsDir" . }}/{{ $tls.keystoreKey }}
+ssl.truststore.type={{ $tls.type }}
+ssl.truststore.location={{ include "tributary.broker.tlsDir" . }}/{{ $tls.truststoreKey }}
+ssl.client.auth={{ $tls.clientAuth }}
+ssl.endpoint.identification.algorithm={{ $tls.endpointIdentificationAlgorithm }}
+{{- end }}
+{{- if eq (include "tributary.broker.usesSasl" .) "true" }}
+sasl.enabled.mechanisms={{ join "," .Values.broker.sasl.enabledMechanisms }}
+sasl.mechanism.inter.broker.protocol={{ .Values.broker.sasl.interBroker.mechanism }}
+{{- end }}
+{{- if .Values.broker.authorization.enabled }}
+authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer
+{{- $superUsers := .Values.broker.authorization.superUsers }}
+{{- if eq (include "tributary.broker.usesSasl" .) "true" }}
+{{- $superUsers = prepend $superUsers (printf "User:%s" .Values.broker.sasl.interBroker.user) }}
+{{- end }}
+{{- if $superUsers }}
+super.users={{ join ";" (uniq $superUsers) }}
+{{- end }}
+allow.everyone.if.no.acl.found={{ .Values.broker.authorization.allowEveryoneIfNoAclFound }}
+{{- end }}
 {{- range $key, $value := .Values.broker.config }}
 {{ $key }}={{ include "tributary.propertyValue" $value }}
+{{- end }}
+{{- end -}}
+
+{{/* The listener brokers replicate over: INTERNAL when it is on, else the client listener. */}}
+{{- define "tributary.broker.interBrokerListenerName" -}}
+{{- if .Values.broker.listeners.interBroker.enabled -}}
+INTERNAL
+{{- else -}}
+{{- .Values.broker.listeners.client.protocol -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The security protocols of the brokers' listeners, as a JSON list. */}}
+{{- define "tributary.broker.protocols" -}}
+{{- $protocols := list .Values.broker.listeners.client.protocol -}}
+{{- if .Values.broker.listeners.interBroker.enabled -}}
+{{- $protocols = append $protocols .Values.broker.listeners.interBroker.protocol -}}
+{{- end -}}
+{{- if .Values.externalAccess.enabled -}}
+{{- $protocols = append $protocols .Values.externalAccess.protocol -}}
+{{- end -}}
+{{- toJson $protocols -}}
+{{- end -}}
+
+{{/* "true" when a listener of the brokers uses TLS (SSL or SASL_SSL). */}}
+{{- define "tributary.broker.usesTls" -}}
+{{- $protocols := include "tributary.broker.protocols" . | fromJsonArray -}}
+{{- or (has "SSL" $protocols) (has "SASL_SSL" $protocols) -}}
+{{- end -}}
+
+{{/* "true" when a listener of the brokers uses SASL (SASL_PLAINTEXT or SASL_SSL). */}}
+{{- define "tributary.broker.usesSasl" -}}
+{{- $protocols := include "tributary.broker.protocols" . | fromJsonArray -}}
+{{- or (has "SASL_PLAINTEXT" $protocols) (has "SASL_SSL" $protocols) -}}
+{{- end -}}
+
+{{/* Where the brokers' key store and trust store are mounted. */}}
+{{- define "tributary.broker.tlsDir" -}}
+/etc/tributary-tls
+{{- end -}}
+
+{{/*
+The SCRAM users the brokers create at start, as a JSON list of {name, secret, key, mechanisms}:
+the inter-broker user first, then broker.sasl.users. Empty unless a listener uses SASL.
+*/}}
+{{- define "tributary.broker.scramUsers" -}}
+{{- $users := list -}}
+{{- if eq (include "tributary.broker.usesSasl" .) "true" -}}
+{{- $sasl := .Values.broker.sasl -}}
+{{- $scram := list -}}
+{{- range $sasl.enabledMechanisms -}}
+{{- if hasPrefix "SCRAM-" . -}}
+{{- $scram = append $scram . -}}
+{{- end -}}
+{{- end -}}
+{{- $users = append $users (dict "name" $sasl.interBroker.user "secret" $sasl.interBroker.existingSecret "key" $sasl.interBroker.passwordKey "mechanisms" (list $sasl.interBroker.mechanism)) -}}
+{{- range $sasl.users -}}
+{{- $users = append $users (dict "name" .name "secret" .existingSecret "key" (default "password" .passwordKey) "mechanisms" (default $scram .mechanisms)) -}}
+{{- end -}}
+{{- end -}}
+{{- toJson $users -}}
+{{- end -}}
+
+{{/*
+broker.bootstrap-scram-users: Kafka's --add-scram syntax, each password read from the user's
+mounted Secret (/etc/tributary-users/<index>/password), so the value holds no secret.
+*/}}
+{{- define "tributary.broker.bootstrapScramUsers" -}}
+{{- $entries := list -}}
+{{- range $i, $user := include "tributary.broker.scramUsers" . | fromJsonArray -}}
+{{- range $mechanism := $user.mechanisms -}}
+{{- $entries = append $entries (printf "%s=[name=\"%s\",password-file=/etc/tributary-users/%d/password]" $mechanism $user.name $i) -}}
+{{- end -}}
+{{- end -}}
+{{- join ";" $entries -}}
+{{- end -}}
+
+{{/* broker.bootstrap-acls: one ACL a line, in the broker's bootstrap format (kafka-acls' terms). */}}
+{{- define "tributary.broker.bootstrapAcls" -}}
+{{- range .Values.broker.authorization.acls }}
+{{ printf "principal=%s, host=%s, operation=%s, permission=%s, resource-type=%s, resource-name=%s, pattern-type=%s" .principal (default "*" .host) .operation (default "Allow" .permission) .resourceType (default "kafka-cluster" .resourceName) (default "Literal" .patternType) }}
 {{- end }}
 {{- end -}}
 
@@ -245,6 +361,7 @@ Checks across values that the schema cannot express; fails the render with what 
 {{- fail (printf "broker.config.%s is set by the chart (see values.yaml: broker.rack, externalAccess, zookeeper, broker.persistence.mountPath)" $key) -}}
 {{- end -}}
 {{- end -}}
+{{- include "tributary.validateSecurity" . -}}
 {{- $brokers := int .Values.broker.replicaCount -}}
 {{- /* Unset, all three are 1: the broker jar's application.yml sets the offsets topic's to 1. */ -}}
 {{- range $key := list "default.replication.factor" "offsets.topic.replication.factor" "min.insync.replicas" -}}
@@ -259,5 +376,66 @@ Checks across values that the schema cannot express; fails the render with what 
 {{- $grace := int64 .Values.broker.terminationGracePeriodSeconds -}}
 {{- if lt $grace (add $boundSeconds 30) -}}
 {{- fail (printf "broker.terminationGracePeriodSeconds (%d s) must exceed the controlled shutdown bound, controlled.shutdown.max.retries x controlled.shutdown.retry.backoff.ms (%d s), by at least 30 s for flushing the logs" $grace $boundSeconds) -}}
+{{- end -}}
+{{- end -}}
+
+{{/*
+Checks of the TLS, SASL and authorization values: the Secrets they need are named, secrets stay
+out of broker.config (a ConfigMap), and settings the chart derives are not set twice.
+*/}}
+{{- define "tributary.validateSecurity" -}}
+{{- $tls := eq (include "tributary.broker.usesTls" .) "true" -}}
+{{- $sasl := eq (include "tributary.broker.usesSasl" .) "true" -}}
+{{- range $key := list "ssl.keystore.password" "ssl.truststore.password" "ssl.key.password" "ssl.keystore.key" "sasl.jaas.config" -}}
+{{- if hasKey $.Values.broker.config $key -}}
+{{- fail (printf "broker.config.%s would put a secret into a ConfigMap: give it through broker.tls / broker.sasl (Secrets), or broker.extraEnv with valueFrom.secretKeyRef" $key) -}}
+{{- end -}}
+{{- end -}}
+{{- range $key, $value := .Values.broker.config -}}
+{{- if hasPrefix "listener.name." $key -}}
+{{- fail (printf "broker.config.%s: per-listener settings would put JAAS text into a ConfigMap; use broker.sasl" $key) -}}
+{{- end -}}
+{{- end -}}
+{{- $managed := list -}}
+{{- if $tls -}}
+{{- $managed = concat $managed (list "ssl.keystore.type" "ssl.keystore.location" "ssl.truststore.type" "ssl.truststore.location" "ssl.client.auth" "ssl.endpoint.identification.algorithm") -}}
+{{- if not .Values.broker.tls.existingSecret -}}
+{{- fail "a listener uses SSL or SASL_SSL (broker.listeners, externalAccess.protocol): set broker.tls.existingSecret to the Secret holding the key store and trust store" -}}
+{{- end -}}
+{{- end -}}
+{{- if $sasl -}}
+{{- $managed = concat $managed (list "sasl.enabled.mechanisms" "sasl.mechanism.inter.broker.protocol") -}}
+{{- if not .Values.broker.sasl.interBroker.existingSecret -}}
+{{- fail "a listener uses SASL_PLAINTEXT or SASL_SSL: set broker.sasl.interBroker.existingSecret to the Secret holding the brokers' own password" -}}
+{{- end -}}
+{{- if not (has .Values.broker.sasl.interBroker.mechanism .Values.broker.sasl.enabledMechanisms) -}}
+{{- fail (printf "broker.sasl.interBroker.mechanism %s is not one of broker.sasl.enabledMechanisms" .Values.broker.sasl.interBroker.mechanism) -}}
+{{- end -}}
+{{- end -}}
+{{- if and .Values.broker.sasl.users (not $sasl) -}}
+{{- fail "broker.sasl.users are created only when a listener uses SASL_PLAINTEXT or SASL_SSL (broker.listeners.client.protocol)" -}}
+{{- end -}}
+{{- if .Values.broker.authorization.enabled -}}
+{{- $managed = concat $managed (list "authorizer.class.name" "super.users" "allow.everyone.if.no.acl.found") -}}
+{{- end -}}
+{{- if and .Values.broker.authorization.acls (not .Values.broker.authorization.enabled) -}}
+{{- fail "broker.authorization.acls need broker.authorization.enabled=true (without an authorizer every request is allowed)" -}}
+{{- end -}}
+{{- range $key := $managed -}}
+{{- if hasKey $.Values.broker.config $key -}}
+{{- fail (printf "broker.config.%s is set by the chart from broker.tls, broker.sasl or broker.authorization" $key) -}}
+{{- end -}}
+{{- end -}}
+{{- if .Values.restProxy.enabled -}}
+{{- $client := .Values.broker.listeners.client.protocol -}}
+{{- if and (eq .Values.restProxy.authentication.method "basic") (not (hasPrefix "SASL_" $client)) -}}
+{{- fail "restProxy.authentication.method=basic checks passwords with the brokers over SASL: broker.listeners.client.protocol must be SASL_PLAINTEXT or SASL_SSL" -}}
+{{- end -}}
+{{- if and .Values.restProxy.tls.enabled (not .Values.restProxy.tls.existingSecret) -}}
+{{- fail "restProxy.tls.enabled needs restProxy.tls.existingSecret (the Secret with the HTTPS key store)" -}}
+{{- end -}}
+{{- if and .Values.adminUi.enabled (or .Values.restProxy.tls.enabled (ne .Values.restProxy.authentication.method "none")) -}}
+{{- fail "the admin UI talks to the REST proxy over plain HTTP without signing in: set adminUi.enabled=false with restProxy.tls.enabled or restProxy.authentication.method=basic" -}}
+{{- end -}}
 {{- end -}}
 {{- end -}}

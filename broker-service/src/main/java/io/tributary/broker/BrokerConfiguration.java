@@ -1,6 +1,7 @@
 package io.tributary.broker;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.tributary.broker.config.BrokerBootstrapProperties;
 import io.tributary.broker.config.BrokerProperties;
 import io.tributary.broker.config.BrokerSecurityProperties;
 import io.tributary.broker.health.BrokerReadinessIndicator;
@@ -16,13 +17,13 @@ import org.springframework.context.annotation.Configuration;
  * indicators, and its start/stop with the context.
  */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties({BrokerProperties.class, BrokerSecurityProperties.class})
+@EnableConfigurationProperties({BrokerProperties.class, BrokerSecurityProperties.class, BrokerBootstrapProperties.class})
 public class BrokerConfiguration {
 
     @Bean(destroyMethod = "")
     public BrokerServer brokerServer(BrokerProperties properties, BrokerSecurityProperties security,
-                                     MeterRegistry registry) {
-        return new BrokerServer(properties, security, Time.SYSTEM, registry);
+                                     BrokerBootstrapProperties bootstrap, MeterRegistry registry) {
+        return new BrokerServer(properties, security, bootstrap, Time.SYSTEM, registry);
     }
 
     /** Health {@code broker}: in the readiness group (application.yml). */

@@ -3,10 +3,6 @@ package io.tributary.broker;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tributary.broker.api.ApiHandlers;
-import io.tributary.broker.config.BrokerSecurityProperties;
-import io.tributary.broker.security.BrokerAuthorizer;
-import io.tributary.broker.security.ListenerSecurity;
-import org.apache.kafka.common.security.authenticator.CredentialCache;
 import io.tributary.broker.api.KafkaApis;
 import io.tributary.broker.cluster.AdminManager;
 import io.tributary.broker.cluster.BrokerInfo;
@@ -17,7 +13,9 @@ import io.tributary.broker.cluster.KafkaZkClient;
 import io.tributary.broker.cluster.MetadataCache;
 import io.tributary.broker.cluster.ReplicaAssignor;
 import io.tributary.broker.cluster.ZkProducerIdManager;
+import io.tributary.broker.config.BrokerBootstrapProperties;
 import io.tributary.broker.config.BrokerProperties;
+import io.tributary.broker.config.BrokerSecurityProperties;
 import io.tributary.broker.config.EndPoint;
 import io.tributary.broker.config.LogConfig;
 import io.tributary.broker.group.ConsumerLagMetrics;
@@ -32,7 +30,10 @@ import io.tributary.broker.replica.ReplicaManager;
 import io.tributary.broker.replica.ZkIsrUpdater;
 import io.tributary.broker.scheduler.DefaultScheduler;
 import io.tributary.broker.security.AclStore;
+import io.tributary.broker.security.BrokerAuthorizer;
+import io.tributary.broker.security.ListenerSecurity;
 import io.tributary.broker.security.ScramCredentialStore;
+import io.tributary.broker.security.SecurityBootstrap;
 import io.tributary.broker.security.SslStoreWatcher;
 import java.io.File;
 import java.io.IOException;
@@ -45,6 +46,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.common.Node;
+import org.apache.kafka.common.security.authenticator.CredentialCache;
 import org.apache.kafka.common.utils.Time;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,8 +56,9 @@ import org.slf4j.LoggerFactory;
  * JVM): embedded or external ZooKeeper, log manager, metadata cache, replica manager,
  * controller candidacy, group coordinator, request handlers and the Kafka listener.
  *
- * <p>Start order: ZooKeeper, logs loaded and recovered, metadata loaded (partitions this broker
- * leads become leaders), listener bound, registration in ZooKeeper, controller election. Stop
+ * <p>Start order: ZooKeeper, logs loaded and recovered, bootstrap SCRAM users and ACLs written when
+ * absent ({@link SecurityBootstrap}), metadata loaded (partitions this broker leads become leaders),
+ * listener bound, registration in ZooKeeper, controller election. Stop
  * order is the reverse; logs are flushed, checkpointed and marked clean last.
  *
  * <p>Its {@link BrokerState} is published to listeners as it changes; its meters go to the
@@ -74,6 +77,7 @@ public final class BrokerServer {
     private final BrokerProperties properties;
     private final BrokerSecurityProperties security;
     private final BrokerAuthorizer authorizer;
+    private final SecurityBootstrap securityBootstrap;
     private final List<ListenerSecurity> listenerSecurity = new ArrayList<>();
     private final Time time;
     private final Map<String, Object> logConfigDefaults;
@@ -120,6 +124,18 @@ public final class BrokerServer {
      */
     public BrokerServer(BrokerProperties properties, BrokerSecurityProperties security, Time time,
                         MeterRegistry registry) {
+        this(properties, security, BrokerBootstrapProperties.none(), time, registry);
+    }
+
+    /**
+     * @param security  TLS and SASL settings of the secured listeners and of this broker's own connections
+     * @param bootstrap SCRAM users and ACLs written to ZooKeeper at start when absent ({@link SecurityBootstrap})
+     * @param registry  where its per-topic, per-request and consumer-lag meters are registered
+     * @throws IllegalArgumentException when a bootstrap setting is malformed (named in the message)
+     */
+    public BrokerServer(BrokerProperties properties, BrokerSecurityProperties security,
+                        BrokerBootstrapProperties bootstrap, Time time, MeterRegistry registry) {
+        this.securityBootstrap = SecurityBootstrap.from(bootstrap);
         this.properties = properties;
         this.security = security;
         this.authorizer = BrokerAuthorizer.fromSettings(security.authorizerClassName(), security.superUsers(),
@@ -273,6 +289,9 @@ public final class BrokerServer {
             AdminManager adminManager = new AdminManager(zkClient, metadataCache, logConfigDefaults,
                 properties.numPartitions(), properties.defaultReplicationFactor(), properties.deleteTopicEnable(),
                 new ReplicaAssignor(new Random()));
+            if (!securityBootstrap.isEmpty()) {
+                securityBootstrap.apply(zkClient); // before the stores load and the listeners bind
+            }
             scramCredentialStore = new ScramCredentialStore(zkClient);
             aclStore = new AclStore(zkClient);
             KafkaApis apis = new KafkaApis(ApiHandlers.create(properties, metadataCache, replicaManager, adminManager,

@@ -2,6 +2,7 @@ package io.tributary.broker.testing;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tributary.broker.BrokerServer;
+import io.tributary.broker.config.BrokerBootstrapProperties;
 import io.tributary.broker.config.BrokerProperties;
 import io.tributary.broker.config.BrokerSecurityProperties;
 import java.io.IOException;
@@ -60,8 +61,8 @@ public final class TestBroker implements AutoCloseable {
     }
 
     private void startServer() {
-        server = new BrokerServer(BrokerProperties.bind(settings), BrokerSecurityProperties.bind(settings), Time.SYSTEM,
-            new SimpleMeterRegistry());
+        server = new BrokerServer(BrokerProperties.bind(settings), BrokerSecurityProperties.bind(settings),
+            BrokerBootstrapProperties.bind(settings), Time.SYSTEM, new SimpleMeterRegistry());
         server.startup();
     }
 

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -35,13 +36,29 @@ class AppSettingsTest {
         Path.of("rest-proxy/src/main/java/io/tributary/restproxy/config/RestProxyProperties.java");
     private static final Path KAFKA_CLIENT_PROPERTIES =
         Path.of("rest-proxy/src/main/java/io/tributary/restproxy/config/KafkaClientProperties.java");
+    private static final Path BROKER_SECURITY_PROPERTIES =
+        Path.of("broker-service/src/main/java/io/tributary/broker/config/BrokerSecurityProperties.java");
+    private static final Path BROKER_BOOTSTRAP_PROPERTIES =
+        Path.of("broker-service/src/main/java/io/tributary/broker/config/BrokerBootstrapProperties.java");
+    private static final Path REST_PROXY_AUTHENTICATION_PROPERTIES =
+        Path.of("rest-proxy/src/main/java/io/tributary/restproxy/security/AuthenticationProperties.java");
 
     /** Kafka names the broker's server.properties reader accepts besides the mapped components. */
     private static final Set<String> BROKER_ALIASES =
         Set.of("node.id", "log.dir", "log.retention.hours", "log.retention.minutes", "log.roll.hours");
 
     /** Spring Boot's own settings the chart sets. */
-    private static final Set<String> SPRING_SETTINGS = Set.of("server.port");
+    private static final Set<String> SPRING_SETTINGS = Set.of("server.port", "server.ssl.key-store",
+        "server.ssl.key-store-type", "server.ssl.key-store-password");
+
+    /**
+     * The chart's own variables: each only carries a Secret's value into another variable's value
+     * through Kubernetes' {@code $(NAME)}, so no app setting holds a password in the pod spec.
+     */
+    private static final Pattern CHART_VARIABLE = Pattern.compile("TRIBUTARY_[A-Z_]+");
+
+    /** Kubernetes' reference to another variable in a value: {@code $(NAME)}. */
+    private static final Pattern KUBERNETES_REFERENCE = Pattern.compile("\\$\\(([A-Z_]+)\\)");
 
     static Stream<String> valuesFiles() {
         List<String> names = new ArrayList<>();
@@ -60,6 +77,9 @@ class AppSettingsTest {
         RenderedChart chart = render(valuesFile);
         Set<String> known = kafkaNames(components(BROKER_PROPERTIES));
         known.addAll(BROKER_ALIASES);
+        // TLS and SASL settings (BrokerConfigNames maps those of String or primitive type; the map is JAAS per listener).
+        components(BROKER_SECURITY_PROPERTIES).stream().filter(c -> !c.equals("listenerSaslJaasConfig"))
+            .forEach(c -> known.add(kebab(c).replace('-', '.')));
         int brokers = chart.get(StatefulSet.class, HelmChart.RELEASE + "-broker").getSpec().getReplicas();
         for (int i = 0; i < brokers; i++) {
             Set<String> unknown = new HashSet<>(chart.brokerProperties(i).stringPropertyNames());
@@ -74,11 +94,15 @@ class AppSettingsTest {
         RenderedChart chart = render(valuesFile);
         Set<String> brokerEnv = new HashSet<>();
         components(BROKER_PROPERTIES).forEach(c -> brokerEnv.add(environmentName("broker", c)));
+        components(BROKER_SECURITY_PROPERTIES).forEach(c -> brokerEnv.add(environmentName("broker", c)));
+        components(BROKER_BOOTSTRAP_PROPERTIES).forEach(c -> brokerEnv.add(environmentName("broker", c)));
         assertKnownEnvironment(container(chart, HelmChart.RELEASE + "-broker"), brokerEnv);
 
         Set<String> proxyEnv = new HashSet<>();
         components(REST_PROXY_PROPERTIES).forEach(c -> proxyEnv.add(environmentName("rest-proxy", c)));
         components(KAFKA_CLIENT_PROPERTIES).forEach(c -> proxyEnv.add(environmentName("kafka", c)));
+        components(REST_PROXY_AUTHENTICATION_PROPERTIES)
+            .forEach(c -> proxyEnv.add(environmentName("rest-proxy.authentication", c)));
         assertKnownEnvironment(container(chart, HelmChart.RELEASE + "-rest-proxy"), proxyEnv);
     }
 
@@ -92,13 +116,46 @@ class AppSettingsTest {
         // Read by the JVM, and by Kubernetes for $(POD_NAME) in the arguments.
         known.add("JAVA_TOOL_OPTIONS");
         known.add("POD_NAME");
-        assertThat(container.getEnv()).extracting(EnvVar::getName).as("environment of %s", container.getName())
-            .allSatisfy(name -> assertThat(known).contains(name));
+        String values = String.join("\n", container.getEnv().stream().map(EnvVar::getValue)
+            .filter(java.util.Objects::nonNull).toList());
+        List<String> declared = new ArrayList<>();
+        for (EnvVar variable : container.getEnv()) {
+            // Kubernetes expands $(NAME) only from variables declared before; others stay as they are.
+            Matcher reference = KUBERNETES_REFERENCE.matcher(variable.getValue() == null ? "" : variable.getValue());
+            while (reference.find()) {
+                assertThat(declared).as("%s refers to $(%s)", variable.getName(), reference.group(1))
+                    .contains(reference.group(1));
+            }
+            declared.add(variable.getName());
+            if (CHART_VARIABLE.matcher(variable.getName()).matches()) {
+                assertThat(variable.getValueFrom().getSecretKeyRef()).as("%s comes from a Secret", variable.getName())
+                    .isNotNull();
+                assertThat(values).as("a value that uses %s", variable.getName()).contains("$(" + variable.getName() + ")");
+            } else if (variable.getName().equals("SPRING_APPLICATION_JSON")) {
+                assertKafkaClientSettings(variable.getValue());
+            } else {
+                assertThat(known).as("environment of %s", container.getName()).contains(variable.getName());
+            }
+        }
+    }
+
+    /** SPRING_APPLICATION_JSON holds {@code kafka.client} settings only, each a Kafka client setting. */
+    private static void assertKafkaClientSettings(String json) {
+        // JSON is YAML: SnakeYAML reads it.
+        Map<String, Object> tree = new org.yaml.snakeyaml.Yaml().load(json);
+        assertThat(tree).containsOnlyKeys("kafka");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> kafka = (Map<String, Object>) tree.get("kafka");
+        assertThat(kafka).containsOnlyKeys("client");
+        Set<String> clientSettings = new org.apache.kafka.common.config.ConfigDef().withClientSslSupport()
+            .withClientSaslSupport().names();
+        assertThat(((Map<?, ?>) kafka.get("client")).keySet()).isNotEmpty()
+            .allSatisfy(key -> assertThat(clientSettings).contains((String) key));
     }
 
     /** Spring's environment form of {@code <prefix>.<component in kebab case>}: BROKER_DATA_DIR. */
     private static String environmentName(String prefix, String component) {
-        return (prefix + "_" + kebab(component)).replace('-', '_').toUpperCase(Locale.ROOT);
+        return (prefix + "_" + kebab(component)).replace('-', '_').replace('.', '_').toUpperCase(Locale.ROOT);
     }
 
     /** Kafka's names of BrokerProperties' components, as BrokerConfigNames derives them. */
