@@ -7,9 +7,13 @@ import org.apache.kafka.common.security.oauthbearer.OAuthBearerToken;
 
 /**
  * One OAuth2 access token an HTTP caller presented, already checked by the proxy (signature,
- * issuer, audience, expiry), in the shape Kafka's OAUTHBEARER client sends: the compact JWT
- * {@link #value()}, the {@code sub} claim as principal name, the scopes, and the issue and expiry
- * instants. The brokers check the token again themselves.
+ * issuer, audience, expiry): the compact JWT {@link #value()}, the {@code sub} claim, the scopes,
+ * and the issue and expiry instants. The brokers check the token again themselves.
+ *
+ * <p>Not itself Kafka's {@link OAuthBearerToken}: Kafka keeps tokens in a JAAS Subject's credential
+ * set and, on a refresh, removes the previous login's token from it; with a record's value
+ * equality a refresh that got the same token again would remove the new one too.
+ * {@link #asKafkaToken()} gives a distinct object each time.
  *
  * <p>{@link #toString()} never shows the token's value: a record's generated one would, and a
  * token is as good as a password until it expires. Immutable and thread-safe.
@@ -20,8 +24,7 @@ import org.apache.kafka.common.security.oauthbearer.OAuthBearerToken;
  * @param issuedAt  the {@code iat} claim, or null when absent
  * @param expiresAt the {@code exp} claim
  */
-public record CallerToken(String value, String subject, Set<String> scope, Instant issuedAt, Instant expiresAt)
-        implements OAuthBearerToken {
+public record CallerToken(String value, String subject, Set<String> scope, Instant issuedAt, Instant expiresAt) {
 
     public CallerToken {
         Objects.requireNonNull(value, "value");
@@ -35,21 +38,44 @@ public record CallerToken(String value, String subject, Set<String> scope, Insta
         return expiresAt.toEpochMilli() <= nowMs;
     }
 
-    @Override
-    public String principalName() {
-        return subject;
-    }
+    /**
+     * This token as Kafka's OAUTHBEARER client takes it: a new object on every call, equal only to
+     * itself; its {@code lifetimeMs} is the expiry in epoch milliseconds, its {@code principalName}
+     * the subject.
+     */
+    public OAuthBearerToken asKafkaToken() {
+        CallerToken token = this;
+        return new OAuthBearerToken() {
+            @Override
+            public String value() {
+                return token.value;
+            }
 
-    /** The expiry, epoch milliseconds (Kafka's name: when the token's lifetime ends). */
-    @Override
-    public long lifetimeMs() {
-        return expiresAt.toEpochMilli();
-    }
+            @Override
+            public Set<String> scope() {
+                return token.scope;
+            }
 
-    /** The issue time, epoch milliseconds, or null when the token has no {@code iat}. */
-    @Override
-    public Long startTimeMs() {
-        return issuedAt == null ? null : issuedAt.toEpochMilli();
+            @Override
+            public long lifetimeMs() {
+                return token.expiresAt.toEpochMilli();
+            }
+
+            @Override
+            public String principalName() {
+                return token.subject;
+            }
+
+            @Override
+            public Long startTimeMs() {
+                return token.issuedAt == null ? null : token.issuedAt.toEpochMilli();
+            }
+
+            @Override
+            public String toString() {
+                return token.toString();
+            }
+        };
     }
 
     @Override

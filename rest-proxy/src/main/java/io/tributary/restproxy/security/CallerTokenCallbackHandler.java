@@ -65,7 +65,7 @@ public final class CallerTokenCallbackHandler implements AuthenticateCallbackHan
                 CallerToken token = BearerTokens.registered(store).flatMap(tokens -> tokens.current(subject))
                     .orElseThrow(() -> new IOException("No unexpired bearer token of User:" + subject
                         + " (the caller must send a valid token to the REST proxy again)"));
-                tokenCallback.token(token);
+                tokenCallback.token(token.asKafkaToken());
             } else if (callback instanceof SaslExtensionsCallback) {
                 // No SASL extensions: the callback's default, empty, is sent.
                 continue;
