@@ -179,6 +179,17 @@ class BearerAuthenticationTest {
     }
 
     @Test
+    void healthAndApiDocsStayOpenAndTheDocsAskForABearerToken() {
+        assertThat(anonymous.get("/actuator/health").status()).isIn(200, 503);
+        Response apiDocs = anonymous.get("/v3/api-docs");
+
+        assertThat(apiDocs.status()).isEqualTo(200);
+        assertThat(apiDocs.body().get("components").get("securitySchemes").get("bearer").get("scheme").asString())
+            .isEqualTo("bearer");
+        assertThat(apiDocs.body().get("components").get("securitySchemes").has("basic")).isFalse();
+    }
+
+    @Test
     void produceWithoutWriteAclAnswers403WithKafkaError() {
         Response response = bob.post("/topics/secured", JSON, "{\"records\":[{\"value\":{\"by\":\"bob\"}}]}");
 
