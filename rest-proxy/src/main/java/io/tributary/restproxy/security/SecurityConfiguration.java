@@ -8,11 +8,14 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.security.authentication.AuthenticationManager;
 import org.springframework.security.authentication.ProviderManager;
+import org.springframework.security.config.ObjectPostProcessor;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.oauth2.jwt.JwtDecoder;
 import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationProvider;
+import org.springframework.security.oauth2.server.resource.web.authentication.BearerTokenAuthenticationFilter;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.authentication.AuthenticationEntryPointFailureHandler;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -89,7 +92,8 @@ public class SecurityConfiguration {
             JwtAuthenticationProvider provider = new JwtAuthenticationProvider(decoder);
             provider.setJwtAuthenticationConverter(new BearerTokenLogins(tokens, clock));
             http.oauth2ResourceServer(resourceServer -> resourceServer.authenticationEntryPoint(entryPoint)
-                .jwt(jwt -> jwt.authenticationManager(new ProviderManager(provider))));
+                .jwt(jwt -> jwt.authenticationManager(new ProviderManager(provider)))
+                .withObjectPostProcessor(answeringServiceErrors(entryPoint)));
         } else {
             http.authenticationManager(manager)
                 .httpBasic(basic -> basic.realmName(RestAuthenticationEntryPoint.REALM).authenticationEntryPoint(entryPoint));
@@ -101,5 +105,22 @@ public class SecurityConfiguration {
                 .requestMatchers(OPEN_PATHS).permitAll()
                 .anyRequest().authenticated())
             .build();
+    }
+
+    /**
+     * Lets the entry point answer an issuer whose keys could not be fetched (503) as it answers
+     * the brokers being down for Basic; Spring Security's default would rethrow it as a 500.
+     */
+    private static ObjectPostProcessor<BearerTokenAuthenticationFilter> answeringServiceErrors(
+            RestAuthenticationEntryPoint entryPoint) {
+        return new ObjectPostProcessor<>() {
+            @Override
+            public <O extends BearerTokenAuthenticationFilter> O postProcess(O filter) {
+                AuthenticationEntryPointFailureHandler failures = new AuthenticationEntryPointFailureHandler(entryPoint);
+                failures.setRethrowAuthenticationServiceException(false);
+                filter.setAuthenticationFailureHandler(failures);
+                return filter;
+            }
+        };
     }
 }

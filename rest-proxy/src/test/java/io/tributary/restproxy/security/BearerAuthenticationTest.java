@@ -9,6 +9,8 @@ import io.tributary.restproxy.testing.HttpJson;
 import io.tributary.restproxy.testing.HttpJson.Response;
 import io.tributary.restproxy.testing.LogCapture;
 import io.tributary.restproxy.testing.TestIssuer;
+import java.io.IOException;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,7 +37,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -110,8 +114,26 @@ class BearerAuthenticationTest {
             new AccessControlEntry(principal, "*", operation, AclPermissionType.ALLOW));
     }
 
+    /** A proxy whose issuer's keys cannot be fetched (nothing listens where they should be). */
+    private ConfigurableApplicationContext keyless;
+    private HttpJson keylessAnonymous;
+
     @BeforeAll
-    void clients() {
+    void clients() throws IOException {
+        int keylessPort;
+        int closedPort;
+        try (ServerSocket one = new ServerSocket(0); ServerSocket two = new ServerSocket(0)) {
+            keylessPort = one.getLocalPort();
+            closedPort = two.getLocalPort();
+        }
+        keyless = new SpringApplicationBuilder(RestProxyApplication.class).run(
+            "--server.port=" + keylessPort,
+            "--kafka.bootstrap-servers=" + broker.bootstrapServers(),
+            "--kafka.security-protocol=SASL_PLAINTEXT",
+            "--rest-proxy.authentication.method=bearer",
+            "--spring.security.oauth2.resourceserver.jwt.jwk-set-uri=http://127.0.0.1:" + closedPort + "/jwks.json");
+        keylessAnonymous = new HttpJson("http://127.0.0.1:" + keylessPort);
+        // After the second proxy started: starting an application resets the logging system.
         logs = LogCapture.open();
         anonymous = new HttpJson("http://127.0.0.1:" + port);
         alice = anonymous.withBearer(issuer.token("alice", Duration.ofMinutes(30)));
@@ -122,6 +144,7 @@ class BearerAuthenticationTest {
     void stop() {
         try {
             logs.close();
+            keyless.close();
         } finally {
             try {
                 broker.close();
@@ -168,6 +191,15 @@ class BearerAuthenticationTest {
         assertThat(response.header("WWW-Authenticate")).contains("error=\"invalid_token\"");
         assertThat(response.errorCode()).isEqualTo(40101);
         assertThat(response.body().get("message").asString()).containsIgnoringCase("expired");
+    }
+
+    @Test
+    void issuerKeysOutOfReachAnswer503() {
+        Response response = keylessAnonymous.withBearer(issuer.token("alice", Duration.ofMinutes(10))).get("/topics");
+
+        assertThat(response.status()).as(response.text()).isEqualTo(503);
+        assertThat(response.errorCode()).isEqualTo(503);
+        assertThat(response.header("WWW-Authenticate")).isNull();
     }
 
     @Test
