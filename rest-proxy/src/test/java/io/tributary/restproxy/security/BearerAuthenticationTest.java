@@ -283,6 +283,26 @@ class BearerAuthenticationTest {
     }
 
     @Test
+    void aFresherTokenServesTheCallersNextConnection() {
+        // The brokers refuse a token without iat, which the proxy takes: the brokers check the caller's own token.
+        HttpJson withRefused = anonymous.withBearer(issuer.withoutIssuedAt("erin", Duration.ofMinutes(30)));
+        Response refused = withRefused.get("/topics");
+        assertThat(refused.status()).as(refused.text()).isEqualTo(401);
+        assertThat(refused.errorCode()).isEqualTo(40101);
+        assertThat(refused.body().get("message").asString()).contains("SaslAuthenticationException");
+        KafkaLogin login = KafkaLogin.bearer("erin", tokens.id());
+        assertThat(pool.logins()).contains(login);
+
+        // The same Admin client, whose login (JAAS Subject) still holds the refused token for the next
+        // 24 minutes, connects with the fresher one: connections take the caller's latest token.
+        HttpJson withFresher = anonymous.withBearer(issuer.token("erin", Duration.ofMinutes(60)));
+        Awaitility.await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            Response listed = withFresher.get("/topics");
+            assertThat(listed.status()).as(listed.text()).isEqualTo(200);
+        });
+    }
+
+    @Test
     void aCallersClientsCloseWhenItsTokenExpires() {
         String shortLived = issuer.token("dave", Duration.ofSeconds(6));
         HttpJson dave = anonymous.withBearer(shortLived);

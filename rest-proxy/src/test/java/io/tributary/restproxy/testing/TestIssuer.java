@@ -90,6 +90,14 @@ public final class TestIssuer implements AutoCloseable {
         return sign(key, subject, AUDIENCE, expiry.minus(Duration.ofMinutes(10)), expiry);
     }
 
+    /**
+     * A token without {@code iat}: Spring Security takes it, kafka-clients' broker validator refuses
+     * it (it requires the issue time).
+     */
+    public String withoutIssuedAt(String subject, Duration lifetime) {
+        return sign(key, subject, AUDIENCE, null, Instant.now().plus(lifetime));
+    }
+
     /** Every token minted so far. */
     public List<String> minted() {
         return List.copyOf(minted);
@@ -97,7 +105,7 @@ public final class TestIssuer implements AutoCloseable {
 
     private String sign(RSAKey signer, String subject, String audience, Instant issuedAt, Instant expiresAt) {
         JWTClaimsSet claims = new JWTClaimsSet.Builder().issuer(ISSUER).audience(audience).subject(subject)
-            .issueTime(Date.from(issuedAt)).expirationTime(Date.from(expiresAt)).claim("scope", "kafka").build();
+            .issueTime(issuedAt == null ? null : Date.from(issuedAt)).expirationTime(Date.from(expiresAt)).claim("scope", "kafka").build();
         SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(signer.getKeyID())
             .type(JOSEObjectType.JWT).build(), claims);
         try {
