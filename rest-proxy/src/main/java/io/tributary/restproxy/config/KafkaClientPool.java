@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -144,8 +145,8 @@ public final class KafkaClientPool implements AutoCloseable {
     }
 
     /** The logins with clients open now: a snapshot. */
-    public java.util.Set<KafkaLogin> logins() {
-        return java.util.Set.copyOf(clients.keySet());
+    public Set<KafkaLogin> logins() {
+        return Set.copyOf(clients.keySet());
     }
 
     private <C, T> T with(KafkaLogin login, Function<Clients, C> client, Function<C, T> call) {

@@ -32,6 +32,7 @@ public final class BearerTokens implements AutoCloseable {
     private final Map<String, CallerToken> latest = new ConcurrentHashMap<>();
     private volatile long nextPruneMs;
 
+    /** An empty store, registered until {@link #close()}; {@code clock} says when tokens expire. */
     public BearerTokens(Clock clock) {
         this.clock = clock;
         this.nextPruneMs = clock.millis() + PRUNE_INTERVAL_MS;
@@ -75,7 +76,7 @@ public final class BearerTokens implements AutoCloseable {
      * False for other logins.
      */
     public boolean expired(KafkaLogin login) {
-        return login.isBearer() && current(login.username()).isEmpty();
+        return login.isBearer() && id.equals(login.tokenStore()) && current(login.username()).isEmpty();
     }
 
     /** Unregisters the store and forgets its tokens. */

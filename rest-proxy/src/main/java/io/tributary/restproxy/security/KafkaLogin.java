@@ -64,6 +64,11 @@ public final class KafkaLogin {
         return tokenStore != null;
     }
 
+    /** For a bearer login, the {@link BearerTokens#id()} its clients take tokens from; else null. */
+    public String tokenStore() {
+        return tokenStore;
+    }
+
     /** The principal's name as the brokers' ACLs see it ({@code User:<name>}), or {@code <service>}. */
     public String principal() {
         return username == null ? key : "User:" + username;

@@ -157,6 +157,8 @@ class CallerTokenCallbackHandlerTest {
     void otherLoginsNeverExpire() {
         assertThat(tokens.expired(KafkaLogin.of("alice", "pw", "fp"))).isFalse();
         assertThat(tokens.expired(KafkaLogin.SERVICE)).isFalse();
+        assertThat(tokens.expired(KafkaLogin.bearer("alice", "another-store"))).isFalse();
+        assertThat(tokens.expired(KafkaLogin.bearer("alice", tokens.id()))).isTrue();
     }
 
     @Test
