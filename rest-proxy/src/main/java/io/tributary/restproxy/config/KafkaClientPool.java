@@ -6,11 +6,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
@@ -20,8 +22,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The producer and Admin client of each {@link KafkaLogin}, created on first use and closed when
- * unused for the idle timeout ({@code rest-proxy.authentication.client-idle-timeout}), as soon as
- * their last call returns once {@link #retire retired} after a refusal, and all at {@link #close()}. The
+ * unused for the idle timeout ({@code rest-proxy.authentication.client-idle-timeout}), when the
+ * login has {@link #KafkaClientPool(KafkaClientSettings, Duration, Clock, Predicate) expired} (a
+ * bearer caller whose latest token is past its expiry: its connections were authenticated with a
+ * token no longer valid, and it could open no new one), as soon as their last call returns once
+ * {@link #retire retired} after a refusal, and all at {@link #close()}. The
  * {@link KafkaLogin#SERVICE} clients (authentication off) are never closed as idle.
  *
  * <p>Invariant: clients are closed only while no call is inside them ({@link #with} counts the
@@ -52,6 +57,7 @@ public final class KafkaClientPool implements AutoCloseable {
     private final KafkaClientSettings settings;
     private final long idleTimeoutMs;
     private final Clock clock;
+    private final Predicate<KafkaLogin> expired;
     private final Map<KafkaLogin, Clients> clients = new ConcurrentHashMap<>();
     /** Removed from {@link #clients} while still in use; closed when their last call returns. */
     private final List<Clients> draining = new ArrayList<>();
@@ -61,11 +67,23 @@ public final class KafkaClientPool implements AutoCloseable {
         return thread;
     });
 
+    /** A pool whose logins never expire (no bearer callers). */
     public KafkaClientPool(KafkaClientSettings settings, Duration idleTimeout, Clock clock) {
+        this(settings, idleTimeout, clock, login -> false);
+    }
+
+    /**
+     * @param expired whether a login may no longer be served (e.g. {@code BearerTokens::expired}); asked by
+     *                the sweeper, at most every second, so an expired login's clients are closed within
+     *                about a second of the expiry, once no call is inside them
+     */
+    public KafkaClientPool(KafkaClientSettings settings, Duration idleTimeout, Clock clock,
+            Predicate<KafkaLogin> expired) {
         this.settings = settings;
         this.idleTimeoutMs = idleTimeout.toMillis();
         this.clock = clock;
-        long checkMs = Math.max(100, Math.min(10_000, idleTimeoutMs / 4));
+        this.expired = expired;
+        long checkMs = Math.max(100, Math.min(1_000, idleTimeoutMs / 4));
         sweeper.scheduleWithFixedDelay(this::closeIdle, checkMs, checkMs, TimeUnit.MILLISECONDS);
     }
 
@@ -126,6 +144,11 @@ public final class KafkaClientPool implements AutoCloseable {
         return clients.size();
     }
 
+    /** The logins with clients open now: a snapshot. */
+    public Set<KafkaLogin> logins() {
+        return Set.copyOf(clients.keySet());
+    }
+
     private <C, T> T with(KafkaLogin login, Function<Clients, C> client, Function<C, T> call) {
         Clients entry;
         while (true) {
@@ -154,7 +177,10 @@ public final class KafkaClientPool implements AutoCloseable {
         }
     }
 
-    /** Closes the clients unused for the idle timeout, and retired ones no longer in use. Runs on the sweeper. */
+    /**
+     * Closes the clients unused for the idle timeout or whose login expired, and retired ones no
+     * longer in use. Runs on the sweeper.
+     */
     void closeIdle() {
         long now = clock.millis();
         List<Clients> toClose = new ArrayList<>();
@@ -163,7 +189,8 @@ public final class KafkaClientPool implements AutoCloseable {
                 continue;
             }
             synchronized (entry) {
-                if (entry.inUse == 0 && now - entry.lastUsedMs >= idleTimeoutMs && clients.remove(entry.login, entry)) {
+                if (entry.inUse == 0 && (now - entry.lastUsedMs >= idleTimeoutMs || expired.test(entry.login))
+                        && clients.remove(entry.login, entry)) {
                     entry.closed = true;
                     toClose.add(entry);
                 }

@@ -1,6 +1,7 @@
 package io.tributary.restproxy.config;
 
 import io.tributary.restproxy.security.AuthenticationProperties;
+import io.tributary.restproxy.security.BearerTokens;
 import io.tributary.restproxy.security.Callers;
 import java.time.Clock;
 import org.apache.kafka.clients.admin.Admin;
@@ -35,8 +36,8 @@ public class KafkaClientsConfiguration {
 
     @Bean(destroyMethod = "close")
     KafkaClientPool kafkaClientPool(KafkaClientSettings settings, AuthenticationProperties authentication,
-            Clock clock) {
-        return new KafkaClientPool(settings, authentication.clientIdleTimeout(), clock);
+            Clock clock, BearerTokens tokens) {
+        return new KafkaClientPool(settings, authentication.clientIdleTimeout(), clock, tokens::expired);
     }
 
     /** The current caller's producer. The pool closes the real clients, so no destroy method here. */

@@ -37,7 +37,10 @@ public class OpenApiConfiguration {
                 + "body too large, 42901 over the rate limit, 50002 Kafka error, 50003 retriable Kafka error."));
     }
 
-    /** With {@code rest-proxy.authentication.method=basic}, the document says so, and Swagger UI asks for a login. */
+    /**
+     * With {@code rest-proxy.authentication.method=basic} (or {@code bearer}), the document says so, and
+     * Swagger UI asks for a login (or a token).
+     */
     @Bean
     OpenApiCustomizer basicAuthentication(AuthenticationProperties authentication) {
         return openApi -> {
@@ -46,6 +49,13 @@ public class OpenApiConfiguration {
             }
             if (openApi.getComponents() == null) {
                 openApi.setComponents(new Components());
+            }
+            if (authentication.method() == AuthenticationProperties.Method.BEARER) {
+                openApi.getComponents().addSecuritySchemes("bearer", new SecurityScheme()
+                    .type(SecurityScheme.Type.HTTP).scheme("bearer").bearerFormat("JWT")
+                    .description("An OAuth2 access token of the brokers' issuer; the proxy acts with it as its subject"));
+                openApi.addSecurityItem(new SecurityRequirement().addList("bearer"));
+                return;
             }
             openApi.getComponents().addSecuritySchemes("basic", new SecurityScheme().type(SecurityScheme.Type.HTTP)
                 .scheme("basic").description("A user of the brokers (SCRAM or PLAIN); the proxy acts as that user"));

@@ -118,6 +118,30 @@ class KafkaClientPoolTest {
     }
 
     @Test
+    void theClientsOfAnExpiredLoginAreClosedOnceUnused() {
+        java.util.Set<KafkaLogin> expired = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        try (KafkaClientPool expiring = new KafkaClientPool(KafkaClientSettings.of(new KafkaClientProperties(
+                "127.0.0.1:1", "", "", "", Map.of(), Map.of(), Map.of(), Map.of())), IDLE, clock, expired::contains)) {
+            Object aliceProducer = expiring.withProducer(alice, producer -> producer);
+            Object bobProducer = expiring.withProducer(bob, producer -> producer);
+
+            Object inUse = expiring.withProducer(alice, producer -> {
+                expired.add(alice);
+                expiring.closeIdle();
+                return producer;
+            });
+            assertThat(inUse).isSameAs(aliceProducer);
+            expiring.closeIdle();
+
+            // No idle timeout has passed: alice's clients went because her login expired; bob's stay.
+            assertThat(expiring.logins()).containsExactly(bob);
+            assertThat((Object) expiring.withProducer(bob, producer -> producer)).isSameAs(bobProducer);
+            expired.remove(alice);
+            assertThat((Object) expiring.withProducer(alice, producer -> producer)).isNotSameAs(aliceProducer);
+        }
+    }
+
+    @Test
     void serviceClientsAreNeverClosedAsIdle() {
         Object service = producerOf(KafkaLogin.SERVICE);
 

@@ -75,6 +75,35 @@ public final class BrokerFixture implements AutoCloseable {
         }
     }
 
+    /**
+     * A new broker like {@link #startSasl()} whose SASL_PLAINTEXT listener wants OAUTHBEARER instead:
+     * JWTs signed by a key of {@code jwksUrl}'s set, issued by {@code issuer} for {@code audience}
+     * (kafka-clients' validator, KIP-768); the principal is {@code User:<sub>}. The broker's JVM is
+     * allowed to read {@code jwksUrl} (Kafka 4's {@code org.apache.kafka.sasl.oauthbearer.allowed.urls}).
+     */
+    public static BrokerFixture startOAuthBearer(String jwksUrl, String issuer, String audience) {
+        try {
+            int saslPort = freePort();
+            int internalPort = freePort();
+            return start(List.of("-Dorg.apache.kafka.sasl.oauthbearer.allowed.urls=" + jwksUrl), List.of(
+                "--broker.listeners=SASL_PLAINTEXT://127.0.0.1:" + saslPort + ",INTERNAL://127.0.0.1:" + internalPort,
+                "--broker.listener-security-protocol-map=SASL_PLAINTEXT:SASL_PLAINTEXT,INTERNAL:PLAINTEXT",
+                "--broker.inter-broker-listener-name=INTERNAL",
+                "--broker.sasl-enabled-mechanisms=OAUTHBEARER",
+                "--broker.sasl-oauthbearer-jwks-endpoint-url=" + jwksUrl,
+                "--broker.sasl-oauthbearer-expected-issuer=" + issuer,
+                "--broker.sasl-oauthbearer-expected-audience=" + audience,
+                "--broker.authorizer-class-name=org.apache.kafka.metadata.authorizer.StandardAuthorizer",
+                "--broker.super-users=User:ANONYMOUS"),
+                "127.0.0.1:" + saslPort, "127.0.0.1:" + internalPort);
+        } catch (IOException e) {
+            throw new IllegalStateException("Could not start the broker", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** Creates or replaces a SCRAM-SHA-512 user (through the internal listener). */
     public void createScramUser(String user, String password) {
         try (Admin admin = admin()) {
@@ -161,6 +190,11 @@ public final class BrokerFixture implements AutoCloseable {
 
     private static BrokerFixture start(List<String> listeners, String bootstrapServers, String internalServers)
             throws IOException, InterruptedException {
+        return start(List.of(), listeners, bootstrapServers, internalServers);
+    }
+
+    private static BrokerFixture start(List<String> jvmOptions, List<String> listeners, String bootstrapServers,
+            String internalServers) throws IOException, InterruptedException {
         String jar = System.getProperty("broker.jar");
         if (jar == null || !Files.exists(Path.of(jar))) {
             throw new IllegalStateException("broker.jar (" + jar + ") does not exist: build broker-service first "
@@ -169,8 +203,9 @@ public final class BrokerFixture implements AutoCloseable {
         Path dir = Files.createTempDirectory("rest-proxy-test-broker");
         int zookeeperPort = freePort();
         List<String> command = new ArrayList<>(List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m", "-XX:TieredStopAtLevel=1",
-            "-jar", jar,
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m", "-XX:TieredStopAtLevel=1"));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-jar", jar,
             "--broker.data-dir=" + dir.resolve("data"),
             "--broker.embedded-zookeeper-port=" + zookeeperPort,
             "--broker.auto-create-topics-enable=false",

@@ -52,6 +52,11 @@ public final class HttpJson {
             .getBytes(StandardCharsets.UTF_8)));
     }
 
+    /** A client that sends {@code Authorization: Bearer <token>} with every request. */
+    public HttpJson withBearer(String token) {
+        return new HttpJson(baseUrl, "Bearer " + token);
+    }
+
     private HttpRequest.Builder request(String path) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(uri(path));
         return authorization == null ? builder : builder.header("Authorization", authorization);
