@@ -173,11 +173,23 @@ public class ClusterAdmin {
         get(admin.incrementalAlterConfigs(Map.of(resource, ops)).all(), ClusterAdmin::badRequest);
     }
 
-    /** Bytes on disk of each partition of the topic (its replica on the broker that answers), by partition. */
+    /**
+     * Bytes on disk of each partition of the topic (its largest replica), by partition; empty when the
+     * caller may not describe the brokers' log directories (DESCRIBE on the cluster), so a user who may
+     * read a topic still gets its partitions, without sizes.
+     */
     public Map<Integer, Long> partitionSizes(String topic, Collection<Node> brokers) {
         Map<Integer, Long> sizes = new HashMap<>();
         List<Integer> ids = brokers.stream().map(Node::id).toList();
-        Map<Integer, Map<String, LogDirDescription>> dirs = get(admin.describeLogDirs(ids).allDescriptions());
+        Map<Integer, Map<String, LogDirDescription>> dirs;
+        try {
+            dirs = get(admin.describeLogDirs(ids).allDescriptions());
+        } catch (RestException e) {
+            if (e.error() == RestError.KAFKA_AUTHORIZATION) {
+                return sizes;
+            }
+            throw e;
+        }
         for (Map<String, LogDirDescription> byDir : dirs.values()) {
             for (LogDirDescription dir : byDir.values()) {
                 for (Map.Entry<TopicPartition, ReplicaInfo> replica : dir.replicaInfos().entrySet()) {

@@ -142,6 +142,19 @@ class V3AuthorizedOperationsTest {
         assertThat(operations(asBob.body())).doesNotContain("CREATE");
     }
 
+    @Test
+    void partitionsOfAReadableTopicWithoutSizesWhenLogDirsMayNotBeDescribed() {
+        Response asBob = bob.get("/v3/clusters/" + cluster + "/topics/t/partitions");
+        Response asAlice = alice.get("/v3/clusters/" + cluster + "/topics/t/partitions");
+
+        assertThat(asBob.status()).as(asBob.text()).isEqualTo(200);
+        JsonNode partition = asBob.body().get("data").get(0);
+        assertThat(partition.get("partition_id").asInt()).isZero();
+        assertThat(partition.get("size_bytes").isNull()).as("no DESCRIBE on the cluster: no log dir sizes").isTrue();
+        assertThat(asAlice.status()).isEqualTo(200);
+        assertThat(asAlice.body().get("data").get(0).get("size_bytes").isNumber()).isTrue();
+    }
+
     private static List<String> operations(JsonNode resource) {
         JsonNode operations = resource.get("authorized_operations");
         assertThat(operations).as("authorized_operations of " + resource).isNotNull();
