@@ -54,6 +54,7 @@ public final class TopicViews {
      *
      * @param sizeBytes bytes on disk of all partitions (the sum of their {@code sizeBytes} the proxy
      *                  knows), null when it knows none
+     * @param configs   null when the caller may not describe the topic's configs
      */
     public record TopicDetail(String name, Long sizeBytes, List<PartitionRow> partitions, List<ConfigRow> configs) {
     }

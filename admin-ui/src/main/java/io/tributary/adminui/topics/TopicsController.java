@@ -2,6 +2,7 @@ package io.tributary.adminui.topics;
 
 import io.tributary.adminui.proxy.ProxyResources.Topic;
 import io.tributary.adminui.proxy.RestProxyClient;
+import io.tributary.adminui.proxy.RestProxyException;
 import io.tributary.adminui.proxy.TopicStates;
 import io.tributary.adminui.security.Rights;
 import io.tributary.adminui.topics.TopicViews.ConfigChanges;
@@ -120,7 +121,8 @@ public class TopicsController {
 
     /**
      * A topic's partitions (leader, replicas, ISR, out-of-sync replicas, offsets, bytes on disk), their
-     * total size, and its configs with where each value comes from.
+     * total size, and its configs with where each value comes from (null for a user who may read the
+     * topic but not its configs).
      */
     @GetMapping("/{name}")
     public TopicDetail detail(@PathVariable String name) {
@@ -134,12 +136,23 @@ public class TopicsController {
             .toList();
         Long total = partitions.stream().map(PartitionRow::sizeBytes).filter(Objects::nonNull)
             .reduce(Long::sum).orElse(null);
-        List<ConfigRow> configs = proxy.configs(clusterId, name).stream()
-            .sorted(Comparator.comparing(c -> c.name()))
-            .map(c -> new ConfigRow(c.name(), c.sensitive() ? null : c.value(), c.isDefault(),
-                OVERRIDE_SOURCE.equals(c.source()), c.readOnly(), c.sensitive(), c.source()))
-            .toList();
-        return new TopicDetail(name, total, partitions, configs);
+        return new TopicDetail(name, total, partitions, configs(clusterId, name));
+    }
+
+    /** The topic's configs by name; null when the caller may not see them (403: no DESCRIBE_CONFIGS). */
+    private List<ConfigRow> configs(String clusterId, String name) {
+        try {
+            return proxy.configs(clusterId, name).stream()
+                .sorted(Comparator.comparing(c -> c.name()))
+                .map(c -> new ConfigRow(c.name(), c.sensitive() ? null : c.value(), c.isDefault(),
+                    OVERRIDE_SOURCE.equals(c.source()), c.readOnly(), c.sensitive(), c.source()))
+                .toList();
+        } catch (RestProxyException e) {
+            if (e.status() == 403) {
+                return null;
+            }
+            throw e;
+        }
     }
 
     /**

@@ -65,7 +65,14 @@ class SignInApiTest {
                 ProxyJson.states(ProxyJson.state(0, 0, List.of(0), List.of(0))))
             .on("POST", TOPICS + "/t/records", 200, "{\"error_code\":200,\"partition_id\":0,\"offset\":7}")
             .on("DELETE", TOPICS + "/t", 204, "")
-            .on("GET", "/topics/t/records/stream", 200, ": ready\n\n");
+            .on("GET", "/topics/t/records/stream", 200, ": ready\n\n")
+            .on("GET", TOPICS + "/t/partitions", 200, ProxyJson.list(List.of("{\"partition_id\":0,\"leader_id\":0,"
+                + "\"replica_ids\":[0],\"isr_ids\":[0],\"earliest_offset\":0,\"latest_offset\":3}")))
+            .onFor("alice", "GET", TOPICS + "/t/configs", 200, ProxyJson.list(List.of("{\"name\":\"retention.ms\","
+                + "\"value\":\"1000\",\"is_default\":false,\"is_read_only\":false,\"is_sensitive\":false,"
+                + "\"source\":\"DYNAMIC_TOPIC_CONFIG\"}")))
+            .onFor("bob", "GET", TOPICS + "/t/configs", 403, "{\"error_code\":40301,\"message\":"
+                + "\"TopicAuthorizationException: Not authorized to access topics: [t]\"}");
         app = SpringApplication.run(AdminUiApplication.class, "--server.port=0", "--server.address=127.0.0.1",
             "--admin-ui.rest-proxy-url=" + proxy.url(), "--admin-ui.authentication.method=basic");
         ui = URI.create("http://127.0.0.1:" + ((WebServerApplicationContext) app).getWebServer().getPort());
@@ -140,6 +147,17 @@ class SignInApiTest {
         assertThat(asBob.statusCode()).isEqualTo(200);
         assertThat(asBob.body()).contains("\"name\":\"t\"").doesNotContain("alice-only")
             .contains("\"operations\":[\"DESCRIBE\",\"READ\"]");
+    }
+
+    @Test
+    void topicWhoseConfigsTheUserMayNotSeeComesWithoutThem() {
+        HttpResponse<String> asBob = signedIn("bob", BOB_PASSWORD).get("/api/topics/t");
+        HttpResponse<String> asAlice = signedIn("alice", ALICE_PASSWORD).get("/api/topics/t");
+
+        assertThat(asBob.statusCode()).isEqualTo(200);
+        assertThat(asBob.body()).contains("\"partitions\":[{").contains("\"configs\":null");
+        assertThat(asAlice.statusCode()).isEqualTo(200);
+        assertThat(asAlice.body()).contains("retention.ms");
     }
 
     @Test
