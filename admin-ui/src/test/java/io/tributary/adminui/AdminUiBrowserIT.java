@@ -3,6 +3,7 @@ package io.tributary.adminui;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.adminui.proxy.RestProxyLocator;
+import io.tributary.adminui.security.SignInBrowserSteps;
 import io.tributary.adminui.testing.ClusterProcesses;
 import io.tributary.adminui.testing.StubRestProxy;
 import java.io.IOException;
@@ -508,7 +509,7 @@ class AdminUiBrowserIT {
 
     @Test
     void signedInUsersSeeOnlyWhatTheBrokersLetThemDo() throws Exception {
-        new io.tributary.adminui.security.SignInBrowserSteps(browser, wait, screenshots).run();
+        new SignInBrowserSteps(browser, wait, screenshots).run();
     }
 
     @Test
