@@ -60,6 +60,15 @@ public final class CallerIdentity implements ClientHttpRequestInterceptor {
             }
         }
 
+        /**
+         * Forgets the remembered caller when it is {@code username}: their session ended (sign-out or
+         * expiry), so their password no longer serves the background work.
+         */
+        public void forget(String username) {
+            last.updateAndGet(context -> context != null && context.getAuthentication() != null
+                && context.getAuthentication().getName().equals(username) ? null : context);
+        }
+
         /** Runs {@code work} on this thread as the last caller remembered (as it is when none was). */
         public <T> T callAs(Supplier<T> work) {
             SecurityContext context = last.get();

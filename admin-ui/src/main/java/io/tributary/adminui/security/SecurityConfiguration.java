@@ -1,12 +1,16 @@
 package io.tributary.adminui.security;
 
+import io.tributary.adminui.proxy.CallerIdentity;
 import io.tributary.adminui.proxy.RestProxyClient;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpMethod;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.core.session.SessionDestroyedEvent;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.session.HttpSessionEventPublisher;
 import org.springframework.security.web.authentication.DelegatingAuthenticationEntryPoint;
 import org.springframework.security.web.authentication.LoginUrlAuthenticationEntryPoint;
 import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
@@ -30,6 +34,25 @@ public class SecurityConfiguration {
     @Bean
     public ProxySignIn proxySignIn(RestProxyClient proxy) {
         return new ProxySignIn(proxy);
+    }
+
+    /** Tells the application when a session ends, so {@link #forgetEndedSessions} hears of it. */
+    @Bean
+    public HttpSessionEventPublisher httpSessionEventPublisher() {
+        return new HttpSessionEventPublisher();
+    }
+
+    /**
+     * When a signed-in session ends (sign-out or expiry), the throughput chart's scrapes stop using
+     * that user's credentials.
+     */
+    @Bean
+    public ApplicationListener<SessionDestroyedEvent> forgetEndedSessions(CallerIdentity.LastCaller throughputViewer) {
+        return event -> event.getSecurityContexts().forEach(context -> {
+            if (context.getAuthentication() != null) {
+                throughputViewer.forget(context.getAuthentication().getName());
+            }
+        });
     }
 
     /** The signed-in user's rights, checked before changes when users sign in. */
