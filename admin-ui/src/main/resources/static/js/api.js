@@ -1,5 +1,7 @@
 // Fetch wrapper for the admin UI's own JSON API (/api). Errors become ApiError with the server's
-// message (the REST proxy's, i.e. Kafka's, when it came from there).
+// message (the REST proxy's, i.e. Kafka's, when it came from there). Changes carry the session's CSRF
+// token; a 401 (the session ended) goes to the sign-in page.
+import { session } from './session.js';
 
 /** An /api call that failed: HTTP status and a message for people. */
 export class ApiError extends Error {
@@ -11,6 +13,10 @@ export class ApiError extends Error {
 
 export async function request(method, path, body) {
   const init = { method, headers: { Accept: 'application/json' } };
+  if (method !== 'GET') {
+    const { csrf } = await session();
+    if (csrf) init.headers[csrf.headerName] = csrf.token;
+  }
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
@@ -20,6 +26,9 @@ export async function request(method, path, body) {
     response = await fetch(path, init);
   } catch (e) {
     throw new ApiError(0, `The admin UI server did not answer (${e.message})`);
+  }
+  if (response.status === 401) {
+    location.assign('/login');
   }
   const text = await response.text();
   let data = null;

@@ -7,6 +7,7 @@ import * as groups from './pages/groups.js';
 import * as groupDetail from './pages/group-detail.js';
 import * as topicDetail from './pages/topic-detail.js';
 import * as messages from './pages/messages.js';
+import { session } from './session.js';
 
 const routes = [
   { pattern: /^\/?$/, page: overview, nav: 'overview' },
@@ -43,6 +44,19 @@ async function route() {
     if (token === current) view.removeAttribute('aria-busy');
   }
 }
+
+/** The header's "signed in as" and sign-out button (a form POST to /logout with the CSRF token). */
+async function showUser() {
+  const { signInRequired, username, csrf } = await session();
+  if (!signInRequired || !username) return;
+  const hidden = csrf ? h('input', { type: 'hidden', name: '_csrf', value: csrf.token }) : null;
+  document.querySelector('header.top').append(h('div', { class: 'user' },
+    h('span', { id: 'signed-in-user' }, 'Signed in as ', h('strong', {}, username)),
+    h('form', { method: 'post', action: 'logout', id: 'sign-out-form' }, hidden,
+      h('button', { type: 'submit', id: 'sign-out', class: 'secondary' }, 'Sign out'))));
+}
+
+showUser();
 
 window.addEventListener('hashchange', () => {
   document.getElementById('status').textContent = '';

@@ -3,6 +3,7 @@
 // live tail over SSE; and a produce form when the server allows it (admin-ui.produce-enabled).
 import * as api from '../api.js';
 import { announce, errorBox, h } from '../dom.js';
+import { allows } from '../session.js';
 
 const PAGE_SIZE = 50;
 const POLL_MS = 500;
@@ -11,6 +12,8 @@ const TAIL_MAX = 200;
 const enc = encodeURIComponent;
 const messagesApi = {
   settings: () => api.request('GET', '/api/messages/settings'),
+  // Not known (null) when the rights cannot be read: the form is offered and the server decides.
+  rights: (topic) => api.request('GET', `/api/topics/${enc(topic)}/rights`).catch(() => ({ operations: null })),
   page: (topic, params) => api.request('GET', `/api/topics/${enc(topic)}/messages?${new URLSearchParams(params)}`),
   produce: (topic, record) => api.request('POST', `/api/topics/${enc(topic)}/messages`, record),
   search: (topic, query, where) => api.request('POST', `/api/topics/${enc(topic)}/messages/searches`,
@@ -61,7 +64,8 @@ function styles() {
 /** Builds the page of topic params[0]. */
 export async function render([name]) {
   styles();
-  const [topic, settings] = await Promise.all([api.topic(name), messagesApi.settings()]);
+  const [topic, settings, rights] = await Promise.all([api.topic(name), messagesApi.settings(),
+    messagesApi.rights(name)]);
   document.title = `Messages · ${topic.name} · Tributary admin`;
   const cleanups = [];
   window.addEventListener('hashchange', () => cleanups.forEach((c) => c()), { once: true });
@@ -295,7 +299,8 @@ export async function render([name]) {
 
   // --- Produce ---
   let produceCard = null;
-  if (settings.produceEnabled) {
+  // Only when the server allows producing and the user may WRITE the topic.
+  if (settings.produceEnabled && allows(rights.operations, 'WRITE')) {
     const key = h('input', { id: 'produce-key', autocomplete: 'off' });
     const value = h('textarea', { id: 'produce-value', rows: 6, spellcheck: 'false' });
     const headers = h('textarea', { id: 'produce-headers', rows: 3, spellcheck: 'false',

@@ -4,11 +4,14 @@
 import * as api from '../api.js';
 import { announce, errorBox, h, ids, latestOnly, table } from '../dom.js';
 import { confirmDialog } from './groups-api.js';
+import { allows } from '../session.js';
 
 const enc = encodeURIComponent;
 const topicApi = {
   addPartitions: (name, partitions) => api.request('PATCH', `/api/topics/${enc(name)}`, { partitions }),
   changeConfigs: (name, set, reset) => api.request('PUT', `/api/topics/${enc(name)}/configs`, { set, reset }),
+  // Not known (null) when the rights cannot be read: the controls are offered and the server decides.
+  rights: (name) => api.request('GET', `/api/topics/${enc(name)}/rights`).catch(() => ({ operations: null })),
 };
 
 const UNITS = ['KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
@@ -42,8 +45,12 @@ function loadStyles() {
 /** Builds the page of topic params[0]. */
 export async function render([name]) {
   loadStyles();
-  let t = await api.topic(name);
+  const [first, rights] = await Promise.all([api.topic(name), topicApi.rights(name)]);
+  let t = first;
   document.title = `${t.name} · Tributary admin`;
+  // Controls only for who may use them (the server refuses the others all the same).
+  const canAddPartitions = allows(rights.operations, 'ALTER');
+  const canChangeConfigs = allows(rights.operations, 'ALTER_CONFIGS');
   const dialog = confirmDialog();
   const overview = h('div', { id: 'topic-overview', 'aria-live': 'polite' });
   const configArea = h('div', { id: 'config-area' });
@@ -128,12 +135,21 @@ export async function render([name]) {
   }
 
   function configForm(topic) {
+    if (!topic.configs) {
+      return h('p', { id: 'configs-hidden', class: 'hint' },
+        'Not shown: you may not describe this topic’s configs (it needs DESCRIBE_CONFIGS).');
+    }
+    if (!canChangeConfigs) {
+      return h('div', { id: 'config-view' }, table('Configs: value and where it comes from',
+        ['Name', 'Value', 'Source', 'Status', 'Change'], topic.configs.map((c) => configRow(c, false)),
+        { id: 'configs' }));
+    }
     const pending = h('span', { id: 'config-pending', 'aria-live': 'polite' });
     const message = h('div', { class: 'form-message', id: 'config-message' });
     const save = h('button', { type: 'submit', id: 'save-configs', disabled: true }, 'Save changes');
     const discard = h('button', { type: 'button', id: 'discard-configs', class: 'secondary', disabled: true,
       onclick: () => { form.reset(); sync(); message.replaceChildren(); } }, 'Discard changes');
-    const rows = topic.configs.map((c) => configRow(c));
+    const rows = topic.configs.map((c) => configRow(c, true));
     const form = h('form', { id: 'config-form', 'aria-labelledby': 'configs-title', novalidate: true },
       table('Configs: value, where it comes from, and a change', ['Name', 'Value', 'Source', 'Status', 'Change'],
         rows, { id: 'configs' }),
@@ -214,10 +230,11 @@ export async function render([name]) {
     h('p', {}, h('a', { id: 'messages-link', href: `#/topics/${enc(t.name)}/messages` }, 'Messages')),
     h('div', { class: 'columns' },
       h('div', { class: 'main-column' }, overview),
-      h('div', { class: 'side-column' }, partitionsForm.element)),
+      h('div', { class: 'side-column' }, canAddPartitions ? partitionsForm.element : null)),
     h('h2', { id: 'configs-title' }, 'Configs'),
-    h('p', { class: 'hint', id: 'configs-hint' }, 'Type a new value or tick “Reset” to go back to the default, '
-      + 'then save: all changes go to the cluster together, and none is applied if one is invalid.'),
+    canChangeConfigs ? h('p', { class: 'hint', id: 'configs-hint' }, 'Type a new value or tick “Reset” to go back '
+      + 'to the default, then save: all changes go to the cluster together, and none is applied if one is invalid.')
+      : null,
     configArea,
     dialog.element);
 }
@@ -240,7 +257,7 @@ function partitionsContent(t) {
   ];
 }
 
-function configRow(c) {
+function configRow(c, editable) {
   const tags = [c.overridden ? h('span', { class: 'tag overridden' }, 'overridden')
     : c.isDefault ? h('span', { class: 'tag' }, 'default') : h('span', { class: 'tag' }, 'inherited'),
   c.readOnly ? h('span', { class: 'tag' }, 'read-only') : null,
@@ -248,6 +265,8 @@ function configRow(c) {
   let change;
   if (c.readOnly) {
     change = h('span', { class: 'empty' }, 'Cannot be changed');
+  } else if (!editable) {
+    change = h('span', { class: 'empty' }, 'Not yours to change (needs ALTER_CONFIGS)');
   } else {
     const input = h('input', { type: c.sensitive ? 'password' : 'text', 'data-config': c.name,
       'data-current': c.sensitive ? '' : c.value ?? '', autocomplete: 'off', spellcheck: 'false',

@@ -1,6 +1,7 @@
 // Topics: filter and paging (server side), create form, delete with a confirmation dialog.
 import * as api from '../api.js';
 import { announce, errorBox, h, latestOnly, table } from '../dom.js';
+import { allows, session } from '../session.js';
 
 const PAGE_SIZE = 20;
 
@@ -47,8 +48,10 @@ export async function render() {
         t.internal ? h('span', { class: 'tag' }, 'internal') : null),
       h('td', { class: 'num' }, t.partitions), h('td', { class: 'num' }, t.replicationFactor),
       h('td', { class: t.underReplicated > 0 ? 'num warn' : 'num' }, t.underReplicated),
-      h('td', {}, h('button', { type: 'button', class: 'danger', 'data-delete': t.name,
-        onclick: () => askDelete(t.name) }, 'Delete', h('span', { class: 'visually-hidden' }, ` ${t.name}`)))));
+      // Delete only for who may: DELETE on the topic (the server refuses the others all the same).
+      h('td', {}, allows(t.operations, 'DELETE') ? h('button', { type: 'button', class: 'danger',
+        'data-delete': t.name, onclick: () => askDelete(t.name) }, 'Delete',
+      h('span', { class: 'visually-hidden' }, ` ${t.name}`)) : null)));
     const summary = h('p', { id: 'topic-total' }, result.total === 1 ? '1 topic' : `${result.total} topics`,
       state.filter ? ` matching “${state.filter}”` : '');
     if (result.topics.length === 0) return [summary, h('p', { class: 'empty' }, 'No topics to show.')];
@@ -83,11 +86,13 @@ export async function render() {
     timer = setTimeout(() => { state.filter = filterInput.value.trim(); state.page = 0; load(); }, 250);
   });
 
-  const form = createForm(async (spec) => {
+  // The create form only for who may create topics: CREATE on the cluster.
+  const { clusterOperations } = await session();
+  const form = allows(clusterOperations, 'CREATE') ? createForm(async (spec) => {
     await api.createTopic(spec);
     announce(`Topic ${spec.name} created.`);
     await load();
-  });
+  }) : null;
 
   load();
   return h('section', { 'aria-labelledby': 'topics-title' },

@@ -3,6 +3,7 @@ package io.tributary.adminui;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.adminui.proxy.RestProxyLocator;
+import io.tributary.adminui.security.SignInBrowserSteps;
 import io.tributary.adminui.testing.ClusterProcesses;
 import io.tributary.adminui.testing.StubRestProxy;
 import java.io.IOException;
@@ -55,7 +56,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  * in-process, and headless Chromium driven by Selenium through the overview, topic creation,
  * filtering, the topic page and deletion; longer scenarios are in the {@code *BrowserSteps} classes.
  * Two tests start a second UI in this JVM: one with producing turned off on the same proxy, one on
- * a stub proxy of a cluster with brokers down; no test starts another broker or proxy.
+ * a stub proxy of a cluster with brokers down; one starts a secured broker and proxy of its own and
+ * a UI that signs users in ({@code SignInBrowserSteps}).
  * Screenshots of each page go to {@code screenshots.dir}.
  *
  * <p>Over 500 lines because its processes are started once for every step (a broker, a proxy and
@@ -503,6 +505,11 @@ class AdminUiBrowserIT {
             assertThat(browser.findElements(By.cssSelector("nav[aria-label] a[aria-current='page']")))
                 .as("the current page is marked in the navigation").hasSize(1);
         }
+    }
+
+    @Test
+    void signedInUsersSeeOnlyWhatTheBrokersLetThemDo() throws Exception {
+        new SignInBrowserSteps(browser, wait, screenshots).run();
     }
 
     @Test

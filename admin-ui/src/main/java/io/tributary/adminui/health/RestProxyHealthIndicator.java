@@ -2,6 +2,7 @@ package io.tributary.adminui.health;
 
 import io.tributary.adminui.proxy.RestProxyClient;
 import io.tributary.adminui.proxy.RestProxyConfiguration;
+import io.tributary.adminui.proxy.RestProxyException;
 import io.tributary.adminui.proxy.RestProxyLocator;
 import io.tributary.adminui.proxy.RestProxyProperties;
 import java.time.Duration;
@@ -11,7 +12,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * Health {@code restProxy}: UP when the REST proxy answers {@code GET /v3/clusters} within
- * {@value #TIMEOUT_MS} ms, with the cluster id; DOWN otherwise. Part of the readiness group: a UI
+ * {@value #TIMEOUT_MS} ms, with the cluster id, or answers 401 (it wants its callers signed in; the
+ * probe is nobody); DOWN otherwise. Part of the readiness group: a UI
  * that cannot reach its proxy can show nothing.
  */
 @Component("restProxy")
@@ -40,6 +42,13 @@ public class RestProxyHealthIndicator extends AbstractHealthIndicator {
             String url = locator.current().toString();
             builder.withDetail("url", url);
             builder.up().withDetail("clusterId", proxy.cluster().clusterId());
+        } catch (RestProxyException e) {
+            if (e.status() == 401) {
+                // It answers, and wants its callers signed in: the UI's users sign in, the probe does not.
+                builder.up().withDetail("signIn", "required");
+            } else {
+                builder.down().withDetail("error", e.getMessage());
+            }
         } catch (RuntimeException e) {
             builder.down().withDetail("error", e.getMessage());
         }

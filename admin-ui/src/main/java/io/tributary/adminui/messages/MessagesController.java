@@ -16,6 +16,7 @@ import io.tributary.adminui.messages.MessageViews.ProxySearchStatus;
 import io.tributary.adminui.messages.MessageViews.SearchRequest;
 import io.tributary.adminui.messages.MessageViews.SearchView;
 import io.tributary.adminui.proxy.RestProxyClient;
+import io.tributary.adminui.security.Rights;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Comparator;
@@ -61,13 +62,18 @@ public class MessagesController {
     private final RestProxyClient proxy;
     private final MessagesProxyClient records;
     private final boolean produceEnabled;
+    private final Rights rights;
 
-    /** @param produceEnabled {@code admin-ui.produce-enabled}: whether the UI may produce records */
+    /**
+     * @param produceEnabled {@code admin-ui.produce-enabled}: whether the UI may produce records
+     * @param rights         refuses producing to a topic the signed-in user may not write
+     */
     public MessagesController(RestProxyClient proxy, MessagesProxyClient records,
-            @Value("${admin-ui.produce-enabled:true}") boolean produceEnabled) {
+            @Value("${admin-ui.produce-enabled:true}") boolean produceEnabled, Rights rights) {
         this.proxy = proxy;
         this.records = records;
         this.produceEnabled = produceEnabled;
+        this.rights = rights;
     }
 
     /** What the message page may offer. */
@@ -180,13 +186,17 @@ public class MessagesController {
         return records.read(topic, partition, start, null, (int) Math.min(count, end - start));
     }
 
-    /** Produces one record: 201 with its partition and offset; 403 when producing is turned off. */
+    /**
+     * Produces one record: 201 with its partition and offset; 403 when producing is turned off or the
+     * signed-in user may not WRITE the topic.
+     */
     @PostMapping("/topics/{name}/messages")
     public ResponseEntity<Produced> produce(@PathVariable String name, @RequestBody ProduceRequest request) {
         if (!produceEnabled) {
             throw new ResponseStatusException(HttpStatus.FORBIDDEN,
                 "Producing from the admin UI is turned off (admin-ui.produce-enabled=false)");
         }
+        rights.requireTopic(name, "WRITE", "produce to");
         ObjectNode record = JSON.createObjectNode();
         if (request.partition() != null) {
             record.put("partition_id", request.partition());

@@ -6,6 +6,7 @@ import io.tributary.adminui.messages.MessageViews.ProxySearchRequest;
 import io.tributary.adminui.messages.MessageViews.ProxySearchResults;
 import io.tributary.adminui.messages.MessageViews.ProxySearchStatus;
 import io.tributary.adminui.proxy.ProxyResources.ErrorBody;
+import io.tributary.adminui.proxy.CallerIdentity;
 import io.tributary.adminui.proxy.RestProxyException;
 import io.tributary.adminui.proxy.RestProxyConfiguration;
 import io.tributary.adminui.proxy.RestProxyLocator;
@@ -138,7 +139,8 @@ public class MessagesProxyClient {
 
     /**
      * Opens the proxy's SSE stream of a topic (binary format) from the log end, or after
-     * {@code lastEventId}. The caller closes the stream; an error answer is thrown before that.
+     * {@code lastEventId}, as the calling thread's signed-in user. The caller closes the stream; an
+     * error answer is thrown before that.
      */
     public InputStream openStream(String topic, String lastEventId) {
         URI base = locator.current();
@@ -147,6 +149,10 @@ public class MessagesProxyClient {
         HttpRequest.Builder request = HttpRequest.newBuilder(uri).header("Accept", MediaType.TEXT_EVENT_STREAM_VALUE);
         if (lastEventId != null && !lastEventId.isBlank()) {
             request.header("Last-Event-ID", lastEventId);
+        }
+        String authorization = CallerIdentity.currentAuthorization();
+        if (authorization != null) {
+            request.header("Authorization", authorization);
         }
         HttpResponse<InputStream> response;
         try {

@@ -16,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.springframework.security.concurrent.DelegatingSecurityContextExecutorService;
 import java.util.function.IntFunction;
 import java.util.stream.Collectors;
 
@@ -37,11 +38,13 @@ final class MultiPartitionPages {
     /** Proxy calls in flight for one page at most (shared by all pages: a small daemon pool). */
     static final int READ_CONCURRENCY = 8;
 
-    private static final ExecutorService READS = Executors.newFixedThreadPool(READ_CONCURRENCY, r -> {
-        Thread thread = new Thread(r, "partition-reads");
-        thread.setDaemon(true);
-        return thread;
-    });
+    /** Each read runs as the caller who asked for the page (their proxy identity travels with the task). */
+    private static final ExecutorService READS = new DelegatingSecurityContextExecutorService(
+        Executors.newFixedThreadPool(READ_CONCURRENCY, r -> {
+            Thread thread = new Thread(r, "partition-reads");
+            thread.setDaemon(true);
+            return thread;
+        }));
 
     /**
      * @param previousCursor the cursor to page backward from (null on the first page)

@@ -24,9 +24,13 @@ public final class ProxyResources {
     public record Related(String related) {
     }
 
-    /** v3 {@code KafkaCluster}. */
+    /**
+     * v3 {@code KafkaCluster}; {@code authorizedOperations} the caller's cluster operations (CREATE,
+     * ALTER, ...) when asked for and the proxy gives them, else null.
+     */
     @JsonIgnoreProperties(ignoreUnknown = true)
-    public record Cluster(@JsonProperty("cluster_id") String clusterId, Related controller) {
+    public record Cluster(@JsonProperty("cluster_id") String clusterId, Related controller,
+            @JsonProperty("authorized_operations") List<String> authorizedOperations) {
 
         /** The controller's broker id, taken from its link; null when the cluster has none. */
         public Integer controllerId() {
@@ -50,13 +54,16 @@ public final class ProxyResources {
     /**
      * v3 {@code KafkaTopic}, with Tributary's health counts; a proxy without them (Confluent's)
      * leaves them null and the UI asks for the topic's partition states instead.
+     * {@code authorizedOperations}: the caller's operations on the topic (READ, WRITE, DELETE, ...),
+     * null when the proxy did not say.
      */
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record Topic(@JsonProperty("topic_name") String topicName, @JsonProperty("is_internal") boolean internal,
             @JsonProperty("replication_factor") int replicationFactor,
             @JsonProperty("partitions_count") int partitionsCount,
             @JsonProperty("under_replicated_partitions_count") Integer underReplicatedPartitionsCount,
-            @JsonProperty("offline_partitions_count") Integer offlinePartitionsCount) {
+            @JsonProperty("offline_partitions_count") Integer offlinePartitionsCount,
+            @JsonProperty("authorized_operations") List<String> authorizedOperations) {
 
         /** Whether the proxy gave this topic's health counts. */
         public boolean hasHealthCounts() {

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.springframework.core.ParameterizedTypeReference;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.http.client.ClientHttpResponse;
@@ -58,19 +59,53 @@ public class RestProxyClient {
         return clusters.get(0);
     }
 
+    /**
+     * Checks a user's credentials with the proxy: {@code GET /v3/clusters} with {@code authorization}
+     * as the {@code Authorization} header instead of the current caller's. Answers the cluster; a
+     * proxy that refuses them throws a {@link RestProxyException} with status 401.
+     */
+    public Cluster signIn(String authorization) {
+        List<Cluster> clusters = call(() -> http.get().uri("/v3/clusters")
+            .header(HttpHeaders.AUTHORIZATION, authorization).retrieve()
+            .onStatus(HttpStatusCode::isError, RestProxyClient::fail)
+            .body(new ParameterizedTypeReference<ResourceList<Cluster>>() { })).data();
+        if (clusters == null || clusters.isEmpty()) {
+            throw new RestProxyException(502, null, "The REST proxy lists no cluster");
+        }
+        return clusters.get(0);
+    }
+
+    /**
+     * The cluster operations the caller may do ({@code include_authorized_operations=true}); null when
+     * the proxy does not say.
+     */
+    public List<String> clusterOperations(String clusterId) {
+        return call(() -> http.get().uri("/v3/clusters/{c}?include_authorized_operations=true", clusterId)
+            .retrieve().onStatus(HttpStatusCode::isError, RestProxyClient::fail).body(Cluster.class))
+            .authorizedOperations();
+    }
+
     /** The brokers of cluster {@code clusterId}. */
     public List<Broker> brokers(String clusterId) {
         return list("/v3/clusters/{c}/brokers", new ParameterizedTypeReference<ResourceList<Broker>>() { }, clusterId);
     }
 
-    /** Every topic, internal ones included, in one call. */
+    /**
+     * Every topic the caller may describe, internal ones included, in one call; each with the caller's
+     * operations on it when the proxy gives them.
+     */
     public List<Topic> topics(String clusterId) {
-        return list("/v3/clusters/{c}/topics", new ParameterizedTypeReference<ResourceList<Topic>>() { }, clusterId);
+        return list("/v3/clusters/{c}/topics?include_authorized_operations=true",
+            new ParameterizedTypeReference<ResourceList<Topic>>() { }, clusterId);
     }
 
-    /** One topic ({@code GET /v3/clusters/{c}/topics/{t}}): its partition count among others. */
+    /**
+     * One topic ({@code GET /v3/clusters/{c}/topics/{t}}): its partition count among others, and the
+     * caller's operations on it when the proxy gives them.
+     */
     public Topic topic(String clusterId, String topic) {
-        return call(() -> http.get().uri("/v3/clusters/{c}/topics/{t}", clusterId, topic).retrieve()
+        return call(() -> http.get().uri("/v3/clusters/{c}/topics/{t}?include_authorized_operations=true",
+                clusterId, topic).retrieve()
             .onStatus(HttpStatusCode::isError, RestProxyClient::fail).body(Topic.class));
     }
 

@@ -51,7 +51,8 @@ public class RestProxyConfiguration {
 
     /**
      * An HTTP client of the located proxy with its connect and read timeouts: the one way every
-     * proxy client of the UI (topics, groups, messages) is built.
+     * proxy client of the UI (topics, groups, messages) is built. Each call carries the signed-in
+     * caller's identity ({@link CallerIdentity}).
      */
     public static RestClient restClient(RestProxyProperties properties, RestProxyLocator locator) {
         HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -63,6 +64,7 @@ public class RestProxyConfiguration {
         if (interceptor != null) {
             builder.requestInterceptor(interceptor);
         }
+        builder.requestInterceptor(CallerIdentity.INTERCEPTOR);
         return builder.build();
     }
 }

@@ -9,6 +9,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.security.concurrent.DelegatingSecurityContextExecutorService;
 import org.springframework.stereotype.Component;
 
 /**
@@ -25,11 +26,13 @@ public class TopicStates implements DisposableBean {
     static final int CONCURRENCY = 8;
 
     private final RestProxyClient proxy;
-    private final ExecutorService pool = Executors.newFixedThreadPool(CONCURRENCY, r -> {
-        Thread thread = new Thread(r, "topic-states");
-        thread.setDaemon(true);
-        return thread;
-    });
+    // Each lookup runs as the caller who asked (their proxy identity travels with the task).
+    private final ExecutorService pool = new DelegatingSecurityContextExecutorService(
+        Executors.newFixedThreadPool(CONCURRENCY, r -> {
+            Thread thread = new Thread(r, "topic-states");
+            thread.setDaemon(true);
+            return thread;
+        }));
 
     /** @param proxy the REST proxy */
     public TopicStates(RestProxyClient proxy) {

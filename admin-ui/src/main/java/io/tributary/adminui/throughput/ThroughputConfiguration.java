@@ -1,5 +1,6 @@
 package io.tributary.adminui.throughput;
 
+import io.tributary.adminui.proxy.CallerIdentity;
 import io.tributary.adminui.proxy.ProxyResources.Cluster;
 import io.tributary.adminui.proxy.RestProxyClient;
 import java.time.Clock;
@@ -12,10 +13,21 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 public class ThroughputConfiguration {
 
-    /** Scrapes the brokers the REST proxy lists, at the URLs {@link ThroughputProperties} makes of them. */
+    /** The signed-in user who last opened the chart: the scrapes list the brokers as them. */
     @Bean
-    public ThroughputService throughputService(RestProxyClient proxy, ThroughputProperties properties) {
-        return ThroughputService.scheduled(targets(proxy, properties), properties, Clock.systemUTC());
+    public CallerIdentity.LastCaller throughputViewer() {
+        return new CallerIdentity.LastCaller();
+    }
+
+    /**
+     * Scrapes the brokers the REST proxy lists, at the URLs {@link ThroughputProperties} makes of them;
+     * the broker list is asked of the proxy as the user who last opened the chart.
+     */
+    @Bean
+    public ThroughputService throughputService(RestProxyClient proxy, ThroughputProperties properties,
+            CallerIdentity.LastCaller throughputViewer) {
+        Supplier<List<ThroughputService.Target>> targets = targets(proxy, properties);
+        return ThroughputService.scheduled(() -> throughputViewer.callAs(targets), properties, Clock.systemUTC());
     }
 
     /** The brokers of the REST proxy's broker list, each with its metrics URL. */

@@ -24,9 +24,20 @@ public final class TopicViews {
      * A topic in the list.
      *
      * @param underReplicated partitions whose ISR is smaller than their replica set
+     * @param operations      what the caller may do on it (Kafka ACL operation names), null when the proxy
+     *                        does not say
      */
     public record TopicRow(String name, boolean internal, int partitions, int replicationFactor,
-            int underReplicated) {
+            int underReplicated, List<String> operations) {
+    }
+
+    /**
+     * {@code GET /api/topics/{name}/rights}: what the caller may do on the topic.
+     *
+     * @param operations Kafka ACL operation names (READ, WRITE, DELETE, ALTER, ALTER_CONFIGS, ...), null
+     *                   when the proxy does not say (then the pages offer everything and the proxy decides)
+     */
+    public record TopicRights(String name, List<String> operations) {
     }
 
     /**
@@ -43,6 +54,7 @@ public final class TopicViews {
      *
      * @param sizeBytes bytes on disk of all partitions (the sum of their {@code sizeBytes} the proxy
      *                  knows), null when it knows none
+     * @param configs   null when the caller may not describe the topic's configs
      */
     public record TopicDetail(String name, Long sizeBytes, List<PartitionRow> partitions, List<ConfigRow> configs) {
     }

@@ -2,13 +2,16 @@ package io.tributary.adminui.topics;
 
 import io.tributary.adminui.proxy.ProxyResources.Topic;
 import io.tributary.adminui.proxy.RestProxyClient;
+import io.tributary.adminui.proxy.RestProxyException;
 import io.tributary.adminui.proxy.TopicStates;
+import io.tributary.adminui.security.Rights;
 import io.tributary.adminui.topics.TopicViews.ConfigChanges;
 import io.tributary.adminui.topics.TopicViews.ConfigRow;
 import io.tributary.adminui.topics.TopicViews.CreateTopicRequest;
 import io.tributary.adminui.topics.TopicViews.PartitionRow;
 import io.tributary.adminui.topics.TopicViews.TopicDetail;
 import io.tributary.adminui.topics.TopicViews.TopicPage;
+import io.tributary.adminui.topics.TopicViews.TopicRights;
 import io.tributary.adminui.topics.TopicViews.TopicRow;
 import io.tributary.adminui.topics.TopicViews.UpdateTopicRequest;
 import java.util.Comparator;
@@ -54,11 +57,16 @@ public class TopicsController {
 
     private final RestProxyClient proxy;
     private final TopicStates states;
+    private final Rights rights;
 
-    /** @param states partition states of the topics on a page */
-    public TopicsController(RestProxyClient proxy, TopicStates states) {
+    /**
+     * @param states partition states of the topics on a page
+     * @param rights refuses changes the signed-in user may not make
+     */
+    public TopicsController(RestProxyClient proxy, TopicStates states, Rights rights) {
         this.proxy = proxy;
         this.states = states;
+        this.rights = rights;
     }
 
     /**
@@ -81,7 +89,7 @@ public class TopicsController {
         List<Topic> shown = matching.subList((int) from, (int) Math.min(from + size, matching.size()));
         Map<String, TopicStates.HealthCounts> health = states.healthOf(shown);
         List<TopicRow> rows = shown.stream().map(t -> new TopicRow(t.topicName(), t.internal(), t.partitionsCount(),
-            t.replicationFactor(), health.get(t.topicName()).underReplicated())).toList();
+            t.replicationFactor(), health.get(t.topicName()).underReplicated(), t.authorizedOperations())).toList();
         return new TopicPage(matching.size(), page, size, rows);
     }
 
@@ -91,21 +99,30 @@ public class TopicsController {
         if (request.name() == null || request.name().isBlank()) {
             throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "A topic name is required");
         }
+        rights.requireCluster("CREATE", "create topics");
         proxy.createTopic(proxy.cluster().clusterId(), request.name().strip(), request.partitions(),
             request.replicationFactor(), request.configs());
         return ResponseEntity.status(HttpStatus.CREATED).build();
     }
 
-    /** Deletes a topic: 204, or the proxy's 404 when there is no such topic. */
+    /** Deletes a topic: 204, 403 without DELETE on it, or the proxy's 404 when there is no such topic. */
     @DeleteMapping("/{name}")
     public ResponseEntity<Void> delete(@PathVariable String name) {
+        rights.requireTopic(name, "DELETE", "delete");
         proxy.deleteTopic(proxy.cluster().clusterId(), name);
         return ResponseEntity.noContent().build();
     }
 
+    /** What the caller may do on a topic; the proxy's 404 when they may not see it. */
+    @GetMapping("/{name}/rights")
+    public TopicRights rights(@PathVariable String name) {
+        return new TopicRights(name, proxy.topic(proxy.cluster().clusterId(), name).authorizedOperations());
+    }
+
     /**
      * A topic's partitions (leader, replicas, ISR, out-of-sync replicas, offsets, bytes on disk), their
-     * total size, and its configs with where each value comes from.
+     * total size, and its configs with where each value comes from (null for a user who may read the
+     * topic but not its configs).
      */
     @GetMapping("/{name}")
     public TopicDetail detail(@PathVariable String name) {
@@ -119,12 +136,23 @@ public class TopicsController {
             .toList();
         Long total = partitions.stream().map(PartitionRow::sizeBytes).filter(Objects::nonNull)
             .reduce(Long::sum).orElse(null);
-        List<ConfigRow> configs = proxy.configs(clusterId, name).stream()
-            .sorted(Comparator.comparing(c -> c.name()))
-            .map(c -> new ConfigRow(c.name(), c.sensitive() ? null : c.value(), c.isDefault(),
-                OVERRIDE_SOURCE.equals(c.source()), c.readOnly(), c.sensitive(), c.source()))
-            .toList();
-        return new TopicDetail(name, total, partitions, configs);
+        return new TopicDetail(name, total, partitions, configs(clusterId, name));
+    }
+
+    /** The topic's configs by name; null when the caller may not see them (403: no DESCRIBE_CONFIGS). */
+    private List<ConfigRow> configs(String clusterId, String name) {
+        try {
+            return proxy.configs(clusterId, name).stream()
+                .sorted(Comparator.comparing(c -> c.name()))
+                .map(c -> new ConfigRow(c.name(), c.sensitive() ? null : c.value(), c.isDefault(),
+                    OVERRIDE_SOURCE.equals(c.source()), c.readOnly(), c.sensitive(), c.source()))
+                .toList();
+        } catch (RestProxyException e) {
+            if (e.status() == 403) {
+                return null;
+            }
+            throw e;
+        }
     }
 
     /**
@@ -137,6 +165,7 @@ public class TopicsController {
         if (request.partitions() == null) {
             throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "partitions (the new partition count) is required");
         }
+        rights.requireTopic(name, "ALTER", "add partitions to");
         String clusterId = proxy.cluster().clusterId();
         int current = proxy.topic(clusterId, name).partitionsCount();
         if (request.partitions() <= current) {
@@ -179,6 +208,7 @@ public class TopicsController {
         if (set.isEmpty() && reset.isEmpty()) {
             throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "No config to set or reset");
         }
+        rights.requireTopic(name, "ALTER_CONFIGS", "change the configs of");
         proxy.alterConfigs(proxy.cluster().clusterId(), name, set, List.copyOf(reset));
         return ResponseEntity.noContent().build();
     }

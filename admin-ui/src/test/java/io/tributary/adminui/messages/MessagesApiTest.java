@@ -13,6 +13,7 @@ import io.tributary.adminui.proxy.RestProxyClient;
 import io.tributary.adminui.proxy.RestProxyConfiguration;
 import io.tributary.adminui.proxy.RestProxyLocator;
 import io.tributary.adminui.proxy.RestProxyProperties;
+import io.tributary.adminui.security.Rights;
 import io.tributary.adminui.testing.ProxyJson;
 import io.tributary.adminui.testing.StubRestProxy;
 import java.io.IOException;
@@ -59,7 +60,7 @@ class MessagesApiTest {
             READ_TIMEOUT);
         RestProxyClient client = new RestProxyConfiguration().restProxyClient(properties, RestProxyLocator.fixed(proxy.url()));
         MessagesProxyClient records = new MessagesProxyClient(properties, RestProxyLocator.fixed(proxy.url()));
-        return MockMvcBuilders.standaloneSetup(new MessagesController(client, records, produceEnabled),
+        return MockMvcBuilders.standaloneSetup(new MessagesController(client, records, produceEnabled, Rights.unenforced()),
                 new MessageStreamController(records, startedTails()))
             .setControllerAdvice(new ApiExceptionHandler()).build();
     }

@@ -7,6 +7,7 @@ import io.tributary.adminui.proxy.RestProxyClient;
 import io.tributary.adminui.proxy.RestProxyLocator;
 import io.tributary.adminui.proxy.RestProxyProperties;
 import io.tributary.adminui.proxy.TopicStates;
+import io.tributary.adminui.security.Rights;
 import io.tributary.adminui.topics.TopicsController;
 import java.net.URI;
 import java.time.Duration;
@@ -29,7 +30,7 @@ public final class ApiFixture implements AutoCloseable {
             RestProxyLocator.fixed(proxyUrl));
         states = new TopicStates(client);
         mvc = MockMvcBuilders.standaloneSetup(new ClusterController(client, states),
-                new TopicsController(client, states))
+                new TopicsController(client, states, Rights.unenforced()))
             .setControllerAdvice(new ApiExceptionHandler()).build();
     }
 

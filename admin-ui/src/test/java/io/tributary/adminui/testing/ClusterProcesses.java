@@ -18,7 +18,8 @@ import java.util.concurrent.TimeUnit;
  * A real Tributary broker (embedded ZooKeeper) and a REST proxy in front of it, each in its own JVM
  * started from the jars the reactor packaged (system properties {@code broker.jar} and
  * {@code rest-proxy.jar}). {@link #close()} kills both. The broker is awaited by its log line, the
- * proxy by {@code /actuator/health/readiness} answering 200 (a broker answered it).
+ * proxy by {@code /actuator/health/readiness} answering 200 (a broker answered it). A
+ * {@link #startSecured() secured} cluster authorizes with ACLs and its proxy signs callers in.
  */
 public final class ClusterProcesses implements AutoCloseable {
 
@@ -39,9 +40,42 @@ public final class ClusterProcesses implements AutoCloseable {
     public static ClusterProcesses start() throws IOException, InterruptedException {
         ClusterProcesses cluster = new ClusterProcesses(Files.createTempDirectory("admin-ui-it"));
         try {
-            String bootstrap = cluster.startBroker();
+            int kafkaPort = freePort();
+            String bootstrap = cluster.startBroker(kafkaPort, List.of("--broker.listeners=PLAINTEXT://127.0.0.1:"
+                + kafkaPort));
             cluster.bootstrapServers = bootstrap;
-            cluster.startRestProxy(bootstrap);
+            cluster.startRestProxy(List.of("--kafka.bootstrap-servers=" + bootstrap,
+                "--kafka.zookeeper-connect=" + cluster.zookeeperConnect), "/actuator/health/readiness");
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            cluster.close();
+            throw e;
+        }
+        return cluster;
+    }
+
+    /**
+     * A broker that wants SCRAM-SHA-512 logins on its SASL listener and authorizes with Kafka's
+     * {@code StandardAuthorizer}, and a proxy with {@code rest-proxy.authentication.method=basic} on
+     * that listener: HTTP callers sign in as the brokers' users and the ACLs apply to them.
+     * {@link #bootstrapServers()} is a PLAINTEXT listener whose anonymous clients are super users, for
+     * the test to create users, topics and ACLs. The proxy is awaited by its liveness (its readiness
+     * would need a broker login of its own).
+     */
+    public static ClusterProcesses startSecured() throws IOException, InterruptedException {
+        ClusterProcesses cluster = new ClusterProcesses(Files.createTempDirectory("admin-ui-it-secured"));
+        try {
+            int saslPort = freePort();
+            int internalPort = freePort();
+            cluster.bootstrapServers = cluster.startBroker(internalPort, List.of(
+                "--broker.listeners=SASL_PLAINTEXT://127.0.0.1:" + saslPort + ",INTERNAL://127.0.0.1:" + internalPort,
+                "--broker.listener-security-protocol-map=SASL_PLAINTEXT:SASL_PLAINTEXT,INTERNAL:PLAINTEXT",
+                "--broker.inter-broker-listener-name=INTERNAL",
+                "--broker.sasl-enabled-mechanisms=SCRAM-SHA-512",
+                "--broker.authorizer-class-name=org.apache.kafka.metadata.authorizer.StandardAuthorizer",
+                "--broker.super-users=User:ANONYMOUS"));
+            cluster.startRestProxy(List.of("--kafka.bootstrap-servers=127.0.0.1:" + saslPort,
+                "--kafka.security-protocol=SASL_PLAINTEXT", "--rest-proxy.authentication.method=basic"),
+                "/actuator/health/liveness");
         } catch (IOException | InterruptedException | RuntimeException e) {
             cluster.close();
             throw e;
@@ -69,20 +103,21 @@ public final class ClusterProcesses implements AutoCloseable {
         return bootstrapServers;
     }
 
-    private String startBroker() throws IOException, InterruptedException {
+    /** Starts the broker with these listener settings; answers {@code 127.0.0.1:kafkaPort}. */
+    private String startBroker(int kafkaPort, List<String> listeners) throws IOException, InterruptedException {
         String jar = jar("broker.jar");
-        int kafkaPort = freePort();
         Path log = dir.resolve("broker.log");
         brokerHttpPort = freePort();
         int zookeeperPort = freePort();
         zookeeperConnect = "127.0.0.1:" + zookeeperPort;
-        Process broker = launch(log, "-jar", jar,
+        List<String> args = new ArrayList<>(List.of("-jar", jar,
             "--broker.data-dir=" + dir.resolve("data"),
-            "--broker.listeners=PLAINTEXT://127.0.0.1:" + kafkaPort,
             "--broker.embedded-zookeeper-port=" + zookeeperPort,
             "--broker.auto-create-topics-enable=false",
             "--broker.offsets-topic-num-partitions=1",
-            "--server.port=" + brokerHttpPort);
+            "--server.port=" + brokerHttpPort));
+        args.addAll(listeners);
+        Process broker = launch(log, args.toArray(String[]::new));
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         while (System.nanoTime() < deadline) {
             String text = Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
@@ -98,15 +133,18 @@ public final class ClusterProcesses implements AutoCloseable {
             + Files.readString(log));
     }
 
-    private void startRestProxy(String bootstrap) throws IOException, InterruptedException {
+    /** Starts the proxy with these Kafka settings and waits until {@code probe} answers 200. */
+    private void startRestProxy(List<String> kafka, String probe) throws IOException, InterruptedException {
         String jar = jar("rest-proxy.jar");
         int port = freePort();
         Path log = dir.resolve("rest-proxy.log");
-        Process proxy = launch(log, "-jar", jar, "--kafka.bootstrap-servers=" + bootstrap, "--server.port=" + port,
-            "--server.address=127.0.0.1", "--kafka.zookeeper-connect=" + zookeeperConnect);
+        List<String> args = new ArrayList<>(List.of("-jar", jar, "--server.port=" + port,
+            "--server.address=127.0.0.1"));
+        args.addAll(kafka);
+        Process proxy = launch(log, args.toArray(String[]::new));
         restProxyUrl = URI.create("http://127.0.0.1:" + port);
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        HttpRequest ready = HttpRequest.newBuilder(restProxyUrl.resolve("/actuator/health/readiness"))
+        HttpRequest ready = HttpRequest.newBuilder(restProxyUrl.resolve(probe))
             .timeout(Duration.ofSeconds(5)).build();
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         while (System.nanoTime() < deadline) {

@@ -37,6 +37,22 @@ public final class ProxyJson {
             + replicationFactor + ",\"partitions_count\":" + partitions + "}";
     }
 
+    /** A v3 topic with the caller's {@code authorized_operations}. */
+    public static String topic(String name, int partitions, int replicationFactor, List<String> operations) {
+        String plain = topic(name, partitions, replicationFactor);
+        return plain.substring(0, plain.length() - 1) + ",\"authorized_operations\":" + strings(operations) + "}";
+    }
+
+    /** A v3 cluster with the caller's {@code authorized_operations}. */
+    public static String cluster(List<String> operations) {
+        return "{\"kind\":\"KafkaCluster\",\"cluster_id\":\"" + CLUSTER + "\",\"authorized_operations\":"
+            + strings(operations) + "}";
+    }
+
+    private static String strings(List<String> values) {
+        return values.stream().map(v -> "\"" + v + "\"").collect(Collectors.joining(",", "[", "]"));
+    }
+
     /** A v3 topic with Tributary's health counts (under-replicated and offline partitions). */
     public static String topic(String name, int partitions, int replicationFactor, int underReplicated, int offline) {
         String plain = topic(name, partitions, replicationFactor);

@@ -7,6 +7,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -16,12 +17,14 @@ import java.util.concurrent.Executors;
 /**
  * A tiny HTTP server standing in for the REST proxy: canned answers by {@code "METHOD /path"}
  * (path decoded, no query), 404 with a proxy-style error body for anything else, and a record of
- * every request received. Close it.
+ * every request received. With {@link #users} set it signs callers in as the proxy's
+ * {@code authentication.method=basic} does: 401 without a known user name and password, and
+ * answers set {@link #onFor for one user} win over those for all. Close it.
  */
 public final class StubRestProxy implements AutoCloseable {
 
-    /** A request the stub received. */
-    public record Received(String method, String path, String body) {
+    /** A request the stub received, with its {@code Authorization} header (null when none). */
+    public record Received(String method, String path, String body, String authorization) {
     }
 
     private record Answer(int status, String body) {
@@ -31,6 +34,7 @@ public final class StubRestProxy implements AutoCloseable {
     private final Map<String, Answer> answers = new ConcurrentHashMap<>();
     private final List<Received> received = new CopyOnWriteArrayList<>();
     private final List<String> queries = new CopyOnWriteArrayList<>();
+    private final Map<String, String> users = new ConcurrentHashMap<>();
 
     /** Starts on a free loopback port. */
     public StubRestProxy() throws IOException {
@@ -39,10 +43,18 @@ public final class StubRestProxy implements AutoCloseable {
         server.createContext("/", exchange -> {
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             String key = exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath();
-            received.add(new Received(exchange.getRequestMethod(), exchange.getRequestURI().getPath(), body));
+            String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+            received.add(new Received(exchange.getRequestMethod(), exchange.getRequestURI().getPath(), body,
+                authorization));
             queries.add(key + "?" + exchange.getRequestURI().getRawQuery());
-            Answer answer = answers.getOrDefault(key,
-                new Answer(404, "{\"error_code\":404,\"message\":\"HTTP 404 Not Found: " + key + "\"}"));
+            String user = user(authorization);
+            Answer answer;
+            if (!users.isEmpty() && user == null) {
+                answer = new Answer(401, "{\"error_code\":40101,\"message\":\"Unauthorized\"}");
+            } else {
+                answer = answers.getOrDefault(user + " " + key, answers.getOrDefault(key,
+                    new Answer(404, "{\"error_code\":404,\"message\":\"HTTP 404 Not Found: " + key + "\"}")));
+            }
             byte[] bytes = answer.body().getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().set("Content-Type", "application/json");
             exchange.sendResponseHeaders(answer.status(), bytes.length == 0 ? -1 : bytes.length);
@@ -60,6 +72,37 @@ public final class StubRestProxy implements AutoCloseable {
     public StubRestProxy on(String method, String path, int status, String body) {
         answers.put(method + " " + path, new Answer(status, body));
         return this;
+    }
+
+    /** Answers {@code method path} so for {@code user} only (signed in with {@link #users}). */
+    public StubRestProxy onFor(String user, String method, String path, int status, String body) {
+        answers.put(user + " " + method + " " + path, new Answer(status, body));
+        return this;
+    }
+
+    /** Signs callers in: HTTP Basic with one of these user names and passwords, else 401. */
+    public StubRestProxy users(Map<String, String> passwords) {
+        users.putAll(passwords);
+        return this;
+    }
+
+    /** The user an {@code Authorization} header signs in, or null. */
+    private String user(String authorization) {
+        if (authorization == null || !authorization.startsWith("Basic ")) {
+            return null;
+        }
+        String pair;
+        try {
+            pair = new String(Base64.getDecoder().decode(authorization.substring(6)), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+        int colon = pair.indexOf(':');
+        if (colon < 0) {
+            return null;
+        }
+        String name = pair.substring(0, colon);
+        return pair.substring(colon + 1).equals(users.get(name)) ? name : null;
     }
 
     /** The stub's base URL. */

@@ -7,6 +7,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 import io.tributary.adminui.error.ApiExceptionHandler;
+import io.tributary.adminui.proxy.CallerIdentity;
 import io.tributary.adminui.proxy.RestProxyClient;
 import io.tributary.adminui.proxy.RestProxyConfiguration;
 import io.tributary.adminui.proxy.RestProxyLocator;
@@ -92,7 +93,7 @@ class ThroughputApiTest {
                 2, broker2.url().resolve(METRICS)));
             ThroughputService service = new ThroughputService(ThroughputConfiguration.targets(client(proxy.url()), props),
                 props, clock, null);
-            MockMvc mvc = MockMvcBuilders.standaloneSetup(new ThroughputController(service))
+            MockMvc mvc = MockMvcBuilders.standaloneSetup(new ThroughputController(service, new CallerIdentity.LastCaller()))
                 .setControllerAdvice(new ApiExceptionHandler()).build();
 
             mvc.perform(get("/api/throughput")).andExpect(status().isOk())

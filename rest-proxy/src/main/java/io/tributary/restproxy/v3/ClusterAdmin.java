@@ -17,7 +17,9 @@ import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.DescribeClusterResult;
+import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.clients.admin.GroupListing;
 import org.apache.kafka.clients.admin.ListGroupsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
@@ -32,6 +34,7 @@ import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.GroupNotEmptyException;
@@ -76,6 +79,17 @@ public class ClusterAdmin {
     }
 
     /**
+     * The cluster operations the caller may do, as the brokers compute them from their ACLs
+     * (DescribeCluster with {@code includeClusterAuthorizedOperations}); every cluster operation
+     * when the brokers authorize nothing.
+     */
+    public Set<AclOperation> clusterAuthorizedOperations() {
+        Set<AclOperation> operations = get(admin.describeCluster(new DescribeClusterOptions()
+            .includeAuthorizedOperations(true)).authorizedOperations());
+        return operations == null ? Set.of() : operations;
+    }
+
+    /**
      * Checks the path's cluster id.
      *
      * @throws RestException 404 when it is not this cluster's
@@ -88,13 +102,31 @@ public class ClusterAdmin {
     }
 
     public List<TopicDescription> topics() {
+        return topics(false);
+    }
+
+    /**
+     * Every topic the caller may describe, sorted by name; with {@code includeAuthorizedOperations},
+     * each description carries the topic operations the caller may do (else they are null).
+     */
+    public List<TopicDescription> topics(boolean includeAuthorizedOperations) {
         Set<String> names = get(admin.listTopics().names());
-        return get(admin.describeTopics(names).allTopicNames()).values().stream()
-            .sorted((x, y) -> x.name().compareTo(y.name())).toList();
+        return get(admin.describeTopics(names, describeOptions(includeAuthorizedOperations)).allTopicNames()).values()
+            .stream().sorted((x, y) -> x.name().compareTo(y.name())).toList();
     }
 
     public TopicDescription topic(String topic) {
-        return topicNamed(topic, admin.describeTopics(List.of(topic)).allTopicNames());
+        return topic(topic, false);
+    }
+
+    /** One topic; with {@code includeAuthorizedOperations}, the topic operations the caller may do too. */
+    public TopicDescription topic(String topic, boolean includeAuthorizedOperations) {
+        return topicNamed(topic, admin.describeTopics(List.of(topic), describeOptions(includeAuthorizedOperations))
+            .allTopicNames());
+    }
+
+    private static DescribeTopicsOptions describeOptions(boolean includeAuthorizedOperations) {
+        return new DescribeTopicsOptions().includeAuthorizedOperations(includeAuthorizedOperations);
     }
 
     /**
@@ -141,11 +173,23 @@ public class ClusterAdmin {
         get(admin.incrementalAlterConfigs(Map.of(resource, ops)).all(), ClusterAdmin::badRequest);
     }
 
-    /** Bytes on disk of each partition of the topic (its replica on the broker that answers), by partition. */
+    /**
+     * Bytes on disk of each partition of the topic (its largest replica), by partition; empty when the
+     * caller may not describe the brokers' log directories (DESCRIBE on the cluster), so a user who may
+     * read a topic still gets its partitions, without sizes.
+     */
     public Map<Integer, Long> partitionSizes(String topic, Collection<Node> brokers) {
         Map<Integer, Long> sizes = new HashMap<>();
         List<Integer> ids = brokers.stream().map(Node::id).toList();
-        Map<Integer, Map<String, LogDirDescription>> dirs = get(admin.describeLogDirs(ids).allDescriptions());
+        Map<Integer, Map<String, LogDirDescription>> dirs;
+        try {
+            dirs = get(admin.describeLogDirs(ids).allDescriptions());
+        } catch (RestException e) {
+            if (e.error() == RestError.KAFKA_AUTHORIZATION) {
+                return sizes;
+            }
+            throw e;
+        }
         for (Map<String, LogDirDescription> byDir : dirs.values()) {
             for (LogDirDescription dir : byDir.values()) {
                 for (Map.Entry<TopicPartition, ReplicaInfo> replica : dir.replicaInfos().entrySet()) {

@@ -15,6 +15,7 @@ import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 
@@ -40,11 +41,19 @@ public class V3ClustersController {
     }
 
     @GetMapping("/{clusterId}")
-    @Operation(summary = "Describe the cluster", description = "Errors: 404 unknown cluster id.")
-    public Cluster cluster(@PathVariable String clusterId) {
+    @Operation(summary = "Describe the cluster", description = "With include_authorized_operations=true: the "
+        + "cluster operations the caller may do (authorized_operations, e.g. CREATE). Errors: 404 unknown cluster id.")
+    public Cluster cluster(@PathVariable String clusterId,
+            @RequestParam(name = "include_authorized_operations", defaultValue = "false") boolean includeOperations) {
         ClusterInfo info = admin.cluster();
         check(info, clusterId);
-        return cluster(info);
+        Cluster cluster = cluster(info);
+        if (!includeOperations) {
+            return cluster;
+        }
+        return new Cluster(cluster.kind(), cluster.metadata(), cluster.clusterId(), cluster.controller(),
+            cluster.brokers(), cluster.topics(), cluster.consumerGroups(),
+            V3TopicsController.operationNames(admin.clusterAuthorizedOperations()));
     }
 
     @GetMapping("/{clusterId}/brokers")
@@ -78,7 +87,8 @@ public class V3ClustersController {
         return new Cluster("KafkaCluster", V3Links.self(id, ""), id,
             info.controller() == null || info.controller().isEmpty() ? null
                 : V3Links.related(id, "/brokers/" + info.controller().id()),
-            V3Links.related(id, "/brokers"), V3Links.related(id, "/topics"), V3Links.related(id, "/consumer-groups"));
+            V3Links.related(id, "/brokers"), V3Links.related(id, "/topics"), V3Links.related(id, "/consumer-groups"),
+            null);
     }
 
     private static Broker broker(String clusterId, Node node) {

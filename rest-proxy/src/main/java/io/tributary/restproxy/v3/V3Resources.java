@@ -31,9 +31,16 @@ public final class V3Resources {
     public record ResourceList<T>(String kind, Metadata metadata, List<T> data) {
     }
 
+    /**
+     * The cluster. Beyond Confluent's fields: {@code authorized_operations}, the cluster operations
+     * the caller may do (Kafka ACL operation names, e.g. CREATE, ALTER, DESCRIBE), present only when
+     * asked with {@code include_authorized_operations=true}.
+     */
     public record Cluster(String kind, Metadata metadata, @JsonProperty("cluster_id") String clusterId,
             Related controller, Related brokers, Related topics,
-            @JsonProperty("consumer_groups") Related consumerGroups) {
+            @JsonProperty("consumer_groups") Related consumerGroups,
+            @JsonProperty("authorized_operations") @JsonInclude(JsonInclude.Include.NON_NULL)
+            List<String> authorizedOperations) {
     }
 
     public record Broker(String kind, Metadata metadata, @JsonProperty("cluster_id") String clusterId,
@@ -44,14 +51,18 @@ public final class V3Resources {
     /**
      * A topic. Beyond Confluent's fields: how many of its partitions have an ISR smaller than
      * their replicas, and how many have no leader, so a list of every topic shows the cluster's
-     * health without a request per topic.
+     * health without a request per topic. {@code authorized_operations} (as Confluent's): the
+     * operations the caller may do on the topic (READ, WRITE, DELETE, ALTER_CONFIGS, ...), present
+     * only when asked with {@code include_authorized_operations=true}.
      */
     public record Topic(String kind, Metadata metadata, @JsonProperty("cluster_id") String clusterId,
             @JsonProperty("topic_name") String topicName, @JsonProperty("is_internal") boolean internal,
             @JsonProperty("replication_factor") int replicationFactor,
             @JsonProperty("partitions_count") int partitionsCount, Related partitions, Related configs,
             @JsonProperty("under_replicated_partitions_count") int underReplicatedPartitionsCount,
-            @JsonProperty("offline_partitions_count") int offlinePartitionsCount) {
+            @JsonProperty("offline_partitions_count") int offlinePartitionsCount,
+            @JsonProperty("authorized_operations") @JsonInclude(JsonInclude.Include.NON_NULL)
+            List<String> authorizedOperations) {
     }
 
     /**

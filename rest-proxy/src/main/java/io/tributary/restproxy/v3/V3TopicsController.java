@@ -26,6 +26,7 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.acl.AclOperation;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -37,6 +38,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /** v3 topics: list, create, delete, add partitions, configs, partitions and replicas. */
@@ -52,11 +54,13 @@ public class V3TopicsController {
     }
 
     @GetMapping
-    @Operation(summary = "List topics", description = "Internal topics included, marked is_internal.")
-    public ResourceList<Topic> topics(@PathVariable String clusterId) {
+    @Operation(summary = "List topics", description = "Internal topics included, marked is_internal; only those "
+        + "the caller may describe. With include_authorized_operations=true each carries authorized_operations.")
+    public ResourceList<Topic> topics(@PathVariable String clusterId,
+            @RequestParam(name = "include_authorized_operations", defaultValue = "false") boolean includeOperations) {
         admin.checkCluster(clusterId);
         return new ResourceList<>("KafkaTopicList", V3Links.self(clusterId, "/topics"),
-            admin.topics().stream().map(t -> topic(clusterId, t)).toList());
+            admin.topics(includeOperations).stream().map(t -> topic(clusterId, t)).toList());
     }
 
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -80,10 +84,12 @@ public class V3TopicsController {
     }
 
     @GetMapping("/{topic}")
-    @Operation(summary = "Describe a topic", description = "Errors: 40401.")
-    public Topic topic(@PathVariable String clusterId, @PathVariable String topic) {
+    @Operation(summary = "Describe a topic", description = "With include_authorized_operations=true: the "
+        + "operations the caller may do on it (authorized_operations). Errors: 40401.")
+    public Topic topic(@PathVariable String clusterId, @PathVariable String topic,
+            @RequestParam(name = "include_authorized_operations", defaultValue = "false") boolean includeOperations) {
         admin.checkCluster(clusterId);
-        return topic(clusterId, admin.topic(topic));
+        return topic(clusterId, admin.topic(topic, includeOperations));
     }
 
     @PatchMapping(path = "/{topic}", consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -247,7 +253,12 @@ public class V3TopicsController {
         return new Topic("KafkaTopic", V3Links.self(clusterId, path), clusterId, description.name(),
             description.isInternal(), replicationFactor, description.partitions().size(),
             V3Links.related(clusterId, path + "/partitions"), V3Links.related(clusterId, path + "/configs"),
-            underReplicated, offline);
+            underReplicated, offline, operationNames(description.authorizedOperations()));
+    }
+
+    /** Kafka ACL operation names, sorted; null when the operations were not asked for. */
+    static List<String> operationNames(Set<AclOperation> operations) {
+        return operations == null ? null : operations.stream().map(AclOperation::name).sorted().toList();
     }
 
     private static TopicConfig config(String clusterId, String topic, ConfigEntry entry) {

@@ -1,0 +1,187 @@
+package io.tributary.adminui.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.adminui.AdminUiApplication;
+import io.tributary.adminui.testing.ClusterProcesses;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.ScramCredentialInfo;
+import org.apache.kafka.clients.admin.ScramMechanism;
+import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
+import org.apache.kafka.common.acl.AccessControlEntry;
+import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.acl.AclPermissionType;
+import org.apache.kafka.common.resource.PatternType;
+import org.apache.kafka.common.resource.ResourcePattern;
+import org.apache.kafka.common.resource.ResourceType;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * Sign-in end to end, run by {@code AdminUiBrowserIT} on a cluster of its own: a broker with SCRAM
+ * users and ACLs ({@link ClusterProcesses#startSecured()}), its proxy on {@code basic}, and a UI with
+ * {@code admin-ui.authentication.method=basic}. alice (everything on topic t, may create topics)
+ * sees t with its delete, produce, partition and config controls, and not carol-only; bob (READ and
+ * DESCRIBE on t) sees t without any of them; a wrong password is refused on the sign-in page.
+ */
+public final class SignInBrowserSteps {
+
+    private static final String ALICE_PASSWORD = "alice-ui-pw-Jd47";
+    private static final String BOB_PASSWORD = "bob-ui-pw-Qe90";
+
+    private final WebDriver browser;
+    private final WebDriverWait wait;
+    private final Path screenshots;
+    private URI ui;
+
+    public SignInBrowserSteps(WebDriver browser, WebDriverWait wait, Path screenshots) {
+        this.browser = browser;
+        this.wait = wait;
+        this.screenshots = screenshots;
+    }
+
+    /** Starts the secured cluster and UI, runs the steps, stops both. */
+    public void run() throws Exception {
+        try (ClusterProcesses cluster = ClusterProcesses.startSecured()) {
+            grant(cluster.bootstrapServers());
+            ConfigurableApplicationContext app = SpringApplication.run(AdminUiApplication.class, "--server.port=0",
+                "--server.address=127.0.0.1", "--admin-ui.rest-proxy-url=" + cluster.restProxyUrl(),
+                "--admin-ui.authentication.method=basic", "--admin-ui.broker-metrics-port=" + cluster.brokerHttpPort());
+            try {
+                ui = URI.create("http://127.0.0.1:" + ((WebServerApplicationContext) app).getWebServer().getPort());
+                wrongPasswordIsRefused();
+                aliceMayDoEverythingOnT();
+                bobMayOnlyReadT();
+            } finally {
+                app.close();
+            }
+        }
+    }
+
+    /** Users alice, bob and carol; topics t and carol-only; the ACLs of the scenario. */
+    private static void grant(String bootstrap) throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            admin.alterUserScramCredentials(List.of(scram("alice", ALICE_PASSWORD), scram("bob", BOB_PASSWORD),
+                scram("carol", "carol-ui-pw-Zx31"))).all().get(30, TimeUnit.SECONDS);
+            admin.createTopics(List.of(new NewTopic("t", 1, (short) 1), new NewTopic("carol-only", 1, (short) 1)))
+                .all().get(30, TimeUnit.SECONDS);
+            admin.createAcls(List.of(
+                topic("alice", AclOperation.ALL, "t"),
+                cluster("alice", AclOperation.CREATE), cluster("alice", AclOperation.DESCRIBE),
+                topic("bob", AclOperation.READ, "t"), topic("bob", AclOperation.DESCRIBE, "t"),
+                topic("carol", AclOperation.ALL, "carol-only"))).all().get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    private void wrongPasswordIsRefused() {
+        browser.get(ui.resolve("/#/topics").toString());
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("login-form")));
+        assertThat(browser.getCurrentUrl()).contains("/login");
+        signIn("alice", "not-" + ALICE_PASSWORD);
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("login-error"),
+            "Wrong user name or password."));
+        assertThat(browser.findElements(By.id("signed-in-user"))).isEmpty();
+    }
+
+    private void aliceMayDoEverythingOnT() throws IOException {
+        signIn("alice", ALICE_PASSWORD);
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("signed-in-user"), "alice"));
+
+        browser.get(ui.resolve("/#/topics").toString());
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("tr[data-topic='t']")));
+        assertThat(browser.findElements(By.cssSelector("button[data-delete='t']"))).hasSize(1);
+        assertThat(browser.findElements(By.cssSelector("tr[data-topic='carol-only']"))).as("carol's topic").isEmpty();
+        assertThat(browser.findElements(By.id("create-topic"))).hasSize(1);
+        screenshot("signed-in-alice-topics");
+
+        browser.get(ui.resolve("/#/topics/t/messages").toString());
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("produce-send")));
+
+        browser.get(ui.resolve("/#/topics/t").toString());
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("#partitions tbody tr")));
+        assertThat(browser.findElements(By.id("add-partitions"))).hasSize(1);
+        assertThat(browser.findElements(By.id("save-configs"))).hasSize(1);
+
+        signOut();
+    }
+
+    private void bobMayOnlyReadT() throws IOException {
+        signIn("bob", BOB_PASSWORD);
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("signed-in-user"), "bob"));
+
+        browser.get(ui.resolve("/#/topics").toString());
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("tr[data-topic='t']")));
+        assertThat(browser.findElements(By.cssSelector("button[data-delete]"))).as("delete buttons").isEmpty();
+        assertThat(browser.findElements(By.cssSelector("tr[data-topic='carol-only']"))).isEmpty();
+        assertThat(browser.findElements(By.id("create-topic"))).as("create form").isEmpty();
+        screenshot("signed-in-bob-topics");
+
+        browser.get(ui.resolve("/#/topics/t/messages").toString());
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("messages-title")));
+        assertThat(browser.findElements(By.id("produce-send"))).as("produce button").isEmpty();
+        assertThat(browser.findElements(By.id("produce-form"))).isEmpty();
+
+        browser.get(ui.resolve("/#/topics/t").toString());
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("#partitions tbody tr")));
+        assertThat(browser.findElements(By.id("add-partitions"))).isEmpty();
+        assertThat(browser.findElements(By.id("save-configs"))).isEmpty();
+        assertThat(browser.findElements(By.id("configs-hidden"))).as("no DESCRIBE_CONFIGS: configs not shown")
+            .hasSize(1);
+
+        signOut();
+    }
+
+    private void signIn(String user, String password) {
+        if (!browser.getCurrentUrl().contains("/login")) {
+            browser.get(ui.resolve("/login").toString());
+        }
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("login-form")));
+        browser.findElement(By.id("username")).clear();
+        browser.findElement(By.id("username")).sendKeys(user);
+        browser.findElement(By.id("password")).sendKeys(password);
+        browser.findElement(By.id("login-submit")).click();
+    }
+
+    private void signOut() {
+        wait.until(ExpectedConditions.elementToBeClickable(By.id("sign-out"))).click();
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("login-signed-out")));
+    }
+
+    private static UserScramCredentialUpsertion scram(String user, String password) {
+        return new UserScramCredentialUpsertion(user, new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 4096),
+            password);
+    }
+
+    private static AclBinding topic(String user, AclOperation operation, String topic) {
+        return new AclBinding(new ResourcePattern(ResourceType.TOPIC, topic, PatternType.LITERAL),
+            new AccessControlEntry("User:" + user, "*", operation, AclPermissionType.ALLOW));
+    }
+
+    private static AclBinding cluster(String user, AclOperation operation) {
+        return new AclBinding(new ResourcePattern(ResourceType.CLUSTER, "kafka-cluster", PatternType.LITERAL),
+            new AccessControlEntry("User:" + user, "*", operation, AclPermissionType.ALLOW));
+    }
+
+    private void screenshot(String name) throws IOException {
+        Path shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE).toPath();
+        Files.copy(shot, screenshots.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
+    }
+}
