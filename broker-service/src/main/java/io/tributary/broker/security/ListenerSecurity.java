@@ -63,6 +63,11 @@ public final class ListenerSecurity implements Closeable {
     private final int saslServerMaxReceiveSize;
     private final Counter successful;
     private final Counter failed;
+    /**
+     * The engine factory new connections use: {@code sslFactory}'s, republished after each reload,
+     * so an event loop creating an engine never waits for a reload reading the store files.
+     */
+    private volatile SslEngineFactory serving;
     private boolean closed;
 
     /**
@@ -86,6 +91,7 @@ public final class ListenerSecurity implements Closeable {
             }
             sslFactory = new SslFactory(ConnectionMode.SERVER);
             sslFactory.configure(sslConfigs);
+            serving = sslFactory.sslEngineFactory();
         } else {
             sslFactory = null;
         }
@@ -123,12 +129,26 @@ public final class ListenerSecurity implements Closeable {
     }
 
     /**
-     * A server-side TLS engine for a connection from {@code peer}, from the stores in use. Waits
-     * for a {@link #reloadSslStores(boolean) reload} under way (milliseconds), so a connection
-     * accepted after a reload always gets the new certificate.
+     * A server-side TLS engine for a connection from {@code peer}, from the stores in use. Called on
+     * a Netty event loop, so it does not wait for a {@link #reloadSslStores(boolean) reload} under
+     * way, which reads the store files and may take long (a slow or hung mount): a connection
+     * accepted while a reload runs gets the previous certificate, one accepted after the reload
+     * returned gets the new one. Only when the reload closed the previous factory between this
+     * method reading it and using it does it wait for the reload to finish.
      */
-    public synchronized SSLEngine newSslEngine(InetSocketAddress peer) {
-        return sslFactory.createSslEngine(peer == null ? null : peer.getHostString(), peer == null ? -1 : peer.getPort());
+    public SSLEngine newSslEngine(InetSocketAddress peer) {
+        String host = peer == null ? null : peer.getHostString();
+        int port = peer == null ? -1 : peer.getPort();
+        SslEngineFactory factory = serving;
+        try {
+            return factory.createServerSslEngine(host, port);
+        } catch (RuntimeException closedByReload) {
+            // SslFactory.reconfigure closes the factory it replaces (DefaultSslEngineFactory drops its
+            // SSLContext): take the one the reload leaves, or fail as before when it was not that.
+            synchronized (this) {
+                return sslFactory.createSslEngine(host, port);
+            }
+        }
     }
 
     /** The principal of a connection without SASL: the mapped client certificate, or ANONYMOUS. */
@@ -182,12 +202,16 @@ public final class ListenerSecurity implements Closeable {
             return false;
         }
         SslEngineFactory before = sslFactory.sslEngineFactory();
-        sslFactory.reconfigure(sslConfigs);
-        if (sslFactory.sslEngineFactory() != before || !contentChanged) {
+        try {
+            sslFactory.reconfigure(sslConfigs);
+            if (sslFactory.sslEngineFactory() != before || !contentChanged) {
+                return sslFactory.sslEngineFactory() != before;
+            }
+            sslFactory.reconfigure(respelled(sslConfigs));
             return sslFactory.sslEngineFactory() != before;
+        } finally {
+            serving = sslFactory.sslEngineFactory();
         }
-        sslFactory.reconfigure(respelled(sslConfigs));
-        return sslFactory.sslEngineFactory() != before;
     }
 
     /** The configs with each store location spelled {@code dir/./file}: the same files, different settings. */

@@ -1,0 +1,155 @@
+package io.tributary.broker.security;
+
+import static io.tributary.broker.security.SslStoreWatcherTest.serial;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tributary.broker.config.BrokerSecurityProperties;
+import io.tributary.broker.config.EndPoint;
+import io.tributary.broker.testing.TestCertificates;
+import java.io.OutputStream;
+import java.math.BigInteger;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLEngine;
+import org.apache.kafka.common.security.auth.SecurityProtocol;
+import org.apache.kafka.common.security.authenticator.CredentialCache;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Edge cases of the TLS store reload found in review: a reload stuck reading a store file (a hung
+ * network mount, here a named pipe) must not hold up the Netty event loops that create engines
+ * for new connections, nor the watcher's scheduler thread; a change seen while another store is
+ * missing must not be lost; nothing reloaded is not counted as a success.
+ */
+class SslReloadEdgeCasesTest {
+
+    private static final String DN = "CN=localhost,OU=brokers";
+    private static final InetSocketAddress PEER = new InetSocketAddress("127.0.0.1", 40_000);
+
+    @TempDir
+    static Path certDir;
+    static TestCertificates certificates;
+    static Path storeA;
+    static Path storeB;
+
+    @TempDir
+    Path dir;
+    MeterRegistry registry;
+    BrokerSecurityProperties security;
+    ListenerSecurity listener;
+
+    @BeforeAll
+    static void makeCertificates() throws Exception {
+        certificates = TestCertificates.create(certDir);
+        storeA = certificates.keyStore("a", DN);
+        storeB = certificates.keyStore("b", DN);
+    }
+
+    @BeforeEach
+    void setUp() {
+        registry = new SimpleMeterRegistry();
+    }
+
+    @AfterEach
+    void tearDown() {
+        if (listener != null) {
+            listener.close();
+        }
+    }
+
+    private SslStoreWatcher watch(Path keyStore, Path trustStore) {
+        Map<String, Object> settings = new HashMap<>();
+        settings.put("broker.ssl-keystore-type", "PKCS12");
+        settings.put("broker.ssl-keystore-location", keyStore.toString());
+        settings.put("broker.ssl-keystore-password", TestCertificates.PASSWORD);
+        settings.put("broker.ssl-truststore-type", "PEM");
+        settings.put("broker.ssl-truststore-location", trustStore.toString());
+        settings.put("broker.ssl-client-auth", "required");
+        security = BrokerSecurityProperties.bind(settings);
+        SslStoreWatcher watcher = new SslStoreWatcher(security, registry);
+        listener = new ListenerSecurity(new EndPoint("SSL", SecurityProtocol.SSL, "127.0.0.1", 0), security,
+            new CredentialCache(), registry);
+        watcher.watch(listener);
+        return watcher;
+    }
+
+    private BigInteger served() {
+        return listener.serverCertificate().orElseThrow().getSerialNumber();
+    }
+
+    private double reloads(String result) {
+        return registry.get("tributary.ssl.store.reloads").tag("listener", "SSL").tag("result", result).counter().count();
+    }
+
+    /** A named pipe at {@code target}: opening it for reading blocks until a writer comes. */
+    private Path namedPipeOver(Path target) throws Exception {
+        Path pipe = dir.resolve("pipe-" + System.nanoTime());
+        Process mkfifo;
+        try {
+            mkfifo = new ProcessBuilder("mkfifo", pipe.toString()).start();
+        } catch (java.io.IOException e) {
+            mkfifo = null;
+        }
+        assumeTrue(mkfifo != null && mkfifo.waitFor() == 0 && Files.exists(pipe), "mkfifo is not available");
+        Files.move(pipe, target, StandardCopyOption.REPLACE_EXISTING);
+        return target;
+    }
+
+    /** Whether {@code thread} is inside {@code className}'s code right now. */
+    private static boolean inside(Thread thread, String className) {
+        return Arrays.stream(thread.getStackTrace()).anyMatch(frame -> frame.getClassName().equals(className));
+    }
+
+    @Test
+    void aNewConnectionsEngineDoesNotWaitForAReloadStuckReadingTheKeyStore() throws Exception {
+        Path live = Files.copy(storeA, dir.resolve("broker.p12"));
+        watch(live, certificates.caPem());
+        namedPipeOver(live);
+
+        Thread[] reloader = new Thread[1];
+        CompletableFuture<Boolean> reload = new CompletableFuture<>();
+        reloader[0] = new Thread(() -> {
+            try {
+                reload.complete(listener.reloadSslStores(true));
+            } catch (Throwable t) {
+                reload.completeExceptionally(t);
+            }
+        }, "reloader");
+        reloader[0].setDaemon(true);
+        reloader[0].start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!inside(reloader[0], "org.apache.kafka.common.security.ssl.DefaultSslEngineFactory")
+                && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        Thread.sleep(200); // now blocked opening the pipe
+
+        try {
+            CompletableFuture<SSLEngine> engine = CompletableFuture.supplyAsync(() -> listener.newSslEngine(PEER));
+            assertThat(engine.get(5, TimeUnit.SECONDS)).as("an event loop creating an engine while a reload is stuck")
+                .isNotNull();
+            assertThat(reload).as("the reload is still reading the store").isNotDone();
+        } finally {
+            try (OutputStream writer = Files.newOutputStream(live)) { // releases the reload
+                writer.write(Files.readAllBytes(storeB));
+            }
+        }
+        assertThat(reload.get(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(served()).isEqualTo(serial(storeB, "b"));
+        assertThat(listener.newSslEngine(PEER)).isNotNull();
+    }
+}
