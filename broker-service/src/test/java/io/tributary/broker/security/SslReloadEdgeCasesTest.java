@@ -1,5 +1,6 @@
 package io.tributary.broker.security;
 
+import static io.tributary.broker.security.SslStoreWatcherTest.replaceAtomically;
 import static io.tributary.broker.security.SslStoreWatcherTest.serial;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -8,8 +9,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tributary.broker.config.BrokerSecurityProperties;
 import io.tributary.broker.config.EndPoint;
+import io.tributary.broker.security.SslStoreWatcher.Outcome;
 import io.tributary.broker.testing.TestCertificates;
 import java.io.OutputStream;
+import java.io.RandomAccessFile;
 import java.math.BigInteger;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -33,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Edge cases of the TLS store reload found in review: a reload stuck reading a store file (a hung
  * network mount, here a named pipe) must not hold up the Netty event loops that create engines
  * for new connections, nor the watcher's scheduler thread; a change seen while another store is
- * missing must not be lost; nothing reloaded is not counted as a success.
+ * missing must not be lost; a huge file is not read; nothing reloaded is not counted as a success.
  */
 class SslReloadEdgeCasesTest {
 
@@ -151,5 +154,75 @@ class SslReloadEdgeCasesTest {
         assertThat(reload.get(10, TimeUnit.SECONDS)).isTrue();
         assertThat(served()).isEqualTo(serial(storeB, "b"));
         assertThat(listener.newSslEngine(PEER)).isNotNull();
+    }
+
+    @Test
+    void theWatcherSkipsAStoreThatIsNotARegularFileInsteadOfBlockingOnIt() throws Exception {
+        Path live = Files.copy(storeA, dir.resolve("broker.p12"));
+        SslStoreWatcher watcher = watch(live, certificates.caPem());
+        namedPipeOver(live);
+
+        CompletableFuture<Outcome> check = CompletableFuture.supplyAsync(watcher::check);
+        try {
+            assertThat(check.get(5, TimeUnit.SECONDS)).isEqualTo(Outcome.UNCHANGED);
+        } finally {
+            if (!check.isDone()) {
+                try (OutputStream writer = Files.newOutputStream(live)) { // releases the stuck check
+                    writer.write(new byte[0]);
+                }
+            }
+        }
+        assertThat(served()).isEqualTo(serial(storeA, "a"));
+    }
+
+    @Test
+    void aHugeFileAtAStoreLocationIsNotReadNorHandedToTheListener() throws Exception {
+        Path live = Files.copy(storeA, dir.resolve("broker.p12"));
+        SslStoreWatcher watcher = watch(live, certificates.caPem());
+        Path huge = dir.resolve("huge.p12");
+        try (RandomAccessFile file = new RandomAccessFile(huge.toFile(), "rw")) {
+            file.setLength(SslStoreWatcher.MAX_STORE_BYTES + 1); // sparse: no disk used
+        }
+        replaceAtomically(huge, live);
+
+        assertThat(watcher.check()).isEqualTo(Outcome.UNCHANGED);
+        assertThat(reloads("failure")).isZero();
+        assertThat(served()).isEqualTo(serial(storeA, "a"));
+        replaceAtomically(storeB, live);
+        assertThat(watcher.check()).isEqualTo(Outcome.RELOADED);
+        assertThat(served()).isEqualTo(serial(storeB, "b"));
+    }
+
+    @Test
+    void aTrustStoreChangeSeenWhileTheKeyStoreIsMissingIsAppliedOnceTheKeyStoreIsBack() throws Exception {
+        Path live = Files.copy(storeA, dir.resolve("broker.p12"));
+        Path trusted = Files.copy(certificates.caPem(), dir.resolve("ca-bundle.pem"));
+        SslStoreWatcher watcher = watch(live, trusted);
+        byte[] keyStoreBytes = Files.readAllBytes(live);
+
+        Files.delete(live); // an operator's "rm; cp", or a volume remounting
+        TestCertificates nextCa = TestCertificates.create(dir.resolve("next-ca"));
+        Path bundle = dir.resolve("bundle.pem");
+        Files.writeString(bundle, Files.readString(certificates.caPem()) + Files.readString(nextCa.caPem()));
+        replaceAtomically(bundle, trusted);
+        assertThat(watcher.check()).as("the key store cannot be read: wait").isEqualTo(Outcome.UNCHANGED);
+        assertThat(reloads("failure")).as("nothing was refused").isZero();
+
+        Files.write(live, keyStoreBytes); // the same key store is back
+        assertThat(watcher.check()).as("the new CA is applied now").isEqualTo(Outcome.RELOADED);
+        assertThat(listener.serverCertificate()).isPresent();
+        assertThat(reloads("success")).isEqualTo(1);
+    }
+
+    @Test
+    void aCheckAfterTheListenerClosedCountsNoSuccess() throws Exception {
+        Path live = Files.copy(storeA, dir.resolve("broker.p12"));
+        SslStoreWatcher watcher = watch(live, certificates.caPem());
+        listener.close(); // shutdown closes the listeners before it stops the scheduler
+        replaceAtomically(storeB, live);
+
+        watcher.check();
+        assertThat(reloads("success")).isZero();
+        assertThat(reloads("failure")).isZero();
     }
 }
