@@ -214,12 +214,20 @@ public final class ListenerSecurity implements Closeable {
         }
     }
 
-    /** The configs with each store location spelled {@code dir/./file}: the same files, different settings. */
-    private static Map<String, Object> respelled(Map<String, Object> configs) {
+    /**
+     * {@code configs} with each store location spelled {@code dir/./file}: the same files, but
+     * settings kafka-clients' {@code SslFactory.reconfigure} takes as new, so it rebuilds from the
+     * files even when their modification time did not change. Both {@code /} and the platform's
+     * separator count ({@code C:/certs/broker.p12} on Windows); a bare name becomes {@code ./name}.
+     *
+     * @param configs TLS settings ({@code ssl.keystore.location}, {@code ssl.truststore.location})
+     * @return a copy, locations respelled
+     */
+    public static Map<String, Object> respelled(Map<String, ?> configs) {
         Map<String, Object> respelled = new HashMap<>(configs);
         for (String key : new String[] {SslConfigs.SSL_KEYSTORE_LOCATION_CONFIG, SslConfigs.SSL_TRUSTSTORE_LOCATION_CONFIG}) {
             if (configs.get(key) instanceof String location && !location.isBlank()) {
-                int slash = location.lastIndexOf(File.separatorChar);
+                int slash = Math.max(location.lastIndexOf('/'), location.lastIndexOf(File.separatorChar));
                 respelled.put(key, location.substring(0, slash + 1) + "." + File.separator + location.substring(slash + 1));
             }
         }

@@ -11,6 +11,7 @@ import io.tributary.broker.config.BrokerSecurityProperties;
 import io.tributary.broker.config.EndPoint;
 import io.tributary.broker.security.SslStoreWatcher.Outcome;
 import io.tributary.broker.testing.TestCertificates;
+import java.io.File;
 import java.io.OutputStream;
 import java.io.RandomAccessFile;
 import java.math.BigInteger;
@@ -224,5 +225,17 @@ class SslReloadEdgeCasesTest {
         watcher.check();
         assertThat(reloads("success")).isZero();
         assertThat(reloads("failure")).isZero();
+    }
+
+    @Test
+    void respelledLocationsNameTheSameFiles() throws Exception {
+        Path live = Files.copy(storeA, dir.resolve("broker.p12"));
+        Map<String, Object> respelled = ListenerSecurity.respelled(Map.of("ssl.keystore.location", live.toString(),
+            "ssl.truststore.location", "ca.pem", "ssl.keystore.type", "PKCS12"));
+        String keyStore = (String) respelled.get("ssl.keystore.location");
+        assertThat(keyStore).isNotEqualTo(live.toString()).endsWith("." + File.separator + "broker.p12");
+        assertThat(Files.isSameFile(Path.of(keyStore), live)).isTrue();
+        assertThat(respelled.get("ssl.truststore.location")).as("a bare name").isEqualTo("." + File.separator + "ca.pem");
+        assertThat(respelled.get("ssl.keystore.type")).isEqualTo("PKCS12");
     }
 }
