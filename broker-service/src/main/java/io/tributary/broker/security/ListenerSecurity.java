@@ -6,6 +6,7 @@ import io.tributary.broker.config.BrokerSecurityProperties;
 import io.tributary.broker.config.EndPoint;
 import java.io.Closeable;
 import java.io.File;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.security.KeyStore;
@@ -68,7 +69,7 @@ public final class ListenerSecurity implements Closeable {
      * so an event loop creating an engine never waits for a reload reading the store files.
      */
     private volatile SslEngineFactory serving;
-    private boolean closed;
+    private volatile boolean closed;
 
     /**
      * @param endPoint    the listener
@@ -189,7 +190,8 @@ public final class ListenerSecurity implements Closeable {
      * ({@code dir/./file}), which {@code SslFactory} takes as new settings.
      *
      * @param contentChanged whether the caller saw a store file's content change
-     * @return true when new stores now serve; false when there was nothing to reload, or the listener is closed
+     * @return true when new stores now serve; false when there was nothing to reload, or the listener is
+     *         (or got) closed
      * @throws org.apache.kafka.common.KafkaException (a {@code ConfigException}) when the new stores are refused;
      *                                               its message names the file and the reason, no password
      * @throws IllegalStateException when the listener does not use TLS
@@ -202,16 +204,21 @@ public final class ListenerSecurity implements Closeable {
             return false;
         }
         SslEngineFactory before = sslFactory.sslEngineFactory();
+        boolean rebuilt;
         try {
             sslFactory.reconfigure(sslConfigs);
-            if (sslFactory.sslEngineFactory() != before || !contentChanged) {
-                return sslFactory.sslEngineFactory() != before;
+            rebuilt = sslFactory.sslEngineFactory() != before;
+            if (!rebuilt && contentChanged) {
+                sslFactory.reconfigure(respelled(sslConfigs));
+                rebuilt = sslFactory.sslEngineFactory() != before;
             }
-            sslFactory.reconfigure(respelled(sslConfigs));
-            return sslFactory.sslEngineFactory() != before;
         } finally {
             serving = sslFactory.sslEngineFactory();
+            if (closed) { // closed while this reload read the files: close what it left
+                sslFactory.close();
+            }
         }
+        return rebuilt && !closed;
     }
 
     /**
@@ -268,10 +275,21 @@ public final class ListenerSecurity implements Closeable {
         failed.increment();
     }
 
+    /**
+     * Closes the TLS engine factory. Does not wait for a reload under way (one stuck reading a store
+     * on a hung mount would hold up the broker's shutdown): that reload closes what it built when it
+     * ends.
+     */
     @Override
-    public synchronized void close() {
+    public void close() {
         closed = true;
         if (sslFactory != null) {
+            SslEngineFactory last = serving;
+            try {
+                last.close();
+            } catch (IOException | RuntimeException e) {
+                // DefaultSslEngineFactory only drops its SSLContext
+            }
             sslFactory.close();
         }
     }

@@ -118,30 +118,34 @@ class SslReloadEdgeCasesTest {
         return Arrays.stream(thread.getStackTrace()).anyMatch(frame -> frame.getClassName().equals(className));
     }
 
-    @Test
-    void aNewConnectionsEngineDoesNotWaitForAReloadStuckReadingTheKeyStore() throws Exception {
-        Path live = Files.copy(storeA, dir.resolve("broker.p12"));
-        watch(live, certificates.caPem());
-        namedPipeOver(live);
-
-        Thread[] reloader = new Thread[1];
+    /** Starts a reload of {@code listener} and returns once it is blocked reading the key store (a pipe). */
+    private CompletableFuture<Boolean> stuckReload() throws InterruptedException {
         CompletableFuture<Boolean> reload = new CompletableFuture<>();
-        reloader[0] = new Thread(() -> {
+        Thread reloader = new Thread(() -> {
             try {
                 reload.complete(listener.reloadSslStores(true));
             } catch (Throwable t) {
                 reload.completeExceptionally(t);
             }
         }, "reloader");
-        reloader[0].setDaemon(true);
-        reloader[0].start();
+        reloader.setDaemon(true);
+        reloader.start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!inside(reloader[0], "org.apache.kafka.common.security.ssl.DefaultSslEngineFactory")
+        while (!inside(reloader, "org.apache.kafka.common.security.ssl.DefaultSslEngineFactory")
                 && System.nanoTime() < deadline) {
             Thread.sleep(10);
         }
         Thread.sleep(200); // now blocked opening the pipe
+        return reload;
+    }
 
+    @Test
+    void aNewConnectionsEngineDoesNotWaitForAReloadStuckReadingTheKeyStore() throws Exception {
+        Path live = Files.copy(storeA, dir.resolve("broker.p12"));
+        watch(live, certificates.caPem());
+        namedPipeOver(live);
+
+        CompletableFuture<Boolean> reload = stuckReload();
         try {
             CompletableFuture<SSLEngine> engine = CompletableFuture.supplyAsync(() -> listener.newSslEngine(PEER));
             assertThat(engine.get(5, TimeUnit.SECONDS)).as("an event loop creating an engine while a reload is stuck")
@@ -155,6 +159,23 @@ class SslReloadEdgeCasesTest {
         assertThat(reload.get(10, TimeUnit.SECONDS)).isTrue();
         assertThat(served()).isEqualTo(serial(storeB, "b"));
         assertThat(listener.newSslEngine(PEER)).isNotNull();
+    }
+
+    @Test
+    void closingTheListenerAtShutdownDoesNotWaitForAReloadStuckReadingTheKeyStore() throws Exception {
+        Path live = Files.copy(storeA, dir.resolve("broker.p12"));
+        watch(live, certificates.caPem());
+        namedPipeOver(live);
+        CompletableFuture<Boolean> reload = stuckReload();
+        try {
+            CompletableFuture<Void> close = CompletableFuture.runAsync(listener::close);
+            close.get(5, TimeUnit.SECONDS);
+        } finally {
+            try (OutputStream writer = Files.newOutputStream(live)) { // releases the reload
+                writer.write(Files.readAllBytes(storeB));
+            }
+        }
+        assertThat(reload.get(10, TimeUnit.SECONDS)).as("a reload that ends after the close serves nothing").isFalse();
     }
 
     @Test
