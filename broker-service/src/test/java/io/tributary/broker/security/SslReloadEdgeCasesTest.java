@@ -259,4 +259,37 @@ class SslReloadEdgeCasesTest {
         assertThat(respelled.get("ssl.truststore.location")).as("a bare name").isEqualTo("." + File.separator + "ca.pem");
         assertThat(respelled.get("ssl.keystore.type")).isEqualTo("PKCS12");
     }
+
+    @Test
+    void aGoodKeyStoreWithABrokenTrustStoreIsRefusedWholeAndAppliedOnceTheTrustStoreIsFixed() throws Exception {
+        Path live = Files.copy(storeA, dir.resolve("broker.p12"));
+        Path trusted = Files.copy(certificates.caPem(), dir.resolve("ca-bundle.pem"));
+        SslStoreWatcher watcher = watch(live, trusted);
+        replaceAtomically(storeB, live);
+        Path broken = Files.writeString(dir.resolve("broken.pem"), "-----BEGIN CERTIFICATE-----\nnot base64\n");
+        replaceAtomically(broken, trusted);
+
+        assertThat(watcher.check()).isEqualTo(Outcome.REFUSED);
+        assertThat(served()).as("no half reload: the key store is not taken alone").isEqualTo(serial(storeA, "a"));
+        replaceAtomically(certificates.caPem(), trusted);
+        assertThat(watcher.check()).isEqualTo(Outcome.RELOADED);
+        assertThat(served()).isEqualTo(serial(storeB, "b"));
+    }
+
+    @Test
+    void aSaslSslListenerIsReloadedLikeAnSslOne() throws Exception {
+        Path live = Files.copy(storeA, dir.resolve("broker.p12"));
+        SslStoreWatcher watcher = watch(live, certificates.caPem());
+        ListenerSecurity saslSsl = new ListenerSecurity(new EndPoint("SASL_SSL", SecurityProtocol.SASL_SSL,
+            "127.0.0.1", 0), security, new CredentialCache(), registry);
+        try {
+            watcher.watch(saslSsl);
+            replaceAtomically(storeB, live);
+            assertThat(watcher.check()).isEqualTo(Outcome.RELOADED);
+            assertThat(saslSsl.serverCertificate().orElseThrow().getSerialNumber()).isEqualTo(serial(storeB, "b"));
+            assertThat(saslSsl.newSslEngine(PEER)).isNotNull();
+        } finally {
+            saslSsl.close();
+        }
+    }
 }
