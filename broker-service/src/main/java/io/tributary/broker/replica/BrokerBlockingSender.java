@@ -1,5 +1,6 @@
 package io.tributary.broker.replica;
 
+import io.tributary.broker.security.ListenerSecurity;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
@@ -42,6 +43,8 @@ final class BrokerBlockingSender implements Closeable {
     private final NetworkClient client;
     private final ChannelBuilder channelBuilder;
     private final Map<String, Object> clientConfigs;
+    /** Whether the channel builder's stores were last named {@code dir/./file}; owning thread only. */
+    private boolean storesRespelled;
     private final Metrics metrics;
     private final Time time;
     private final int socketTimeoutMs;
@@ -108,15 +111,18 @@ final class BrokerBlockingSender implements Closeable {
 
     /**
      * Re-reads the TLS key and trust stores for the connections opened from now on; the open one
-     * keeps its session. kafka-clients' {@code SslFactory.reconfigure} rebuilds when a store file's
-     * modification time changed and refuses stores that do not load or change the certificate's
-     * DN or SANs. A plaintext or SASL_PLAINTEXT channel has nothing to reload. Call on the owning thread.
+     * keeps its session. kafka-clients' {@code SslFactory.reconfigure} refuses stores that do not
+     * load or change the certificate's DN or SANs. It rebuilds only for a store file whose
+     * modification time changed, or for new settings: each call names the stores with the other
+     * spelling ({@code dir/./file}, {@link ListenerSecurity#respelled}), so a copy that kept the old
+     * time is read too. A plaintext or SASL_PLAINTEXT channel has nothing to reload. Call on the owning thread.
      *
      * @throws org.apache.kafka.common.KafkaException when the new stores are refused; the previous ones stay in use
      */
     void reloadSslStores() {
         if (channelBuilder instanceof ListenerReconfigurable reconfigurable) {
-            reconfigurable.reconfigure(clientConfigs);
+            reconfigurable.reconfigure(storesRespelled ? clientConfigs : ListenerSecurity.respelled(clientConfigs));
+            storesRespelled = !storesRespelled;
         }
     }
 

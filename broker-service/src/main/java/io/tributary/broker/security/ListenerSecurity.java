@@ -6,6 +6,7 @@ import io.tributary.broker.config.BrokerSecurityProperties;
 import io.tributary.broker.config.EndPoint;
 import java.io.Closeable;
 import java.io.File;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.security.KeyStore;
@@ -63,7 +64,12 @@ public final class ListenerSecurity implements Closeable {
     private final int saslServerMaxReceiveSize;
     private final Counter successful;
     private final Counter failed;
-    private boolean closed;
+    /**
+     * The engine factory new connections use: {@code sslFactory}'s, republished after each reload,
+     * so an event loop creating an engine never waits for a reload reading the store files.
+     */
+    private volatile SslEngineFactory serving;
+    private volatile boolean closed;
 
     /**
      * @param endPoint    the listener
@@ -86,6 +92,7 @@ public final class ListenerSecurity implements Closeable {
             }
             sslFactory = new SslFactory(ConnectionMode.SERVER);
             sslFactory.configure(sslConfigs);
+            serving = sslFactory.sslEngineFactory();
         } else {
             sslFactory = null;
         }
@@ -123,12 +130,26 @@ public final class ListenerSecurity implements Closeable {
     }
 
     /**
-     * A server-side TLS engine for a connection from {@code peer}, from the stores in use. Waits
-     * for a {@link #reloadSslStores(boolean) reload} under way (milliseconds), so a connection
-     * accepted after a reload always gets the new certificate.
+     * A server-side TLS engine for a connection from {@code peer}, from the stores in use. Called on
+     * a Netty event loop, so it does not wait for a {@link #reloadSslStores(boolean) reload} under
+     * way, which reads the store files and may take long (a slow or hung mount): a connection
+     * accepted while a reload runs gets the previous certificate, one accepted after the reload
+     * returned gets the new one. Only when the reload closed the previous factory between this
+     * method reading it and using it does it wait for the reload to finish.
      */
-    public synchronized SSLEngine newSslEngine(InetSocketAddress peer) {
-        return sslFactory.createSslEngine(peer == null ? null : peer.getHostString(), peer == null ? -1 : peer.getPort());
+    public SSLEngine newSslEngine(InetSocketAddress peer) {
+        String host = peer == null ? null : peer.getHostString();
+        int port = peer == null ? -1 : peer.getPort();
+        SslEngineFactory factory = serving;
+        try {
+            return factory.createServerSslEngine(host, port);
+        } catch (RuntimeException closedByReload) {
+            // SslFactory.reconfigure closes the factory it replaces (DefaultSslEngineFactory drops its
+            // SSLContext): take the one the reload leaves, or fail as before when it was not that.
+            synchronized (this) {
+                return sslFactory.createSslEngine(host, port);
+            }
+        }
     }
 
     /** The principal of a connection without SASL: the mapped client certificate, or ANONYMOUS. */
@@ -169,7 +190,8 @@ public final class ListenerSecurity implements Closeable {
      * ({@code dir/./file}), which {@code SslFactory} takes as new settings.
      *
      * @param contentChanged whether the caller saw a store file's content change
-     * @return true when new stores now serve; false when there was nothing to reload, or the listener is closed
+     * @return true when new stores now serve; false when there was nothing to reload, or the listener is
+     *         (or got) closed
      * @throws org.apache.kafka.common.KafkaException (a {@code ConfigException}) when the new stores are refused;
      *                                               its message names the file and the reason, no password
      * @throws IllegalStateException when the listener does not use TLS
@@ -182,20 +204,37 @@ public final class ListenerSecurity implements Closeable {
             return false;
         }
         SslEngineFactory before = sslFactory.sslEngineFactory();
-        sslFactory.reconfigure(sslConfigs);
-        if (sslFactory.sslEngineFactory() != before || !contentChanged) {
-            return sslFactory.sslEngineFactory() != before;
+        boolean rebuilt;
+        try {
+            sslFactory.reconfigure(sslConfigs);
+            rebuilt = sslFactory.sslEngineFactory() != before;
+            if (!rebuilt && contentChanged) {
+                sslFactory.reconfigure(respelled(sslConfigs));
+                rebuilt = sslFactory.sslEngineFactory() != before;
+            }
+        } finally {
+            serving = sslFactory.sslEngineFactory();
+            if (closed) { // closed while this reload read the files: close what it left
+                sslFactory.close();
+            }
         }
-        sslFactory.reconfigure(respelled(sslConfigs));
-        return sslFactory.sslEngineFactory() != before;
+        return rebuilt && !closed;
     }
 
-    /** The configs with each store location spelled {@code dir/./file}: the same files, different settings. */
-    private static Map<String, Object> respelled(Map<String, Object> configs) {
+    /**
+     * {@code configs} with each store location spelled {@code dir/./file}: the same files, but
+     * settings kafka-clients' {@code SslFactory.reconfigure} takes as new, so it rebuilds from the
+     * files even when their modification time did not change. Both {@code /} and the platform's
+     * separator count ({@code C:/certs/broker.p12} on Windows); a bare name becomes {@code ./name}.
+     *
+     * @param configs TLS settings ({@code ssl.keystore.location}, {@code ssl.truststore.location})
+     * @return a copy, locations respelled
+     */
+    public static Map<String, Object> respelled(Map<String, ?> configs) {
         Map<String, Object> respelled = new HashMap<>(configs);
         for (String key : new String[] {SslConfigs.SSL_KEYSTORE_LOCATION_CONFIG, SslConfigs.SSL_TRUSTSTORE_LOCATION_CONFIG}) {
             if (configs.get(key) instanceof String location && !location.isBlank()) {
-                int slash = location.lastIndexOf(File.separatorChar);
+                int slash = Math.max(location.lastIndexOf('/'), location.lastIndexOf(File.separatorChar));
                 respelled.put(key, location.substring(0, slash + 1) + "." + File.separator + location.substring(slash + 1));
             }
         }
@@ -236,10 +275,21 @@ public final class ListenerSecurity implements Closeable {
         failed.increment();
     }
 
+    /**
+     * Closes the TLS engine factory. Does not wait for a reload under way (one stuck reading a store
+     * on a hung mount would hold up the broker's shutdown): that reload closes what it built when it
+     * ends.
+     */
     @Override
-    public synchronized void close() {
+    public void close() {
         closed = true;
         if (sslFactory != null) {
+            SslEngineFactory last = serving;
+            try {
+                last.close();
+            } catch (IOException | RuntimeException e) {
+                // DefaultSslEngineFactory only drops its SSLContext
+            }
             sslFactory.close();
         }
     }

@@ -5,8 +5,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.tributary.broker.config.BrokerSecurityProperties;
 import io.tributary.broker.scheduler.Scheduler;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.MessageDigest;
@@ -42,7 +44,8 @@ import org.slf4j.LoggerFactory;
  * the file and kafka-clients' reason when refused) without any password or key, and counted in
  * {@code tributary.ssl.store.reloads{listener, result=success|failure}}. A refused store leaves the
  * previous certificate serving and is not tried again until the file changes again; a file that
- * cannot be read (mid-replacement, removed) is skipped until it can. Stores given inline as PEM
+ * cannot be read (mid-replacement, removed, not a regular file, over {@value #MAX_STORE_BYTES}
+ * bytes) holds the reload back until every watched file can be read. Stores given inline as PEM
  * text have no file and are not watched.
  *
  * <p>Thread-safe: listeners may be added from any thread, and checks run one at a time.
@@ -51,10 +54,12 @@ public final class SslStoreWatcher {
 
     private static final Logger log = LoggerFactory.getLogger(SslStoreWatcher.class);
     private static final String HIDDEN = "[hidden]";
+    /** Larger files are not key or trust stores (a JDK's cacerts is some 200 KB); they are not read. */
+    static final long MAX_STORE_BYTES = 16L * 1024 * 1024;
 
     /** What one {@link #check()} did. */
     public enum Outcome {
-        /** No watched file changed (or none could be read). */
+        /** No watched file changed, or one could not be read (the check waits until all can). */
         UNCHANGED,
         /** A file changed and every watched listener now serves the new stores. */
         RELOADED,
@@ -171,24 +176,30 @@ public final class SslStoreWatcher {
      * watched listener. Never throws for a bad store: refusals are logged and counted.
      */
     public synchronized Outcome check() {
-        List<Path> changed = new ArrayList<>();
+        Map<Path, StoreFingerprint> seen = new LinkedHashMap<>();
         for (Path file : files) {
-            StoreFingerprint now;
             try {
-                now = fingerprint(file);
+                seen.put(file, fingerprint(file));
+                unreadable.remove(file);
             } catch (IOException e) {
                 if (!e.toString().equals(unreadable.put(file, e.toString()))) {
                     log.warn("TLS store {} cannot be read ({}); the loaded stores keep serving until it can", file,
                         redact(e.toString()));
                 }
-                continue;
             }
-            unreadable.remove(file);
+        }
+        if (seen.size() < files.size()) {
+            // A reload reads every store, so it would be refused now; the changes of the files that
+            // could be read are kept for the check that can read them all.
+            return Outcome.UNCHANGED;
+        }
+        List<Path> changed = new ArrayList<>();
+        seen.forEach((file, now) -> {
             StoreFingerprint before = lastSeen.put(file, now);
             if (before == null || !before.sha256().equals(now.sha256())) {
                 changed.add(file);
             }
-        }
+        });
         if (changed.isEmpty()) {
             return Outcome.UNCHANGED;
         }
@@ -210,10 +221,14 @@ public final class SslStoreWatcher {
         String name = listener.security().listenerName();
         try {
             boolean reloaded = listener.security().reloadSslStores(true);
+            if (!reloaded) { // closed (shutdown): nothing serves, nothing to count
+                log.debug("Listener {} is closed; its TLS stores were not reloaded", name);
+                return true;
+            }
             listener.successes().increment();
             X509Certificate certificate = listener.security().serverCertificate().orElse(null);
             if (certificate == null) {
-                log.info("Listener {} reloaded its TLS stores after {} changed (reloaded: {})", name, changed, reloaded);
+                log.info("Listener {} reloaded its TLS stores after {} changed", name, changed);
             } else {
                 log.info("Listener {} reloaded its TLS stores after {} changed: new connections get {} (serial {},"
                     + " valid until {})", name, changed, certificate.getSubjectX500Principal().getName(),
@@ -266,9 +281,28 @@ public final class SslStoreWatcher {
         return redacted;
     }
 
+    /**
+     * The file's content digest. Only a regular file of at most {@link #MAX_STORE_BYTES} is read:
+     * a named pipe or device would block the scheduler's thread, and a huge file would be read
+     * into memory here and again by {@code SslFactory}.
+     */
     private static StoreFingerprint fingerprint(Path file) throws IOException {
         Path real = file.toRealPath();
-        byte[] content = Files.readAllBytes(real);
+        BasicFileAttributes attributes = Files.readAttributes(real, BasicFileAttributes.class);
+        if (!attributes.isRegularFile()) {
+            throw new IOException(real + " is not a regular file");
+        }
+        if (attributes.size() > MAX_STORE_BYTES) {
+            throw new IOException(real + " has " + attributes.size() + " bytes, more than a store may have ("
+                + MAX_STORE_BYTES + ")");
+        }
+        byte[] content;
+        try (InputStream in = Files.newInputStream(real)) {
+            content = in.readNBytes((int) MAX_STORE_BYTES + 1);
+        }
+        if (content.length > MAX_STORE_BYTES) {
+            throw new IOException(real + " grew beyond " + MAX_STORE_BYTES + " bytes while read");
+        }
         try {
             return new StoreFingerprint(real, content.length,
                 HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(content)));

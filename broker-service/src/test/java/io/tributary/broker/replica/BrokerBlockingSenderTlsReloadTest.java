@@ -44,6 +44,15 @@ class BrokerBlockingSenderTlsReloadTest {
 
     @Test
     void connectionsOpenedAfterAReloadPresentTheNewClientCertificate() throws Exception {
+        rotateAndCheck(false);
+    }
+
+    @Test
+    void aCopyThatKeptTheOldModificationTimeIsPresentedAfterAReloadToo() throws Exception {
+        rotateAndCheck(true); // cp -p, rsync -t: SslFactory alone sees no change
+    }
+
+    private void rotateAndCheck(boolean keepModificationTime) throws Exception {
         TestCertificates certificates = TestCertificates.create(dir.resolve("certs"));
         Path storeA = certificates.keyStore("a", "CN=broker-1,OU=brokers");
         Path storeB = certificates.keyStore("b", "CN=broker-1,OU=brokers");
@@ -67,9 +76,15 @@ class BrokerBlockingSenderTlsReloadTest {
                     .isInstanceOf(IOException.class);
                 assertThat(presented.poll(10, TimeUnit.SECONDS)).isEqualTo(serial(storeA, "a"));
 
-                Path temporary = dir.resolve("client.p12.tmp");
-                Files.copy(storeB, temporary);
-                Files.move(temporary, live, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                if (keepModificationTime) {
+                    var modified = Files.getLastModifiedTime(live);
+                    Files.copy(storeB, live, StandardCopyOption.REPLACE_EXISTING);
+                    Files.setLastModifiedTime(live, modified);
+                } else {
+                    Path temporary = dir.resolve("client.p12.tmp");
+                    Files.copy(storeB, temporary);
+                    Files.move(temporary, live, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                }
                 sender.reloadSslStores();
 
                 assertThatThrownBy(() -> sender.sendRequest(node, new ApiVersionsRequest.Builder()))
