@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.security.KeyStore;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
@@ -30,6 +31,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 /**
  * An HTTPS REST proxy with a self-signed certificate (made with the JDK's keytool): the UI's proxy
@@ -112,6 +114,20 @@ class RestProxySslBundleTest {
     void reachesTheProxyThroughAPemBundle() {
         ui.withPropertyValues("admin-ui.rest-proxy-url=" + url, "admin-ui.rest-proxy-ssl-bundle=proxy",
                 "spring.ssl.bundle.pem.proxy.truststore.certificate=file:" + dir.resolve("proxy.pem"))
+            .run(context -> assertThat(context.getBean(RestProxyClient.class).cluster().clusterId())
+                .isEqualTo(ProxyJson.CLUSTER));
+    }
+
+    @Test
+    void takesTheBundleFromEnvironmentVariablesAsTheHelmChartSetsThem() {
+        // The chart's names (helm/tributary/templates/admin-ui/deployment.yaml): bundle "restproxy".
+        Map<String, Object> variables = Map.of("ADMIN_UI_REST_PROXY_URL", url,
+            "ADMIN_UI_REST_PROXY_SSL_BUNDLE", "restproxy",
+            "SPRING_SSL_BUNDLE_JKS_RESTPROXY_TRUSTSTORE_LOCATION", "file:" + dir.resolve("truststore.p12"),
+            "SPRING_SSL_BUNDLE_JKS_RESTPROXY_TRUSTSTORE_TYPE", "PKCS12",
+            "SPRING_SSL_BUNDLE_JKS_RESTPROXY_TRUSTSTORE_PASSWORD", PASSWORD);
+        ui.withInitializer(context -> context.getEnvironment().getPropertySources()
+                .addFirst(new SystemEnvironmentPropertySource("chart-systemEnvironment", variables)))
             .run(context -> assertThat(context.getBean(RestProxyClient.class).cluster().clusterId())
                 .isEqualTo(ProxyJson.CLUSTER));
     }
