@@ -329,6 +329,16 @@ class SignInChartTest {
     }
 
     @Test
+    void notesTellHowToSignIn() throws Exception {
+        assertThat(HelmChart.notes(java.nio.file.Files.readString(HelmChart.directory().resolve("ci/oauth-values.yaml"))))
+            .contains("curl -H \"Authorization: Bearer $TOKEN\" http://localhost:8082/v3/clusters")
+            .doesNotContain("Admin UI:");
+        assertThat(HelmChart.notes(java.nio.file.Files.readString(HelmChart.directory().resolve("ci/secure-values.yaml"))))
+            .contains("then open http://localhost:8080\n  and sign in as one of the brokers' SCRAM users");
+        assertThat(HelmChart.notes("{}")).contains("then open http://localhost:8080").doesNotContain("sign in as");
+    }
+
+    @Test
     void brokersReloadTheirStoresEveryReloadIntervalWhenTheyUseTls() {
         assertThat(values("secure-values.yaml").brokerProperties(0)).containsEntry("ssl.reload.interval.ms", "30000");
         String tls = """
