@@ -244,10 +244,21 @@ ssl.truststore.type={{ $tls.type }}
 ssl.truststore.location={{ include "tributary.broker.tlsDir" . }}/{{ $tls.truststoreKey }}
 ssl.client.auth={{ $tls.clientAuth }}
 ssl.endpoint.identification.algorithm={{ $tls.endpointIdentificationAlgorithm }}
+ssl.reload.interval.ms={{ int64 $tls.reloadIntervalMs }}
 {{- end }}
 {{- if eq (include "tributary.broker.usesSasl" .) "true" }}
 sasl.enabled.mechanisms={{ join "," .Values.broker.sasl.enabledMechanisms }}
 sasl.mechanism.inter.broker.protocol={{ .Values.broker.sasl.interBroker.mechanism }}
+{{- end }}
+{{- if eq (include "tributary.broker.usesOauthbearer" .) "true" }}
+{{- $oauth := .Values.broker.sasl.oauthbearer }}
+sasl.oauthbearer.jwks.endpoint.url={{ $oauth.jwksEndpointUrl }}
+{{- if $oauth.expectedIssuer }}
+sasl.oauthbearer.expected.issuer={{ $oauth.expectedIssuer }}
+{{- end }}
+{{- if $oauth.expectedAudience }}
+sasl.oauthbearer.expected.audience={{ $oauth.expectedAudience }}
+{{- end }}
 {{- end }}
 {{- if .Values.broker.authorization.enabled }}
 authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer
@@ -296,6 +307,24 @@ INTERNAL
 {{- define "tributary.broker.usesSasl" -}}
 {{- $protocols := include "tributary.broker.protocols" . | fromJsonArray -}}
 {{- or (has "SASL_PLAINTEXT" $protocols) (has "SASL_SSL" $protocols) -}}
+{{- end -}}
+
+{{/* "true" when a listener of the brokers uses SASL and OAUTHBEARER is one of its mechanisms. */}}
+{{- define "tributary.broker.usesOauthbearer" -}}
+{{- and (eq (include "tributary.broker.usesSasl" .) "true") (has "OAUTHBEARER" .Values.broker.sasl.enabledMechanisms) -}}
+{{- end -}}
+
+{{/*
+The brokers' JVM options: broker.jvmOptions, and with OAUTHBEARER the system property that lets
+kafka-clients fetch the issuer's keys from broker.sasl.oauthbearer.jwksEndpointUrl (Kafka 4 refuses
+any URL the JVM does not allow).
+*/}}
+{{- define "tributary.broker.jvmOptions" -}}
+{{- if eq (include "tributary.broker.usesOauthbearer" .) "true" -}}
+{{- printf "%s -Dorg.apache.kafka.sasl.oauthbearer.allowed.urls=%s" .Values.broker.jvmOptions .Values.broker.sasl.oauthbearer.jwksEndpointUrl | trim -}}
+{{- else -}}
+{{- .Values.broker.jvmOptions -}}
+{{- end -}}
 {{- end -}}
 
 {{/* Where the brokers' key store and trust store are mounted. */}}
@@ -398,7 +427,7 @@ out of broker.config (a ConfigMap), and settings the chart derives are not set t
 {{- end -}}
 {{- $managed := list -}}
 {{- if $tls -}}
-{{- $managed = concat $managed (list "ssl.keystore.type" "ssl.keystore.location" "ssl.truststore.type" "ssl.truststore.location" "ssl.client.auth" "ssl.endpoint.identification.algorithm") -}}
+{{- $managed = concat $managed (list "ssl.keystore.type" "ssl.keystore.location" "ssl.truststore.type" "ssl.truststore.location" "ssl.client.auth" "ssl.endpoint.identification.algorithm" "ssl.reload.interval.ms") -}}
 {{- if not .Values.broker.tls.existingSecret -}}
 {{- fail "a listener uses SSL or SASL_SSL (broker.listeners, externalAccess.protocol): set broker.tls.existingSecret to the Secret holding the key store and trust store" -}}
 {{- end -}}
@@ -412,6 +441,7 @@ out of broker.config (a ConfigMap), and settings the chart derives are not set t
 {{- fail (printf "broker.sasl.interBroker.mechanism %s is not one of broker.sasl.enabledMechanisms" .Values.broker.sasl.interBroker.mechanism) -}}
 {{- end -}}
 {{- end -}}
+{{- include "tributary.validateOauthbearer" . -}}
 {{- if and .Values.broker.sasl.users (not $sasl) -}}
 {{- fail "broker.sasl.users are created only when a listener uses SASL_PLAINTEXT or SASL_SSL (broker.listeners.client.protocol)" -}}
 {{- end -}}
@@ -426,16 +456,74 @@ out of broker.config (a ConfigMap), and settings the chart derives are not set t
 {{- fail (printf "broker.config.%s is set by the chart from broker.tls, broker.sasl or broker.authorization" $key) -}}
 {{- end -}}
 {{- end -}}
+{{- include "tributary.validateRestProxySecurity" . -}}
+{{- end -}}
+
+{{/*
+Checks of broker.sasl.oauthbearer: the issuer's keys are named when OAUTHBEARER is on, its values
+are not given without it, and its settings are not set twice (broker.config, broker.jvmOptions).
+*/}}
+{{- define "tributary.validateOauthbearer" -}}
+{{- $oauth := .Values.broker.sasl.oauthbearer -}}
+{{- if eq (include "tributary.broker.usesOauthbearer" .) "true" -}}
+{{- if not $oauth.jwksEndpointUrl -}}
+{{- fail "OAUTHBEARER is in broker.sasl.enabledMechanisms: set broker.sasl.oauthbearer.jwksEndpointUrl to the issuer's JWK set URL (the brokers check tokens' signatures with it)" -}}
+{{- end -}}
+{{- range $key := list "sasl.oauthbearer.jwks.endpoint.url" "sasl.oauthbearer.expected.issuer" "sasl.oauthbearer.expected.audience" -}}
+{{- if hasKey $.Values.broker.config $key -}}
+{{- fail (printf "broker.config.%s is set by the chart from broker.sasl.oauthbearer" $key) -}}
+{{- end -}}
+{{- end -}}
+{{- if contains "org.apache.kafka.sasl.oauthbearer.allowed.urls" .Values.broker.jvmOptions -}}
+{{- fail "broker.jvmOptions sets org.apache.kafka.sasl.oauthbearer.allowed.urls, which the chart sets from broker.sasl.oauthbearer.jwksEndpointUrl" -}}
+{{- end -}}
+{{- else if or $oauth.jwksEndpointUrl $oauth.expectedIssuer $oauth.expectedAudience -}}
+{{- fail "broker.sasl.oauthbearer is used only with OAUTHBEARER in broker.sasl.enabledMechanisms and a SASL listener (broker.listeners.client.protocol SASL_PLAINTEXT or SASL_SSL)" -}}
+{{- end -}}
+{{- end -}}
+
+{{/*
+Checks of the REST proxy's and the admin UI's sign-in and HTTPS values: each side can reach and
+sign in to the other, and the Secrets they need are named.
+*/}}
+{{- define "tributary.validateRestProxySecurity" -}}
 {{- if .Values.restProxy.enabled -}}
 {{- $client := .Values.broker.listeners.client.protocol -}}
-{{- if and (eq .Values.restProxy.authentication.method "basic") (not (hasPrefix "SASL_" $client)) -}}
+{{- $method := .Values.restProxy.authentication.method -}}
+{{- if and (eq $method "basic") (not (hasPrefix "SASL_" $client)) -}}
 {{- fail "restProxy.authentication.method=basic checks passwords with the brokers over SASL: broker.listeners.client.protocol must be SASL_PLAINTEXT or SASL_SSL" -}}
+{{- end -}}
+{{- if eq $method "bearer" -}}
+{{- if not (hasPrefix "SASL_" $client) -}}
+{{- fail "restProxy.authentication.method=bearer forwards callers' tokens to the brokers over SASL OAUTHBEARER: broker.listeners.client.protocol must be SASL_PLAINTEXT or SASL_SSL" -}}
+{{- end -}}
+{{- if not (has "OAUTHBEARER" .Values.broker.sasl.enabledMechanisms) -}}
+{{- fail "restProxy.authentication.method=bearer forwards callers' tokens to the brokers over SASL OAUTHBEARER: add OAUTHBEARER to broker.sasl.enabledMechanisms (and set broker.sasl.oauthbearer)" -}}
+{{- end -}}
+{{- end -}}
+{{- if and (ne $method "bearer") (or .Values.restProxy.authentication.jwt.jwkSetUri .Values.restProxy.authentication.jwt.issuerUri .Values.restProxy.authentication.jwt.audiences) -}}
+{{- fail "restProxy.authentication.jwt is used only with restProxy.authentication.method=bearer" -}}
 {{- end -}}
 {{- if and .Values.restProxy.tls.enabled (not .Values.restProxy.tls.existingSecret) -}}
 {{- fail "restProxy.tls.enabled needs restProxy.tls.existingSecret (the Secret with the HTTPS key store)" -}}
 {{- end -}}
-{{- if and .Values.adminUi.enabled (or .Values.restProxy.tls.enabled (ne .Values.restProxy.authentication.method "none")) -}}
-{{- fail "the admin UI talks to the REST proxy over plain HTTP without signing in: set adminUi.enabled=false with restProxy.tls.enabled or restProxy.authentication.method=basic" -}}
+{{- if .Values.adminUi.enabled -}}
+{{- $ui := .Values.adminUi -}}
+{{- if eq $method "bearer" -}}
+{{- fail "the admin UI cannot sign in to a REST proxy that takes OAuth2 bearer tokens (restProxy.authentication.method=bearer): set adminUi.enabled=false, or run the proxy with basic" -}}
+{{- end -}}
+{{- if and (eq $ui.authentication.method "basic") (ne $method "basic") -}}
+{{- fail "adminUi.authentication.method=basic checks passwords with the REST proxy and forwards them to it: set restProxy.authentication.method=basic (with none the proxy would accept any password)" -}}
+{{- end -}}
+{{- if and (eq $ui.authentication.method "none") (eq $method "basic") -}}
+{{- fail "restProxy.authentication.method=basic refuses calls without a signed-in user: set adminUi.authentication.method=basic so that the admin UI's users sign in and act as themselves" -}}
+{{- end -}}
+{{- if and .Values.restProxy.tls.enabled (not $ui.restProxyTruststore.existingSecret) -}}
+{{- fail "restProxy.tls.enabled: the admin UI calls the proxy over HTTPS and must trust its certificate: set adminUi.restProxyTruststore.existingSecret (a trust store with the CA of restProxy.tls' certificate)" -}}
+{{- end -}}
+{{- if and $ui.restProxyTruststore.existingSecret (not .Values.restProxy.tls.enabled) -}}
+{{- fail "adminUi.restProxyTruststore is used only when the proxy serves HTTPS (restProxy.tls.enabled)" -}}
+{{- end -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}

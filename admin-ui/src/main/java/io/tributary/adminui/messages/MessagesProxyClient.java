@@ -58,7 +58,7 @@ public class MessagesProxyClient {
     public MessagesProxyClient(RestProxyProperties properties, RestProxyLocator locator) {
         this.locator = locator;
         this.http = RestProxyConfiguration.restClient(properties, locator);
-        this.streams = HttpClient.newBuilder().connectTimeout(properties.connectTimeout()).build();
+        this.streams = RestProxyConfiguration.httpClient(properties.connectTimeout(), locator).build();
     }
 
     /** A partition's [beginning, end) offsets. */

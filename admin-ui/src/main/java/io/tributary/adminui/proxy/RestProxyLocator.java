@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicReference;
+import javax.net.ssl.SSLContext;
 import org.springframework.cloud.client.ServiceInstance;
 import org.springframework.cloud.client.discovery.DiscoveryClient;
 import org.springframework.http.HttpRequest;
@@ -22,7 +23,11 @@ import org.springframework.web.util.UriComponentsBuilder;
  *
  * <p>A discovered proxy is kept until a call to it fails to connect: message searches live in the
  * proxy that started them, so the UI must keep asking the same one. The next call then picks again
- * among the registered proxies. Thread-safe.
+ * among the registered proxies.
+ *
+ * <p>It also carries the TLS context to reach an HTTPS proxy with ({@link #sslContext()}), when the
+ * proxy's certificate is trusted through an SSL bundle ({@code admin-ui.rest-proxy-ssl-bundle}) rather
+ * than the JVM's trust store. Thread-safe.
  */
 public final class RestProxyLocator {
 
@@ -31,23 +36,35 @@ public final class RestProxyLocator {
     private final URI configured;
     private final DiscoveryClient discovery;
     private final String serviceId;
+    private final SSLContext sslContext;
     private final AtomicReference<URI> chosen = new AtomicReference<>();
 
-    private RestProxyLocator(URI configured, DiscoveryClient discovery, String serviceId) {
+    private RestProxyLocator(URI configured, DiscoveryClient discovery, String serviceId, SSLContext sslContext) {
         this.configured = configured;
         this.discovery = discovery;
         this.serviceId = serviceId;
+        this.sslContext = sslContext;
     }
 
     /** Always the proxy at {@code url} (its path, if any, prefixes every call). */
     public static RestProxyLocator fixed(URI url) {
-        return new RestProxyLocator(Objects.requireNonNull(url, "url"), null, null);
+        return new RestProxyLocator(Objects.requireNonNull(url, "url"), null, null, null);
     }
 
     /** The proxies registered as {@code serviceId} in {@code discovery}. */
     public static RestProxyLocator discovered(DiscoveryClient discovery, String serviceId) {
         return new RestProxyLocator(null, Objects.requireNonNull(discovery, "discovery"),
-            Objects.requireNonNull(serviceId, "serviceId"));
+            Objects.requireNonNull(serviceId, "serviceId"), null);
+    }
+
+    /** The same proxy (or proxies), reached over HTTPS with {@code context}'s trust. */
+    public RestProxyLocator withSslContext(SSLContext context) {
+        return new RestProxyLocator(configured, discovery, serviceId, Objects.requireNonNull(context, "context"));
+    }
+
+    /** The TLS context the UI's HTTP clients use toward the proxy; null: the JVM's default. */
+    public SSLContext sslContext() {
+        return sslContext;
     }
 
     /** Whether the proxy is found through discovery rather than configured. */

@@ -16,6 +16,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param restProxyServiceId    the service name the proxies register as (their {@code spring.application.name})
  * @param connectTimeout        time to open a connection to the proxy
  * @param readTimeout           time to wait for an answer; creating or deleting a topic waits for the brokers
+ * @param restProxySslBundle    name of the Spring Boot SSL bundle ({@code spring.ssl.bundle.*}) whose trust
+ *                              store the UI trusts an HTTPS proxy's certificate with; blank: the JVM's default
+ *                              trust store
  */
 @ConfigurationProperties("admin-ui")
 public record RestProxyProperties(
@@ -23,14 +26,15 @@ public record RestProxyProperties(
         @DefaultValue("") String zookeeperConnect,
         @DefaultValue("tributary-rest-proxy") String restProxyServiceId,
         @DefaultValue("3s") Duration connectTimeout,
-        @DefaultValue("30s") Duration readTimeout) {
+        @DefaultValue("30s") Duration readTimeout,
+        @DefaultValue("") String restProxySslBundle) {
 
     /** The proxy used when neither a URL nor ZooKeeper is configured. */
     public static final URI DEFAULT_URL = URI.create("http://localhost:8082");
 
     /** A fixed proxy URL with these timeouts (no discovery). */
     public static RestProxyProperties of(URI restProxyUrl, Duration connectTimeout, Duration readTimeout) {
-        return new RestProxyProperties(restProxyUrl, "", "tributary-rest-proxy", connectTimeout, readTimeout);
+        return new RestProxyProperties(restProxyUrl, "", "tributary-rest-proxy", connectTimeout, readTimeout, "");
     }
 
     /** Whether the proxy is to be found through ZooKeeper: no URL given, and ZooKeeper is. */

@@ -60,7 +60,7 @@ class RestProxyLocatorTest {
     @Test
     void withoutUrlOrZooKeeperTheLocalDefaultIsUsed() {
         RestProxyProperties properties = new RestProxyProperties(null, "", SERVICE, Duration.ofSeconds(1),
-            Duration.ofSeconds(1));
+            Duration.ofSeconds(1), "");
         assertThat(properties.discoversProxy()).isFalse();
         assertThat(RestProxyConfiguration.locator(properties, null).current())
             .isEqualTo(URI.create("http://localhost:8082"));
@@ -69,7 +69,7 @@ class RestProxyLocatorTest {
     @Test
     void zooKeeperWithoutADiscoveryClientIsAClearStartupError() {
         RestProxyProperties properties = new RestProxyProperties(null, "zk:2181", SERVICE, Duration.ofSeconds(1),
-            Duration.ofSeconds(1));
+            Duration.ofSeconds(1), "");
         assertThatThrownBy(() -> RestProxyConfiguration.locator(properties, null))
             .isInstanceOf(IllegalStateException.class).hasMessageContaining("admin-ui.zookeeper-connect");
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.tributary.deploy.Repository;
 import java.io.IOException;
@@ -19,6 +20,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -42,14 +44,28 @@ class AppSettingsTest {
         Path.of("broker-service/src/main/java/io/tributary/broker/config/BrokerBootstrapProperties.java");
     private static final Path REST_PROXY_AUTHENTICATION_PROPERTIES =
         Path.of("rest-proxy/src/main/java/io/tributary/restproxy/security/AuthenticationProperties.java");
+    private static final Path ADMIN_UI_PROXY_PROPERTIES =
+        Path.of("admin-ui/src/main/java/io/tributary/adminui/proxy/RestProxyProperties.java");
+    private static final Path ADMIN_UI_THROUGHPUT_PROPERTIES =
+        Path.of("admin-ui/src/main/java/io/tributary/adminui/throughput/ThroughputProperties.java");
+    private static final Path ADMIN_UI_AUTHENTICATION_PROPERTIES =
+        Path.of("admin-ui/src/main/java/io/tributary/adminui/security/AuthenticationProperties.java");
 
     /** Kafka names the broker's server.properties reader accepts besides the mapped components. */
     private static final Set<String> BROKER_ALIASES =
         Set.of("node.id", "log.dir", "log.retention.hours", "log.retention.minutes", "log.roll.hours");
 
-    /** Spring Boot's own settings the chart sets. */
+    /**
+     * Spring Boot's own settings the chart sets: the port, the proxy's HTTPS key store, the proxy's
+     * JWT resource server (bearer), and the admin UI's SSL bundle "restproxy" (the trust store of the
+     * proxy's certificate, as {@code admin-ui.rest-proxy-ssl-bundle} names it).
+     */
     private static final Set<String> SPRING_SETTINGS = Set.of("server.port", "server.ssl.key-store",
-        "server.ssl.key-store-type", "server.ssl.key-store-password");
+        "server.ssl.key-store-type", "server.ssl.key-store-password",
+        "spring.security.oauth2.resourceserver.jwt.jwk-set-uri", "spring.security.oauth2.resourceserver.jwt.issuer-uri",
+        "spring.security.oauth2.resourceserver.jwt.audiences",
+        "spring.ssl.bundle.jks.restproxy.truststore.location", "spring.ssl.bundle.jks.restproxy.truststore.type",
+        "spring.ssl.bundle.jks.restproxy.truststore.password", "spring.ssl.bundle.pem.restproxy.truststore.certificate");
 
     /**
      * The chart's own variables: each only carries a Secret's value into another variable's value
@@ -104,6 +120,24 @@ class AppSettingsTest {
         components(REST_PROXY_AUTHENTICATION_PROPERTIES)
             .forEach(c -> proxyEnv.add(environmentName("rest-proxy.authentication", c)));
         assertKnownEnvironment(container(chart, HelmChart.RELEASE + "-rest-proxy"), proxyEnv);
+
+        Deployment adminUi = chart.all(Deployment.class).stream()
+            .filter(d -> d.getMetadata().getName().equals(HelmChart.RELEASE + "-admin-ui")).findFirst().orElse(null);
+        if (adminUi != null) {
+            Set<String> uiEnv = new HashSet<>();
+            components(ADMIN_UI_PROXY_PROPERTIES).forEach(c -> uiEnv.add(environmentName("admin-ui", c)));
+            components(ADMIN_UI_THROUGHPUT_PROPERTIES).forEach(c -> uiEnv.add(environmentName("admin-ui", c)));
+            components(ADMIN_UI_AUTHENTICATION_PROPERTIES)
+                .forEach(c -> uiEnv.add(environmentName("admin-ui.authentication", c)));
+            assertKnownEnvironment(adminUi.getSpec().getTemplate().getSpec().getContainers().get(0), uiEnv);
+        }
+    }
+
+    @Test
+    void theAdminUiSettingsOfTheSecureValuesAreChecked() {
+        // The check above covers the admin UI only where it is rendered: the secure values must render it.
+        assertThat(HelmChart.render(HelmChart.directory().resolve("ci/secure-values.yaml")).all(Deployment.class))
+            .extracting(d -> d.getMetadata().getName()).contains(HelmChart.RELEASE + "-admin-ui");
     }
 
     private static Container container(RenderedChart chart, String statefulSet) {
