@@ -133,7 +133,8 @@ public class SecurityConfiguration {
     }
 
     /**
-     * Spring Security's OAuth2 login: authorization code with PKCE (also for confidential clients), the
+     * Spring Security's OAuth2 login: authorization code with PKCE (asked for explicitly, for confidential
+     * clients too, rather than left to the library's defaults), the
      * result a {@link BearerUser} whose tokens {@link BearerTokens} keeps, and the per-request check
      * that ends sessions whose token can no longer be refreshed.
      */
