@@ -31,7 +31,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  * (configured by {@code issuer-uri}, as the README shows) and a stub REST proxy that takes the
  * provider's Bearer tokens: the authorization-code sign-in (with PKCE, which the stub checks), the
  * user's access token forwarded on every proxy call, an expired token refreshed and the new one
- * forwarded, a token that cannot be refreshed ending the session, and no token in the logs.
+ * forwarded, a token that cannot be refreshed ending the session, each sign-in keeping its own
+ * tokens, and no token in the logs.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @ExtendWith(OutputCaptureExtension.class)
@@ -206,6 +207,29 @@ class OAuth2SignInApiTest {
             location -> assertThat(location).endsWith("/login?signed-out"));
         assertThat(alice.get("/api/topics").statusCode()).isEqualTo(401);
         assertThat(alice.get("/login?signed-out").body()).contains("You are signed out.");
+    }
+
+    @Test
+    void eachSignInKeepsItsOwnTokenAndSignOutEndsOnlyItsOwn() {
+        UiSession first = signedIn("alice");
+        Issued firstLogin = last();
+        UiSession second = signedIn("alice");
+        Issued secondLogin = last();
+
+        assertThat(topicsCallAuthorization(first)).isEqualTo("Bearer " + firstLogin.accessToken());
+        assertThat(topicsCallAuthorization(second)).isEqualTo("Bearer " + secondLogin.accessToken());
+        assertThat(second.send("POST", "/logout", null, second.csrfToken()).statusCode()).isEqualTo(302);
+
+        assertThat(second.get("/api/topics").statusCode()).isEqualTo(401);
+        assertThat(topicsCallAuthorization(first)).isEqualTo("Bearer " + firstLogin.accessToken());
+    }
+
+    /** The {@code Authorization} the proxy received for the topic list {@code session} asked the UI for. */
+    private String topicsCallAuthorization(UiSession session) {
+        int before = proxy.received().size();
+        assertThat(session.get("/api/topics").statusCode()).isEqualTo(200);
+        return proxy.received().subList(before, proxy.received().size()).stream()
+            .filter(call -> call.path().equals(TOPICS)).findFirst().orElseThrow().authorization();
     }
 
     private UiSession signedIn(String user) {
