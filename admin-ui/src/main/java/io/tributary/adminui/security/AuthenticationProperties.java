@@ -13,9 +13,13 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *               Connect sign-in with the provider of {@code spring.security.oauth2.client.registration.*};
  *               every proxy call made for the user carries their access token as {@code Bearer}, for a
  *               proxy running {@code rest-proxy.authentication.method=bearer})
+ * @param providerSignOut with {@code oauth2}: whether "Sign out" also ends the user's session at the
+ *               provider (OpenID Connect RP-initiated logout, to the {@code end_session_endpoint} its
+ *               discovery document names, back to the sign-in page); false (the default): the UI's session only
  */
 @ConfigurationProperties("admin-ui.authentication")
-public record AuthenticationProperties(@DefaultValue("none") Method method) {
+public record AuthenticationProperties(@DefaultValue("none") Method method,
+        @DefaultValue("false") boolean providerSignOut) {
 
     /** The sign-in methods. */
     public enum Method {

@@ -6,6 +6,7 @@ import java.time.Clock;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.security.config.ObjectPostProcessor;
+import org.springframework.security.oauth2.client.oidc.web.logout.OidcClientInitiatedLogoutSuccessHandler;
 import org.springframework.security.oauth2.client.registration.ClientRegistrationRepository;
 import org.springframework.security.oauth2.client.web.DefaultOAuth2AuthorizationRequestResolver;
 import org.springframework.security.oauth2.client.web.OAuth2AuthorizationRequestCustomizers;
@@ -38,7 +39,9 @@ import org.springframework.security.web.util.matcher.RequestMatcher;
  * providers of {@code spring.security.oauth2.client.registration.*}: Spring Security's OAuth2 login
  * (authorization code with PKCE) signs the user in as a {@link BearerUser}, whose tokens
  * {@link BearerTokens} keeps and refreshes; before each request {@link BearerSessionCheck} ends the
- * session of a user whose token can no longer be refreshed.</li>
+ * session of a user whose token can no longer be refreshed; with
+ * {@code admin-ui.authentication.provider-sign-out=true}, sign-out goes on to the provider's
+ * end-session endpoint (OpenID Connect RP-initiated logout) and back to the sign-in page.</li>
  * </ul>
  */
 @Configuration(proxyBeanMethods = false)
@@ -121,8 +124,16 @@ public class SecurityConfiguration {
             // Sign-ins go to the one AuthenticationProvider bean, ProxySignIn (Spring Security's global manager).
             http.formLogin(form -> form.loginPage("/login").failureUrl("/login?error").defaultSuccessUrl("/", true));
         }
+        if (properties.method() == AuthenticationProperties.Method.OAUTH2 && properties.providerSignOut()) {
+            OidcClientInitiatedLogoutSuccessHandler provider = new OidcClientInitiatedLogoutSuccessHandler(
+                registrations.getObject());
+            provider.setPostLogoutRedirectUri("{baseUrl}/login?signed-out");
+            provider.setDefaultTargetUrl("/login?signed-out"); // a provider without end_session_endpoint
+            http.logout(logout -> logout.logoutSuccessHandler(provider));
+        } else {
+            http.logout(logout -> logout.logoutSuccessUrl("/login?signed-out"));
+        }
         return http
-            .logout(logout -> logout.logoutSuccessUrl("/login?signed-out"))
             .exceptionHandling(errors -> errors
                 .authenticationEntryPoint(DelegatingAuthenticationEntryPoint.builder()
                     .addEntryPointFor(apiErrors, api)

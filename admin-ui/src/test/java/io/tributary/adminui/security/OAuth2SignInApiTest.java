@@ -70,7 +70,8 @@ class OAuth2SignInApiTest {
             "--admin-ui.rest-proxy-url=" + proxy.url(), "--admin-ui.authentication.method=oauth2",
             registration + "client-id=" + CLIENT_ID, registration + "client-secret=" + CLIENT_SECRET,
             registration + "client-name=Stub IdP", registration + "scope=openid,profile",
-            "--spring.security.oauth2.client.provider.stub.issuer-uri=" + issuer.issuer());
+            "--spring.security.oauth2.client.provider.stub.issuer-uri=" + issuer.issuer(),
+            "--admin-ui.authentication.provider-sign-out=true");
         ui = URI.create("http://127.0.0.1:" + ((WebServerApplicationContext) app).getWebServer().getPort());
     }
 
@@ -195,16 +196,25 @@ class OAuth2SignInApiTest {
         assertThat(alice.get("/api/topics").statusCode()).isEqualTo(401);
     }
 
+    /** With provider-sign-out on (this UI's setting): the provider's session ends too. */
     @Test
-    void signOutEndsTheSession() {
+    void signOutEndsTheSessionHereAndAtTheProvider() {
         UiSession alice = signedIn("alice");
+        Issued login = last();
         assertThat(alice.get("/api/topics").statusCode()).isEqualTo(200);
+        int before = issuer.signOuts().size();
 
         HttpResponse<String> out = alice.send("POST", "/logout", null, alice.csrfToken());
 
         assertThat(out.statusCode()).isEqualTo(302);
         assertThat(out.headers().firstValue("Location")).hasValueSatisfying(
-            location -> assertThat(location).endsWith("/login?signed-out"));
+            location -> assertThat(location).startsWith(issuer.issuer() + "/logout?")
+                .doesNotContain(login.accessToken()));
+        HttpResponse<String> back = alice.get(out.headers().firstValue("Location").orElseThrow());
+        assertThat(issuer.signOuts()).hasSize(before + 1);
+        assertThat(issuer.signOuts().get(before)).containsEntry("id_token_hint", login.idToken())
+            .containsEntry("post_logout_redirect_uri", ui + "/login?signed-out");
+        assertThat(back.headers().firstValue("Location")).hasValue(ui + "/login?signed-out");
         assertThat(alice.get("/api/topics").statusCode()).isEqualTo(401);
         assertThat(alice.get("/login?signed-out").body()).contains("You are signed out.");
     }

@@ -37,7 +37,8 @@ import java.util.concurrent.Executors;
  * ({@code /.well-known/openid-configuration}), {@code /authorize} that approves at once as the user
  * chosen with {@link #signInAs} and redirects back with a code, {@code /token} (authorization code,
  * checked against its PKCE challenge and the client's secret; refresh token) answering RS256-signed
- * JWT access and ID tokens, and {@code /jwks}. Records every token it issues, so a test can tell the
+ * JWT access and ID tokens, {@code /jwks}, and an end-session endpoint ({@code /logout}) that
+ * redirects to the {@code post_logout_redirect_uri}. Records every token it issues, so a test can tell the
  * login's token from a refreshed one, and tells the {@link StubRestProxy} who a Bearer token is.
  * Close it.
  */
@@ -57,6 +58,7 @@ public final class StubAuthorizationServer implements AutoCloseable {
     private final Map<String, Code> codes = new ConcurrentHashMap<>();
     private final Map<String, String> refreshTokens = new ConcurrentHashMap<>();
     private final List<Issued> issued = new CopyOnWriteArrayList<>();
+    private final List<Map<String, String>> signOuts = new CopyOnWriteArrayList<>();
     private volatile String user = "alice";
     private volatile Duration lifetime = Duration.ofMinutes(5);
     private volatile boolean givesRefreshTokens = true;
@@ -74,10 +76,18 @@ public final class StubAuthorizationServer implements AutoCloseable {
              "jwks_uri":"%1$s/jwks","response_types_supported":["code"],"subject_types_supported":["public"],
              "id_token_signing_alg_values_supported":["RS256"],"scopes_supported":["openid","profile"],
              "token_endpoint_auth_methods_supported":["client_secret_basic"],
-             "code_challenge_methods_supported":["S256"]}""".formatted(issuer())));
+             "code_challenge_methods_supported":["S256"],"end_session_endpoint":"%1$s/logout"}"""
+            .formatted(issuer())));
         server.createContext("/jwks", exchange -> send(exchange, 200, new JWKSet(key.toPublicJWK()).toString()));
         server.createContext("/authorize", this::authorize);
         server.createContext("/token", this::token);
+        server.createContext("/logout", exchange -> {
+            Map<String, String> query = form(exchange.getRequestURI().getRawQuery());
+            signOuts.add(query);
+            exchange.getResponseHeaders().set("Location", query.getOrDefault("post_logout_redirect_uri", issuer()));
+            exchange.sendResponseHeaders(302, -1);
+            exchange.close();
+        });
         server.start();
     }
 
@@ -113,6 +123,11 @@ public final class StubAuthorizationServer implements AutoCloseable {
     /** Every token answer so far, in order. */
     public List<Issued> issued() {
         return List.copyOf(issued);
+    }
+
+    /** The query parameters of each end-session request ({@code /logout}) so far, in order. */
+    public List<Map<String, String>> signOuts() {
+        return List.copyOf(signOuts);
     }
 
     /** The user an access token was issued to, or null for one this server did not issue. */
