@@ -57,7 +57,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  * filtering, the topic page and deletion; longer scenarios are in the {@code *BrowserSteps} classes.
  * Two tests start a second UI in this JVM: one with producing turned off on the same proxy, one on
  * a stub proxy of a cluster with brokers down; one starts a secured broker and proxy of its own and
- * a UI that signs users in ({@code SignInBrowserSteps}).
+ * a UI that signs users in ({@code SignInBrowserSteps}); one a UI on OAuth2 sign-in between a stub
+ * provider and a stub proxy ({@code OAuth2SignInBrowserSteps}).
  * Screenshots of each page go to {@code screenshots.dir}.
  *
  * <p>Over 500 lines because its processes are started once for every step (a broker, a proxy and
@@ -510,6 +511,12 @@ class AdminUiBrowserIT {
     @Test
     void signedInUsersSeeOnlyWhatTheBrokersLetThemDo() throws Exception {
         new SignInBrowserSteps(browser, wait, screenshots).run();
+    }
+
+    /** A UI of its own on OAuth2 sign-in, with a stub provider and a stub proxy (no cluster). */
+    @Test
+    void usersSignInWithOAuth2ThroughTheProvidersRedirect() throws Exception {
+        new io.tributary.adminui.security.OAuth2SignInBrowserSteps(browser, wait, screenshots).run();
     }
 
     @Test

@@ -13,13 +13,16 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
+import java.util.function.Function;
 
 /**
  * A tiny HTTP server standing in for the REST proxy: canned answers by {@code "METHOD /path"}
  * (path decoded, no query), 404 with a proxy-style error body for anything else, and a record of
  * every request received. With {@link #users} set it signs callers in as the proxy's
  * {@code authentication.method=basic} does: 401 without a known user name and password, and
- * answers set {@link #onFor for one user} win over those for all. Close it.
+ * answers set {@link #onFor for one user} win over those for all. With {@link #bearer} set it also
+ * takes {@code Authorization: Bearer <token>}, as the proxy's {@code authentication.method=bearer}
+ * does. Close it.
  */
 public final class StubRestProxy implements AutoCloseable {
 
@@ -35,6 +38,7 @@ public final class StubRestProxy implements AutoCloseable {
     private final List<Received> received = new CopyOnWriteArrayList<>();
     private final List<String> queries = new CopyOnWriteArrayList<>();
     private final Map<String, String> users = new ConcurrentHashMap<>();
+    private volatile Function<String, String> bearerUsers;
 
     /** Starts on a free loopback port. */
     public StubRestProxy() throws IOException {
@@ -49,7 +53,7 @@ public final class StubRestProxy implements AutoCloseable {
             queries.add(key + "?" + exchange.getRequestURI().getRawQuery());
             String user = user(authorization);
             Answer answer;
-            if (!users.isEmpty() && user == null) {
+            if ((!users.isEmpty() || bearerUsers != null) && user == null) {
                 answer = new Answer(401, "{\"error_code\":40101,\"message\":\"Unauthorized\"}");
             } else {
                 answer = answers.getOrDefault(user + " " + key, answers.getOrDefault(key,
@@ -86,8 +90,21 @@ public final class StubRestProxy implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Signs callers in with Bearer tokens too: {@code userOf} tells the user a token was issued to
+     * (null: not a valid token, 401).
+     */
+    public StubRestProxy bearer(Function<String, String> userOf) {
+        bearerUsers = userOf;
+        return this;
+    }
+
     /** The user an {@code Authorization} header signs in, or null. */
     private String user(String authorization) {
+        Function<String, String> bearer = bearerUsers;
+        if (bearer != null && authorization != null && authorization.startsWith("Bearer ")) {
+            return bearer.apply(authorization.substring(7));
+        }
         if (authorization == null || !authorization.startsWith("Basic ")) {
             return null;
         }

@@ -52,6 +52,26 @@ public final class UiSession {
             .POST(HttpRequest.BodyPublishers.ofString(form)));
     }
 
+    /**
+     * Signs in with OAuth2 as a browser does: {@code /oauth2/authorization/<registrationId>} on the UI
+     * redirects to the provider's authorization endpoint, whose redirect (an approving stub provider
+     * answers at once) goes back to the UI's callback with the code. Answers the callback's answer
+     * (302 to {@code /} on success, to {@code /login?error} when refused).
+     */
+    public HttpResponse<String> signInWithOAuth2(String registrationId) {
+        HttpResponse<String> toProvider = get("/oauth2/authorization/" + registrationId);
+        HttpResponse<String> back = send(HttpRequest.newBuilder(URI.create(location(toProvider))).GET());
+        return get(location(back));
+    }
+
+    private static String location(HttpResponse<String> redirect) {
+        if (redirect.statusCode() != 302) {
+            throw new AssertionError("Expected a redirect from " + redirect.uri() + ", got " + redirect.statusCode()
+                + " " + redirect.body());
+        }
+        return redirect.headers().firstValue("Location").orElseThrow();
+    }
+
     /** The CSRF token {@code GET /api/session} gives this session. */
     public String csrfToken() {
         HttpResponse<String> session = get("/api/session");
