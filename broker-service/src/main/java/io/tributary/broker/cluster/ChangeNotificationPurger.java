@@ -178,7 +178,7 @@ public final class ChangeNotificationPurger implements Closeable {
                 try {
                     int deleted = purge();
                     if (deleted > 0) {
-                        log.info("Purged {} {} change notification(s) older than {} ms", deleted, name, expirationMs);
+                        log.debug("Purged {} {} change notification(s) older than {} ms", deleted, name, expirationMs);
                     }
                 } catch (RuntimeException e) {
                     if (!closed) {
