@@ -201,6 +201,44 @@ class ChangeNotificationPurgeTest {
         }
     }
 
+    @Test
+    void afterItsSessionExpiredABrokerStillPurgesAndHoldsWhatChangedMeanwhile() throws Exception {
+        MockTime later = new MockTime(System.currentTimeMillis() + 10 * EXPIRATION_MS);
+        try (KafkaZkClient zkA = connect("expired");
+             KafkaZkClient zkB = connect("expired");
+             AclStore aclsA = new AclStore(zkA, EXPIRATION_MS, later);
+             ScramCredentialStore scramA = new ScramCredentialStore(zkA, EXPIRATION_MS, later);
+             AclStore aclsB = new AclStore(zkB);
+             ScramCredentialStore scramB = new ScramCredentialStore(zkB)) {
+            aclsA.start(20000);
+            scramA.start(20000);
+            aclsB.start(20000);
+            scramB.start(20000);
+            aclsB.create(List.of(binding("before", PatternType.LITERAL)));
+            scramB.alter(List.of(upsertion("before-user")), List.of());
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(notifications(zkB)).isEmpty());
+
+            long oldSession = zkA.sessionId();
+            zooKeeper.expireSession(oldSession);
+            aclsB.create(List.of(binding("during", PatternType.PREFIXED)));
+            aclsB.delete(List.of(binding("before", PatternType.LITERAL).toFilter()));
+            scramB.alter(List.of(upsertion("during-user")), List.of());
+            await().atMost(Duration.ofSeconds(30)).until(() -> zkA.sessionId() != 0 && zkA.sessionId() != oldSession);
+
+            // Broker B does not purge (15 minutes by the system clock): broker A, on its new session, does.
+            aclsB.create(List.of(binding("after", PatternType.LITERAL)));
+            scramB.alter(List.of(upsertion("after-user")), List.of());
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                assertThat(notifications(zkB)).isEmpty();
+                assertThat(aclsA.acls(AclBindingFilter.ANY)).containsExactlyInAnyOrder(
+                    binding("during", PatternType.PREFIXED), binding("after", PatternType.LITERAL));
+                for (String user : List.of("before-user", "during-user", "after-user")) {
+                    assertThat(scramA.credential(ScramMechanism.SCRAM_SHA_256, user)).as(user).isPresent();
+                }
+            });
+        }
+    }
+
     /** Every notification node of the three roots, as full paths. */
     private static List<String> notifications(KafkaZkClient zk) throws Exception {
         List<String> paths = new ArrayList<>();
