@@ -36,6 +36,9 @@ import org.slf4j.LoggerFactory;
  * notifications (their stores watch the data nodes and load everything at start and on
  * reconnection), so purging never loses them a change.
  *
+ * <p>As in Kafka, "now" is the broker's clock and ctime the ZooKeeper server's: a broker whose
+ * clock runs ahead of the ensemble's by more than the expiration would purge notifications early.
+ *
  * <p>With {@code broker.zookeeper-set-acl} the roots are created with {@link ZkAcls}' default ACL,
  * which gives the cluster's identity (every broker's) DELETE on their children.
  *
@@ -58,7 +61,7 @@ public final class ChangeNotificationPurger implements Closeable {
     private final CuratorWatcher childrenWatcher = this::onChildrenEvent;
     private final ConnectionStateListener connectionListener = this::onConnectionState;
     private ExecutorService executor;
-    private WatcherRemoveCuratorFramework watching;
+    private volatile WatcherRemoveCuratorFramework watching;
     private volatile boolean closed;
 
     /**
@@ -210,7 +213,11 @@ public final class ChangeNotificationPurger implements Closeable {
         closed = true;
         zkClient.curator().getConnectionStateListenable().removeListener(connectionListener);
         if (watching != null) {
-            watching.removeWatchers();
+            try {
+                watching.removeWatchers();
+            } catch (RuntimeException e) {
+                log.debug("Could not remove the {} notification watches: {}", name, e.toString());
+            }
             watching = null;
         }
         if (executor != null) {

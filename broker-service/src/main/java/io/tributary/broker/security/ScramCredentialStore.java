@@ -44,7 +44,7 @@ import org.slf4j.LoggerFactory;
  * {@link CuratorCache} on {@code /config/users}, not by following {@code /config/changes}: the
  * user's node is the truth and a watch on it sees every change (the initial load included) with
  * its data, also those written by tools that write no notification, and needs no cursor into a
- * sequence that Kafka's brokers purge after 15 minutes. A change made through this store is
+ * sequence that brokers (Kafka's and these) purge after 15 minutes. A change made through this store is
  * applied to its view before {@link #alter} returns; other brokers see it when their watch fires
  * (milliseconds on a healthy ensemble). Views of a user are ordered by the zxid of the node's
  * last change, so a late watch event never undoes a newer change.
