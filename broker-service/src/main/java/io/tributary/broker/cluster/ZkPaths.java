@@ -19,6 +19,9 @@ package io.tributary.broker.cluster;
  * /kafka-acl-changes/acl_changes_{seq}          TOPIC:orders   (a literal pattern changed; plain UTF-8)
  * /kafka-acl-extended-changes/acl_changes_{seq} {"version":1,"resourceType":"TOPIC","name":"orders","patternType":"PREFIXED"}
  * </pre>
+ * The change notifications ({@code config_change_*}, {@code acl_changes_*}) are written for Kafka's
+ * brokers and tools; these brokers do not read them (they watch the data nodes) and delete them once
+ * older than 15 minutes ({@link ChangeNotificationPurger}). Topic config changes write none.
  */
 public final class ZkPaths {
 

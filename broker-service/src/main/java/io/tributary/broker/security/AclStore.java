@@ -1,5 +1,6 @@
 package io.tributary.broker.security;
 
+import io.tributary.broker.cluster.ChangeNotificationPurger;
 import io.tributary.broker.cluster.KafkaZkClient;
 import io.tributary.broker.cluster.ZkPaths;
 import io.tributary.broker.cluster.ZooKeeperClientException;
@@ -32,6 +33,7 @@ import org.apache.kafka.common.acl.AclBindingFilter;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.ApiError;
 import org.apache.kafka.common.resource.ResourcePattern;
+import org.apache.kafka.common.utils.Time;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,6 +56,10 @@ import org.slf4j.LoggerFactory;
  * {@code AclAuthorizer.deleteAcls}: a filter that names exactly one resource pattern deletes from
  * that node even when this broker has not seen it yet; other filters act on the resources in view.
  *
+ * <p>The change notifications under {@code /kafka-acl-changes} and {@code /kafka-acl-extended-changes}
+ * are not read; once started the store deletes those older than the expiration (Kafka's 15 minutes
+ * by default) whenever a new one appears, as Kafka's brokers did ({@link ChangeNotificationPurger}).
+ *
  * <p>An entry of a node naming an operation or permission type this version does not know is left
  * out of the view (logged), and dropped from the node when this store next rewrites that node.
  *
@@ -72,11 +78,25 @@ public final class AclStore implements Closeable {
     private final Map<ResourcePattern, Set<AccessControlEntry>> view = new HashMap<>();
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
     private final List<CuratorCache> watches = new ArrayList<>();
+    private final ChangeNotificationPurger purger;
     private ExecutorService refresher;
 
+    /** A store that purges change notifications older than Kafka's 15 minutes, by the system clock. */
     public AclStore(KafkaZkClient zkClient) {
+        this(zkClient, ChangeNotificationPurger.DEFAULT_EXPIRATION_MS, Time.SYSTEM);
+    }
+
+    /**
+     * @param notificationExpirationMs age in milliseconds (by {@code time} against the znode's ctime)
+     *                                 beyond which ACL change notifications are deleted
+     */
+    public AclStore(KafkaZkClient zkClient, long notificationExpirationMs, Time time) {
         this.zkClient = zkClient;
         this.nodes = new AclResourceNodes(zkClient);
+        this.purger = new ChangeNotificationPurger(zkClient, List.of(
+            ZkPaths.KAFKA_ACL_CHANGES + "/" + ZkPaths.ACL_CHANGE_SEQUENCE_PREFIX,
+            ZkPaths.KAFKA_ACL_EXTENDED_CHANGES + "/" + ZkPaths.ACL_CHANGE_SEQUENCE_PREFIX),
+            notificationExpirationMs, time, "acl");
     }
 
     /**
@@ -103,8 +123,8 @@ public final class AclStore implements Closeable {
     }
 
     /**
-     * Creates the ACL paths when missing, loads every ACL and starts watching for changes;
-     * returns once loaded.
+     * Creates the ACL paths when missing, loads every ACL and starts watching for changes, then
+     * starts purging expired change notifications; returns once loaded.
      *
      * @throws ZooKeeperClientException when ZooKeeper fails or the load does not finish within {@code timeoutMs}
      */
@@ -145,6 +165,7 @@ public final class AclStore implements Closeable {
             log.info("ACLs loaded: {} binding(s) on {} resource pattern(s)",
                 view.values().stream().mapToInt(Set::size).sum(), view.size());
         }
+        purger.start();
     }
 
     /**
@@ -354,9 +375,10 @@ public final class AclStore implements Closeable {
         }
     }
 
-    /** Stops watching; the view keeps its last state. */
+    /** Stops watching and purging; the view keeps its last state. */
     @Override
     public synchronized void close() {
+        purger.close();
         watches.forEach(CuratorCache::close);
         watches.clear();
         if (refresher != null) {

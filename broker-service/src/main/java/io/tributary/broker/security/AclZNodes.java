@@ -36,6 +36,9 @@ import tools.jackson.databind.node.ObjectNode;
  * ({@code IDEMPOTENT_WRITE}). The change notifications use the enum names, as Kafka wrote them
  * ({@code ResourceType.toString} and {@code .name}); Kafka read both back case-insensitively.
  * Resource names are path segments as they are: Kafka neither encoded them nor allowed a '/'.
+ * Change notifications are deleted once older than 15 minutes by
+ * {@link io.tributary.broker.cluster.ChangeNotificationPurger} (started by {@link AclStore}), as
+ * Kafka's brokers deleted them.
  *
  * <p>Stateless; thread-safe.
  */

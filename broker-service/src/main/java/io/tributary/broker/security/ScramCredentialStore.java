@@ -1,5 +1,6 @@
 package io.tributary.broker.security;
 
+import io.tributary.broker.cluster.ChangeNotificationPurger;
 import io.tributary.broker.cluster.KafkaZkClient;
 import io.tributary.broker.cluster.ZkPaths;
 import io.tributary.broker.cluster.ZooKeeperClientException;
@@ -20,6 +21,7 @@ import org.apache.kafka.common.security.authenticator.CredentialCache;
 import org.apache.kafka.common.security.scram.ScramCredential;
 import org.apache.kafka.common.security.scram.internals.ScramCredentialUtils;
 import org.apache.kafka.common.security.scram.internals.ScramMechanism;
+import org.apache.kafka.common.utils.Time;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,10 +44,14 @@ import org.slf4j.LoggerFactory;
  * {@link CuratorCache} on {@code /config/users}, not by following {@code /config/changes}: the
  * user's node is the truth and a watch on it sees every change (the initial load included) with
  * its data, also those written by tools that write no notification, and needs no cursor into a
- * sequence that Kafka's brokers purge after 15 minutes. A change made through this store is
+ * sequence that brokers (Kafka's and these) purge after 15 minutes. A change made through this store is
  * applied to its view before {@link #alter} returns; other brokers see it when their watch fires
  * (milliseconds on a healthy ensemble). Views of a user are ordered by the zxid of the node's
  * last change, so a late watch event never undoes a newer change.
+ *
+ * <p>Once started, the store also deletes the notifications under {@code /config/changes} (of any
+ * entity, as Kafka's brokers did) older than the expiration (Kafka's 15 minutes by default) whenever
+ * a new one appears ({@link ChangeNotificationPurger}).
  *
  * <p>Validation of {@link #alter} and {@link #describe} follows Kafka's
  * {@code ZkAdminManager.alterUserScramCredentials / describeUserScramCredentials}.
@@ -68,10 +74,22 @@ public final class ScramCredentialStore implements Closeable {
      */
     private final Map<String, Long> appliedZxids = new HashMap<>();
     private final ScramCredentialAdmin admin;
+    private final ChangeNotificationPurger purger;
     private CuratorCache watch;
 
+    /** A store that purges change notifications older than Kafka's 15 minutes, by the system clock. */
     public ScramCredentialStore(KafkaZkClient zkClient) {
+        this(zkClient, ChangeNotificationPurger.DEFAULT_EXPIRATION_MS, Time.SYSTEM);
+    }
+
+    /**
+     * @param notificationExpirationMs age in milliseconds (by {@code time} against the znode's ctime)
+     *                                 beyond which {@code /config/changes} notifications are deleted
+     */
+    public ScramCredentialStore(KafkaZkClient zkClient, long notificationExpirationMs, Time time) {
         this.zkClient = zkClient;
+        this.purger = new ChangeNotificationPurger(zkClient, List.of(ZkPaths.CONFIG_CHANGE_PREFIX),
+            notificationExpirationMs, time, "config");
         this.userConfigs = new UserEntityConfigs(zkClient);
         this.admin = new ScramCredentialAdmin(userConfigs, this::applyWritten);
         for (ScramMechanism mechanism : ScramMechanism.values()) {
@@ -80,7 +98,8 @@ public final class ScramCredentialStore implements Closeable {
     }
 
     /**
-     * Loads every user's credentials and starts watching for changes; returns once loaded.
+     * Loads every user's credentials and starts watching for changes, then starts purging expired
+     * change notifications; returns once loaded.
      *
      * @throws ZooKeeperClientException when the load does not finish within {@code timeoutMs}
      */
@@ -102,6 +121,7 @@ public final class ScramCredentialStore implements Closeable {
             throw new ZooKeeperClientException("Interrupted while loading SCRAM credentials", e);
         }
         log.info("SCRAM credentials loaded from {} user config node(s)", appliedUsers());
+        purger.start();
     }
 
     /**
@@ -232,9 +252,10 @@ public final class ScramCredentialStore implements Closeable {
         }
     }
 
-    /** Stops watching; the view keeps its last state. */
+    /** Stops watching and purging; the view keeps its last state. */
     @Override
     public synchronized void close() {
+        purger.close();
         if (watch != null) {
             watch.close();
             watch = null;

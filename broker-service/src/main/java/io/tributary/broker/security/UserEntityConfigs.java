@@ -28,7 +28,9 @@ import tools.jackson.databind.node.ObjectNode;
  * </pre>
  * User names in paths are encoded with kafka-clients' {@link Sanitizer}, as Kafka does. A user's
  * node holds every config of the user (SCRAM credentials and quotas alike); a change rewrites the
- * whole node and is never deleted, only emptied, as Kafka leaves it.
+ * whole node and is never deleted, only emptied, as Kafka leaves it. Change notifications are
+ * deleted once older than 15 minutes by {@link io.tributary.broker.cluster.ChangeNotificationPurger}
+ * (started by {@link ScramCredentialStore}), as Kafka's brokers deleted them.
  *
  * <p>A change is a conditional write (the node's version as read) and its change notification
  * in one ZooKeeper transaction, retried on a concurrent change, so two brokers altering the same

@@ -3,7 +3,11 @@ package io.tributary.broker.security;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tributary.broker.cluster.ChangeNotificationPurger;
+import io.tributary.broker.cluster.KafkaZkClient;
+import io.tributary.broker.cluster.ZkPaths;
 import io.tributary.broker.testing.LogCapture;
+import io.tributary.broker.testing.MockTime;
 import io.tributary.broker.testing.TestCluster;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -28,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * With {@code broker.zookeeper-set-acl} and digest credentials, two brokers run a replicated topic
  * as usual (they share the identity), while a ZooKeeper client without the credentials may read the
- * cluster's state but change nothing, and cannot read the SCRAM credentials.
+ * cluster's state but change nothing (nor purge change notifications, which the cluster's identity
+ * may), and cannot read the SCRAM credentials.
  */
 class ZooKeeperAclTest {
 
@@ -83,6 +88,11 @@ class ZooKeeperAclTest {
                     .isInstanceOf(KeeperException.NoAuthException.class);
                 assertThatThrownBy(() -> anonymous.getData("/config/users/alice", false, null))
                     .isInstanceOf(KeeperException.NoAuthException.class);
+                // Change notifications may be read but not purged by outsiders.
+                List<String> notifications = anonymous.getChildren("/config/changes", false);
+                assertThat(notifications).anyMatch(n -> n.startsWith("config_change_"));
+                assertThatThrownBy(() -> anonymous.delete("/config/changes/" + notifications.get(0), -1))
+                    .isInstanceOf(KeeperException.NoAuthException.class);
             } finally {
                 anonymous.close();
             }
@@ -99,6 +109,14 @@ class ZooKeeperAclTest {
                     .contains("SCRAM-SHA-512");
             } finally {
                 member.close();
+            }
+            // The cluster's identity purges them, as each broker does once they are 15 minutes old.
+            try (KafkaZkClient broker = KafkaZkClient.connect(connect, 10_000, 20_000, CREDENTIALS, true)) {
+                ChangeNotificationPurger purger = new ChangeNotificationPurger(broker,
+                    List.of(ZkPaths.CONFIG_CHANGE_PREFIX), ChangeNotificationPurger.DEFAULT_EXPIRATION_MS,
+                    new MockTime(System.currentTimeMillis() + 2 * ChangeNotificationPurger.DEFAULT_EXPIRATION_MS), "config");
+                assertThat(purger.purge()).isPositive();
+                assertThat(broker.getChildren(ZkPaths.CONFIG_CHANGES)).noneMatch(n -> n.startsWith("config_change_"));
             }
             logs.assertNoLineContains("zk-digest-secret", "alice-secret");
         }
