@@ -1,15 +1,12 @@
 package io.tributary.adminui.security;
 
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpSession;
 import java.util.ArrayList;
 import java.util.List;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.http.MediaType;
-import org.springframework.security.core.AuthenticationException;
 import org.springframework.security.oauth2.client.registration.ClientRegistration;
 import org.springframework.security.oauth2.client.registration.ClientRegistrationRepository;
-import org.springframework.security.web.WebAttributes;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.util.HtmlUtils;
@@ -38,45 +35,15 @@ public class OAuth2LoginPageController {
     /** The sign-in page. */
     @GetMapping(path = "/login", produces = MediaType.TEXT_HTML_VALUE)
     public String login(HttpServletRequest request) {
-        String notice = "";
-        if (request.getParameter("error") != null) {
-            notice = "<p id=\"login-error\" class=\"form-message\" role=\"alert\">" + HtmlUtils.htmlEscape(
-                failure(request.getSession(false))) + "</p>";
-        } else if (request.getParameter("signed-out") != null) {
-            notice = "<p id=\"login-signed-out\" role=\"status\">You are signed out.</p>";
-        }
         StringBuilder links = new StringBuilder();
         for (ClientRegistration provider : providers) {
             links.append("<p><a class=\"button\" id=\"login-").append(HtmlUtils.htmlEscape(provider.getRegistrationId()))
                 .append("\" href=\"oauth2/authorization/").append(HtmlUtils.htmlEscape(provider.getRegistrationId()))
                 .append("\">Sign in with ").append(HtmlUtils.htmlEscape(provider.getClientName())).append("</a></p>");
         }
-        return """
-            <!doctype html>
-            <html lang="en">
-            <head>
-              <meta charset="utf-8">
-              <meta name="viewport" content="width=device-width, initial-scale=1">
-              <meta name="color-scheme" content="light dark">
-              <title>Sign in · Tributary admin</title>
-              <link rel="stylesheet" href="css/app.css">
-            </head>
-            <body>
-              <header class="top"><span class="brand">Tributary</span></header>
-              <main id="view" class="sign-in">
-                <h1>Sign in</h1>
-                <p class="hint">With your organization's account (the REST proxy and the brokers see you as that user).</p>
-                %s
-                <div id="login-providers">%s</div>
-              </main>
-            </body>
-            </html>
-            """.formatted(notice, links);
-    }
-
-    private static String failure(HttpSession session) {
-        Object failure = session == null ? null : session.getAttribute(WebAttributes.AUTHENTICATION_EXCEPTION);
-        return failure instanceof AuthenticationException e && e.getMessage() != null
-            ? "Sign-in failed: " + e.getMessage() : "Sign-in failed.";
+        return SignInPage.render(
+            "With your organization's account (the REST proxy and the brokers see you as that user).",
+            SignInPage.notice(request, reason -> "Sign-in failed: " + reason),
+            "<div id=\"login-providers\">" + links + "</div>");
     }
 }

@@ -9,16 +9,8 @@ import io.tributary.restproxy.testing.HttpJson.Response;
 import io.tributary.restproxy.testing.LogCapture;
 import java.io.IOException;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.acl.AccessControlEntry;
 import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclOperation;
@@ -207,7 +199,7 @@ class BasicAuthenticationTest {
         assertThat(v2.body().get("offsets").get(0).get("error_code").isNull()).isTrue();
         assertThat(v3.status()).isEqualTo(200);
         assertThat(v3.body().get("error_code").asInt()).isEqualTo(200);
-        assertThat(values("secured")).contains("{\"by\":\"admin\"}", "by admin");
+        assertThat(broker.recordValues("secured")).contains("{\"by\":\"admin\"}", "by admin");
     }
 
     @Test
@@ -232,7 +224,7 @@ class BasicAuthenticationTest {
         assertThat(bobV2.body().get("offsets").get(0).get("error").asString()).contains("AuthorizationException");
         assertThat(bobV3.body().get("error_code").asInt()).as(bobV3.text()).isEqualTo(40301);
         // Only alice may write there, so what is there was written as alice.
-        assertThat(values("alice-only")).contains("\"v2 by alice\"", "v3 by alice")
+        assertThat(broker.recordValues("alice-only")).contains("\"v2 by alice\"", "v3 by alice")
             .doesNotContain("\"v2 by bob\"", "v3 by bob");
     }
 
@@ -315,22 +307,4 @@ class BasicAuthenticationTest {
         logs.assertNoLineContains(ADMIN_PASSWORD, ALICE_PASSWORD, BOB_PASSWORD, WRONG_PASSWORD);
     }
 
-    /** The values of the topic's records, read as the internal listener's super user. */
-    private List<String> values(String topic) {
-        Map<String, Object> settings = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.internalServers());
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(settings, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
-            TopicPartition tp = new TopicPartition(topic, 0);
-            consumer.assign(List.of(tp));
-            consumer.seekToBeginning(List.of(tp));
-            long end = consumer.endOffsets(List.of(tp)).get(tp);
-            List<String> values = new ArrayList<>();
-            while (consumer.position(tp) < end) {
-                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
-                    values.add(new String(record.value(), StandardCharsets.UTF_8));
-                }
-            }
-            return values;
-        }
-    }
 }

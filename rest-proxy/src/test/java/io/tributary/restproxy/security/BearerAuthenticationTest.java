@@ -11,15 +11,8 @@ import io.tributary.restproxy.testing.LogCapture;
 import io.tributary.restproxy.testing.TestIssuer;
 import java.io.IOException;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.acl.AccessControlEntry;
 import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclOperation;
@@ -27,7 +20,6 @@ import org.apache.kafka.common.acl.AclPermissionType;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -244,7 +236,7 @@ class BearerAuthenticationTest {
         // Only User:alice may write there: what landed was written with alice's token, as alice.
         assertThat(byBob.status()).isEqualTo(200);
         assertThat(byBob.body().get("offsets").get(0).get("error_code").asInt()).as(byBob.text()).isEqualTo(40301);
-        assertThat(values("alice-only")).contains("\"by alice\"").doesNotContain("\"by bob\"");
+        assertThat(broker.recordValues("alice-only")).contains("\"by alice\"").doesNotContain("\"by bob\"");
     }
 
     @Test
@@ -333,22 +325,4 @@ class BearerAuthenticationTest {
             .toArray(String[]::new));
     }
 
-    /** The values of the topic's records, read as the internal listener's super user. */
-    private List<String> values(String topic) {
-        Map<String, Object> settings = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.internalServers());
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(settings, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
-            TopicPartition tp = new TopicPartition(topic, 0);
-            consumer.assign(List.of(tp));
-            consumer.seekToBeginning(List.of(tp));
-            long end = consumer.endOffsets(List.of(tp)).get(tp);
-            List<String> values = new ArrayList<>();
-            while (consumer.position(tp) < end) {
-                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
-                    values.add(new String(record.value(), StandardCharsets.UTF_8));
-                }
-            }
-            return values;
-        }
-    }
 }

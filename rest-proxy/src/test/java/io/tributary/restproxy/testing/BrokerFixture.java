@@ -5,6 +5,7 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +16,12 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.ScramCredentialInfo;
 import org.apache.kafka.clients.admin.ScramMechanism;
 import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * One real Tributary broker (embedded ZooKeeper) started from the broker-service jar in its own
@@ -174,6 +180,25 @@ public final class BrokerFixture implements AutoCloseable {
             admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1).configs(configs))).all().get();
         } catch (Exception e) {
             throw new IllegalStateException("Could not create topic " + topic, e);
+        }
+    }
+
+    /** The values of partition 0's records of {@code topic}, as UTF-8, read as the internal listener's super user. */
+    public List<String> recordValues(String topic) {
+        Map<String, Object> settings = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, internalServers);
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(settings, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            TopicPartition tp = new TopicPartition(topic, 0);
+            consumer.assign(List.of(tp));
+            consumer.seekToBeginning(List.of(tp));
+            long end = consumer.endOffsets(List.of(tp)).get(tp);
+            List<String> values = new ArrayList<>();
+            while (consumer.position(tp) < end) {
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
+                    values.add(new String(record.value(), StandardCharsets.UTF_8));
+                }
+            }
+            return values;
         }
     }
 
