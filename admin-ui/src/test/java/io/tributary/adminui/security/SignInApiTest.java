@@ -39,6 +39,7 @@ class SignInApiTest {
     private static final String ALICE_PASSWORD = "alice-pw-Rt58";
     private static final String BOB_PASSWORD = "bob-pw-Hv13";
     private static final String TOPICS = "/v3/clusters/" + CLUSTER + "/topics";
+    private static final String GROUPS = "/v3/clusters/" + CLUSTER + "/consumer-groups";
     private static final List<String> ALL_TOPIC_OPERATIONS = List.of("ALTER", "ALTER_CONFIGS", "CREATE", "DELETE",
         "DESCRIBE", "DESCRIBE_CONFIGS", "READ", "WRITE");
     private static final List<String> READ_ONLY = List.of("DESCRIBE", "READ");
@@ -66,6 +67,9 @@ class SignInApiTest {
             .on("POST", TOPICS + "/t/records", 200, "{\"error_code\":200,\"partition_id\":0,\"offset\":7}")
             .on("DELETE", TOPICS + "/t", 204, "")
             .on("GET", "/topics/t/records/stream", 200, ": ready\n\n")
+            .on("GET", GROUPS, 200, ProxyJson.list(List.of("{\"consumer_group_id\":\"g\",\"is_simple\":false,\"partition_assignor\":\"range\",\"state\":\"STABLE\"}")))
+            .on("GET", GROUPS + "/g/lag-summary", 200, "{\"kind\":\"KafkaConsumerGroupLagSummary\",\"max_lag\":3,\"total_lag\":5}")
+            .on("GET", GROUPS + "/g/consumers", 200, ProxyJson.list(List.of()))
             .on("GET", TOPICS + "/t/partitions", 200, ProxyJson.list(List.of("{\"partition_id\":0,\"leader_id\":0,"
                 + "\"replica_ids\":[0],\"isr_ids\":[0],\"earliest_offset\":0,\"latest_offset\":3}")))
             .onFor("alice", "GET", TOPICS + "/t/configs", 200, ProxyJson.list(List.of("{\"name\":\"retention.ms\","
@@ -138,6 +142,22 @@ class SignInApiTest {
         assertThat(session.body()).contains("\"username\":\"alice\"").contains("\"token\":")
             .contains("CREATE").doesNotContain(ALICE_PASSWORD).doesNotContain(basic("alice", ALICE_PASSWORD));
         assertThat(output.getAll()).doesNotContain(ALICE_PASSWORD).doesNotContain(basic("alice", ALICE_PASSWORD));
+    }
+
+    @Test
+    void groupLagsAreAskedAsTheSignedInUserToo() {
+        UiSession alice = signedIn("alice", ALICE_PASSWORD);
+        int before = proxy.received().size();
+
+        HttpResponse<String> groups = alice.get("/api/groups");
+
+        assertThat(groups.statusCode()).as(groups.body()).isEqualTo(200);
+        assertThat(groups.body()).contains("\"totalLag\":5").contains("\"members\":0");
+        List<Received> calls = proxy.received().subList(before, proxy.received().size());
+        // The lag summaries and member lists are looked up on the pool's threads.
+        assertThat(calls).extracting(Received::path).contains(GROUPS, GROUPS + "/g/lag-summary", GROUPS + "/g/consumers");
+        assertThat(calls).allSatisfy(call -> assertThat(call.authorization())
+            .as(call.method() + " " + call.path()).isEqualTo(basic("alice", ALICE_PASSWORD)));
     }
 
     @Test
