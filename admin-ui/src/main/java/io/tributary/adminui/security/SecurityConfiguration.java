@@ -81,7 +81,8 @@ public class SecurityConfiguration {
                     paths.matcher("/favicon.ico"), paths.matcher("/error"), paths.matcher("/actuator/**"))
                 .permitAll()
                 .anyRequest().authenticated())
-            .formLogin(form -> form.loginPage("/login").failureUrl("/login?error").defaultSuccessUrl("/", true))
+            .formLogin(form -> form.loginPage("/login").failureHandler(new SignInFailures("/login?error"))
+                .defaultSuccessUrl("/", true))
             .logout(logout -> logout.logoutSuccessUrl("/login?signed-out"))
             .exceptionHandling(errors -> errors
                 .authenticationEntryPoint(DelegatingAuthenticationEntryPoint.builder()

@@ -8,12 +8,21 @@ import io.tributary.adminui.testing.ProxyJson;
 import io.tributary.adminui.testing.StubRestProxy;
 import io.tributary.adminui.testing.StubRestProxy.Received;
 import io.tributary.adminui.testing.UiSession;
+import jakarta.servlet.http.HttpSession;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.NotSerializableException;
+import java.io.ObjectOutputStream;
 import java.net.URI;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import org.apache.catalina.Context;
+import org.apache.catalina.Session;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -22,6 +31,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.tomcat.TomcatWebServer;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -142,6 +152,44 @@ class SignInApiTest {
         assertThat(session.body()).contains("\"username\":\"alice\"").contains("\"token\":")
             .contains("CREATE").doesNotContain(ALICE_PASSWORD).doesNotContain(basic("alice", ALICE_PASSWORD));
         assertThat(output.getAll()).doesNotContain(ALICE_PASSWORD).doesNotContain(basic("alice", ALICE_PASSWORD));
+    }
+
+    @Test
+    void noSessionKeepsATypedPassword() throws Exception {
+        String typed = "not-" + ALICE_PASSWORD + "-Qz7";
+        UiSession refused = new UiSession(ui);
+        UiSession signedIn = signedIn("bob", BOB_PASSWORD);
+
+        refused.signIn("alice", typed);
+
+        // The refusal's message is still shown, from the session.
+        assertThat(refused.get("/login?error").body()).contains("Wrong user name or password.");
+        assertThat(signedIn.get("/api/session").statusCode()).isEqualTo(200);
+        // What a session store (or a restart's persisted sessions) would write holds neither password.
+        for (String serialized : serializedSessions()) {
+            assertThat(serialized).doesNotContain(typed).doesNotContain(BOB_PASSWORD);
+        }
+    }
+
+    /** Each session's serializable attributes as Java serialization writes them, read as Latin-1. */
+    private List<String> serializedSessions() throws IOException {
+        TomcatWebServer server = (TomcatWebServer) ((WebServerApplicationContext) app).getWebServer();
+        Context context = (Context) server.getTomcat().getHost().findChildren()[0];
+        List<String> serialized = new ArrayList<>();
+        for (Session session : context.getManager().findSessions()) {
+            HttpSession http = session.getSession();
+            for (String name : Collections.list(http.getAttributeNames())) {
+                ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+                try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+                    out.writeObject(http.getAttribute(name));
+                } catch (NotSerializableException notWrittenBySessionStores) {
+                    continue;
+                }
+                serialized.add(name + "=" + bytes.toString(StandardCharsets.ISO_8859_1));
+            }
+        }
+        assertThat(serialized).anySatisfy(attribute -> assertThat(attribute).startsWith("SPRING_SECURITY_LAST_EXCEPTION="));
+        return serialized;
     }
 
     @Test
