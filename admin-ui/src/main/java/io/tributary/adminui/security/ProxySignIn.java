@@ -40,6 +40,11 @@ public class ProxySignIn implements AuthenticationProvider {
         if (username.isEmpty() || password.isEmpty()) {
             throw new BadCredentialsException("Enter a user name and a password.");
         }
+        if (username.indexOf(':') >= 0 || username.chars().anyMatch(Character::isISOControl)) {
+            // HTTP Basic ends the user name at the first colon: the proxy would sign in someone else than
+            // the session (and the logs) would name.
+            throw new BadCredentialsException("A user name cannot contain a colon or control characters.");
+        }
         try {
             proxy.signIn(ProxyUser.basicAuthorization(username, password));
         } catch (RestProxyException e) {

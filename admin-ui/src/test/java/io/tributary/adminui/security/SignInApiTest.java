@@ -61,7 +61,7 @@ class SignInApiTest {
 
     @BeforeAll
     void start() throws Exception {
-        proxy = new StubRestProxy().users(Map.of("alice", ALICE_PASSWORD, "bob", BOB_PASSWORD))
+        proxy = new StubRestProxy().users(Map.of("alice", ALICE_PASSWORD, "bob", BOB_PASSWORD, "carol", "c:pw-Lm40"))
             .on("GET", "/v3/clusters", 200, ProxyJson.clusters(0))
             .onFor("alice", "GET", "/v3/clusters/" + CLUSTER, 200, ProxyJson.cluster(List.of("CREATE", "DESCRIBE")))
             .onFor("bob", "GET", "/v3/clusters/" + CLUSTER, 200, ProxyJson.cluster(List.of("DESCRIBE")))
@@ -152,6 +152,20 @@ class SignInApiTest {
         assertThat(session.body()).contains("\"username\":\"alice\"").contains("\"token\":")
             .contains("CREATE").doesNotContain(ALICE_PASSWORD).doesNotContain(basic("alice", ALICE_PASSWORD));
         assertThat(output.getAll()).doesNotContain(ALICE_PASSWORD).doesNotContain(basic("alice", ALICE_PASSWORD));
+    }
+
+    @Test
+    void aUserNameWithAColonSignsNoOneIn() {
+        // HTTP Basic splits at the first colon: the proxy would take this for carol with password "c:pw-Lm40",
+        // while the UI named the session (and its logs) "carol:c".
+        UiSession browser = new UiSession(ui);
+
+        HttpResponse<String> answer = browser.signIn("carol:c", "pw-Lm40");
+
+        assertThat(answer.headers().firstValue("Location")).hasValueSatisfying(
+            location -> assertThat(location).endsWith("/login?error"));
+        assertThat(browser.get("/api/session").statusCode()).isEqualTo(401);
+        assertThat(signedIn("carol", "c:pw-Lm40").get("/api/session").body()).contains("\"username\":\"carol\"");
     }
 
     @Test
