@@ -13,7 +13,11 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.NotSerializableException;
 import java.io.ObjectOutputStream;
+import java.net.CookieManager;
+import java.net.HttpCookie;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -21,6 +25,8 @@ import java.util.Base64;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.catalina.Context;
 import org.apache.catalina.Session;
 import org.junit.jupiter.api.AfterAll;
@@ -152,6 +158,37 @@ class SignInApiTest {
         assertThat(session.body()).contains("\"username\":\"alice\"").contains("\"token\":")
             .contains("CREATE").doesNotContain(ALICE_PASSWORD).doesNotContain(basic("alice", ALICE_PASSWORD));
         assertThat(output.getAll()).doesNotContain(ALICE_PASSWORD).doesNotContain(basic("alice", ALICE_PASSWORD));
+    }
+
+    @Test
+    void signingInGivesANewSessionIdAndGoesHomeWhateverWasAskedFor() throws Exception {
+        CookieManager cookies = new CookieManager();
+        HttpClient http = HttpClient.newBuilder().cookieHandler(cookies).build();
+        // A page asked for first (a sign-in must not send the user on to a URL someone else chose).
+        http.send(HttpRequest.newBuilder(ui.resolve("/api/topics?next=https://evil.example/")).build(),
+            HttpResponse.BodyHandlers.ofString());
+        String page = http.send(HttpRequest.newBuilder(ui.resolve("/login")).build(),
+            HttpResponse.BodyHandlers.ofString()).body();
+        String before = sessionId(cookies);
+        Matcher csrf = Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"")
+            .matcher(page);
+        assertThat(csrf.find()).isTrue();
+
+        HttpResponse<String> signIn = http.send(HttpRequest.newBuilder(ui.resolve("/login"))
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .POST(HttpRequest.BodyPublishers.ofString("username=alice&password=" + ALICE_PASSWORD + "&_csrf="
+                + csrf.group(1))).build(), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(before).isNotNull();
+        assertThat(signIn.statusCode()).isEqualTo(302);
+        assertThat(signIn.headers().firstValue("Location")).hasValueSatisfying(
+            location -> assertThat(URI.create(location).getPath()).isEqualTo("/"));
+        assertThat(sessionId(cookies)).isNotNull().isNotEqualTo(before);
+    }
+
+    private static String sessionId(CookieManager cookies) {
+        return cookies.getCookieStore().getCookies().stream().filter(c -> c.getName().equals("JSESSIONID"))
+            .map(HttpCookie::getValue).findFirst().orElse(null);
     }
 
     @Test
