@@ -11,6 +11,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.security.concurrent.DelegatingSecurityContextExecutorService;
 import org.springframework.stereotype.Component;
 
 /**
@@ -29,11 +30,13 @@ public class GroupLags implements DisposableBean {
     }
 
     private final GroupsProxyClient proxy;
-    private final ExecutorService pool = Executors.newFixedThreadPool(CONCURRENCY, r -> {
-        Thread thread = new Thread(r, "group-lags");
-        thread.setDaemon(true);
-        return thread;
-    });
+    // Each lookup runs as the caller who asked (their proxy identity travels with the task).
+    private final ExecutorService pool = new DelegatingSecurityContextExecutorService(
+        Executors.newFixedThreadPool(CONCURRENCY, r -> {
+            Thread thread = new Thread(r, "group-lags");
+            thread.setDaemon(true);
+            return thread;
+        }));
 
     /** @param proxy the REST proxy's group calls */
     public GroupLags(GroupsProxyClient proxy) {

@@ -122,7 +122,8 @@ public class SecurityConfiguration {
             oauth2Login(http, bearerTokens.getObject(), registrations.getObject());
         } else {
             // Sign-ins go to the one AuthenticationProvider bean, ProxySignIn (Spring Security's global manager).
-            http.formLogin(form -> form.loginPage("/login").failureUrl("/login?error").defaultSuccessUrl("/", true));
+            http.formLogin(form -> form.loginPage("/login").failureHandler(new SignInFailures("/login?error"))
+                .defaultSuccessUrl("/", true));
         }
         if (properties.method() == AuthenticationProperties.Method.OAUTH2 && properties.providerSignOut()) {
             OidcClientInitiatedLogoutSuccessHandler provider = new OidcClientInitiatedLogoutSuccessHandler(

@@ -8,12 +8,27 @@ import io.tributary.adminui.testing.ProxyJson;
 import io.tributary.adminui.testing.StubRestProxy;
 import io.tributary.adminui.testing.StubRestProxy.Received;
 import io.tributary.adminui.testing.UiSession;
+import jakarta.servlet.http.HttpSession;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.NotSerializableException;
+import java.io.ObjectOutputStream;
+import java.net.CookieManager;
+import java.net.HttpCookie;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.catalina.Context;
+import org.apache.catalina.Session;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -22,6 +37,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.tomcat.TomcatWebServer;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -39,6 +55,7 @@ class SignInApiTest {
     private static final String ALICE_PASSWORD = "alice-pw-Rt58";
     private static final String BOB_PASSWORD = "bob-pw-Hv13";
     private static final String TOPICS = "/v3/clusters/" + CLUSTER + "/topics";
+    private static final String GROUPS = "/v3/clusters/" + CLUSTER + "/consumer-groups";
     private static final List<String> ALL_TOPIC_OPERATIONS = List.of("ALTER", "ALTER_CONFIGS", "CREATE", "DELETE",
         "DESCRIBE", "DESCRIBE_CONFIGS", "READ", "WRITE");
     private static final List<String> READ_ONLY = List.of("DESCRIBE", "READ");
@@ -50,7 +67,7 @@ class SignInApiTest {
 
     @BeforeAll
     void start() throws Exception {
-        proxy = new StubRestProxy().users(Map.of("alice", ALICE_PASSWORD, "bob", BOB_PASSWORD))
+        proxy = new StubRestProxy().users(Map.of("alice", ALICE_PASSWORD, "bob", BOB_PASSWORD, "carol", "c:pw-Lm40"))
             .on("GET", "/v3/clusters", 200, ProxyJson.clusters(0))
             .onFor("alice", "GET", "/v3/clusters/" + CLUSTER, 200, ProxyJson.cluster(List.of("CREATE", "DESCRIBE")))
             .onFor("bob", "GET", "/v3/clusters/" + CLUSTER, 200, ProxyJson.cluster(List.of("DESCRIBE")))
@@ -66,6 +83,9 @@ class SignInApiTest {
             .on("POST", TOPICS + "/t/records", 200, "{\"error_code\":200,\"partition_id\":0,\"offset\":7}")
             .on("DELETE", TOPICS + "/t", 204, "")
             .on("GET", "/topics/t/records/stream", 200, ": ready\n\n")
+            .on("GET", GROUPS, 200, ProxyJson.list(List.of("{\"consumer_group_id\":\"g\",\"is_simple\":false,\"partition_assignor\":\"range\",\"state\":\"STABLE\"}")))
+            .on("GET", GROUPS + "/g/lag-summary", 200, "{\"kind\":\"KafkaConsumerGroupLagSummary\",\"max_lag\":3,\"total_lag\":5}")
+            .on("GET", GROUPS + "/g/consumers", 200, ProxyJson.list(List.of()))
             .on("GET", TOPICS + "/t/partitions", 200, ProxyJson.list(List.of("{\"partition_id\":0,\"leader_id\":0,"
                 + "\"replica_ids\":[0],\"isr_ids\":[0],\"earliest_offset\":0,\"latest_offset\":3}")))
             .onFor("alice", "GET", TOPICS + "/t/configs", 200, ProxyJson.list(List.of("{\"name\":\"retention.ms\","
@@ -138,6 +158,105 @@ class SignInApiTest {
         assertThat(session.body()).contains("\"username\":\"alice\"").contains("\"token\":")
             .contains("CREATE").doesNotContain(ALICE_PASSWORD).doesNotContain(basic("alice", ALICE_PASSWORD));
         assertThat(output.getAll()).doesNotContain(ALICE_PASSWORD).doesNotContain(basic("alice", ALICE_PASSWORD));
+    }
+
+    @Test
+    void signingInGivesANewSessionIdAndGoesHomeWhateverWasAskedFor() throws Exception {
+        CookieManager cookies = new CookieManager();
+        HttpClient http = HttpClient.newBuilder().cookieHandler(cookies).build();
+        // A page asked for first (a sign-in must not send the user on to a URL someone else chose).
+        http.send(HttpRequest.newBuilder(ui.resolve("/api/topics?next=https://evil.example/")).build(),
+            HttpResponse.BodyHandlers.ofString());
+        String page = http.send(HttpRequest.newBuilder(ui.resolve("/login")).build(),
+            HttpResponse.BodyHandlers.ofString()).body();
+        String before = sessionId(cookies);
+        Matcher csrf = Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"")
+            .matcher(page);
+        assertThat(csrf.find()).isTrue();
+
+        HttpResponse<String> signIn = http.send(HttpRequest.newBuilder(ui.resolve("/login"))
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .POST(HttpRequest.BodyPublishers.ofString("username=alice&password=" + ALICE_PASSWORD + "&_csrf="
+                + csrf.group(1))).build(), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(before).isNotNull();
+        assertThat(signIn.statusCode()).isEqualTo(302);
+        assertThat(signIn.headers().firstValue("Location")).hasValueSatisfying(
+            location -> assertThat(URI.create(location).getPath()).isEqualTo("/"));
+        assertThat(sessionId(cookies)).isNotNull().isNotEqualTo(before);
+    }
+
+    private static String sessionId(CookieManager cookies) {
+        return cookies.getCookieStore().getCookies().stream().filter(c -> c.getName().equals("JSESSIONID"))
+            .map(HttpCookie::getValue).findFirst().orElse(null);
+    }
+
+    @Test
+    void aUserNameWithAColonSignsNoOneIn() {
+        // HTTP Basic splits at the first colon: the proxy would take this for carol with password "c:pw-Lm40",
+        // while the UI named the session (and its logs) "carol:c".
+        UiSession browser = new UiSession(ui);
+
+        HttpResponse<String> answer = browser.signIn("carol:c", "pw-Lm40");
+
+        assertThat(answer.headers().firstValue("Location")).hasValueSatisfying(
+            location -> assertThat(location).endsWith("/login?error"));
+        assertThat(browser.get("/api/session").statusCode()).isEqualTo(401);
+        assertThat(signedIn("carol", "c:pw-Lm40").get("/api/session").body()).contains("\"username\":\"carol\"");
+    }
+
+    @Test
+    void noSessionKeepsATypedPassword() throws Exception {
+        String typed = "not-" + ALICE_PASSWORD + "-Qz7";
+        UiSession refused = new UiSession(ui);
+        UiSession signedIn = signedIn("bob", BOB_PASSWORD);
+
+        refused.signIn("alice", typed);
+
+        // The refusal's message is still shown, from the session.
+        assertThat(refused.get("/login?error").body()).contains("Wrong user name or password.");
+        assertThat(signedIn.get("/api/session").statusCode()).isEqualTo(200);
+        // What a session store (or a restart's persisted sessions) would write holds neither password.
+        for (String serialized : serializedSessions()) {
+            assertThat(serialized).doesNotContain(typed).doesNotContain(BOB_PASSWORD);
+        }
+    }
+
+    /** Each session's serializable attributes as Java serialization writes them, read as Latin-1. */
+    private List<String> serializedSessions() throws IOException {
+        TomcatWebServer server = (TomcatWebServer) ((WebServerApplicationContext) app).getWebServer();
+        Context context = (Context) server.getTomcat().getHost().findChildren()[0];
+        List<String> serialized = new ArrayList<>();
+        for (Session session : context.getManager().findSessions()) {
+            HttpSession http = session.getSession();
+            for (String name : Collections.list(http.getAttributeNames())) {
+                ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+                try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+                    out.writeObject(http.getAttribute(name));
+                } catch (NotSerializableException notWrittenBySessionStores) {
+                    continue;
+                }
+                serialized.add(name + "=" + bytes.toString(StandardCharsets.ISO_8859_1));
+            }
+        }
+        assertThat(serialized).anySatisfy(attribute -> assertThat(attribute).startsWith("SPRING_SECURITY_LAST_EXCEPTION="));
+        return serialized;
+    }
+
+    @Test
+    void groupLagsAreAskedAsTheSignedInUserToo() {
+        UiSession alice = signedIn("alice", ALICE_PASSWORD);
+        int before = proxy.received().size();
+
+        HttpResponse<String> groups = alice.get("/api/groups");
+
+        assertThat(groups.statusCode()).as(groups.body()).isEqualTo(200);
+        assertThat(groups.body()).contains("\"totalLag\":5").contains("\"members\":0");
+        List<Received> calls = proxy.received().subList(before, proxy.received().size());
+        // The lag summaries and member lists are looked up on the pool's threads.
+        assertThat(calls).extracting(Received::path).contains(GROUPS, GROUPS + "/g/lag-summary", GROUPS + "/g/consumers");
+        assertThat(calls).allSatisfy(call -> assertThat(call.authorization())
+            .as(call.method() + " " + call.path()).isEqualTo(basic("alice", ALICE_PASSWORD)));
     }
 
     @Test

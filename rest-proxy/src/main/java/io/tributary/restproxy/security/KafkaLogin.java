@@ -111,9 +111,14 @@ public final class KafkaLogin {
                 + quote(password) + "\";");
     }
 
-    /** Escapes for a double-quoted JAAS option value (Kafka parses it with Java's StreamTokenizer). */
+    /**
+     * Escapes for a double-quoted JAAS option value (Kafka parses it with Java's StreamTokenizer).
+     * A line break would end the quoted value there, and the rest of a caller's name (a token's
+     * {@code sub} is the issuer's text) be parsed as further options, overriding the subject or the
+     * store the clients take tokens from: so CR and LF are written as the tokenizer's escapes too.
+     */
     private static String quote(String value) {
-        return value.replace("\\", "\\\\").replace("\"", "\\\"");
+        return value.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n").replace("\r", "\\r");
     }
 
     @Override

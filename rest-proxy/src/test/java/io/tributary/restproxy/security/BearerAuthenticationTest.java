@@ -176,6 +176,25 @@ class BearerAuthenticationTest {
     }
 
     @Test
+    void unsignedMacedWithThePublicKeyAudiencelessOrNotYetValidTokensAnswer401() {
+        Map<String, String> tokens = Map.of(
+            "alg=none", issuer.unsigned("alice"),
+            "HS256 with the public key as secret", issuer.hmacWithPublicKey("alice"),
+            "no aud", issuer.withoutAudience("alice"),
+            "nbf in 5 minutes", issuer.notYetValid("alice", Duration.ofMinutes(5)));
+
+        tokens.forEach((what, token) -> {
+            Response response = anonymous.withBearer(token).get("/topics");
+
+            assertThat(response.status()).as(what).isEqualTo(401);
+            assertThat(response.header("WWW-Authenticate")).as(what).contains("error=\"invalid_token\"");
+            assertThat(response.errorCode()).as(what).isEqualTo(40101);
+        });
+        this.tokens.current("alice").ifPresent(held -> assertThat(tokens.values())
+            .as("no refused token is offered to the clients").doesNotContain(held.value()));
+    }
+
+    @Test
     void expiredTokenAnswers401() {
         Response response = anonymous.withBearer(issuer.expired("alice", Duration.ofMinutes(5))).get("/topics");
 

@@ -170,6 +170,47 @@ class CallerTokenCallbackHandlerTest {
     }
 
     @Test
+    void aSubjectCannotRewriteTheJaasTextToTakeAnotherCallersToken() throws Exception {
+        // A sub claim is the issuer's text, not ours: a line break ends a quoted JAAS value, and what
+        // follows would be parsed as further options, the last of a name winning.
+        tokens.offer(token("bob", "bobs-token", 600_000));
+        List<String> subjects = List.of(
+            "mallory\ntributarySubject='bob';//",
+            "mallory\rtributarySubject='bob';//",
+            "mallory\r\ntributarySubject='bob';//",
+            "mallory\ntributaryTokenStore='x' tributarySubject='bob';//");
+        for (String subject : subjects) {
+            KafkaLogin login = tokens.offer(token(subject, "mallorys-token", 600_000));
+
+            CallerTokenCallbackHandler handler = handlerFor(login);
+
+            assertThat(ask(handler).value()).as(subject).isEqualTo("mallorys-token");
+            assertThat(ask(handler).principalName()).as(subject).isEqualTo(subject);
+        }
+    }
+
+    @Test
+    void anyPasswordOrSubjectSurvivesTheJaasTextUnchanged() {
+        for (String text : List.of("a\"b", "a\\b", "a\\", "a\nb", "a\rb", "a\tb", "a'b", "a;b//c", "a/*b*/c",
+                "\u00e9\u4e2d\u0001\u007f", "a\\nb", "\\\"")) {
+            Map<String, Object> bearer = options(KafkaLogin.bearer(text, tokens.id()));
+            assertThat(bearer.get(CallerTokenCallbackHandler.SUBJECT_OPTION)).as(text).isEqualTo(text);
+            assertThat(bearer.get(CallerTokenCallbackHandler.STORE_OPTION)).as(text).isEqualTo(tokens.id());
+
+            Map<String, Object> basic = options(KafkaLogin.of(text, text + "pw", "fp"));
+            assertThat(basic).as(text).isEqualTo(Map.of("username", text, "password", text + "pw"));
+        }
+    }
+
+    private static Map<String, Object> options(KafkaLogin login) {
+        Map<String, Object> sasl = login.saslSettings("SCRAM-SHA-512");
+        JaasContext context = JaasContext.loadClientContext(Map.of(SaslConfigs.SASL_JAAS_CONFIG,
+            new Password((String) sasl.get(SaslConfigs.SASL_JAAS_CONFIG))));
+        assertThat(context.configurationEntries()).hasSize(1);
+        return Map.copyOf(context.configurationEntries().get(0).getOptions());
+    }
+
+    @Test
     void theHandlerWantsItsJaasOptions() {
         AppConfigurationEntry bare = new AppConfigurationEntry(
             "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule",

@@ -4,11 +4,13 @@ import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JOSEObjectType;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.MACSigner;
 import com.nimbusds.jose.crypto.RSASSASigner;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.PlainJWT;
 import com.nimbusds.jwt.SignedJWT;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
@@ -98,16 +100,61 @@ public final class TestIssuer implements AutoCloseable {
         return sign(key, subject, AUDIENCE, null, Instant.now().plus(lifetime));
     }
 
+    /**
+     * An unsigned token ({@code alg=none}) with this issuer's claims; not among {@link #minted()}: it
+     * has no signature, the part a log must not show.
+     */
+    public String unsigned(String subject) {
+        return new PlainJWT(claims(subject, AUDIENCE, Instant.now(), Instant.now().plus(Duration.ofMinutes(10)))
+            .build()).serialize();
+    }
+
+    /**
+     * A token MAC'ed with HS256 whose secret is the issuer's public key (its X.509 encoding): the
+     * algorithm confusion a verifier that takes the algorithm from the token would accept.
+     */
+    public String hmacWithPublicKey(String subject) {
+        SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.HS256).keyID(KEY_ID).type(JOSEObjectType.JWT)
+            .build(), claims(subject, AUDIENCE, Instant.now(), Instant.now().plus(Duration.ofMinutes(10))).build());
+        try {
+            jwt.sign(new MACSigner(key.toRSAPublicKey().getEncoded()));
+        } catch (JOSEException e) {
+            throw new IllegalStateException(e);
+        }
+        String token = jwt.serialize();
+        minted.add(token);
+        return token;
+    }
+
+    /** A token without {@code aud}. */
+    public String withoutAudience(String subject) {
+        return sign(key, claims(subject, null, Instant.now(), Instant.now().plus(Duration.ofMinutes(10))));
+    }
+
+    /** A token valid only from {@code ahead} on ({@code nbf}). */
+    public String notYetValid(String subject, Duration ahead) {
+        Instant from = Instant.now().plus(ahead);
+        return sign(key, claims(subject, AUDIENCE, Instant.now(), from.plus(Duration.ofMinutes(10)))
+            .notBeforeTime(Date.from(from)));
+    }
+
     /** Every token minted so far. */
     public List<String> minted() {
         return List.copyOf(minted);
     }
 
     private String sign(RSAKey signer, String subject, String audience, Instant issuedAt, Instant expiresAt) {
-        JWTClaimsSet claims = new JWTClaimsSet.Builder().issuer(ISSUER).audience(audience).subject(subject)
-            .issueTime(issuedAt == null ? null : Date.from(issuedAt)).expirationTime(Date.from(expiresAt)).claim("scope", "kafka").build();
+        return sign(signer, claims(subject, audience, issuedAt, expiresAt));
+    }
+
+    private static JWTClaimsSet.Builder claims(String subject, String audience, Instant issuedAt, Instant expiresAt) {
+        return new JWTClaimsSet.Builder().issuer(ISSUER).audience(audience).subject(subject)
+            .issueTime(issuedAt == null ? null : Date.from(issuedAt)).expirationTime(Date.from(expiresAt)).claim("scope", "kafka");
+    }
+
+    private String sign(RSAKey signer, JWTClaimsSet.Builder claims) {
         SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(signer.getKeyID())
-            .type(JOSEObjectType.JWT).build(), claims);
+            .type(JOSEObjectType.JWT).build(), claims.build());
         try {
             jwt.sign(new RSASSASigner(signer));
         } catch (JOSEException e) {
