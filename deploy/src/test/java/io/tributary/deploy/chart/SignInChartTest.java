@@ -18,9 +18,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Sign-in across the apps as the chart wires it: the admin UI signing its users in (basic) and
- * calling an HTTPS REST proxy whose certificate it trusts through an SSL bundle; the proxy taking
- * OAuth2 bearer tokens, which the brokers check over OAUTHBEARER; the brokers reloading renewed
+ * Sign-in across the apps as the chart wires it: the admin UI signing its users in (basic, or oauth2
+ * with the issuer the proxy trusts) and calling an HTTPS REST proxy whose certificate it trusts through
+ * an SSL bundle; the proxy taking OAuth2 bearer tokens, which the brokers check over OAUTHBEARER; the brokers reloading renewed
  * certificates. Secrets stay references; combinations that cannot work are refused, saying what to set.
  */
 class SignInChartTest {
