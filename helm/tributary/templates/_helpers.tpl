@@ -509,9 +509,13 @@ sign in to the other, and the Secrets they need are named.
 {{- end -}}
 {{- if .Values.adminUi.enabled -}}
 {{- $ui := .Values.adminUi -}}
-{{- if eq $method "bearer" -}}
-{{- fail "the admin UI cannot sign in to a REST proxy that takes OAuth2 bearer tokens (restProxy.authentication.method=bearer): set adminUi.enabled=false, or run the proxy with basic" -}}
+{{- if and (eq $method "bearer") (ne $ui.authentication.method "oauth2") -}}
+{{- fail (printf "restProxy.authentication.method=bearer takes OAuth2 access tokens only, which adminUi.authentication.method=%s cannot give it: set adminUi.authentication.method=oauth2 (with adminUi.authentication.oauth2) so that users sign in with the provider and the UI forwards their tokens, or set adminUi.enabled=false" $ui.authentication.method) -}}
 {{- end -}}
+{{- if and (eq $ui.authentication.method "oauth2") (ne $method "bearer") -}}
+{{- fail "adminUi.authentication.method=oauth2 forwards each user's access token to the REST proxy as Bearer: set restProxy.authentication.method=bearer (with OAUTHBEARER on the brokers), so that the proxy accepts the tokens" -}}
+{{- end -}}
+{{- include "tributary.validateAdminUiOauth2" . -}}
 {{- if and (eq $ui.authentication.method "basic") (ne $method "basic") -}}
 {{- fail "adminUi.authentication.method=basic checks passwords with the REST proxy and forwards them to it: set restProxy.authentication.method=basic (with none the proxy would accept any password)" -}}
 {{- end -}}
@@ -525,5 +529,49 @@ sign in to the other, and the Secrets they need are named.
 {{- fail "adminUi.restProxyTruststore is used only when the proxy serves HTTPS (restProxy.tls.enabled)" -}}
 {{- end -}}
 {{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The issuer whose tokens the REST proxy accepts (bearer): restProxy.authentication.jwt.issuerUri, else the brokers'. */}}
+{{- define "tributary.restProxy.jwtIssuerUri" -}}
+{{- .Values.restProxy.authentication.jwt.issuerUri | default .Values.broker.sasl.oauthbearer.expectedIssuer -}}
+{{- end -}}
+
+{{/* The audiences the REST proxy requires of tokens (bearer), as a JSON list: restProxy.authentication.jwt.audiences, else the brokers'. */}}
+{{- define "tributary.restProxy.jwtAudiences" -}}
+{{- .Values.restProxy.authentication.jwt.audiences | default (compact (list .Values.broker.sasl.oauthbearer.expectedAudience)) | toJson -}}
+{{- end -}}
+
+{{/* The admin UI's OAuth2 provider (oauth2): adminUi.authentication.oauth2.issuerUri, else the REST proxy's issuer. */}}
+{{- define "tributary.adminUi.oauth2IssuerUri" -}}
+{{- .Values.adminUi.authentication.oauth2.issuerUri | default (include "tributary.restProxy.jwtIssuerUri" .) -}}
+{{- end -}}
+
+{{/*
+Checks of adminUi.authentication.oauth2: with oauth2 the client and its Secret are named, and the
+provider is the issuer the proxy (and the brokers) trust; without it, its values are not given.
+*/}}
+{{- define "tributary.validateAdminUiOauth2" -}}
+{{- $ui := .Values.adminUi.authentication -}}
+{{- $oauth2 := $ui.oauth2 -}}
+{{- if eq $ui.method "oauth2" -}}
+{{- if not $oauth2.clientId -}}
+{{- fail "adminUi.authentication.method=oauth2 needs adminUi.authentication.oauth2.clientId: the admin UI's client at the provider" -}}
+{{- end -}}
+{{- if not $oauth2.clientSecret.existingSecret -}}
+{{- fail "adminUi.authentication.method=oauth2 needs adminUi.authentication.oauth2.clientSecret.existingSecret: the Secret holding the client's secret (key adminUi.authentication.oauth2.clientSecret.key)" -}}
+{{- end -}}
+{{- $proxyIssuer := include "tributary.restProxy.jwtIssuerUri" . -}}
+{{- if not (include "tributary.adminUi.oauth2IssuerUri" .) -}}
+{{- fail "adminUi.authentication.method=oauth2 needs the provider's issuer: set adminUi.authentication.oauth2.issuerUri, or the issuer the proxy trusts (restProxy.authentication.jwt.issuerUri or broker.sasl.oauthbearer.expectedIssuer), which it then takes" -}}
+{{- end -}}
+{{- if and $oauth2.issuerUri $proxyIssuer (ne $oauth2.issuerUri $proxyIssuer) -}}
+{{- fail (printf "adminUi.authentication.oauth2.issuerUri %s is not the issuer the REST proxy accepts tokens of (%s, from restProxy.authentication.jwt.issuerUri or broker.sasl.oauthbearer.expectedIssuer): the proxy would refuse every signed-in user's token" $oauth2.issuerUri $proxyIssuer) -}}
+{{- end -}}
+{{- if and $oauth2.providerSignOut (not (has "openid" $oauth2.scopes)) -}}
+{{- fail "adminUi.authentication.oauth2.providerSignOut ends the session at the provider with the user's OpenID Connect ID token: add openid to adminUi.authentication.oauth2.scopes" -}}
+{{- end -}}
+{{- else if or $oauth2.issuerUri $oauth2.clientId $oauth2.clientSecret.existingSecret $oauth2.providerSignOut -}}
+{{- fail "adminUi.authentication.oauth2 is used only with adminUi.authentication.method=oauth2" -}}
 {{- end -}}
 {{- end -}}

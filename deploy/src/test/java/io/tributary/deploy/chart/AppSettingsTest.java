@@ -20,9 +20,16 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.security.oauth2.client.autoconfigure.OAuth2ClientProperties;
+import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 /**
  * Every setting the chart gives the apps is one they have: each Kafka name in the brokers'
@@ -72,6 +79,12 @@ class AppSettingsTest {
      * through Kubernetes' {@code $(NAME)}, so no app setting holds a password in the pod spec.
      */
     private static final Pattern CHART_VARIABLE = Pattern.compile("TRIBUTARY_[A-Z_]+");
+
+    /**
+     * The admin UI's OAuth2 client (Spring Boot's {@code spring.security.oauth2.client.*}): a map keyed by
+     * the registration id, so each variable is checked by binding it as the app would.
+     */
+    private static final String OAUTH2_CLIENT_VARIABLES = "SPRING_SECURITY_OAUTH2_CLIENT_";
 
     /** Kubernetes' reference to another variable in a value: {@code $(NAME)}. */
     private static final Pattern KUBERNETES_REFERENCE = Pattern.compile("\\$\\(([A-Z_]+)\\)");
@@ -133,11 +146,66 @@ class AppSettingsTest {
         }
     }
 
-    @Test
-    void theAdminUiSettingsOfTheSecureValuesAreChecked() {
-        // The check above covers the admin UI only where it is rendered: the secure values must render it.
-        assertThat(HelmChart.render(HelmChart.directory().resolve("ci/secure-values.yaml")).all(Deployment.class))
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"secure-values.yaml", "oauth-values.yaml"})
+    void theAdminUiSettingsOfTheSecureAndOauthValuesAreChecked(String valuesFile) {
+        // The check above covers the admin UI only where it is rendered: these values must render it.
+        assertThat(render(valuesFile).all(Deployment.class))
             .extracting(d -> d.getMetadata().getName()).contains(HelmChart.RELEASE + "-admin-ui");
+    }
+
+    @Test
+    void theAdminUisOauth2VariablesBindToTheRegistrationAndProviderOfItsId() {
+        RenderedChart chart = HelmChart.render(HelmChart.directory().resolve("ci/oauth-values.yaml"),
+            HelmChart.temporaryValuesFile("""
+                adminUi:
+                  authentication:
+                    oauth2:
+                      registrationId: corpsso2
+                      scopes: [openid, profile, offline_access]
+                """));
+        Container ui = chart.get(Deployment.class, HelmChart.RELEASE + "-admin-ui").getSpec().getTemplate().getSpec()
+            .getContainers().get(0);
+        Map<String, Object> environment = new TreeMap<>();
+        for (EnvVar variable : ui.getEnv()) {
+            // A Secret's value is the kubelet's to fill in: stand for it with where it comes from.
+            environment.put(variable.getName(), variable.getValue() != null ? variable.getValue()
+                : "secret " + variable.getValueFrom().getSecretKeyRef().getName() + "/"
+                    + variable.getValueFrom().getSecretKeyRef().getKey());
+        }
+        OAuth2ClientProperties client = bindOauth2Client(environment);
+        // Spring Boot's own check at start: each registration has a client id.
+        client.validate();
+        assertThat(client.getRegistration()).containsOnlyKeys("corpsso2");
+        OAuth2ClientProperties.Registration registration = client.getRegistration().get("corpsso2");
+        assertThat(registration.getClientId()).isEqualTo("tributary-admin-ui");
+        assertThat(registration.getClientSecret()).isEqualTo("secret tributary-admin-ui-oauth2/client-secret");
+        assertThat(registration.getScope()).containsExactlyInAnyOrder("openid", "profile", "offline_access");
+        assertThat(registration.getClientName()).isEqualTo("Example SSO");
+        // No provider named: Spring Boot takes the provider of the registration's id.
+        assertThat(registration.getProvider()).isNull();
+        assertThat(client.getProvider()).containsOnlyKeys("corpsso2");
+        assertThat(client.getProvider().get("corpsso2").getIssuerUri()).isEqualTo("https://issuer.example.com");
+    }
+
+    @Test
+    void registrationIdsTheSchemaRefusesWouldNotBindUnderTheirOwnName() {
+        // Spring reads a variable's name in lower case and takes "_" for "." or "-": only lower-case
+        // letters and digits come back as they were, hence the schema's pattern.
+        assertThat(bindOauth2Client(Map.of("SPRING_SECURITY_OAUTH2_CLIENT_REGISTRATION_CORPSSO_CLIENT_ID", "ui"))
+            .getRegistration()).containsOnlyKeys("corpsso");
+        assertThat(bindOauth2Client(Map.of("SPRING_SECURITY_OAUTH2_CLIENT_REGISTRATION_CORPSSO_CLIENT_ID", "ui"))
+            .getRegistration()).doesNotContainKey("CorpSSO");
+        assertThat(bindOauth2Client(Map.of("SPRING_SECURITY_OAUTH2_CLIENT_REGISTRATION_CORP_SSO_CLIENT_ID", "ui"))
+            .getRegistration()).doesNotContainKey("corp_sso").doesNotContainKey("corp-sso");
+        for (String id : List.of("CorpSSO", "corp_sso", "corp-sso", "1sso", "")) {
+            assertThat(HelmChart.renderError("""
+                adminUi:
+                  authentication:
+                    oauth2:
+                      registrationId: "%s"
+                """.formatted(id))).as("registrationId %s", id).contains("adminUi.authentication.oauth2.registrationId:");
+        }
     }
 
     private static Container container(RenderedChart chart, String statefulSet) {
@@ -167,10 +235,44 @@ class AppSettingsTest {
                 assertThat(values).as("a value that uses %s", variable.getName()).contains("$(" + variable.getName() + ")");
             } else if (variable.getName().equals("SPRING_APPLICATION_JSON")) {
                 assertKafkaClientSettings(variable.getValue());
+            } else if (variable.getName().startsWith(OAUTH2_CLIENT_VARIABLES)) {
+                assertBindsToAnOauth2ClientSetting(variable.getName());
             } else {
                 assertThat(known).as("environment of %s", container.getName()).contains(variable.getName());
             }
         }
+    }
+
+    /**
+     * Spring Boot's OAuth2 client settings bound from these environment variables, as the app binds
+     * {@code spring.security.oauth2.client} (none when nothing binds): Spring reads variables as the
+     * system environment only from a source of that name.
+     */
+    private static OAuth2ClientProperties bindOauth2Client(Map<String, Object> environment) {
+        SystemEnvironmentPropertySource source = new SystemEnvironmentPropertySource(
+            StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, environment);
+        return new Binder(ConfigurationPropertySources.from(source))
+            .bind("spring.security.oauth2.client", Bindable.ofInstance(new OAuth2ClientProperties()))
+            .orElseGet(OAuth2ClientProperties::new);
+    }
+
+    /** A variable that, alone, sets a setting of an OAuth2 client registration or provider to its value. */
+    private static void assertBindsToAnOauth2ClientSetting(String variable) {
+        String value = "value-of-" + variable.toLowerCase(Locale.ROOT);
+        OAuth2ClientProperties client = bindOauth2Client(Map.of(variable, value));
+        List<Object> settings = new ArrayList<>();
+        for (OAuth2ClientProperties.Registration r : client.getRegistration().values()) {
+            settings.addAll(java.util.Arrays.asList(r.getProvider(), r.getClientId(), r.getClientSecret(),
+                r.getClientAuthenticationMethod(), r.getAuthorizationGrantType(), r.getRedirectUri(), r.getClientName()));
+            if (r.getScope() != null) {
+                settings.addAll(r.getScope());
+            }
+        }
+        for (OAuth2ClientProperties.Provider p : client.getProvider().values()) {
+            settings.addAll(java.util.Arrays.asList(p.getAuthorizationUri(), p.getTokenUri(), p.getUserInfoUri(),
+                p.getUserInfoAuthenticationMethod(), p.getUserNameAttribute(), p.getJwkSetUri(), p.getIssuerUri()));
+        }
+        assertThat(settings).as("the OAuth2 client setting %s binds to", variable).contains(value);
     }
 
     /** SPRING_APPLICATION_JSON holds {@code kafka.client} settings only, each a Kafka client setting. */

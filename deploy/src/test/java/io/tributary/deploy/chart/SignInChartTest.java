@@ -18,9 +18,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Sign-in across the apps as the chart wires it: the admin UI signing its users in (basic) and
- * calling an HTTPS REST proxy whose certificate it trusts through an SSL bundle; the proxy taking
- * OAuth2 bearer tokens, which the brokers check over OAUTHBEARER; the brokers reloading renewed
+ * Sign-in across the apps as the chart wires it: the admin UI signing its users in (basic, or oauth2
+ * with the issuer the proxy trusts) and calling an HTTPS REST proxy whose certificate it trusts through
+ * an SSL bundle; the proxy taking OAuth2 bearer tokens, which the brokers check over OAUTHBEARER; the brokers reloading renewed
  * certificates. Secrets stay references; combinations that cannot work are refused, saying what to set.
  */
 class SignInChartTest {
@@ -173,11 +173,21 @@ class SignInChartTest {
               restProxyTruststore:
                 existingSecret: proxy-trust
             """)).contains("restProxy.tls.enabled");
+        // A bearer proxy takes tokens only: an admin UI without OAuth2 sign-in has none to give.
         assertThat(HelmChart.renderError(OAUTH_BROKERS + """
             restProxy:
               authentication:
                 method: bearer
-            """)).contains("bearer").contains("set adminUi.enabled=false");
+            """)).contains("adminUi.authentication.method=none")
+            .contains("set adminUi.authentication.method=oauth2").contains("or set adminUi.enabled=false");
+        assertThat(HelmChart.renderError(OAUTH_BROKERS + """
+            restProxy:
+              authentication:
+                method: bearer
+            adminUi:
+              authentication:
+                method: basic
+            """)).contains("adminUi.authentication.method=basic").contains("set adminUi.authentication.method=oauth2");
         // Without the admin UI, the proxy's sign-in needs nothing of it.
         assertThat(HelmChart.render(SASL_BROKERS + """
             restProxy:
@@ -186,6 +196,158 @@ class SignInChartTest {
             adminUi:
               enabled: false
             """).all(Deployment.class)).isEmpty();
+    }
+
+    /** The admin UI signing its users in with the brokers' issuer, for a bearer proxy. */
+    private static final String OAUTH2_UI = OAUTH_BROKERS + """
+        restProxy:
+          authentication:
+            method: bearer
+        adminUi:
+          authentication:
+            method: oauth2
+            oauth2:
+              clientId: admin-ui
+              clientSecret:
+                existingSecret: ui-client
+        """;
+
+    @Test
+    void oauthValuesRunTheAdminUiWithOauth2SignInAtTheProxysIssuer() {
+        RenderedChart chart = values("oauth-values.yaml");
+        PodSpec pod = adminUiPod(chart);
+        Container ui = pod.getContainers().get(0);
+        assertThat(env(ui, "ADMIN_UI_AUTHENTICATION_METHOD")).isEqualTo("oauth2");
+        assertThat(env(ui, "ADMIN_UI_AUTHENTICATION_PROVIDER_SIGN_OUT")).isEqualTo("true");
+        assertThat(env(ui, "SPRING_SECURITY_OAUTH2_CLIENT_PROVIDER_TRIBUTARY_ISSUER_URI"))
+            .isEqualTo(env(container(chart, PROXY), "SPRING_SECURITY_OAUTH2_RESOURCESERVER_JWT_ISSUER_URI"))
+            .isEqualTo("https://issuer.example.com");
+        assertThat(env(ui, "SPRING_SECURITY_OAUTH2_CLIENT_REGISTRATION_TRIBUTARY_CLIENT_ID")).isEqualTo("tributary-admin-ui");
+        assertThat(env(ui, "SPRING_SECURITY_OAUTH2_CLIENT_REGISTRATION_TRIBUTARY_SCOPE")).isEqualTo("openid,profile");
+        assertThat(env(ui, "SPRING_SECURITY_OAUTH2_CLIENT_REGISTRATION_TRIBUTARY_CLIENT_NAME")).isEqualTo("Example SSO");
+        assertThat(secretRef(ui, "SPRING_SECURITY_OAUTH2_CLIENT_REGISTRATION_TRIBUTARY_CLIENT_SECRET"))
+            .satisfies(r -> assertThat(r.getName()).isEqualTo("tributary-admin-ui-oauth2"))
+            .satisfies(r -> assertThat(r.getKey()).isEqualTo("client-secret"));
+        // The secret is only referred to: no other variable carries it, nor is its Secret mounted.
+        assertThat(ui.getEnv()).filteredOn(e -> e.getValueFrom() != null).extracting(EnvVar::getName)
+            .containsExactly("SPRING_SECURITY_OAUTH2_CLIENT_REGISTRATION_TRIBUTARY_CLIENT_SECRET");
+        assertThat(pod.getVolumes()).noneMatch(v -> v.getSecret() != null);
+        assertThat(names(ui)).noneMatch(n -> n.equals("SPRING_APPLICATION_JSON"));
+    }
+
+    @Test
+    void theAdminUisOauth2ValuesAreRenderedUnderItsRegistrationId() {
+        Container ui = adminUiPod(HelmChart.render(OAUTH2_UI + """
+                    key: secret
+                  registrationId: corp2
+                  issuerUri: https://issuer.example.com
+                  scopes: [openid, email]
+            """)).getContainers().get(0);
+        assertThat(env(ui, "SPRING_SECURITY_OAUTH2_CLIENT_PROVIDER_CORP2_ISSUER_URI")).isEqualTo("https://issuer.example.com");
+        assertThat(env(ui, "SPRING_SECURITY_OAUTH2_CLIENT_REGISTRATION_CORP2_CLIENT_ID")).isEqualTo("admin-ui");
+        assertThat(env(ui, "SPRING_SECURITY_OAUTH2_CLIENT_REGISTRATION_CORP2_SCOPE")).isEqualTo("openid,email");
+        assertThat(secretRef(ui, "SPRING_SECURITY_OAUTH2_CLIENT_REGISTRATION_CORP2_CLIENT_SECRET"))
+            .satisfies(r -> assertThat(r.getName()).isEqualTo("ui-client"))
+            .satisfies(r -> assertThat(r.getKey()).isEqualTo("secret"));
+        assertThat(names(ui)).noneMatch(n -> n.contains("TRIBUTARY"))
+            .doesNotContain("ADMIN_UI_AUTHENTICATION_PROVIDER_SIGN_OUT", "SPRING_SECURITY_OAUTH2_CLIENT_REGISTRATION_CORP2_CLIENT_NAME");
+    }
+
+    @Test
+    void theAdminUiTakesItsOwnIssuerWhenTheProxyChecksOnlySignatures() {
+        // The proxy has a JWK set but no issuer to check: the UI's provider must be named.
+        String noIssuer = OAUTH2_UI.replace("      expectedIssuer: https://issuer.example.com\n", "");
+        assertThat(noIssuer).isNotEqualTo(OAUTH2_UI);
+        assertThat(HelmChart.renderError(noIssuer)).contains("adminUi.authentication.oauth2.issuerUri");
+        Container ui = adminUiPod(HelmChart.render(noIssuer + """
+                  issuerUri: https://login.example.com/realms/kafka
+            """)).getContainers().get(0);
+        assertThat(env(ui, "SPRING_SECURITY_OAUTH2_CLIENT_PROVIDER_TRIBUTARY_ISSUER_URI"))
+            .isEqualTo("https://login.example.com/realms/kafka");
+        // The proxy's own issuer value is the one the UI must match.
+        assertThat(HelmChart.renderError(OAUTH2_UI.replace("    method: bearer\n",
+            "    method: bearer\n    jwt:\n      issuerUri: https://proxy-issuer.example.com\n") + """
+                  issuerUri: https://issuer.example.com
+            """)).contains("https://proxy-issuer.example.com");
+    }
+
+    @Test
+    void oauth2ValuesThatCannotWorkAreRefusedSayingWhatToSet() {
+        assertThat(HelmChart.renderError(SASL_BROKERS + """
+            restProxy:
+              authentication:
+                method: basic
+            adminUi:
+              authentication:
+                method: oauth2
+                oauth2:
+                  clientId: admin-ui
+                  issuerUri: https://issuer.example.com
+                  clientSecret:
+                    existingSecret: ui-client
+            """)).contains("set restProxy.authentication.method=bearer");
+        assertThat(HelmChart.renderError("""
+            adminUi:
+              authentication:
+                method: oauth2
+            """)).contains("set restProxy.authentication.method=bearer");
+        assertThat(HelmChart.renderError(OAUTH2_UI.replace("      clientId: admin-ui\n", "")))
+            .contains("adminUi.authentication.oauth2.clientId");
+        assertThat(HelmChart.renderError(OAUTH2_UI.replace("        existingSecret: ui-client\n", "        key: s\n")))
+            .contains("adminUi.authentication.oauth2.clientSecret.existingSecret");
+        assertThat(HelmChart.renderError(OAUTH2_UI + """
+                  issuerUri: https://other-issuer.example.com
+            """)).contains("adminUi.authentication.oauth2.issuerUri https://other-issuer.example.com is not the issuer")
+            .contains("(https://issuer.example.com,");
+        assertThat(HelmChart.renderError(OAUTH2_UI + """
+                  providerSignOut: true
+                  scopes: [profile]
+            """)).contains("add openid to adminUi.authentication.oauth2.scopes");
+        assertThat(HelmChart.renderError(SASL_BROKERS + """
+            restProxy:
+              authentication:
+                method: basic
+            adminUi:
+              authentication:
+                method: basic
+                oauth2:
+                  clientId: admin-ui
+            """)).contains("adminUi.authentication.oauth2 is used only with adminUi.authentication.method=oauth2");
+        // The same values with a matching issuer and openid render.
+        assertThat(HelmChart.render(OAUTH2_UI + """
+                  issuerUri: https://issuer.example.com
+                  providerSignOut: true
+            """).all(Deployment.class)).hasSize(1);
+    }
+
+    @Test
+    void schemaRefusesBadOauth2Values() {
+        // The client secret is a Secret's name and key, never the secret itself.
+        assertThat(HelmChart.renderError(OAUTH2_UI.replace("""
+                  clientSecret:
+                    existingSecret: ui-client
+            """, """
+                  clientSecret: s3cret
+            """))).contains("adminUi.authentication.oauth2.clientSecret: Invalid type. Expected: object");
+        assertThat(HelmChart.renderError(OAUTH2_UI + """
+                  clientSecretValue: s3cret
+            """)).contains("Additional property clientSecretValue is not allowed");
+        assertThat(HelmChart.renderError(OAUTH2_UI + """
+                  scopes: []
+            """)).contains("adminUi.authentication.oauth2.scopes:");
+        assertThat(HelmChart.renderError(OAUTH2_UI + """
+                  scopes: ["openid,profile"]
+            """)).contains("adminUi.authentication.oauth2.scopes.0:");
+        assertThat(HelmChart.renderError(OAUTH2_UI + """
+                  issuerUri: issuer.example.com
+            """)).contains("adminUi.authentication.oauth2.issuerUri:");
+        assertThat(HelmChart.renderError(OAUTH2_UI + """
+                  providerSignOut: "yes"
+            """)).contains("adminUi.authentication.oauth2.providerSignOut:");
+        assertThat(HelmChart.renderError(OAUTH2_UI.replace("clientId: admin-ui", "clientId: admin ui")))
+            .contains("adminUi.authentication.oauth2.clientId:");
+        assertThat(HelmChart.renderError(OAUTH2_UI.replace("method: oauth2", "method: oidc")))
+            .contains("adminUi.authentication.method:");
     }
 
     @Test
@@ -235,7 +397,6 @@ class SignInChartTest {
         assertThat(names(proxy)).doesNotContain("REST_PROXY_AUTHENTICATION_SASL_MECHANISM");
         // Its own SCRAM login stays, for the health check.
         assertThat(secretRef(proxy, "TRIBUTARY_KAFKA_PASSWORD").getName()).isEqualTo("tributary-broker-login");
-        assertThat(chart.all(Deployment.class)).isEmpty();
         assertThat(env(container(chart, PROXY), "JAVA_TOOL_OPTIONS")).doesNotContain("oauthbearer");
         for (ConfigMap configMap : chart.all(ConfigMap.class)) {
             assertThat(String.join("\n", configMap.getData().values())).doesNotContainIgnoringCase("password");
@@ -332,7 +493,9 @@ class SignInChartTest {
     void notesTellHowToSignIn() throws Exception {
         assertThat(HelmChart.notes(java.nio.file.Files.readString(HelmChart.directory().resolve("ci/oauth-values.yaml"))))
             .contains("curl -H \"Authorization: Bearer $TOKEN\" http://localhost:8082/v3/clusters")
-            .doesNotContain("Admin UI:");
+            .contains("then open http://localhost:8080\n  and sign in with https://issuer.example.com\n")
+            .contains("client tributary-admin-ui must allow the redirect URI http://localhost:8080/login/oauth2/code/tributary")
+            .contains("the audience\n  tributary, which the REST proxy requires)");
         assertThat(HelmChart.notes(java.nio.file.Files.readString(HelmChart.directory().resolve("ci/secure-values.yaml"))))
             .contains("then open http://localhost:8080\n  and sign in as one of the brokers' SCRAM users");
         assertThat(HelmChart.notes("{}")).contains("then open http://localhost:8080").doesNotContain("sign in as");
