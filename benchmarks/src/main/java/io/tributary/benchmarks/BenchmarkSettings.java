@@ -19,10 +19,11 @@ import java.util.List;
  * @param pause         idle time between two runs, to let the previous run's work settle
  * @param tributaryJar  Tributary's executable broker jar; by default the one built in this repository
  *                      ({@code ../broker-service/target/} seen from the benchmarks module)
+ * @param security      the clients' listener on both brokers: plaintext, or SASL_SSL with SCRAM-SHA-512
  */
 record BenchmarkSettings(long records, int recordSize, int partitions, int rounds, List<Scenario> scenarios,
                          long warmupRecords, String brokerHeap, Duration runTimeout, Duration pause,
-                         Path tributaryJar) {
+                         Path tributaryJar, BenchmarkSecurity.Mode security) {
 
     BenchmarkSettings {
         if (records <= 0 || recordSize <= 0 || partitions <= 0 || rounds <= 0 || warmupRecords < 0) {
@@ -49,7 +50,8 @@ record BenchmarkSettings(long records, int recordSize, int partitions, int round
                 Duration.ofSeconds(Long.parseLong(prop("benchmark.run-timeout-s", "900"))),
                 Duration.ofSeconds(Long.parseLong(prop("benchmark.pause-s", "3"))),
                 Path.of(prop("benchmark.tributary-jar", "../broker-service/target/broker-service-"
-                        + prop("benchmark.tributary-version", "0.1.0-SNAPSHOT") + ".jar")).toAbsolutePath().normalize());
+                        + prop("benchmark.tributary-version", "0.1.0-SNAPSHOT") + ".jar")).toAbsolutePath().normalize(),
+                BenchmarkSecurity.Mode.named(prop("benchmark.security", "plaintext")));
     }
 
     private static String prop(String name, String defaultValue) {

@@ -56,15 +56,16 @@ public final class BrokerBenchmark {
         workDir = Files.createTempDirectory("tributary-bench-");
         Runtime.getRuntime().addShutdownHook(new Thread(this::cleanUp, "benchmark-cleanup"));
         JavaLauncher launcher = new JavaLauncher(writeLog4jConfig(workDir));
+        BenchmarkSecurity security = BenchmarkSecurity.create(settings.security(), workDir.resolve("tls"));
         Path runs = Files.createDirectories(workDir.resolve("runs"));
-        tool = new PerfToolRun(launcher, runs, settings.runTimeout());
+        tool = new PerfToolRun(launcher, security, runs, settings.runTimeout());
         producer = new ProducerPerformanceRun(settings, tool);
         consumer = new ConsumerPerformanceRun(tool);
-        printSetup();
+        printSetup(security);
 
-        brokers.add(new KafkaBroker(workDir.resolve("kafka"), launcher, settings.brokerHeap()));
+        brokers.add(new KafkaBroker(workDir.resolve("kafka"), launcher, settings.brokerHeap(), security));
         brokers.add(new TributaryBroker(workDir.resolve("tributary"), launcher, settings.tributaryJar(),
-                settings.brokerHeap()));
+                settings.brokerHeap(), security));
         for (BrokerUnderTest broker : brokers) {
             Duration took = broker.start();
             System.out.printf("%s started in %.1f s (pid %d, %s)%n", broker.name(), took.toMillis() / 1e3,
@@ -85,7 +86,7 @@ public final class BrokerBenchmark {
                 }
             }
         }
-        new Report(settings, results).print(System.out);
+        new Report(settings, security, results).print(System.out);
         System.out.printf("%nLoad average at the end: %s%n", loadAverage());
         return results.stream().allMatch(RunResult::ok) ? 0 : 1;
     }
@@ -130,12 +131,13 @@ public final class BrokerBenchmark {
         return turn % 2 == 0 ? List.of(brokers.get(0), brokers.get(1)) : List.of(brokers.get(1), brokers.get(0));
     }
 
-    private void printSetup() {
+    private void printSetup(BenchmarkSecurity security) {
         System.out.printf("Benchmark: Kafka %s ProducerPerformance and ConsumerPerformance, %,d records x %d B,"
                         + " %d partitions,"
                         + " %d round(s), scenarios %s%n", org.apache.kafka.common.utils.internals.AppInfoParser.getVersion(),
                 settings.records(), settings.recordSize(), settings.partitions(), settings.rounds(),
                 settings.scenarios().stream().map(Scenario::name).toList());
+        System.out.printf("Security: clients on %s%n", security.describe());
         System.out.printf("Java %s, %d cores, load average %s, broker heap %s, work dir %s%n",
                 Runtime.version(), Runtime.getRuntime().availableProcessors(), loadAverage(),
                 settings.brokerHeap(), workDir);

@@ -29,11 +29,16 @@ abstract class BrokerUnderTest {
     protected final Path dir;
     protected final Path logFile;
     protected final int port;
+    protected final BenchmarkSecurity security;
     private Process process;
 
-    /** @param dir this broker's own directory (data and log file), created here */
-    protected BrokerUnderTest(String name, Path dir) throws IOException {
+    /**
+     * @param dir      this broker's own directory (data and log file), created here
+     * @param security the clients' listener (on {@link #port}) and what the Admin client needs for it
+     */
+    protected BrokerUnderTest(String name, Path dir, BenchmarkSecurity security) throws IOException {
         this.name = name;
+        this.security = security;
         this.dir = Files.createDirectories(dir);
         this.logFile = dir.resolve(name + ".log");
         this.port = freePort();
@@ -145,6 +150,7 @@ abstract class BrokerUnderTest {
 
     private Admin admin() {
         Properties props = new Properties();
+        props.putAll(security.clientProperties());
         props.putAll(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(),
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000",
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "20000"));

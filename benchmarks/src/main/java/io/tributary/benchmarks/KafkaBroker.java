@@ -6,22 +6,26 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.Uuid;
 
 /**
  * Apache Kafka's own broker from the released {@code kafka_2.13} jars: one combined-mode KRaft node
- * (broker and controller), storage formatted first with {@code kafka.tools.StorageTool}.
+ * (broker and controller), storage formatted first with {@code kafka.tools.StorageTool}. With a
+ * SASL_SSL client listener, the SCRAM user is added at format time ({@code --add-scram}) and the
+ * inter-broker and controller listeners stay in plaintext.
  */
 final class KafkaBroker extends BrokerUnderTest {
 
     private final JavaLauncher launcher;
     private final String heap;
     private final int controllerPort = freePort();
+    private final int internalPort = freePort();
 
-    KafkaBroker(Path dir, JavaLauncher launcher, String heap) throws IOException {
-        super("kafka", dir);
+    KafkaBroker(Path dir, JavaLauncher launcher, String heap, BenchmarkSecurity security) throws IOException {
+        super("kafka", dir, security);
         this.launcher = launcher;
         this.heap = heap;
     }
@@ -36,8 +40,12 @@ final class KafkaBroker extends BrokerUnderTest {
     }
 
     private void format(Path config) throws IOException, InterruptedException {
-        List<String> command = launcher.mainClass(List.of("-Xmx256m"), "kafka.tools.StorageTool",
-                List.of("format", "-t", Uuid.randomUuid().toString(), "-c", config.toString(), "--standalone"));
+        List<String> args = new ArrayList<>(List.of("format", "-t", Uuid.randomUuid().toString(), "-c",
+                config.toString(), "--standalone"));
+        if (security.secured()) {
+            args.addAll(List.of("--add-scram", security.scramUser()));
+        }
+        List<String> command = launcher.mainClass(List.of("-Xmx256m"), "kafka.tools.StorageTool", args);
         Process format = JavaLauncher.start(command, dir, logFile);
         if (!format.waitFor(120, TimeUnit.SECONDS) || format.exitValue() != 0) {
             format.destroyForcibly();
@@ -51,11 +59,15 @@ final class KafkaBroker extends BrokerUnderTest {
         p.setProperty("process.roles", "broker,controller");
         p.setProperty("node.id", "1");
         p.setProperty("controller.quorum.bootstrap.servers", "127.0.0.1:" + controllerPort);
-        p.setProperty("listeners", "PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort);
-        p.setProperty("advertised.listeners", "PLAINTEXT://127.0.0.1:" + port);
         p.setProperty("controller.listener.names", "CONTROLLER");
-        p.setProperty("inter.broker.listener.name", "PLAINTEXT");
-        p.setProperty("listener.security.protocol.map", "CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT");
+        if (security.secured()) {
+            securedListeners(p);
+        } else {
+            p.setProperty("listeners", "PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort);
+            p.setProperty("advertised.listeners", "PLAINTEXT://127.0.0.1:" + port);
+            p.setProperty("inter.broker.listener.name", "PLAINTEXT");
+            p.setProperty("listener.security.protocol.map", "CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT");
+        }
         p.setProperty("log.dirs", dir.resolve("kafka-logs").toString());
         p.setProperty("offsets.topic.replication.factor", "1");
         p.setProperty("transaction.state.log.replication.factor", "1");
@@ -69,5 +81,23 @@ final class KafkaBroker extends BrokerUnderTest {
             p.store(out, "single-node KRaft broker for the producer benchmark");
         }
         return file;
+    }
+
+    /** Clients on SASL_SSL at {@link #port}; INTERNAL (inter-broker) and CONTROLLER in plaintext. */
+    private void securedListeners(Properties p) {
+        p.setProperty("listeners", "SASL_SSL://127.0.0.1:" + port + ",INTERNAL://127.0.0.1:" + internalPort
+                + ",CONTROLLER://127.0.0.1:" + controllerPort);
+        p.setProperty("advertised.listeners", "SASL_SSL://127.0.0.1:" + port + ",INTERNAL://127.0.0.1:" + internalPort);
+        p.setProperty("inter.broker.listener.name", "INTERNAL");
+        p.setProperty("listener.security.protocol.map", "CONTROLLER:PLAINTEXT,INTERNAL:PLAINTEXT,SASL_SSL:SASL_SSL");
+        p.setProperty("sasl.enabled.mechanisms", BenchmarkSecurity.MECHANISM);
+        // A SCRAM server needs a JAAS entry, without credentials (the users are in the metadata log).
+        p.setProperty("listener.name.sasl_ssl." + BenchmarkSecurity.MECHANISM.toLowerCase(Locale.ROOT)
+                + ".sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required;");
+        TlsStores stores = security.stores();
+        p.setProperty("ssl.keystore.type", "PKCS12");
+        p.setProperty("ssl.keystore.location", stores.keyStore().toString());
+        p.setProperty("ssl.keystore.password", stores.password());
+        p.setProperty("ssl.key.password", stores.password());
     }
 }

@@ -3,6 +3,7 @@ package io.tributary.benchmarks;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -31,29 +32,35 @@ final class PerfToolRun {
     }
 
     private final JavaLauncher launcher;
+    private final BenchmarkSecurity security;
     private final Path outputDir;
     private final Duration timeout;
     private volatile Process current;
 
     /**
+     * @param security  the clients' security settings, given to every tool as its {@code --command-config}
      * @param outputDir where each run's output file goes
      * @param timeout   longest a run may take before it is killed
      */
-    PerfToolRun(JavaLauncher launcher, Path outputDir, Duration timeout) {
+    PerfToolRun(JavaLauncher launcher, BenchmarkSecurity security, Path outputDir, Duration timeout) {
         this.launcher = launcher;
+        this.security = security;
         this.outputDir = outputDir;
         this.timeout = timeout;
     }
 
     /**
-     * Runs the tool {@code mainClass} (a 512 MB heap JVM) against {@code broker}.
+     * Runs the tool {@code mainClass} (a 512 MB heap JVM) against {@code broker}, with the security
+     * settings' config file before {@code args}.
      *
      * @param outputName name of the output file in the output directory
      */
     Measured run(BrokerUnderTest broker, String mainClass, List<String> args, String outputName)
             throws IOException, InterruptedException {
         Path output = outputDir.resolve(outputName);
-        List<String> command = launcher.mainClass(List.of("-Xms512m", "-Xmx512m"), mainClass, args);
+        List<String> toolArgs = new ArrayList<>(security.toolArgs());
+        toolArgs.addAll(args);
+        List<String> command = launcher.mainClass(List.of("-Xms512m", "-Xmx512m"), mainClass, toolArgs);
         double brokerCpu0 = broker.cpuSeconds();
         double machineCpu0 = CpuClock.machineBusySeconds();
         long start = System.nanoTime();

@@ -11,16 +11,19 @@ final class Report {
             "broker", "records/s", "MB/s", "avg ms", "p99 ms", "broker CPU s", "CPU us/rec", "runs");
 
     private final BenchmarkSettings settings;
+    private final BenchmarkSecurity security;
     private final List<RunResult> results;
 
-    Report(BenchmarkSettings settings, List<RunResult> results) {
+    Report(BenchmarkSettings settings, BenchmarkSecurity security, List<RunResult> results) {
         this.settings = settings;
+        this.security = security;
         this.results = List.copyOf(results);
     }
 
     void print(PrintStream out) {
-        out.printf("%nResults: %,d records x %d B, %d partitions, medians of %d round(s) per broker%n",
-                settings.records(), settings.recordSize(), settings.partitions(), settings.rounds());
+        out.printf("%nResults: %,d records x %d B, %d partitions, medians of %d round(s) per broker, clients on %s%n",
+                settings.records(), settings.recordSize(), settings.partitions(), settings.rounds(),
+                security.describe());
         for (Scenario scenario : settings.scenarios()) {
             out.printf("%n%s (%s)%n%s%n", scenario.name(), scenario.describe(), HEADER);
             Medians kafka = medians("kafka", scenario);

@@ -72,7 +72,8 @@ public final class RestProxyBenchmark {
         Path proxyJar = jar("benchmark.rest-proxy-jar", "../rest-proxy/target/rest-proxy-" + version + ".jar");
         Path workDir = Files.createTempDirectory("tributary-rest-bench-");
         JavaLauncher launcher = new JavaLauncher(workDir.resolve("unused-log4j2.xml"));
-        TributaryBroker broker = new TributaryBroker(workDir.resolve("broker"), launcher, brokerJar, "1g");
+        TributaryBroker broker = new TributaryBroker(workDir.resolve("broker"), launcher, brokerJar, "1g",
+                BenchmarkSecurity.plaintext());
         Process proxyProcess = null;
         try {
             broker.start();

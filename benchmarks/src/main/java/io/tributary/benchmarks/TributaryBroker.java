@@ -3,21 +3,25 @@ package io.tributary.benchmarks;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Tributary's broker from its executable jar, with its embedded ZooKeeper and its data in a temp
  * directory. The jar is copied there first, so a rebuild during the benchmark cannot change it under
- * the running broker.
+ * the running broker. With a SASL_SSL client listener, the SCRAM user comes from
+ * {@code --broker.bootstrap-scram-users} and the inter-broker listener stays in plaintext.
  */
 final class TributaryBroker extends BrokerUnderTest {
 
     private final JavaLauncher launcher;
     private final Path jar;
     private final String heap;
+    private final int internalPort = freePort();
 
-    TributaryBroker(Path dir, JavaLauncher launcher, Path jar, String heap) throws IOException {
-        super("tributary", dir);
+    TributaryBroker(Path dir, JavaLauncher launcher, Path jar, String heap, BenchmarkSecurity security)
+            throws IOException {
+        super("tributary", dir, security);
         this.launcher = launcher;
         this.jar = jar;
         this.heap = heap;
@@ -34,10 +38,29 @@ final class TributaryBroker extends BrokerUnderTest {
     @Override
     protected Process launch() throws IOException {
         Path copy = Files.copy(jar, dir.resolve("tributary-broker.jar"));
-        List<String> args = List.of("--broker.data-dir=" + dir.resolve("data"), "--server.port=0",
-                "--broker.listeners=PLAINTEXT://127.0.0.1:" + port, "--broker.embedded-zookeeper-port=0",
+        List<String> args = new ArrayList<>(List.of("--broker.data-dir=" + dir.resolve("data"), "--server.port=0",
+                "--broker.embedded-zookeeper-port=0",
                 // As the Kafka broker of this benchmark: a new group's first rebalance does not wait.
-                "--broker.group-initial-rebalance-delay-ms=0");
+                "--broker.group-initial-rebalance-delay-ms=0"));
+        if (security.secured()) {
+            args.addAll(securedListeners());
+        } else {
+            args.add("--broker.listeners=PLAINTEXT://127.0.0.1:" + port);
+        }
         return JavaLauncher.start(launcher.jar(jvmOptions(heap), copy, args), dir, logFile);
+    }
+
+    /** Clients on SASL_SSL at {@link #port}, INTERNAL (inter-broker) in plaintext. */
+    private List<String> securedListeners() {
+        TlsStores stores = security.stores();
+        return List.of("--broker.listeners=SASL_SSL://127.0.0.1:" + port + ",INTERNAL://127.0.0.1:" + internalPort,
+                "--broker.listener-security-protocol-map=SASL_SSL:SASL_SSL,INTERNAL:PLAINTEXT",
+                "--broker.inter-broker-listener-name=INTERNAL",
+                "--broker.sasl-enabled-mechanisms=" + BenchmarkSecurity.MECHANISM,
+                "--broker.bootstrap-scram-users=" + security.scramUser(),
+                "--broker.ssl-keystore-type=PKCS12",
+                "--broker.ssl-keystore-location=" + stores.keyStore(),
+                "--broker.ssl-keystore-password=" + stores.password(),
+                "--broker.ssl-key-password=" + stores.password());
     }
 }
