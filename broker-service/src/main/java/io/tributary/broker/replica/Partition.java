@@ -363,6 +363,7 @@ public final class Partition {
         newIsr.stream().filter(r -> !union.contains(r)).forEach(union::add);
         maximalIsr = List.copyOf(union);
         LeaderAndIsr proposed = current.withIsr(newIsr);
+        int sizeBefore = isr.size();
         logger.info("{}: ISR {} -> {} in leader epoch {} ({})", topicPartition, isr, newIsr, leaderEpoch, why);
         context.isrUpdater().update(topicPartition, proposed, (newVersion, error) -> {
             boolean changed = false;
@@ -373,11 +374,15 @@ public final class Partition {
                 if (error != null) {
                     logger.info("{}: ISR change to {} not written ({}); waiting for the newer state", topicPartition, newIsr,
                         error.getMessage());
-                } else if (isLeader() && leaderEpoch == proposed.leaderEpoch()
+                    return;
+                }
+                // The conditional write landed: this leader changed the ISR, even when its ZooKeeper
+                // watch has already applied the stored state.
+                context.stats().recordIsrChange(sizeBefore, newIsr.size());
+                if (isLeader() && leaderEpoch == proposed.leaderEpoch()
                         && (state == null || state.zkVersion() < newVersion)) {
                     state = new LeaderAndIsr(proposed.leader(), proposed.leaderEpoch(), newIsr, proposed.controllerEpoch(),
                         newVersion);
-                    context.stats().recordIsrChange(isr.size(), newIsr.size());
                     isr = state.isr();
                     maximalIsr = isr;
                     maybeIncrementLeaderHighWatermark();

@@ -115,6 +115,27 @@ class PartitionReplicationTest {
     }
 
     @Test
+    void anIsrChangeTheLeaderWroteIsCountedEvenWhenItsZooKeeperWatchAppliedItFirst() {
+        PartitionLog leaderLog = log("events");
+        Partition leader = partition(0, heldUpdater, "events");
+        Uuid topicId = Uuid.randomUuid();
+        leader.makeLeader(new LeaderAndIsr(0, 0, List.of(0, 1), 0, 0), List.of(0, 1, 2), topicId, leaderLog);
+        leader.appendRecordsToLeader(batch(5), (short) 1, 1);
+        leader.updateFollowerFetchState(2, leaderLog.convertToOffsetMetadata(5), -1, time.milliseconds(), 5);
+        assertThat(pendingIsrWrites).hasSize(1);
+
+        // The write lands in ZooKeeper, and the broker's watch delivers the stored state (version 1)
+        // before the write's own callback runs: the ISR is applied by the watch.
+        leader.makeLeader(new LeaderAndIsr(0, 0, List.of(0, 1, 2), 0, 1), List.of(0, 1, 2), topicId, leaderLog);
+        assertThat(leader.isr()).containsExactly(0, 1, 2);
+        landIsrWrites();
+
+        // Still this leader's expansion, counted once (Kafka's IsrExpandsPerSec).
+        assertThat(stats.isrExpands()).isEqualTo(1);
+        assertThat(stats.isrShrinks()).isZero();
+    }
+
+    @Test
     void anEmptyFollowerLogStartingInsideTheLeadersBatchRestartsAtTheBatch() {
         PartitionLog followerLog = log("events");
         followerLog.truncateFullyAndStartAt(5); // the leader's log start moved to 5, inside its batch 0..9
