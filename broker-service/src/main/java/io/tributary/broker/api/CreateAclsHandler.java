@@ -28,14 +28,13 @@ import org.apache.kafka.common.requests.CreateAclsResponse;
 public final class CreateAclsHandler extends VersionedHandler {
 
     private final AclStore store;
+    private final BrokerAuthorizer authorizer;
 
     CreateAclsHandler(AclStore store, BrokerAuthorizer authorizer) {
         super(ApiKeys.CREATE_ACLS, 1, 3);
         this.store = store;
         this.authorizer = authorizer;
     }
-
-    private final BrokerAuthorizer authorizer;
 
     @Override
     public boolean blocking() {

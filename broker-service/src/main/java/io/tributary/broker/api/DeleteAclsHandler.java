@@ -23,14 +23,13 @@ import org.apache.kafka.common.requests.DeleteAclsResponse;
 public final class DeleteAclsHandler extends VersionedHandler {
 
     private final AclStore store;
+    private final BrokerAuthorizer authorizer;
 
     DeleteAclsHandler(AclStore store, BrokerAuthorizer authorizer) {
         super(ApiKeys.DELETE_ACLS, 1, 3);
         this.store = store;
         this.authorizer = authorizer;
     }
-
-    private final BrokerAuthorizer authorizer;
 
     @Override
     public boolean blocking() {

@@ -131,7 +131,16 @@ public final class KafkaZkClient implements Closeable {
 
     /** Creates the persistent paths of the layout when missing. */
     public void ensurePersistentPaths() {
-        for (String path : ZkPaths.PERSISTENT) {
+        ensurePaths(List.of(ZkPaths.PERSISTENT));
+    }
+
+    /**
+     * Creates each path (with its parents, empty) when missing; present ones are left as they are.
+     *
+     * @throws ZooKeeperClientException when ZooKeeper fails
+     */
+    public void ensurePaths(Iterable<String> paths) {
+        for (String path : paths) {
             call(() -> {
                 try {
                     curator.create().creatingParentsIfNeeded().forPath(path);

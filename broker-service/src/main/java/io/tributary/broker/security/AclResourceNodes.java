@@ -50,16 +50,7 @@ final class AclResourceNodes {
 
     /** Creates the roots, the resource type nodes and the change roots when missing. */
     void ensurePaths() {
-        for (String path : AclZNodes.persistentPaths()) {
-            call(() -> {
-                try {
-                    curator().create().creatingParentsIfNeeded().forPath(path);
-                } catch (KeeperException.NodeExistsException e) {
-                    // there already
-                }
-                return null;
-            }, "create " + path);
-        }
+        zkClient.ensurePaths(AclZNodes.persistentPaths());
     }
 
     /**

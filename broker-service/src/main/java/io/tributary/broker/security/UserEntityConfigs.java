@@ -62,16 +62,7 @@ final class UserEntityConfigs {
 
     /** Creates {@code /config/users} and {@code /config/changes} when missing. */
     void ensurePaths() {
-        for (String path : List.of(ZkPaths.CONFIG_USERS, ZkPaths.CONFIG_CHANGES)) {
-            call(() -> {
-                try {
-                    curator().create().creatingParentsIfNeeded().forPath(path);
-                } catch (KeeperException.NodeExistsException e) {
-                    // there already
-                }
-                return null;
-            }, "create " + path);
-        }
+        zkClient.ensurePaths(List.of(ZkPaths.CONFIG_USERS, ZkPaths.CONFIG_CHANGES));
     }
 
     /** The sanitized names of every user with a config node. */
