@@ -5,7 +5,6 @@ import io.tributary.broker.cluster.ZooKeeperClientException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.function.UnaryOperator;
 import org.apache.curator.framework.CuratorFramework;
