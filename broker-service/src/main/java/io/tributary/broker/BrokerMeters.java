@@ -8,7 +8,7 @@ import java.util.function.ToIntFunction;
 /**
  * The broker's gauges and state counters under the names Kafka's dashboards and alerts read: JMX
  * {@code kafka.server:type=ReplicaManager,...}, {@code kafka.controller:type=KafkaController,...},
- * {@code kafka.log:type=LogManager,...} and {@code kafka.server:type=KafkaServer,name=BrokerState}
+ * {@code kafka.log:type=LogManager,...}, {@code kafka.network:type=RequestChannel,name=RequestQueueSize} and {@code kafka.server:type=KafkaServer,name=BrokerState}
  * as the Prometheus JMX exporter names them. Micrometer's dots become underscores, so
  * {@code kafka.server.replicamanager.underreplicatedpartitions} is scraped as
  * {@code kafka_server_replicamanager_underreplicatedpartitions}, and counters gain {@code _total}.
@@ -37,6 +37,8 @@ final class BrokerMeters {
             b -> b.controller().isActive() ? 1 : 0, "1 on the active controller, else 0");
         gauge(registry, "kafka.controller.kafkacontroller.offlinepartitionscount", broker,
             b -> b.controller().offlinePartitionsCount(), "Partitions without a leader (on the active controller)");
+        gauge(registry, "kafka.network.requestchannel.requestqueuesize", broker, BrokerServer::requestQueueSize,
+            "Requests waiting for a request handler thread (at most queued.max.requests)");
         Gauge.builder("kafka.log.logmanager.offlinelogdirectorycount", broker,
                 b -> b.logManager() == null ? 0 : b.logManager().offlineLogDirs().size())
             .description("Log directories offline after an I/O error (KIP-112)").register(registry);

@@ -24,7 +24,9 @@ import io.tributary.broker.log.LogCleaner;
 import io.tributary.broker.log.LogManager;
 import io.tributary.broker.metrics.BrokerTopicStats;
 import io.tributary.broker.metrics.RequestMetrics;
-import io.tributary.broker.network.KafkaServer;
+import io.tributary.broker.network.RequestChannel;
+import io.tributary.broker.network.RequestHandlerPool;
+import io.tributary.broker.network.SocketServer;
 import io.tributary.broker.replica.ReplicaFetcherManager;
 import io.tributary.broker.replica.ReplicaManager;
 import io.tributary.broker.replica.ZkIsrUpdater;
@@ -41,10 +43,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.security.authenticator.CredentialCache;
 import org.apache.kafka.common.utils.Time;
@@ -93,8 +91,9 @@ public final class BrokerServer {
     private ScramCredentialStore scramCredentialStore;
     private AclStore aclStore;
     private BrokerRegistration registration;
-    private ExecutorService requestHandlerPool;
-    private final List<KafkaServer> listeners = new ArrayList<>();
+    private RequestChannel requestChannel;
+    private RequestHandlerPool requestHandlerPool;
+    private final List<SocketServer> listeners = new ArrayList<>();
     private final List<EndPoint> boundEndPoints = new ArrayList<>();
     private final MeterRegistry registry;
     private final BrokerTopicStats topicStats;
@@ -280,12 +279,9 @@ public final class BrokerServer {
             metadataCache.addListener(replicaManager);
             metadataCache.addListener(controller);
 
-            AtomicInteger threads = new AtomicInteger();
-            requestHandlerPool = Executors.newFixedThreadPool(properties.numIoThreads(), r -> {
-                Thread t = new Thread(r, "broker-" + properties.id() + "-request-handler-" + threads.incrementAndGet());
-                t.setDaemon(true);
-                return t;
-            });
+            requestChannel = new RequestChannel(properties.queuedMaxRequests());
+            requestHandlerPool = new RequestHandlerPool(requestChannel, properties.numIoThreads(),
+                "broker-" + properties.id() + "-request-handler-");
             AdminManager adminManager = new AdminManager(zkClient, metadataCache, logConfigDefaults,
                 properties.numPartitions(), properties.defaultReplicationFactor(), properties.deleteTopicEnable(),
                 new ReplicaAssignor(new Random()));
@@ -296,8 +292,8 @@ public final class BrokerServer {
             aclStore = new AclStore(zkClient);
             KafkaApis apis = new KafkaApis(ApiHandlers.create(properties, metadataCache, replicaManager, adminManager,
                 new ZkProducerIdManager(properties.id(), zkClient), groupCoordinator, controller, scramCredentialStore,
-                aclStore, authorizer, requestHandlerPool),
-                requestHandlerPool, requestMetrics, time);
+                aclStore, authorizer),
+                requestMetrics, time);
 
             metadataCache.start(clusterId, properties.zookeeperConnectionTimeoutMs());
             scramCredentialStore.start(properties.zookeeperConnectionTimeoutMs());
@@ -321,8 +317,8 @@ public final class BrokerServer {
                 if (sslStoreWatcher != null && secured.usesTls()) {
                     sslStoreWatcher.watch(secured);
                 }
-                KafkaServer server = new KafkaServer(endPoint, properties.numNetworkThreads(),
-                    properties.socketRequestMaxBytes(), 600_000, apis, secured);
+                SocketServer server = new SocketServer(endPoint, properties.numNetworkThreads(),
+                    properties.socketRequestMaxBytes(), properties.connectionsMaxIdleMs(), apis, requestChannel, secured);
                 listeners.add(server);
                 boundEndPoints.add(endPoint.withPort(server.start()));
             }
@@ -408,19 +404,14 @@ public final class BrokerServer {
         closeQuietly("consumer lag metrics", consumerLagMetrics == null ? null : consumerLagMetrics::close);
         closeQuietly("controller", controller == null ? null : controller::close);
         closeQuietly("registration", registration == null ? null : registration::close);
-        for (KafkaServer server : listeners) {
+        for (SocketServer server : listeners) {
             closeQuietly("listener", server::close);
         }
         for (ListenerSecurity secured : listenerSecurity) {
             closeQuietly("listener security", secured::close);
         }
         if (requestHandlerPool != null) {
-            requestHandlerPool.shutdown();
-            try {
-                requestHandlerPool.awaitTermination(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            requestHandlerPool.shutdown(10_000);
         }
         // Stop the metadata watches first, so no role change reopens a log while the logs close.
         closeQuietly("metadata cache", metadataCache == null ? null : metadataCache::close);
@@ -481,7 +472,7 @@ public final class BrokerServer {
         stopped = true;
         log.warn("Broker {} crashing (simulated)", properties.id());
         closeQuietly("consumer lag metrics", consumerLagMetrics == null ? null : consumerLagMetrics::close);
-        for (KafkaServer server : listeners) {
+        for (SocketServer server : listeners) {
             closeQuietly("listener", server::close);
         }
         for (ListenerSecurity secured : listenerSecurity) {
@@ -490,7 +481,7 @@ public final class BrokerServer {
         closeQuietly("ZooKeeper client", zkClient == null ? null : zkClient::close);
         closeQuietly("controller", controller == null ? null : controller::close);
         if (requestHandlerPool != null) {
-            requestHandlerPool.shutdownNow();
+            requestHandlerPool.close();
         }
         closeQuietly("metadata cache", metadataCache == null ? null : metadataCache::close);
         closeQuietly("SCRAM credential store", scramCredentialStore == null ? null : scramCredentialStore::close);
@@ -543,6 +534,12 @@ public final class BrokerServer {
     }
 
     /** Per-topic throughput counters. */
+    /** Requests waiting for a request handler thread, for the {@code RequestQueueSize} gauge. */
+    int requestQueueSize() {
+        RequestChannel channel = requestChannel;
+        return channel == null ? 0 : channel.size();
+    }
+
     public BrokerTopicStats topicStats() {
         return topicStats;
     }

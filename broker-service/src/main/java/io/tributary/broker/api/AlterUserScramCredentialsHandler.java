@@ -37,11 +37,6 @@ public final class AlterUserScramCredentialsHandler extends VersionedHandler {
     }
 
     @Override
-    public boolean blocking() {
-        return true;
-    }
-
-    @Override
     public CompletableFuture<Response> handle(RequestContext context, AbstractRequest r) {
         if (!authorizer.authorizeCluster(context, AclOperation.ALTER)) {
             return Responses.clusterAuthorizationFailed(context, r);

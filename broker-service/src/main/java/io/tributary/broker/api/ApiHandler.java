@@ -31,15 +31,9 @@ public interface ApiHandler {
     }
 
     /**
-     * Whether the handler may block (ZooKeeper writes, fsync): it then runs on the request
-     * handler pool ({@code num.io.threads}) instead of the network thread.
-     */
-    default boolean blocking() {
-        return false;
-    }
-
-    /**
-     * Handles a parsed request.
+     * Handles a parsed request, on a request handler thread ({@code num.io.threads}), never on a
+     * network thread: it may block on the log, fsync or ZooKeeper, but should not wait for other
+     * requests (replication, a long poll, a rebalance): those complete the returned future later.
      *
      * @return the response; may complete later (long polls, acks=all)
      */

@@ -11,7 +11,6 @@ import io.tributary.broker.security.AclStore;
 import io.tributary.broker.security.BrokerAuthorizer;
 import io.tributary.broker.security.ScramCredentialStore;
 import java.util.List;
-import java.util.concurrent.Executor;
 
 /** Builds the handler of every api this broker serves. */
 public final class ApiHandlers {
@@ -20,23 +19,20 @@ public final class ApiHandlers {
     }
 
     /**
-     * @param blockingExecutor the request handler pool, for work that may block
      * @return every handler, ApiVersions included
      */
     public static List<ApiHandler> create(BrokerProperties properties, MetadataCache metadataCache,
                                           ReplicaManager replicaManager, AdminManager adminManager,
                                           ProducerIdManager producerIdManager, GroupCoordinator groupCoordinator,
                                           Controller controller, ScramCredentialStore scramCredentialStore,
-                                          AclStore aclStore, BrokerAuthorizer authorizer,
-                                          Executor blockingExecutor) {
+                                          AclStore aclStore, BrokerAuthorizer authorizer) {
         ConfigDescriber configDescriber = new ConfigDescriber(properties, adminManager.logConfigDefaults());
         List<ApiHandler> handlers = List.of(
             new ProduceHandler(replicaManager, metadataCache, authorizer),
             new FetchHandler(replicaManager, metadataCache, replicaManager.topicStats(), authorizer,
                 properties.fetchMaxBytes()),
             new ListOffsetsHandler(replicaManager, authorizer),
-            new MetadataHandler(metadataCache, adminManager, properties.autoCreateTopicsEnable(), authorizer,
-                blockingExecutor),
+            new MetadataHandler(metadataCache, adminManager, properties.autoCreateTopicsEnable(), authorizer),
             new OffsetForLeaderEpochHandler(replicaManager, authorizer),
             new CreateTopicsHandler(adminManager, metadataCache, configDescriber, authorizer),
             new DeleteTopicsHandler(adminManager, metadataCache, authorizer),

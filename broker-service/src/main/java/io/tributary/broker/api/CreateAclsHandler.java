@@ -37,11 +37,6 @@ public final class CreateAclsHandler extends VersionedHandler {
     }
 
     @Override
-    public boolean blocking() {
-        return true;
-    }
-
-    @Override
     public CompletableFuture<Response> handle(RequestContext context, AbstractRequest r) {
         List<AclCreation> creations = ((CreateAclsRequest) r).aclCreations();
         // ALTER on the cluster (as Kafka), else CLUSTER_AUTHORIZATION_FAILED without touching the store.

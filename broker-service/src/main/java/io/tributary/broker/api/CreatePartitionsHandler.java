@@ -51,11 +51,6 @@ public final class CreatePartitionsHandler extends VersionedHandler {
     }
 
     @Override
-    public boolean blocking() {
-        return true;
-    }
-
-    @Override
     public CompletableFuture<Response> handle(RequestContext context, AbstractRequest r) {
         CreatePartitionsRequest request = (CreatePartitionsRequest) r;
         List<CreatePartitionsTopicResult> results = new ArrayList<>();

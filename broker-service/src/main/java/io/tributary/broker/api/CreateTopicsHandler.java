@@ -56,11 +56,6 @@ public final class CreateTopicsHandler extends VersionedHandler {
     }
 
     @Override
-    public boolean blocking() {
-        return true;
-    }
-
-    @Override
     public CompletableFuture<Response> handle(RequestContext context, AbstractRequest r) {
         CreateTopicsRequest request = (CreateTopicsRequest) r;
         boolean validateOnly = request.data().validateOnly();

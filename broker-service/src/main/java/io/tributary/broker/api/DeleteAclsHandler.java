@@ -32,11 +32,6 @@ public final class DeleteAclsHandler extends VersionedHandler {
     }
 
     @Override
-    public boolean blocking() {
-        return true;
-    }
-
-    @Override
     public CompletableFuture<Response> handle(RequestContext context, AbstractRequest r) {
         DeleteAclsRequest request = (DeleteAclsRequest) r;
         // ALTER on the cluster (as Kafka), else CLUSTER_AUTHORIZATION_FAILED without touching the store.

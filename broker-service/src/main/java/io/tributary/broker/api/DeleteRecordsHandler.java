@@ -37,11 +37,6 @@ public final class DeleteRecordsHandler extends VersionedHandler {
     }
 
     @Override
-    public boolean blocking() {
-        return true;
-    }
-
-    @Override
     public CompletableFuture<Response> handle(RequestContext context, AbstractRequest r) {
         DeleteRecordsRequest request = (DeleteRecordsRequest) r;
         DeleteRecordsResponseData data = new DeleteRecordsResponseData().setThrottleTimeMs(0);

@@ -58,11 +58,6 @@ public final class DeleteTopicsHandler extends VersionedHandler {
     }
 
     @Override
-    public boolean blocking() {
-        return true;
-    }
-
-    @Override
     public CompletableFuture<Response> handle(RequestContext context, AbstractRequest r) {
         DeleteTopicsRequest request = (DeleteTopicsRequest) r;
         List<DeletableTopicResult> results = new ArrayList<>();

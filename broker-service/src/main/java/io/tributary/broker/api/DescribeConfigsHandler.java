@@ -46,11 +46,6 @@ public final class DescribeConfigsHandler extends VersionedHandler {
     }
 
     @Override
-    public boolean blocking() {
-        return true;
-    }
-
-    @Override
     public CompletableFuture<Response> handle(RequestContext context, AbstractRequest r) {
         DescribeConfigsRequest request = (DescribeConfigsRequest) r;
         DescribeConfigsRequestData data = request.data();

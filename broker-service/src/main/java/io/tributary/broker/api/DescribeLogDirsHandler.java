@@ -38,11 +38,6 @@ public final class DescribeLogDirsHandler extends VersionedHandler {
     }
 
     @Override
-    public boolean blocking() {
-        return true;
-    }
-
-    @Override
     public CompletableFuture<Response> handle(RequestContext context, AbstractRequest r) {
         DescribeLogDirsRequest request = (DescribeLogDirsRequest) r;
         if (!authorizer.authorizeCluster(context, AclOperation.DESCRIBE)) {

@@ -37,11 +37,6 @@ public final class DescribeUserScramCredentialsHandler extends VersionedHandler 
     }
 
     @Override
-    public boolean blocking() {
-        return true;
-    }
-
-    @Override
     public CompletableFuture<Response> handle(RequestContext context, AbstractRequest r) {
         DescribeUserScramCredentialsRequestData request = ((DescribeUserScramCredentialsRequest) r).data();
         DescribeUserScramCredentialsResponseData response = new DescribeUserScramCredentialsResponseData()

@@ -57,11 +57,6 @@ public final class FindCoordinatorHandler extends VersionedHandler {
     }
 
     @Override
-    public boolean blocking() {
-        return true;
-    }
-
-    @Override
     public CompletableFuture<Response> handle(RequestContext context, AbstractRequest r) {
         FindCoordinatorRequest request = (FindCoordinatorRequest) r;
         byte keyType = request.data().keyType();

@@ -42,11 +42,6 @@ public final class IncrementalAlterConfigsHandler extends VersionedHandler {
     }
 
     @Override
-    public boolean blocking() {
-        return true;
-    }
-
-    @Override
     public CompletableFuture<Response> handle(RequestContext context, AbstractRequest r) {
         IncrementalAlterConfigsRequest request = (IncrementalAlterConfigsRequest) r;
         IncrementalAlterConfigsResponseData response = new IncrementalAlterConfigsResponseData().setThrottleTimeMs(0);

@@ -33,11 +33,6 @@ public final class InitProducerIdHandler extends VersionedHandler {
     private final BrokerAuthorizer authorizer;
 
     @Override
-    public boolean blocking() {
-        return true;
-    }
-
-    @Override
     public CompletableFuture<Response> handle(RequestContext context, AbstractRequest r) {
         InitProducerIdRequest request = (InitProducerIdRequest) r;
         InitProducerIdResponseData data = new InitProducerIdResponseData().setThrottleTimeMs(0);

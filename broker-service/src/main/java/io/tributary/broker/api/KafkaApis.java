@@ -9,7 +9,6 @@ import java.util.Collection;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 import org.apache.kafka.common.errors.UnsupportedVersionException;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
@@ -34,25 +33,23 @@ import org.slf4j.LoggerFactory;
  * <p>Every request that reaches a handler is counted and timed in {@link RequestMetrics}, until
  * its response is ready.
  *
- * <p>Thread-safe. Non-blocking handlers run on the network thread; blocking ones on the request
- * handler pool.
+ * <p>Thread-safe. Called on the request handler threads ({@code num.io.threads}), never on a
+ * network thread: every handler may block on the log or ZooKeeper.
  */
 public final class KafkaApis implements RequestHandler {
 
     private static final Logger log = LoggerFactory.getLogger(KafkaApis.class);
 
     private final Map<ApiKeys, ApiHandler> handlers = new EnumMap<>(ApiKeys.class);
-    private final Executor requestHandlerPool;
     private final RequestMetrics metrics;
     private final Time time;
 
     /**
      * @param handlers           one handler per api served
-     * @param requestHandlerPool runs blocking handlers
      * @param metrics            request counts and times per API
      * @param time               clock of the request times
      */
-    public KafkaApis(Collection<ApiHandler> handlers, Executor requestHandlerPool, RequestMetrics metrics, Time time) {
+    public KafkaApis(Collection<ApiHandler> handlers, RequestMetrics metrics, Time time) {
         this.metrics = metrics;
         this.time = time;
         for (ApiHandler h : handlers) {
@@ -60,7 +57,6 @@ public final class KafkaApis implements RequestHandler {
                 throw new IllegalArgumentException("Two handlers for " + h.apiKey());
             }
         }
-        this.requestHandlerPool = requestHandlerPool;
     }
 
     /** The handlers, for ApiVersions. */
@@ -94,9 +90,7 @@ public final class KafkaApis implements RequestHandler {
             return CompletableFuture.completedFuture(Response.close("malformed " + apiKey + " v" + version
                 + " request: " + e.getMessage()));
         }
-        CompletableFuture<Response> response = handler.blocking()
-            ? CompletableFuture.supplyAsync(() -> invoke(handler, context, request), requestHandlerPool).thenCompose(f -> f)
-            : invoke(handler, context, request);
+        CompletableFuture<Response> response = invoke(handler, context, request);
         String requestName = RequestMetrics.requestName(apiKey,
             request instanceof FetchRequest fetch && fetch.replicaId() >= 0);
         return response.whenComplete((r, e) -> metrics.record(requestName, version, time.nanoseconds() - startNanos));

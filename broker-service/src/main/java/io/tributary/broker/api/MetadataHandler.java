@@ -16,7 +16,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.acl.AclOperation;
@@ -47,19 +46,17 @@ public final class MetadataHandler extends VersionedHandler {
     private final BrokerAuthorizer authorizer;
     private final AdminManager adminManager;
     private final boolean autoCreateTopicsEnable;
-    private final Executor blockingExecutor;
-
     /**
-     * @param blockingExecutor runs auto-creation (ZooKeeper writes) off the network thread
+     * @param adminManager creates topics asked for when auto-creation is on (ZooKeeper writes, on the
+     *                     request handler thread)
      */
     public MetadataHandler(MetadataCache metadataCache, AdminManager adminManager, boolean autoCreateTopicsEnable,
-                           BrokerAuthorizer authorizer, Executor blockingExecutor) {
+                           BrokerAuthorizer authorizer) {
         super(ApiKeys.METADATA, 0, 13);
         this.authorizer = authorizer;
         this.metadataCache = metadataCache;
         this.adminManager = adminManager;
         this.autoCreateTopicsEnable = autoCreateTopicsEnable;
-        this.blockingExecutor = blockingExecutor;
     }
 
     @Override
@@ -130,17 +127,15 @@ public final class MetadataHandler extends VersionedHandler {
         if (toCreate.isEmpty()) {
             return CompletableFuture.completedFuture(respond(context, request, names, unknownIds, errors));
         }
-        return CompletableFuture.supplyAsync(() -> {
-            Map<String, Errors> creationErrors = new java.util.HashMap<>(errors);
-            for (String name : toCreate) {
-                AdminManager.CreateTopicResult result = adminManager.createTopic(
-                    new AdminManager.TopicCreation(name, -1, (short) -1, Map.of(), Map.of()), false);
-                Errors error = result.error().error();
-                creationErrors.put(name, error == Errors.NONE || error == Errors.TOPIC_ALREADY_EXISTS
-                    ? Errors.LEADER_NOT_AVAILABLE : error);
-            }
-            return respond(context, request, names, unknownIds, creationErrors);
-        }, blockingExecutor);
+        Map<String, Errors> creationErrors = new java.util.HashMap<>(errors);
+        for (String name : toCreate) {
+            AdminManager.CreateTopicResult result = adminManager.createTopic(
+                new AdminManager.TopicCreation(name, -1, (short) -1, Map.of(), Map.of()), false);
+            Errors error = result.error().error();
+            creationErrors.put(name, error == Errors.NONE || error == Errors.TOPIC_ALREADY_EXISTS
+                ? Errors.LEADER_NOT_AVAILABLE : error);
+        }
+        return CompletableFuture.completedFuture(respond(context, request, names, unknownIds, creationErrors));
     }
 
     private Response respond(RequestContext context, MetadataRequest request, Set<String> names,

@@ -59,7 +59,12 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
  * @param messageMaxBytes                    default {@code max.message.bytes}: largest record batch, bytes
  * @param socketRequestMaxBytes              largest request frame accepted, bytes
  * @param numNetworkThreads                  Netty event loop threads for the Kafka listeners
- * @param numIoThreads                       threads for requests that block (ZooKeeper writes, fsync)
+ * @param numIoThreads                       request handler threads: every request runs on one, never on a
+ *                                           network thread ({@code num.io.threads})
+ * @param queuedMaxRequests                  requests waiting for a handler thread before the network threads
+ *                                           stop reading ({@code queued.max.requests})
+ * @param connectionsMaxIdleMs               idle client connections are closed after this, ms
+ *                                           ({@code connections.max.idle.ms})
  * @param numRecoveryThreadsPerDataDir       threads loading logs per log directory at start
  * @param minInsyncReplicas                  default {@code min.insync.replicas}
  * @param uncleanLeaderElectionEnable        default {@code unclean.leader.election.enable}
@@ -148,6 +153,8 @@ public record BrokerProperties(
         @DefaultValue("104857600") int socketRequestMaxBytes,
         @DefaultValue("3") int numNetworkThreads,
         @DefaultValue("8") int numIoThreads,
+        @DefaultValue("500") int queuedMaxRequests,
+        @DefaultValue("600000") long connectionsMaxIdleMs,
         @DefaultValue("2") int numRecoveryThreadsPerDataDir,
         @DefaultValue("1") int minInsyncReplicas,
         @DefaultValue("false") boolean uncleanLeaderElectionEnable,
@@ -212,6 +219,12 @@ public record BrokerProperties(
         }
         if (numNetworkThreads <= 0 || numIoThreads <= 0 || numRecoveryThreadsPerDataDir <= 0 || logCleanerThreads <= 0) {
             throw new IllegalArgumentException("broker thread counts must be positive");
+        }
+        if (queuedMaxRequests <= 0) {
+            throw new IllegalArgumentException("broker.queued-max-requests must be positive, was " + queuedMaxRequests);
+        }
+        if (connectionsMaxIdleMs <= 0) {
+            throw new IllegalArgumentException("broker.connections-max-idle-ms must be positive, was " + connectionsMaxIdleMs);
         }
         if (logSegmentBytes < 1024) {
             throw new IllegalArgumentException("broker.log-segment-bytes must be at least 1024, was " + logSegmentBytes);

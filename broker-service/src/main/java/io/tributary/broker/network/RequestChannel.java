@@ -1,307 +1,111 @@
 package io.tributary.broker.network;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.ssl.SslHandler;
-import io.netty.handler.ssl.SslHandshakeCompletionEvent;
-import io.netty.handler.timeout.IdleStateEvent;
-import io.netty.util.ReferenceCountUtil;
-import io.tributary.broker.security.ListenerSecurity;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
-import java.util.ArrayDeque;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import javax.net.ssl.SSLSession;
-import org.apache.kafka.common.requests.RequestHeader;
-import org.apache.kafka.common.security.auth.KafkaPrincipal;
-import org.apache.kafka.common.security.auth.SecurityProtocol;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * One client connection: takes whole request frames from the frame decoder and handles them
- * one at a time, in order, as Kafka does, so responses leave in request order. Frames a client
- * pipelines are queued; reading from the socket pauses while the queue holds more than
- * {@value #MAX_QUEUED_BYTES} bytes or the outbound buffer is full (the client does not read).
+ * The queue between the network threads and the request handler pool, as Kafka's
+ * {@code RequestChannel}: a connection's handler offers each parsed request here, and a handler
+ * thread of {@link RequestHandlerPool} takes it and runs it, so that nothing a request does (log
+ * appends, fsync, index reads, ZooKeeper calls, waits on locks held across I/O) runs on a Netty
+ * event loop.
  *
- * <p>A frame whose header cannot be parsed, or a handler failure, closes this connection only,
- * with a log line. All state is confined to the channel's event loop.
+ * <p>At most {@code queued.max.requests} requests wait here. Where Kafka's network thread blocks on
+ * a full queue, a connection whose offer is refused stops reading from its socket and registers
+ * with {@link #whenSpace}: it is called back once a handler thread has taken a request, and offers
+ * again from its own event loop. Since a connection has one request in flight at a time, the wait
+ * costs nothing but the latency.
+ *
+ * <p>Thread-safe: offered from event loops, taken from handler threads. Offering never takes a lock
+ * (a lock-free queue, a counted bound and a semaphore the handler threads wait on), so an event loop
+ * never parks here.
  */
-final class RequestChannel extends ChannelInboundHandlerAdapter {
+public final class RequestChannel {
 
-    private static final Logger log = LoggerFactory.getLogger(RequestChannel.class);
-    private static final int MAX_QUEUED_BYTES = 16 * 1024 * 1024;
+    private final int capacity;
+    private final Queue<Runnable> requests = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger size = new AtomicInteger();
+    private final Semaphore queued = new Semaphore(0);
+    private final Queue<Runnable> waiters = new ConcurrentLinkedQueue<>();
+    private volatile boolean closed;
 
-    private final RequestHandler handler;
-    private final ListenerSecurity security;
-    private final String listenerName;
-    private final SecurityProtocol securityProtocol;
-    private SaslAuthenticator sasl;
-    private SSLSession sslSession;
-    private KafkaPrincipal transportPrincipal = KafkaPrincipal.ANONYMOUS;
-    private boolean frameLimitLifted;
-    private final ArrayDeque<ByteBuf> queued = new ArrayDeque<>();
-    private long queuedBytes;
-    private boolean inFlight;
-    private boolean closed;
-    private String connectionId = "unknown";
-
-    RequestChannel(RequestHandler handler, ListenerSecurity security) {
-        this.handler = handler;
-        this.security = security;
-        this.listenerName = security.listenerName();
-        this.securityProtocol = security.securityProtocol();
-    }
-
-    @Override
-    public void channelActive(ChannelHandlerContext ctx) throws Exception {
-        connectionId = ctx.channel().localAddress() + "-" + ctx.channel().remoteAddress();
-        if (security.saslServers() != null) {
-            sasl = new SaslAuthenticator(security, connectionId);
+    /**
+     * @param queuedMaxRequests requests that may wait for a handler thread ({@code queued.max.requests})
+     */
+    public RequestChannel(int queuedMaxRequests) {
+        if (queuedMaxRequests <= 0) {
+            throw new IllegalArgumentException("queued.max.requests must be positive, was " + queuedMaxRequests);
         }
-        if (!security.usesTls()) {
-            transportPrincipal = security.transportPrincipal(clientAddress(ctx), null);
-        }
-        super.channelActive(ctx);
+        this.capacity = queuedMaxRequests;
     }
 
-    private static InetAddress clientAddress(ChannelHandlerContext ctx) {
-        InetSocketAddress remote = (InetSocketAddress) ctx.channel().remoteAddress();
-        return remote == null ? null : remote.getAddress();
-    }
-
-    /** The connection's principal: SASL's once authenticated, else the TLS client certificate's or ANONYMOUS. */
-    private KafkaPrincipal principal() {
-        if (sasl != null) {
-            return sasl.complete() ? sasl.principal() : KafkaPrincipal.ANONYMOUS;
-        }
-        return transportPrincipal;
-    }
-
-    @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        ByteBuf frame = (ByteBuf) msg;
+    /**
+     * Queues a request for a handler thread; never blocks.
+     *
+     * @return false when the queue is full or closed: the caller keeps the request and waits for {@link #whenSpace}
+     */
+    public boolean offer(Runnable request) {
         if (closed) {
-            frame.release();
-            return;
-        }
-        queued.add(frame);
-        queuedBytes += frame.readableBytes();
-        if (queuedBytes > MAX_QUEUED_BYTES || (sasl != null && !sasl.complete() && inFlight)) {
-            // Before authentication one frame waits at most (as Kafka mutes the channel): a client that
-            // has not authenticated cannot make the broker buffer its pipelined frames.
-            ctx.channel().config().setAutoRead(false);
-        }
-        if (!inFlight) {
-            processNext(ctx);
-        }
-    }
-
-    private void processNext(ChannelHandlerContext ctx) {
-        while (!inFlight && !closed) {
-            if (!ctx.channel().isWritable()) {
-                ctx.channel().config().setAutoRead(false);
-                return;
-            }
-            ByteBuf frame = queued.poll();
-            if (frame == null) {
-                ctx.channel().config().setAutoRead(true);
-                return;
-            }
-            queuedBytes -= frame.readableBytes();
-            if (queuedBytes <= MAX_QUEUED_BYTES && !ctx.channel().config().isAutoRead()) {
-                ctx.channel().config().setAutoRead(true);
-            }
-            inFlight = true;
-            dispatch(ctx, frame);
-        }
-    }
-
-    private void dispatch(ChannelHandlerContext ctx, ByteBuf frame) {
-        ByteBuffer buffer = frame.nioBuffer();
-        if (sasl != null && sasl.expectsRawToken()) {
-            whenDone(ctx, frame, null, sasl.onRawToken(ctx, buffer, clientAddress(ctx), sslSession));
-            return;
-        }
-        RequestHeader header;
-        try {
-            header = RequestHeader.parse(buffer);
-        } catch (RuntimeException e) {
-            frame.release();
-            closeWithLog(ctx, "request header could not be parsed (" + e.getMessage() + ")");
-            return;
-        }
-        RequestContext context = new RequestContext(header, connectionId, clientAddress(ctx), listenerName,
-            securityProtocol, principal());
-        CompletableFuture<Response> future = null;
-        try {
-            if (sasl != null && !sasl.complete()) {
-                future = sasl.onRequest(ctx, context, buffer, sslSession);
-            }
-            if (future == null) {
-                future = handler.handle(context, buffer);
-            }
-        } catch (RuntimeException e) {
-            future = CompletableFuture.failedFuture(e);
-        }
-        whenDone(ctx, frame, context, future);
-    }
-
-    private void whenDone(ChannelHandlerContext ctx, ByteBuf frame, RequestContext context,
-                          CompletableFuture<Response> future) {
-        future.whenComplete((response, error) -> {
-            if (ctx.executor().inEventLoop()) {
-                onResponse(ctx, frame, context, response, error);
-                return;
-            }
-            try {
-                ctx.executor().execute(() -> onResponse(ctx, frame, context, response, error));
-            } catch (java.util.concurrent.RejectedExecutionException e) {
-                // The event loop is gone (shutdown): nobody will write the response, free the request.
-                ReferenceCountUtil.safeRelease(frame);
-            }
-        });
-    }
-
-    private void onResponse(ChannelHandlerContext ctx, ByteBuf frame, RequestContext context, Response response,
-                            Throwable error) {
-        frame.release();
-        if (sasl != null && sasl.complete() && !frameLimitLifted) {
-            KafkaFrameDecoder frames = ctx.pipeline().get(KafkaFrameDecoder.class);
-            if (frames != null) {
-                frames.authenticated();
-            }
-            frameLimitLifted = true;
-        }
-        if (closed) {
-            return;
-        }
-        if (error != null) {
-            log.warn("Closing connection {}: {} failed", connectionId, describe(context), error);
-            close(ctx);
-            return;
-        }
-        if (response instanceof Response.SendResponse s) {
-            if (!write(ctx, s.send(), context)) {
-                return;
-            }
-            ctx.flush();
-        } else if (response instanceof Response.SendThenClose s) {
-            if (!write(ctx, s.send(), context)) {
-                return;
-            }
-            log.info("Closing connection {} after {}: {}", connectionId, describe(context), s.reason());
-            closed = true;
-            releaseQueued();
-            ctx.writeAndFlush(io.netty.buffer.Unpooled.EMPTY_BUFFER)
-                .addListener(io.netty.channel.ChannelFutureListener.CLOSE);
-            return;
-        } else if (response instanceof Response.CloseConnection c) {
-            log.info("Closing connection {} after {}: {}", connectionId, describe(context), c.reason());
-            close(ctx);
-            return;
-        }
-        inFlight = false;
-        processNext(ctx);
-    }
-
-    /** Writes a response's messages; false (and the connection closed) when it cannot be serialized. */
-    private boolean write(ChannelHandlerContext ctx, org.apache.kafka.common.network.Send send, RequestContext context) {
-        List<Object> messages;
-        try {
-            messages = NettySendAdapter.toMessages(send);
-        } catch (Exception e) {
-            log.error("Could not serialize the response to {} on {}; closing it", describe(context), connectionId, e);
-            close(ctx);
             return false;
         }
-        for (Object m : messages) {
-            ctx.write(m, ctx.voidPromise());
+        if (size.incrementAndGet() > capacity) {
+            size.decrementAndGet();
+            return false;
         }
+        requests.add(request);
+        queued.release();
         return true;
     }
 
-    private static String describe(RequestContext context) {
-        return context == null ? "a SASL token" : context.apiKey() + " v" + context.apiVersion() + " from client "
-            + SaslAuthenticator.printable(context.clientId());
-    }
-
-    @Override
-    public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
-        if (ctx.channel().isWritable() && !inFlight) {
-            processNext(ctx);
-        }
-        super.channelWritabilityChanged(ctx);
-    }
-
-    @Override
-    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
-        if (evt instanceof IdleStateEvent) {
-            log.debug("Closing idle connection {}", connectionId);
-            close(ctx);
-            return;
-        }
-        if (evt instanceof SslHandshakeCompletionEvent handshake) {
-            if (handshake.isSuccess()) {
-                sslSession = ctx.pipeline().get(SslHandler.class).engine().getSession();
-                try {
-                    transportPrincipal = security.transportPrincipal(clientAddress(ctx), sslSession);
-                } catch (RuntimeException e) {
-                    security.recordFailure();
-                    closeWithLog(ctx, "no principal for the client certificate (" + e.getMessage() + ")");
-                    return;
-                }
-                if (sasl == null) {
-                    security.recordSuccess();
-                }
-            } else {
-                security.recordFailure();
-                log.info("Failed TLS handshake on connection {} (listener {}): {}", connectionId, listenerName,
-                    handshake.cause() == null ? "closed" : handshake.cause().getMessage());
-            }
-        }
-        super.userEventTriggered(ctx, evt);
-    }
-
-    @Override
-    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        if (cause instanceof java.io.IOException) {
-            log.debug("Connection {} failed: {}", connectionId, cause.toString());
-            close(ctx);
-        } else {
-            closeWithLog(ctx, cause.toString());
+    /**
+     * Calls {@code waiter} once there may be room for a request (at the latest after a handler thread
+     * takes one). The waiter runs on the thread that made the room and must only hand off to the
+     * connection's event loop; it may find the queue full again, and then offers and waits again.
+     */
+    public void whenSpace(Runnable waiter) {
+        waiters.add(waiter);
+        // The queue may have drained between the refused offer and this registration: nobody else would call.
+        if (!closed && size.get() < capacity) {
+            wakeWaiters();
         }
     }
 
-    @Override
-    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-        if (sasl != null) {
-            sasl.dispose();
+    /**
+     * Takes the next request, waiting up to {@code timeoutMs}.
+     *
+     * @return the request, or null after the timeout
+     * @throws InterruptedException when the handler thread is interrupted (the pool stops at once)
+     */
+    Runnable poll(long timeoutMs) throws InterruptedException {
+        if (!queued.tryAcquire(timeoutMs, TimeUnit.MILLISECONDS)) {
+            return null;
         }
-        releaseQueued();
+        Runnable request = requests.poll(); // never null: each permit follows one add
+        size.decrementAndGet();
+        Runnable waiter = waiters.poll();
+        if (waiter != null) {
+            waiter.run();
+        }
+        return request;
+    }
+
+    private void wakeWaiters() {
+        Runnable waiter;
+        while (size.get() < capacity && (waiter = waiters.poll()) != null) {
+            waiter.run();
+        }
+    }
+
+    /** Requests waiting for a handler thread (Kafka's {@code RequestQueueSize}). */
+    public int size() {
+        return size.get();
+    }
+
+    /** Refuses every later offer; requests already queued are still taken. */
+    void close() {
         closed = true;
-        super.channelInactive(ctx);
-    }
-
-    private void closeWithLog(ChannelHandlerContext ctx, String reason) {
-        log.warn("Closing connection {}: {}", connectionId, reason);
-        close(ctx);
-    }
-
-    private void close(ChannelHandlerContext ctx) {
-        closed = true;
-        releaseQueued();
-        ctx.close();
-    }
-
-    private void releaseQueued() {
-        ByteBuf b;
-        while ((b = queued.poll()) != null) {
-            ReferenceCountUtil.safeRelease(b);
-        }
-        queuedBytes = 0;
     }
 }

@@ -4,8 +4,9 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Handles one decoded request frame. Called on the connection's event loop thread; must not
- * block (hand blocking work to another thread and complete the future later).
+ * Handles one decoded request frame. Called on a request handler thread ({@link RequestHandlerPool}),
+ * never on an event loop: it may block on the log or ZooKeeper, and completes the future later for
+ * what waits on other requests (replication, long polls).
  */
 public interface RequestHandler {
 

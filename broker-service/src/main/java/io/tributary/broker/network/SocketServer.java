@@ -2,7 +2,6 @@ package io.tributary.broker.network;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -10,16 +9,9 @@ import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
-import io.netty.channel.group.ChannelGroup;
-import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
-import io.netty.util.concurrent.GlobalEventExecutor;
-import io.netty.handler.ssl.SslHandler;
-import io.netty.handler.stream.ChunkedWriteHandler;
 import io.tributary.broker.config.EndPoint;
 import io.tributary.broker.security.ListenerSecurity;
 import java.io.Closeable;
@@ -29,26 +21,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Kafka protocol server of one listener: a Netty server whose pipeline per connection is
- * TLS (SSL and SASL_SSL listeners, with {@link FileRegionEncoder} since {@code sendfile} cannot
- * encrypt), frame decoding (4-byte big-endian length, at most {@code socket.request.max.bytes}),
- * an idle timeout ({@code connections.max.idle.ms}) and a {@link RequestChannel}, which runs the
- * SASL exchange on SASL listeners. Uses the native epoll transport (with {@code sendfile} for
- * file regions) when available.
+ * The Kafka protocol server of one listener (Kafka's {@code SocketServer}): a Netty server with one
+ * acceptor thread and {@code num.network.threads} event loops, whose connections get the pipeline
+ * of {@link KafkaChannelInitializer}. Uses the native epoll transport (with {@code sendfile} for
+ * file regions) when available. The event loops only read, frame, authenticate and write: every
+ * request runs on a request handler thread, reached through the {@link RequestChannel}.
  *
  * <p>Thread-safe for start and close.
  */
-public final class KafkaServer implements Closeable {
+public final class SocketServer implements Closeable {
 
-    private static final Logger log = LoggerFactory.getLogger(KafkaServer.class);
+    private static final Logger log = LoggerFactory.getLogger(SocketServer.class);
 
     private final EndPoint endPoint;
     private final int numThreads;
-    private final int maxRequestBytes;
-    private final long idleTimeoutMs;
-    private final RequestHandler handler;
-    private final ListenerSecurity security;
-    private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+    private final KafkaChannelInitializer initializer;
     private EventLoopGroup bossGroup;
     private EventLoopGroup workerGroup;
     private Channel serverChannel;
@@ -58,16 +45,15 @@ public final class KafkaServer implements Closeable {
      * @param numThreads      event loop threads ({@code num.network.threads})
      * @param maxRequestBytes largest request frame ({@code socket.request.max.bytes})
      * @param idleTimeoutMs   idle connections are closed after this, ms ({@code connections.max.idle.ms})
+     * @param handler         runs each request, on a request handler thread
+     * @param requestChannel  the queue to the request handler threads
      * @param security        the listener's TLS, SASL and principals, by its security protocol
      */
-    public KafkaServer(EndPoint endPoint, int numThreads, int maxRequestBytes, long idleTimeoutMs, RequestHandler handler,
-                       ListenerSecurity security) {
+    public SocketServer(EndPoint endPoint, int numThreads, int maxRequestBytes, long idleTimeoutMs, RequestHandler handler,
+                        RequestChannel requestChannel, ListenerSecurity security) {
         this.endPoint = endPoint;
-        this.security = security;
         this.numThreads = numThreads;
-        this.maxRequestBytes = maxRequestBytes;
-        this.idleTimeoutMs = idleTimeoutMs;
-        this.handler = handler;
+        this.initializer = new KafkaChannelInitializer(maxRequestBytes, idleTimeoutMs, handler, requestChannel, security);
     }
 
     /**
@@ -91,24 +77,7 @@ public final class KafkaServer implements Closeable {
             .option(ChannelOption.SO_REUSEADDR, true)
             .childOption(ChannelOption.TCP_NODELAY, true)
             .childOption(ChannelOption.SO_KEEPALIVE, true)
-            .childHandler(new ChannelInitializer<SocketChannel>() {
-                @Override
-                protected void initChannel(SocketChannel ch) {
-                    connections.add(ch);
-                    if (security.usesTls()) {
-                        ch.pipeline().addLast("tls", new SslHandler(security.newSslEngine(ch.remoteAddress())))
-                            .addLast("chunks", new ChunkedWriteHandler());
-                    }
-                    ch.pipeline()
-                        .addLast("idle", new IdleStateHandler(0, 0, idleTimeoutMs, TimeUnit.MILLISECONDS))
-                        .addLast("frames", new KafkaFrameDecoder(maxRequestBytes, security.saslServers() != null
-                            ? security.saslServerMaxReceiveSize() : Integer.MAX_VALUE));
-                    if (security.usesTls()) {
-                        ch.pipeline().addLast("files", new FileRegionEncoder());
-                    }
-                    ch.pipeline().addLast("requests", new RequestChannel(handler, security));
-                }
-            });
+            .childHandler(initializer);
         InetSocketAddress address = endPoint.host() == null || endPoint.host().isEmpty()
             ? new InetSocketAddress(endPoint.port()) : new InetSocketAddress(endPoint.host(), endPoint.port());
         try {
@@ -125,7 +94,7 @@ public final class KafkaServer implements Closeable {
 
     /** Number of open client connections. */
     public int connectionCount() {
-        return connections.size();
+        return initializer.connections().size();
     }
 
     /** Stops accepting, closes every connection and stops the event loops. */
@@ -134,7 +103,7 @@ public final class KafkaServer implements Closeable {
         if (serverChannel != null) {
             serverChannel.close().syncUninterruptibly();
         }
-        connections.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        initializer.connections().close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         if (bossGroup != null) {
             bossGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         }

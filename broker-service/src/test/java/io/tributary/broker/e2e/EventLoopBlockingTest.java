@@ -1,0 +1,172 @@
+package io.tributary.broker.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.tributary.broker.testing.TestCluster;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Future;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import reactor.blockhound.BlockHound;
+
+/**
+ * Nothing blocks a broker's Netty event loop (DESIGN.md section 3): BlockHound watches every
+ * {@code kafka-network-*} and {@code kafka-acceptor-*} thread of a three-broker cluster while a
+ * workload that rolls, flushes and compacts runs through it: an idempotent acks=all producer on a
+ * replicated topic with 2 KiB segments and {@code flush.messages=1} (a roll and an fsync
+ * nearly every batch; followers fetching), a keyed producer on a compacted topic with the cleaner
+ * busy, and a consumer group reading and committing offsets.
+ *
+ * <p>Blocking means what BlockHound counts by default (sleeping, waiting, parking on a contended
+ * lock or a latch, such as a synchronous ZooKeeper call, stream and socket I/O) plus the file
+ * channel's reads, writes and {@code force}, and a mapped index's {@code force}. Each blocking call
+ * is recorded with its stack, not thrown, so the workload runs to its end and the first one is
+ * reported. Sending file slices ({@code sendfile}) is the event loop's own work and stays there.
+ *
+ * <p>Runs in a JVM of its own (the {@code event-loop-blocking} Surefire execution), since BlockHound
+ * instruments the JDK for the whole JVM and needs {@code -XX:+AllowRedefinitionToAddDeleteMethods}.
+ */
+class EventLoopBlockingTest {
+
+    private static final Queue<Throwable> blockingCalls = new ConcurrentLinkedQueue<>();
+
+    @TempDir
+    static Path dir;
+    static TestCluster cluster;
+
+    @BeforeAll
+    static void installBlockHoundAndStart() throws Exception {
+        BlockHound.builder()
+            .loadIntegrations() // Netty's own allowances
+            .nonBlockingThreadPredicate(ignored -> EventLoopBlockingTest::isBrokerEventLoop)
+            .markAsBlocking("sun.nio.ch.FileChannelImpl", "force", "(Z)V")
+            .markAsBlocking("sun.nio.ch.FileChannelImpl", "write", "(Ljava/nio/ByteBuffer;)I")
+            .markAsBlocking("sun.nio.ch.FileChannelImpl", "write", "(Ljava/nio/ByteBuffer;J)I")
+            .markAsBlocking("sun.nio.ch.FileChannelImpl", "read", "(Ljava/nio/ByteBuffer;)I")
+            .markAsBlocking("sun.nio.ch.FileChannelImpl", "read", "(Ljava/nio/ByteBuffer;J)I")
+            .markAsBlocking("java.nio.MappedByteBuffer", "force", "()Ljava/nio/MappedByteBuffer;")
+            .blockingMethodCallback(method -> blockingCalls.add(
+                new AssertionError(method + " on " + Thread.currentThread().getName())))
+            .install();
+        assertBlockHoundWatchesEventLoops();
+        cluster = TestCluster.start(dir, 3, Map.of(
+            "broker.log-segment-bytes", "2048", // below a topic's minimum segment.bytes (1 MiB)
+            "broker.log-cleaner-backoff-ms", "100",
+            "broker.num-network-threads", "1"));
+    }
+
+    /** A park on a thread named like an event loop is caught: the test cannot pass for want of instrumentation. */
+    private static void assertBlockHoundWatchesEventLoops() throws Exception {
+        Thread canary = new Thread(() -> java.util.concurrent.locks.LockSupport.parkNanos(1_000), "kafka-network-canary");
+        canary.start();
+        canary.join();
+        assertThat(blockingCalls).as("BlockHound catches a park on an event loop").hasSize(1);
+        blockingCalls.clear();
+    }
+
+    private static boolean isBrokerEventLoop(Thread thread) {
+        String name = thread.getName();
+        return name.startsWith("kafka-network-") || name.startsWith("kafka-acceptor-");
+    }
+
+    @AfterAll
+    static void stop() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    void rollsFlushesReplicationCompactionAndGroupsNeverBlockAnEventLoop() throws Exception {
+        try (Admin admin = cluster.admin()) {
+            admin.createTopics(List.of(
+                new NewTopic("rolled", 2, (short) 3).configs(Map.of(
+                    "flush.messages", "1", "min.insync.replicas", "2")),
+                new NewTopic("compacted", 1, (short) 3).configs(Map.of(
+                    "cleanup.policy", "compact", "min.cleanable.dirty.ratio", "0.01",
+                    "delete.retention.ms", "0", "flush.messages", "1"))))
+                .all().get();
+        }
+        int records = 600;
+        try (KafkaProducer<byte[], byte[]> producer = cluster.producer(Map.of(
+                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.LINGER_MS_CONFIG, 0))) {
+            List<Future<RecordMetadata>> sent = new ArrayList<>();
+            for (int i = 0; i < records; i++) {
+                sent.add(producer.send(new ProducerRecord<>("rolled", i % 2, null, bytes("value-" + i))));
+                sent.add(producer.send(new ProducerRecord<>("compacted", bytes("key-" + (i % 10)), bytes("value-" + i))));
+                if (i % 50 == 49) {
+                    producer.flush(); // small batches: many appends, rolls and fsyncs
+                }
+            }
+            for (Future<RecordMetadata> f : sent) {
+                f.get();
+            }
+        }
+        Set<String> read = new HashSet<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = cluster.consumer(Map.of(
+                ConsumerConfig.GROUP_ID_CONFIG, "readers", ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false, ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 50))) {
+            consumer.subscribe(List.of("rolled"));
+            await().atMost(Duration.ofSeconds(60)).until(() -> {
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
+                    read.add(new String(r.value(), StandardCharsets.UTF_8));
+                }
+                consumer.commitSync();
+                return read.size() == records;
+            });
+        }
+        // The cleaner has rewritten the compacted topic's old segments (it swaps them under the log's lock).
+        TopicPartition compacted = new TopicPartition("compacted", 0);
+        await().atMost(Duration.ofSeconds(60)).until(() -> cluster.brokerIds().stream().anyMatch(id ->
+            cluster.broker(id).logManager().cleaner().map(c -> c.checkpoints().getOrDefault(compacted, 0L) > 0)
+                .orElse(false)));
+
+        assertThat(read).hasSize(records);
+        assertThat(blockingCalls)
+            .withFailMessage(() -> "blocking calls on an event loop, the first: " + stackOf(blockingCalls.peek()))
+            .isEmpty();
+    }
+
+    /** The first blocking call's stack, and how many of each kind (call and the broker frame that made it). */
+    private static String stackOf(Throwable first) {
+        if (first == null) {
+            return "none";
+        }
+        Map<String, Long> kinds = new java.util.TreeMap<>();
+        for (Throwable t : blockingCalls) {
+            String caller = java.util.Arrays.stream(t.getStackTrace())
+                .filter(f -> f.getClassName().startsWith("io.tributary.broker.") && !f.getClassName().endsWith("Test"))
+                .findFirst().map(StackTraceElement::toString).orElse("?");
+            kinds.merge(t.getMessage().replaceAll(" on .*", "") + " from " + caller, 1L, Long::sum);
+        }
+        var out = new java.io.StringWriter();
+        first.printStackTrace(new java.io.PrintWriter(out));
+        return blockingCalls.size() + " in all, by kind " + kinds + "\n" + out;
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}
