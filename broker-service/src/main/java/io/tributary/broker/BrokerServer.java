@@ -27,8 +27,11 @@ import io.tributary.broker.metrics.RequestMetrics;
 import io.tributary.broker.network.RequestChannel;
 import io.tributary.broker.network.RequestHandlerPool;
 import io.tributary.broker.network.SocketServer;
+import io.tributary.broker.replica.LogDirFailureHandler;
+import io.tributary.broker.replica.ReplicaComponents;
 import io.tributary.broker.replica.ReplicaFetcherManager;
 import io.tributary.broker.replica.ReplicaManager;
+import io.tributary.broker.replica.ReplicaStateChanges;
 import io.tributary.broker.replica.ZkIsrUpdater;
 import io.tributary.broker.scheduler.DefaultScheduler;
 import io.tributary.broker.security.AclStore;
@@ -85,6 +88,8 @@ public final class BrokerServer {
     private LogManager logManager;
     private MetadataCache metadataCache;
     private ReplicaManager replicaManager;
+    private ReplicaStateChanges replicaStateChanges;
+    private LogDirFailureHandler logDirFailures;
     private GroupCoordinator groupCoordinator;
     private Controller controller;
     private ZkIsrUpdater isrUpdater;
@@ -254,21 +259,24 @@ public final class BrokerServer {
             isrUpdater = new ZkIsrUpdater(zkClient, properties.id());
             String interBrokerListener = properties.interBrokerListener();
             MetadataCache brokers = metadataCache;
-            ReplicaFetcherManager fetcherManager = new ReplicaFetcherManager(properties.id(),
-                properties.numReplicaFetchers(), ReplicaFetcherManager.config(properties.replicaFetchWaitMaxMs(),
-                    properties.replicaFetchMinBytes(), properties.replicaFetchMaxBytes(),
-                    properties.replicaFetchResponseMaxBytes(), properties.replicaFetchBackoffMs(),
-                    properties.replicaSocketTimeoutMs(), interBrokerListener, interBrokerClientConfigs()),
-                id -> brokers.broker(id).flatMap(b -> b.endPoint(interBrokerListener))
-                    .map(e -> new Node(id, e.host(), e.port())), time);
             MetadataCache topics = metadataCache;
             java.util.function.Predicate<String> topicExists = topic -> topics.topic(topic).isPresent();
             topicStats.setTopicFilter(topicExists);
-            replicaManager = new ReplicaManager(properties.id(), logManager, metadataCache, this::logConfigFromZooKeeper,
-                time, isrUpdater, properties.replicaLagTimeMaxMs(), fetcherManager, topicStats);
-            if (properties.replicaSelectorClass() != null && !properties.replicaSelectorClass().isBlank()) {
-                replicaManager.setReplicaSelector(replicaSelector(properties.replicaSelectorClass()));
-            }
+            ReplicaComponents replicas = ReplicaComponents.build(new ReplicaComponents.Settings(properties.id(),
+                    this::logConfigFromZooKeeper, isrUpdater, properties.replicaLagTimeMaxMs(),
+                    properties.numReplicaFetchers(), ReplicaFetcherManager.config(properties.replicaFetchWaitMaxMs(),
+                        properties.replicaFetchMinBytes(), properties.replicaFetchMaxBytes(),
+                        properties.replicaFetchResponseMaxBytes(), properties.replicaFetchBackoffMs(),
+                        properties.replicaSocketTimeoutMs(), interBrokerListener, interBrokerClientConfigs()),
+                    id -> brokers.broker(id).flatMap(b -> b.endPoint(interBrokerListener))
+                        .map(e -> new Node(id, e.host(), e.port())),
+                    topicStats,
+                    properties.replicaSelectorClass() == null || properties.replicaSelectorClass().isBlank() ? null
+                        : replicaSelector(properties.replicaSelectorClass())),
+                logManager, metadataCache, time);
+            replicaManager = replicas.replicaManager();
+            replicaStateChanges = replicas.stateChanges();
+            logDirFailures = replicas.logDirFailures();
             controller = new Controller(properties.id(), zkClient, metadataCache,
                 topic -> logConfigFromZooKeeper(topic).uncleanLeaderElectionEnable(),
                 new Controller.Config(properties.autoLeaderRebalanceEnable(),
@@ -276,7 +284,7 @@ public final class BrokerServer {
                     properties.leaderImbalancePerBrokerPercentage()), time);
             groupCoordinator = new GroupCoordinator(replicaManager, groupCoordinatorConfig(properties), time);
             replicaManager.addLeadershipListener(groupCoordinator);
-            metadataCache.addListener(replicaManager);
+            metadataCache.addListener(replicaStateChanges);
             metadataCache.addListener(controller);
 
             requestChannel = new RequestChannel(properties.queuedMaxRequests());
@@ -300,7 +308,7 @@ public final class BrokerServer {
             aclStore.start(properties.zookeeperConnectionTimeoutMs());
             // The authorizer holds every ACL before the listeners bind, and follows changes from here on.
             aclStore.addListener(authorizer::aclsChanged);
-            replicaManager.removeStrayLogs();
+            replicaStateChanges.removeStrayLogs();
             replicaManager.startup(scheduler);
             logManager.startup();
             groupCoordinator.startup();
@@ -308,7 +316,7 @@ public final class BrokerServer {
             SslStoreWatcher sslStoreWatcher = security.sslReloadIntervalMs() > 0
                 ? new SslStoreWatcher(security, registry) : null;
             if (sslStoreWatcher != null) {
-                sslStoreWatcher.alsoReload("replica fetchers", fetcherManager::reloadSslStores);
+                sslStoreWatcher.alsoReload("replica fetchers", replicaManager.fetcherManager()::reloadSslStores);
             }
             for (EndPoint endPoint : properties.listenerEndPoints()) {
                 ListenerSecurity secured = new ListenerSecurity(endPoint, security, scramCredentialStore.credentialCache(),
@@ -330,7 +338,7 @@ public final class BrokerServer {
                 properties.rack(), -1), properties.zookeeperSessionTimeoutMs(), time);
             registration.register();
             BrokerRegistration published = registration;
-            replicaManager.setOfflineReplicasListener(offline -> {
+            logDirFailures.setOfflineReplicasListener(offline -> {
                 try {
                     published.updateOfflineReplicas(offline);
                 } catch (RuntimeException e) {

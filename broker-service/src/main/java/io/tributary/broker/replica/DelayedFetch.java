@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -18,17 +19,33 @@ final class DelayedFetch extends DelayedOperation {
     private final FetchParams params;
     private final LinkedHashMap<TopicPartition, FetchPartition> fetchInfos;
     private final Map<TopicPartition, LogOffsetMetadata> fetchOffsets;
-    private final ReplicaManager replicaManager;
+    private final DelayedRequests delayed;
+    private final Function<TopicPartition, Optional<Partition>> partitions;
+    private final LogReader reader;
     private final Consumer<Map<TopicPartition, FetchPartitionResult>> callback;
 
+    /** Reads a fetch's partitions once more, when it completes. */
+    @FunctionalInterface
+    interface LogReader {
+        LogReadResults read(FetchParams params, LinkedHashMap<TopicPartition, FetchPartition> fetchInfos);
+    }
+
+    /**
+     * @param fetchOffsets where the first read of each partition started
+     * @param partitions   the online partitions
+     * @param reader       the read that answers, once complete
+     * @param delayed      completes what the answering read unblocks (a follower's fetch moving the high watermark)
+     */
     DelayedFetch(FetchParams params, LinkedHashMap<TopicPartition, FetchPartition> fetchInfos,
-                 Map<TopicPartition, LogOffsetMetadata> fetchOffsets, ReplicaManager replicaManager,
-                 Consumer<Map<TopicPartition, FetchPartitionResult>> callback) {
+                 Map<TopicPartition, LogOffsetMetadata> fetchOffsets, Function<TopicPartition, Optional<Partition>> partitions,
+                 LogReader reader, DelayedRequests delayed, Consumer<Map<TopicPartition, FetchPartitionResult>> callback) {
         super(params.maxWaitMs());
         this.params = params;
         this.fetchInfos = fetchInfos;
         this.fetchOffsets = fetchOffsets;
-        this.replicaManager = replicaManager;
+        this.partitions = partitions;
+        this.reader = reader;
+        this.delayed = delayed;
         this.callback = callback;
     }
 
@@ -36,7 +53,7 @@ final class DelayedFetch extends DelayedOperation {
     protected boolean tryComplete() {
         long accumulatedBytes = 0;
         for (Map.Entry<TopicPartition, LogOffsetMetadata> e : fetchOffsets.entrySet()) {
-            Optional<Partition> partition = replicaManager.getPartition(e.getKey());
+            Optional<Partition> partition = partitions.apply(e.getKey());
             if (partition.isEmpty() || !partition.get().isLeader() && !params.mayReadFromFollower()
                     || partition.get().log().isEmpty()) {
                 return forceComplete();
@@ -60,8 +77,8 @@ final class DelayedFetch extends DelayedOperation {
 
     @Override
     protected void onComplete() {
-        ReplicaManager.ReadResults read = replicaManager.readFromLog(params, fetchInfos);
-        replicaManager.completeDelayedRequestsLater(read.highWatermarkMoved());
+        LogReadResults read = reader.read(params, fetchInfos);
+        delayed.checkAndCompleteLater(read.highWatermarkMoved());
         callback.accept(read.results());
     }
 }

@@ -2,7 +2,9 @@ package io.tributary.broker.replica;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.protocol.Errors;
 
@@ -19,18 +21,24 @@ final class DelayedProduce extends DelayedOperation {
 
     private final Map<TopicPartition, ProduceResult> results;
     private final Map<TopicPartition, Pending> pending = new LinkedHashMap<>();
-    private final ReplicaManager replicaManager;
+    private final Function<TopicPartition, Optional<Partition>> partitions;
     private final Consumer<Map<TopicPartition, ProduceResult>> callback;
 
-    DelayedProduce(long delayMs, Map<TopicPartition, ProduceResult> results, ReplicaManager replicaManager,
+    /**
+     * @param delayMs    how long it may wait, ms ({@code timeout.ms} of the request)
+     * @param results    the appends' results per partition
+     * @param partitions the online partitions
+     */
+    DelayedProduce(long delayMs, Map<TopicPartition, ProduceResult> results,
+                   Function<TopicPartition, Optional<Partition>> partitions,
                    Consumer<Map<TopicPartition, ProduceResult>> callback) {
         super(delayMs);
         this.results = new LinkedHashMap<>(results);
-        this.replicaManager = replicaManager;
+        this.partitions = partitions;
         this.callback = callback;
         results.forEach((tp, result) -> {
             if (result.error() == Errors.NONE && result.lastOffset() >= 0) {
-                int minIsr = replicaManager.getPartition(tp).flatMap(Partition::log)
+                int minIsr = partitions.apply(tp).flatMap(Partition::log)
                     .map(l -> l.config().minInSyncReplicas()).orElse(1);
                 pending.put(tp, new Pending(result.lastOffset() + 1, minIsr));
             }
@@ -46,7 +54,7 @@ final class DelayedProduce extends DelayedOperation {
     protected boolean tryComplete() {
         pending.entrySet().removeIf(e -> {
             // Not Optional.map: a partition still waiting answers null, which map would turn into "no partition".
-            Partition partition = replicaManager.getPartition(e.getKey()).orElse(null);
+            Partition partition = partitions.apply(e.getKey()).orElse(null);
             Errors error = partition == null ? Errors.NOT_LEADER_OR_FOLLOWER
                 : partition.checkEnoughReplicasReachOffset(e.getValue().requiredOffset(), e.getValue().minInSyncReplicas());
             if (error == null) {

@@ -23,14 +23,14 @@ final class ReadReplicaSelection {
 
     private final int brokerId;
     private final MetadataCache metadataCache;
-    private volatile ReplicaSelector selector;
+    private final ReplicaSelector selector;
 
-    ReadReplicaSelection(int brokerId, MetadataCache metadataCache) {
+    /**
+     * @param selector {@code replica.selector.class} (KIP-392), or null to keep consumers on the leader
+     */
+    ReadReplicaSelection(int brokerId, MetadataCache metadataCache, ReplicaSelector selector) {
         this.brokerId = brokerId;
         this.metadataCache = metadataCache;
-    }
-
-    void setSelector(ReplicaSelector selector) {
         this.selector = selector;
     }
 

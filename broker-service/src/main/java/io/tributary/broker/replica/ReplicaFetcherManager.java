@@ -37,16 +37,18 @@ public final class ReplicaFetcherManager implements Closeable {
     private final Time time;
     private final Map<FetcherKey, ReplicaFetcherThread> fetchers = new HashMap<>();
     private final Map<TopicPartition, FetcherKey> assignment = new HashMap<>();
-    private ReplicaManager replicaManager;
+    private final FollowerPartitions partitions;
     private boolean closed;
 
     /**
      * @param numFetchers {@code num.replica.fetchers}
      * @param brokerNodes the inter-broker address of a live broker, or empty
+     * @param partitions  what the fetchers append to and tell
      */
-    public ReplicaFetcherManager(int brokerId, int numFetchers, ReplicaFetcherThread.Config config,
-                                 IntFunction<Optional<Node>> brokerNodes, Time time) {
+    ReplicaFetcherManager(int brokerId, int numFetchers, ReplicaFetcherThread.Config config,
+                          IntFunction<Optional<Node>> brokerNodes, FollowerPartitions partitions, Time time) {
         this.brokerId = brokerId;
+        this.partitions = partitions;
         this.numFetchers = numFetchers;
         this.config = config;
         this.brokerNodes = brokerNodes;
@@ -66,10 +68,6 @@ public final class ReplicaFetcherManager implements Closeable {
             listenerName, java.util.Collections.unmodifiableMap(new java.util.HashMap<>(clientConfigs)));
     }
 
-    synchronized void setReplicaManager(ReplicaManager replicaManager) {
-        this.replicaManager = replicaManager;
-    }
-
     /**
      * Starts fetching {@code tp} from {@code leaderId}.
      *
@@ -83,7 +81,7 @@ public final class ReplicaFetcherManager implements Closeable {
         FetcherKey key = new FetcherKey(leaderId, Math.floorMod(31 * tp.topic().hashCode() + tp.partition(), numFetchers));
         ReplicaFetcherThread fetcher = fetchers.computeIfAbsent(key, k -> {
             ReplicaFetcherThread thread = new ReplicaFetcherThread("ReplicaFetcherThread-" + k.fetcherId() + "-"
-                + k.sourceBrokerId() + "-on-" + brokerId, brokerId, k.sourceBrokerId(), config, replicaManager,
+                + k.sourceBrokerId() + "-on-" + brokerId, brokerId, k.sourceBrokerId(), config, partitions,
                 brokerNodes, time);
             thread.start();
             return thread;

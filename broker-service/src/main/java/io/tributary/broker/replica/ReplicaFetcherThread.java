@@ -65,7 +65,7 @@ final class ReplicaFetcherThread extends Thread {
     private final int brokerId;
     private final int sourceBrokerId;
     private final Config config;
-    private final ReplicaManager replicaManager;
+    private final FollowerPartitions partitions;
     private final IntFunction<Optional<Node>> brokerNodes;
     private final Time time;
     private final BrokerBlockingSender sender;
@@ -75,14 +75,14 @@ final class ReplicaFetcherThread extends Thread {
     private volatile boolean running = true;
     private volatile boolean sslReloadRequested;
 
-    ReplicaFetcherThread(String name, int brokerId, int sourceBrokerId, Config config, ReplicaManager replicaManager,
+    ReplicaFetcherThread(String name, int brokerId, int sourceBrokerId, Config config, FollowerPartitions partitions,
                          IntFunction<Optional<Node>> brokerNodes, Time time) {
         super(name);
         setDaemon(true);
         this.brokerId = brokerId;
         this.sourceBrokerId = sourceBrokerId;
         this.config = config;
-        this.replicaManager = replicaManager;
+        this.partitions = partitions;
         this.brokerNodes = brokerNodes;
         this.time = time;
         this.sender = new BrokerBlockingSender(name, config.listenerName(), config.clientConfigs(),
@@ -218,7 +218,7 @@ final class ReplicaFetcherThread extends Thread {
                     nextReadyMs = Math.min(nextReadyMs, state.delayUntilMs());
                     continue;
                 }
-                Optional<PartitionLog> partitionLog = replicaManager.getPartition(e.getKey()).flatMap(Partition::log);
+                Optional<PartitionLog> partitionLog = partitions.partition(e.getKey()).flatMap(Partition::log);
                 if (partitionLog.isEmpty()) {
                     continue;
                 }
@@ -287,9 +287,9 @@ final class ReplicaFetcherThread extends Thread {
         }
         // Outside the lock: these reach the fetcher manager and other delayed operations, which
         // take their own locks before this one.
-        storageErrors.forEach(replicaManager::handleStorageError);
+        storageErrors.forEach(partitions::storageError);
         // Consumers reading from this follower (KIP-392) may wait for its high watermark to move.
-        appended.forEach(replicaManager::completeDelayedRequests);
+        appended.forEach(partitions::appended);
     }
 
     /**
@@ -301,7 +301,7 @@ final class ReplicaFetcherThread extends Thread {
     private void processPartitionData(TopicPartition tp, PartitionFetchState state, FetchResponseData.PartitionData data,
                                       List<TopicPartition> appended,
                                       Map<TopicPartition, KafkaStorageException> storageErrors) {
-        Optional<Partition> partition = replicaManager.getPartition(tp);
+        Optional<Partition> partition = partitions.partition(tp);
         if (partition.isEmpty()) {
             partitionStates.remove(tp);
             return;
@@ -317,7 +317,7 @@ final class ReplicaFetcherThread extends Thread {
                             diverging.endOffset());
                     } else {
                         MemoryRecords records = (MemoryRecords) FetchResponse.recordsOrFail(data);
-                        replicaManager.topicStats().recordReplicationBytesIn(records.sizeInBytes());
+                        partitions.replicationBytesIn(records.sizeInBytes());
                         newEnd = partition.get().appendRecordsToFollower(records, state.leaderEpoch(), data.highWatermark(),
                             data.logStartOffset()).map(info -> partition.get().log().orElseThrow().logEndOffset());
                     }
