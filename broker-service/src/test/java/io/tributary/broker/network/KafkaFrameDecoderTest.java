@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Kafka's request framing on a PLAINTEXT connection ({@link KafkaFrameDecoder} in front of
  * {@link RequestChannel}, over an embedded channel): a frame split across many reads is
- * reassembled; a frame larger than {@code socket.request.max.bytes} closes the connection, as a
- * negative size does; a frame whose header cannot be parsed (unknown api key,
+ * reassembled; a frame of {@code socket.request.max.bytes} is taken and a larger one closes the
+ * connection, as a negative size does; a frame whose header cannot be parsed (unknown api key,
  * too short, empty) closes that connection only, without an exception escaping the pipeline.
  */
 class KafkaFrameDecoderTest {
@@ -59,6 +59,17 @@ class KafkaFrameDecoderTest {
 
         assertThat(handler.correlationIds()).containsExactly(1, 2);
         assertThat(connection.responseCorrelationIds()).containsExactly(1, 2);
+    }
+
+    @Test
+    void aFrameOfSocketRequestMaxBytesIsTaken() {
+        // Kafka refuses a receive whose size prefix is above socket.request.max.bytes; the prefix
+        // itself does not count (NetworkReceive).
+        connection.write(paddedTo(MAX_REQUEST_BYTES));
+
+        assertThat(connection.isOpen()).isTrue();
+        assertThat(handler.calls()).hasSize(1);
+        assertThat(handler.lastCall().body().remaining()).isGreaterThan(MAX_REQUEST_BYTES - 100);
     }
 
     @Test
