@@ -123,6 +123,24 @@ final class EmbeddedConnection {
         return sizePrefixed(request.serializeWithHeader(header));
     }
 
+    /**
+     * The request's frame grown to a size prefix of {@code size} bytes with padding after the body
+     * (which {@link ControlledRequestHandler} does not parse).
+     */
+    ByteBuf frameOfSize(AbstractRequest request, int correlationId, int size) {
+        ByteBuf frame = frame(request, correlationId);
+        int payload = frame.readableBytes() - 4;
+        if (size < payload) {
+            throw new IllegalArgumentException("the request alone takes " + payload + " bytes");
+        }
+        ByteBuf padded = Unpooled.buffer(4 + size);
+        padded.writeInt(size);
+        padded.writeBytes(frame, frame.readerIndex() + 4, payload);
+        padded.writeZero(size - payload);
+        frame.release();
+        return padded;
+    }
+
     /** Writes raw bytes as one read. */
     void write(ByteBuf bytes) {
         channel.writeInbound(bytes);

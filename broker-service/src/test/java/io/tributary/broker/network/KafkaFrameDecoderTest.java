@@ -6,7 +6,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.nio.ByteBuffer;
 import org.apache.kafka.common.message.RequestHeaderData;
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
 import org.apache.kafka.common.protocol.ObjectSerializationCache;
 import org.apache.kafka.common.requests.ApiVersionsRequest;
@@ -65,7 +64,7 @@ class KafkaFrameDecoderTest {
     void aFrameOfSocketRequestMaxBytesIsTaken() {
         // Kafka refuses a receive whose size prefix is above socket.request.max.bytes; the prefix
         // itself does not count (NetworkReceive).
-        connection.write(paddedTo(MAX_REQUEST_BYTES));
+        connection.write(connection.frameOfSize(apiVersions(), 1, MAX_REQUEST_BYTES));
 
         assertThat(connection.isOpen()).isTrue();
         assertThat(handler.calls()).hasSize(1);
@@ -74,7 +73,7 @@ class KafkaFrameDecoderTest {
 
     @Test
     void aFrameOverSocketRequestMaxBytesClosesTheConnection() {
-        ByteBuf frame = paddedTo(MAX_REQUEST_BYTES + 1);
+        ByteBuf frame = connection.frameOfSize(apiVersions(), 1, MAX_REQUEST_BYTES + 1);
 
         // The size alone is enough: the connection goes before the rest of the frame arrives.
         connection.write(frame.readRetainedSlice(8));
@@ -153,18 +152,5 @@ class KafkaFrameDecoderTest {
         ByteBuffer buffer = ByteBuffer.allocate(data.size(cache, (short) 2));
         data.write(new ByteBufferAccessor(buffer), cache, (short) 2);
         return buffer.flip();
-    }
-
-    /** An ApiVersions request frame whose size prefix says {@code size}: padding after the body. */
-    private ByteBuf paddedTo(int size) {
-        ByteBuf frame = connection.frame(apiVersions(), 1);
-        int payload = frame.readableBytes() - 4;
-        ByteBuf padded = Unpooled.buffer(4 + size);
-        padded.writeInt(size);
-        padded.writeBytes(frame, frame.readerIndex() + 4, payload);
-        padded.writeZero(size - payload);
-        frame.release();
-        assertThat(ApiKeys.API_VERSIONS.id).isEqualTo(padded.getShort(4));
-        return padded;
     }
 }

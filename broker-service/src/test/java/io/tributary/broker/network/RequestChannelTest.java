@@ -119,13 +119,13 @@ class RequestChannelTest {
 
     @Test
     void readingPausesWhileQueuedRequestsExceedTheLimitAndResumesWhenDrained() {
-        int padding = QUEUE_LIMIT_BYTES / 2 + 1024;
+        int size = QUEUE_LIMIT_BYTES / 2 + 1024;
         connection.send(apiVersions());
         assertThat(handler.correlationIds()).containsExactly(1);
 
-        connection.write(paddedFrame(2, padding));
+        connection.write(connection.frameOfSize(apiVersions(), 2, size));
         assertThat(connection.readsFromSocket()).isTrue();
-        connection.write(paddedFrame(3, padding));
+        connection.write(connection.frameOfSize(apiVersions(), 3, size));
         assertThat(connection.readsFromSocket()).as("over 16 MiB queued").isFalse();
 
         handler.calls().get(0).respond();
@@ -137,17 +137,6 @@ class RequestChannelTest {
         handler.calls().get(2).respond();
         assertThat(connection.responseCorrelationIds()).containsExactly(1, 2, 3);
         assertThat(connection.readsFromSocket()).isTrue();
-    }
-
-    /** An ApiVersions request frame with {@code padding} extra bytes after its body (the handler does not parse it). */
-    private ByteBuf paddedFrame(int correlationId, int padding) {
-        ByteBuf frame = connection.frame(apiVersions(), correlationId);
-        ByteBuf padded = Unpooled.buffer(frame.readableBytes() + padding);
-        padded.writeInt(frame.readableBytes() - 4 + padding);
-        padded.writeBytes(frame, frame.readerIndex() + 4, frame.readableBytes() - 4);
-        padded.writeZero(padding);
-        frame.release();
-        return padded;
     }
 
     @Test
