@@ -10,11 +10,9 @@ import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.Response;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.function.BiFunction;
 import org.apache.kafka.common.errors.CoordinatorNotAvailableException;
 import org.apache.kafka.common.errors.NotCoordinatorException;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
@@ -47,13 +45,13 @@ import org.junit.jupiter.api.Test;
 class KafkaApisTest {
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    private final FakeHandler metadata = new FakeHandler(ApiKeys.METADATA, 1, 12,
+    private final FakeApiHandler metadata = new FakeApiHandler(ApiKeys.METADATA, 1, 12,
         (context, request) -> Responses.completed(context, new MetadataResponse(new MetadataResponseData(),
             context.apiVersion())));
-    private final FakeHandler produce = new FakeHandler(ApiKeys.PRODUCE, 3, 12, (context, request) -> {
+    private final FakeApiHandler produce = new FakeApiHandler(ApiKeys.PRODUCE, 3, 12, (context, request) -> {
         throw new AssertionError("not served below v3");
     }).advertisingFrom(0);
-    private final FakeHandler listGroups = new FakeHandler(ApiKeys.LIST_GROUPS, 0, 5, (context, request) -> {
+    private final FakeApiHandler listGroups = new FakeApiHandler(ApiKeys.LIST_GROUPS, 0, 5, (context, request) -> {
         throw new AssertionError("each test sets the answer");
     });
     private final ApiVersionsHandler apiVersions = new ApiVersionsHandler(List.of(metadata, produce, listGroups),
@@ -220,7 +218,7 @@ class KafkaApisTest {
 
     @Test
     void twoHandlersForOneApiAreRefused() {
-        FakeHandler another = new FakeHandler(ApiKeys.METADATA, 1, 12, (context, request) -> null);
+        FakeApiHandler another = new FakeApiHandler(ApiKeys.METADATA, 1, 12, (context, request) -> null);
 
         assertThatThrownBy(() -> new KafkaApis(List.of(metadata, another), Runnable::run, RequestMetrics.noop(),
             Time.SYSTEM)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("METADATA");
@@ -251,56 +249,5 @@ class KafkaApisTest {
         byte[] bytes = new byte[buffer.getShort()];
         buffer.get(bytes);
         return new String(bytes, StandardCharsets.UTF_8);
-    }
-
-    /** An {@link ApiHandler} of a chosen api and versions that records its requests and answers as told. */
-    static final class FakeHandler implements ApiHandler {
-
-        private final ApiKeys apiKey;
-        private final short minVersion;
-        private final short maxVersion;
-        private short advertisedMinVersion;
-        final List<AbstractRequest> requests = new ArrayList<>();
-        BiFunction<RequestContext, AbstractRequest, CompletableFuture<Response>> answer;
-
-        FakeHandler(ApiKeys apiKey, int minVersion, int maxVersion,
-                    BiFunction<RequestContext, AbstractRequest, CompletableFuture<Response>> answer) {
-            this.apiKey = apiKey;
-            this.minVersion = (short) minVersion;
-            this.maxVersion = (short) maxVersion;
-            this.advertisedMinVersion = (short) minVersion;
-            this.answer = answer;
-        }
-
-        FakeHandler advertisingFrom(int version) {
-            advertisedMinVersion = (short) version;
-            return this;
-        }
-
-        @Override
-        public ApiKeys apiKey() {
-            return apiKey;
-        }
-
-        @Override
-        public short minVersion() {
-            return minVersion;
-        }
-
-        @Override
-        public short maxVersion() {
-            return maxVersion;
-        }
-
-        @Override
-        public short advertisedMinVersion() {
-            return advertisedMinVersion;
-        }
-
-        @Override
-        public CompletableFuture<Response> handle(RequestContext context, AbstractRequest request) {
-            requests.add(request);
-            return answer.apply(context, request);
-        }
     }
 }
