@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.WriteBufferWaterMark;
+import io.netty.handler.timeout.IdleStateEvent;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -29,7 +30,8 @@ import org.junit.jupiter.api.Test;
  * dispatched only once the previous response is written; reading from the socket pauses while
  * more than 16 MiB of requests wait or while the client does not read its responses, and resumes
  * once drained; a failed or throwing handler, an unserializable response, {@code SendThenClose}
- * and {@code CloseConnection} close the connection and free the requests still queued.
+ * and {@code CloseConnection} close the connection and free the requests still queued, as the
+ * idle timeout does.
  */
 class RequestChannelTest {
 
@@ -237,6 +239,25 @@ class RequestChannelTest {
         assertThat(connection.frames()).isEmpty();
         assertThat(frame.refCnt()).as("request bytes released").isZero();
         connection.channel().checkException();
+    }
+
+    @Test
+    void anIdleConnectionIsClosedWithTheRequestsItQueued() {
+        ByteBuf frames = Unpooled.buffer();
+        for (int id = 1; id <= 2; id++) {
+            ByteBuf frame = connection.frame(apiVersions(), id);
+            frames.writeBytes(frame);
+            frame.release();
+        }
+        connection.write(frames);
+
+        // What the idle handler KafkaServer puts first fires after connections.max.idle.ms.
+        connection.channel().pipeline().fireUserEventTriggered(IdleStateEvent.ALL_IDLE_STATE_EVENT);
+
+        assertThat(connection.isOpen()).isFalse();
+        handler.lastCall().respond();
+        assertThat(connection.frames()).isEmpty();
+        assertThat(frames.refCnt()).as("request bytes released").isZero();
     }
 
     private static RequestContext context(ApiKeys api, int correlationId) {
