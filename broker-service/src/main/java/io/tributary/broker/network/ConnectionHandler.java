@@ -41,7 +41,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     private static final int MAX_QUEUED_BYTES = 16 * 1024 * 1024;
 
     private final RequestHandler handler;
-    private final RequestChannel requestChannel;
+    private final RequestQueue requestChannel;
     private final ListenerSecurity security;
     private final String listenerName;
     private final SecurityProtocol securityProtocol;
@@ -60,7 +60,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
      * @param requestChannel the queue to the request handler threads
      * @param security       the listener's TLS, SASL and principals
      */
-    ConnectionHandler(RequestHandler handler, RequestChannel requestChannel, ListenerSecurity security) {
+    ConnectionHandler(RequestHandler handler, RequestQueue requestChannel, ListenerSecurity security) {
         this.handler = handler;
         this.requestChannel = requestChannel;
         this.security = security;

@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * (a lock-free queue, a counted bound and a semaphore the handler threads wait on), so an event loop
  * never parks here.
  */
-public final class RequestChannel {
+public final class RequestChannel implements RequestQueue {
 
     private final int capacity;
     private final Queue<Runnable> requests = new ConcurrentLinkedQueue<>();
@@ -47,6 +47,7 @@ public final class RequestChannel {
      *
      * @return false when the queue is full or closed: the caller keeps the request and waits for {@link #whenSpace}
      */
+    @Override
     public boolean offer(Runnable request) {
         if (closed) {
             return false;
@@ -65,6 +66,7 @@ public final class RequestChannel {
      * takes one). The waiter runs on the thread that made the room and must only hand off to the
      * connection's event loop; it may find the queue full again, and then offers and waits again.
      */
+    @Override
     public void whenSpace(Runnable waiter) {
         waiters.add(waiter);
         // The queue may have drained between the refused offer and this registration: nobody else would call.
