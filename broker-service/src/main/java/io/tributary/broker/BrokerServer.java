@@ -244,7 +244,8 @@ public final class BrokerServer {
             scheduler = new DefaultScheduler(2, "broker-" + properties.id() + "-scheduler");
             List<File> logDirs = properties.logDirPaths().stream().map(java.nio.file.Path::toFile).toList();
             logManager = new LogManager(logDirs, new LogManager.Settings(properties.numRecoveryThreadsPerDataDir(),
-                properties.logRetentionCheckIntervalMs(), 1000, properties.logFlushOffsetCheckpointIntervalMs(), 5000,
+                properties.logRetentionCheckIntervalMs(), properties.logFlushSchedulerIntervalMs(),
+                properties.logFlushOffsetCheckpointIntervalMs(), properties.replicaHighWatermarkCheckpointIntervalMs(),
                 properties.producerIdExpirationMs(), properties.producerIdExpirationCheckIntervalMs()), scheduler, time);
             if (properties.logCleanerEnable()) {
                 logManager.enableCleaner(new LogCleaner.Config(properties.logCleanerThreads(),
@@ -296,8 +297,8 @@ public final class BrokerServer {
             if (!securityBootstrap.isEmpty()) {
                 securityBootstrap.apply(zkClient); // before the stores load and the listeners bind
             }
-            scramCredentialStore = new ScramCredentialStore(zkClient);
-            aclStore = new AclStore(zkClient);
+            scramCredentialStore = new ScramCredentialStore(zkClient, time);
+            aclStore = new AclStore(zkClient, time);
             KafkaApis apis = new KafkaApis(ApiHandlers.create(properties, metadataCache, replicaManager, adminManager,
                 new ZkProducerIdManager(properties.id(), zkClient), groupCoordinator, controller, scramCredentialStore,
                 aclStore, authorizer),

@@ -51,6 +51,10 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
  * @param logFlushIntervalMessages           messages appended before an fsync (default: never, rely on replication)
  * @param logFlushIntervalMs                 time before an fsync, ms (default: never)
  * @param logFlushOffsetCheckpointIntervalMs how often the recovery point checkpoint is written, ms
+ * @param logFlushSchedulerIntervalMs        how often logs are checked against {@code flush.ms}, ms
+ *                                           ({@code log.flush.scheduler.interval.ms}; Kafka's default never checks)
+ * @param replicaHighWatermarkCheckpointIntervalMs how often the high watermarks are checkpointed, ms
+ *                                           ({@code replica.high.watermark.checkpoint.interval.ms})
  * @param logCleanupPolicy                   default {@code cleanup.policy}
  * @param logMessageTimestampType            default {@code message.timestamp.type}
  * @param logMessageTimestampBeforeMaxMs     default {@code message.timestamp.before.max.ms}
@@ -144,6 +148,8 @@ public record BrokerProperties(
         @DefaultValue("9223372036854775807") long logFlushIntervalMessages,
         @DefaultValue("9223372036854775807") long logFlushIntervalMs,
         @DefaultValue("60000") long logFlushOffsetCheckpointIntervalMs,
+        @DefaultValue("1000") long logFlushSchedulerIntervalMs,
+        @DefaultValue("5000") long replicaHighWatermarkCheckpointIntervalMs,
         @DefaultValue("delete") String logCleanupPolicy,
         @DefaultValue("CreateTime") String logMessageTimestampType,
         @DefaultValue("9223372036854775807") long logMessageTimestampBeforeMaxMs,

@@ -82,8 +82,8 @@ public final class AclStore implements Closeable {
     private ExecutorService refresher;
 
     /** A store that purges change notifications older than Kafka's 15 minutes, by the system clock. */
-    public AclStore(KafkaZkClient zkClient) {
-        this(zkClient, ChangeNotificationPurger.DEFAULT_EXPIRATION_MS, Time.SYSTEM);
+    public AclStore(KafkaZkClient zkClient, Time time) {
+        this(zkClient, ChangeNotificationPurger.DEFAULT_EXPIRATION_MS, time);
     }
 
     /**

@@ -78,8 +78,8 @@ public final class ScramCredentialStore implements Closeable {
     private CuratorCache watch;
 
     /** A store that purges change notifications older than Kafka's 15 minutes, by the system clock. */
-    public ScramCredentialStore(KafkaZkClient zkClient) {
-        this(zkClient, ChangeNotificationPurger.DEFAULT_EXPIRATION_MS, Time.SYSTEM);
+    public ScramCredentialStore(KafkaZkClient zkClient, Time time) {
+        this(zkClient, ChangeNotificationPurger.DEFAULT_EXPIRATION_MS, time);
     }
 
     /**

@@ -28,6 +28,7 @@ import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourcePatternFilter;
 import org.apache.kafka.common.resource.ResourceType;
+import org.apache.kafka.common.utils.Time;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -59,9 +60,9 @@ class AclStoreTest {
         // An ACL Kafka wrote before these brokers started.
         zkA.curator().create().creatingParentsIfNeeded().forPath("/kafka-acl/Topic/preexisting", bytes(
             "{\"version\":1,\"acls\":[{\"principal\":\"User:old\",\"permissionType\":\"Deny\",\"operation\":\"Write\",\"host\":\"10.0.0.1\"}]}"));
-        brokerA = new AclStore(zkA);
+        brokerA = new AclStore(zkA, Time.SYSTEM);
         brokerA.start(20000);
-        brokerB = new AclStore(zkB);
+        brokerB = new AclStore(zkB, Time.SYSTEM);
         brokerB.start(20000);
     }
 
@@ -301,7 +302,7 @@ class AclStoreTest {
     void aFilterNamingOneResourceDeletesFromZooKeeperWhatTheViewHasNotSeen() throws Exception {
         // A store never started has nothing in view, like a broker whose watch has not delivered a
         // change yet: a filter that names exactly one resource pattern still finds its node.
-        AclStore unwatched = new AclStore(zkB);
+        AclStore unwatched = new AclStore(zkB, Time.SYSTEM);
         brokerA.create(List.of(read(ResourceType.GROUP, "unseen", PatternType.LITERAL, "User:ivy")));
         assertThat(unwatched.acls(AclBindingFilter.ANY)).isEmpty();
 

@@ -30,6 +30,7 @@ import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.security.scram.internals.ScramMechanism;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.data.Stat;
+import org.apache.kafka.common.utils.Time;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -74,8 +75,8 @@ class ChangeNotificationPurgeTest {
              KafkaZkClient zkB = connect("expiry");
              AclStore aclsA = new AclStore(zkA, EXPIRATION_MS, time);
              ScramCredentialStore scramA = new ScramCredentialStore(zkA, EXPIRATION_MS, time);
-             AclStore aclsB = new AclStore(zkB);
-             ScramCredentialStore scramB = new ScramCredentialStore(zkB)) {
+             AclStore aclsB = new AclStore(zkB, Time.SYSTEM);
+             ScramCredentialStore scramB = new ScramCredentialStore(zkB, Time.SYSTEM)) {
             aclsA.start(20000);
             scramA.start(20000);
             aclsB.start(20000);
@@ -190,8 +191,8 @@ class ChangeNotificationPurgeTest {
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(notifications(zkA)).isEmpty());
         }
         try (KafkaZkClient zkC = connect("late");
-             AclStore aclsC = new AclStore(zkC);
-             ScramCredentialStore scramC = new ScramCredentialStore(zkC)) {
+             AclStore aclsC = new AclStore(zkC, Time.SYSTEM);
+             ScramCredentialStore scramC = new ScramCredentialStore(zkC, Time.SYSTEM)) {
             aclsC.start(20000);
             scramC.start(20000);
             assertThat(aclsC.acls(AclBindingFilter.ANY)).containsExactlyInAnyOrder(
@@ -208,8 +209,8 @@ class ChangeNotificationPurgeTest {
              KafkaZkClient zkB = connect("expired");
              AclStore aclsA = new AclStore(zkA, EXPIRATION_MS, later);
              ScramCredentialStore scramA = new ScramCredentialStore(zkA, EXPIRATION_MS, later);
-             AclStore aclsB = new AclStore(zkB);
-             ScramCredentialStore scramB = new ScramCredentialStore(zkB)) {
+             AclStore aclsB = new AclStore(zkB, Time.SYSTEM);
+             ScramCredentialStore scramB = new ScramCredentialStore(zkB, Time.SYSTEM)) {
             aclsA.start(20000);
             scramA.start(20000);
             aclsB.start(20000);

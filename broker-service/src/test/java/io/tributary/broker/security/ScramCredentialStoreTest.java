@@ -24,6 +24,7 @@ import org.apache.kafka.common.security.scram.ScramCredential;
 import org.apache.kafka.common.security.scram.internals.ScramCredentialUtils;
 import org.apache.kafka.common.security.scram.internals.ScramFormatter;
 import org.apache.kafka.common.security.scram.internals.ScramMechanism;
+import org.apache.kafka.common.utils.Time;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -58,9 +59,9 @@ class ScramCredentialStoreTest {
         zooKeeper = EmbeddedZooKeeper.start(dir.resolve("zookeeper").toFile(), 0, 200, true);
         zkA = KafkaZkClient.connect(zooKeeper.connectString(), 4000, 20000);
         zkB = KafkaZkClient.connect(zooKeeper.connectString(), 4000, 20000);
-        brokerA = new ScramCredentialStore(zkA);
+        brokerA = new ScramCredentialStore(zkA, Time.SYSTEM);
         brokerA.start(20000);
-        brokerB = new ScramCredentialStore(zkB);
+        brokerB = new ScramCredentialStore(zkB, Time.SYSTEM);
         brokerB.start(20000);
     }
 
@@ -151,7 +152,7 @@ class ScramCredentialStoreTest {
     @Test
     void aStoreStartedLaterLoadsExistingCredentials() {
         brokerA.alter(List.of(upsertion("erin", SHA_256, 4096, "pw", salt())), List.of());
-        try (ScramCredentialStore later = new ScramCredentialStore(zkB)) {
+        try (ScramCredentialStore later = new ScramCredentialStore(zkB, Time.SYSTEM)) {
             later.start(20000);
             assertThat(later.credential(ScramMechanism.SCRAM_SHA_256, "erin")).isPresent();
         }
