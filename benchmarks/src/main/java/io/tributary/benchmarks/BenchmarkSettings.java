@@ -31,13 +31,13 @@ record BenchmarkSettings(long records, int recordSize, int partitions, int round
                     + " positive and warmup-records not negative");
         }
         if (scenarios.isEmpty()) {
-            throw new IllegalArgumentException("benchmark.scenarios names no scenario (acks1, acksall, lz4, consume)");
+            throw new IllegalArgumentException("benchmark.scenarios names no scenario (acks1, acksall, lz4, consume, roll)");
         }
     }
 
     /** Reads the settings, with the defaults of the documented full run. */
     static BenchmarkSettings fromSystemProperties() {
-        List<Scenario> scenarios = Arrays.stream(prop("benchmark.scenarios", "acks1,acksall,lz4,consume").split(","))
+        List<Scenario> scenarios = Arrays.stream(prop("benchmark.scenarios", "acks1,acksall,lz4,consume,roll").split(","))
                 .map(String::trim).filter(s -> !s.isEmpty()).map(Scenario::named).toList();
         return new BenchmarkSettings(
                 Long.parseLong(prop("benchmark.records", "2000000")),

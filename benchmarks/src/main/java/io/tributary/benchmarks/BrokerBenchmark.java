@@ -111,7 +111,7 @@ public final class BrokerBenchmark {
                             + LogTail.of(broker.logFile(), 40));
         }
         try {
-            broker.createTopic(topic, settings.partitions());
+            broker.createTopic(topic, settings.partitions(), scenario.topicConfigs());
         } catch (Exception e) {
             return new RunResult(broker.name(), scenario.name(), round, null, 0, 0, 0, 0,
                     "creating topic " + topic + " failed: " + e + "\n  broker log " + broker.logFile()

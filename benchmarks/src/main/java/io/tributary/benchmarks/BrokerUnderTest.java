@@ -95,8 +95,14 @@ abstract class BrokerUnderTest {
 
     /** Creates {@code topic} with replication factor 1 and waits until every partition has a leader. */
     final void createTopic(String topic, int partitions) throws Exception {
+        createTopic(topic, partitions, java.util.Map.of());
+    }
+
+    /** Creates {@code topic} with replication factor 1 and {@code configs}, and waits for its leaders. */
+    final void createTopic(String topic, int partitions, java.util.Map<String, String> configs) throws Exception {
         try (Admin admin = admin()) {
-            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(60, TimeUnit.SECONDS);
+            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1).configs(configs)))
+                    .all().get(60, TimeUnit.SECONDS);
             Instant deadline = Instant.now().plusSeconds(60);
             while (true) {
                 try {

@@ -10,16 +10,20 @@ import java.util.Map;
  * @param producerProps producer settings given to ProducerPerformance ({@code linger.ms} in ms); for a
  *                      consumer scenario, those of the unmeasured run that fills the topic
  * @param consume       whether ConsumerPerformance is measured (after filling the topic) rather than the producer
+ * @param topicConfigs  configs of the scenario's topic (e.g. {@code segment.bytes}), on both brokers
  */
-record Scenario(String name, Map<String, String> producerProps, boolean consume) {
+record Scenario(String name, Map<String, String> producerProps, boolean consume, Map<String, String> topicConfigs) {
 
     /**
-     * The scenarios by name: {@code acks1}, {@code acksall}, {@code lz4} (acks=all, lz4, linger 5 ms), and
-     * {@code consume} (a consumer group member reading what acks=1 wrote).
+     * The scenarios by name: {@code acks1}, {@code acksall}, {@code lz4} (acks=all, lz4, linger 5 ms),
+     * {@code consume} (a consumer group member reading what acks=1 wrote), and {@code roll} (acks=1 to a
+     * topic with {@code segment.bytes=1048576}, the smallest Kafka allows: a segment roll every 1 MiB per
+     * partition, so the produce latency includes the rolls).
      */
     static Scenario named(String name) {
         Map<String, String> props = new LinkedHashMap<>();
         boolean consume = false;
+        Map<String, String> topicConfigs = Map.of();
         switch (name) {
             case "acks1" -> props.put("acks", "1");
             case "acksall" -> props.put("acks", "all");
@@ -32,16 +36,22 @@ record Scenario(String name, Map<String, String> producerProps, boolean consume)
                 props.put("acks", "1");
                 consume = true;
             }
+            case "roll" -> {
+                props.put("acks", "1");
+                topicConfigs = Map.of("segment.bytes", "1048576");
+            }
             default -> throw new IllegalArgumentException(
-                    "unknown scenario '" + name + "', expected acks1, acksall, lz4 or consume");
+                    "unknown scenario '" + name + "', expected acks1, acksall, lz4, consume or roll");
         }
-        return new Scenario(name, Map.copyOf(props), consume);
+        return new Scenario(name, Map.copyOf(props), consume, topicConfigs);
     }
 
     /** The settings as {@code key=value} words, in a stable order. */
     String describe() {
         String producer = String.join(" ", producerProps.entrySet().stream().sorted(Map.Entry.comparingByKey())
                 .map(e -> e.getKey() + "=" + e.getValue()).toList());
-        return consume ? "ConsumerPerformance, one group member, topic filled with " + producer : producer;
+        String topic = topicConfigs.isEmpty() ? "" : ", topic " + String.join(" ", topicConfigs.entrySet().stream()
+                .sorted(Map.Entry.comparingByKey()).map(e -> e.getKey() + "=" + e.getValue()).toList());
+        return (consume ? "ConsumerPerformance, one group member, topic filled with " + producer : producer) + topic;
     }
 }
