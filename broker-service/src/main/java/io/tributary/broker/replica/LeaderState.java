@@ -69,7 +69,7 @@ final class LeaderState implements PartitionRole {
      */
     @FunctionalInterface
     interface IsrChangeSubmitter {
-        void submit(LeaderState from, IsrChange change);
+        void submit(IsrChange change);
     }
 
     private final TopicPartition topicPartition;
@@ -318,7 +318,7 @@ final class LeaderState implements PartitionRole {
         newIsr.stream().filter(r -> !union.contains(r)).forEach(union::add);
         maximalIsr = List.copyOf(union);
         logger.info("{}: ISR {} -> {} in leader epoch {} ({})", topicPartition, isr, newIsr, leaderEpoch, why);
-        isrChangeSubmitter.submit(this, new IsrChange(current.withIsr(newIsr), isr.size()));
+        isrChangeSubmitter.submit(new IsrChange(current.withIsr(newIsr), isr.size()));
     }
 
     /** The write of an ISR change ended, landed or not: no change is in flight. Caller holds the write lock. */

@@ -188,7 +188,7 @@ public final class Partition {
      * Writes an ISR change a leader state decided on (called with the lock held; the updater
      * never calls back on this thread); its result is applied under the write lock.
      */
-    private void submitIsrChange(LeaderState from, LeaderState.IsrChange change) {
+    private void submitIsrChange(LeaderState.IsrChange change) {
         context.isrUpdater().update(topicPartition, change.proposed(),
             (newVersion, error) -> isrChangeWritten(change, newVersion, error));
     }
@@ -201,6 +201,8 @@ public final class Partition {
      */
     private void isrChangeWritten(LeaderState.IsrChange change, Integer newVersion, Throwable error) {
         boolean changed = locked(leaderIsrUpdateLock.writeLock(), () -> {
+            // As before the roles were split: any ended write, even one an earlier leader state
+            // submitted, ends the change the current leader state has in flight.
             if (role instanceof LeaderState current) {
                 current.isrChangeFinished();
             }

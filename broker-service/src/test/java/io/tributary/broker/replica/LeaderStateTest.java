@@ -65,7 +65,7 @@ class LeaderStateTest {
         Partition.Context context = new Partition.Context(0, unused, time, REPLICA_LAG_TIME_MAX_MS, tp -> { },
             (tp, id) -> true, new ReplicaStats());
         return LeaderState.startEpoch(TP, context, new LeaderAndIsr(0, epoch, isr, 0, 0), replicas, log,
-            (from, change) -> submitted.add(change));
+            submitted::add);
     }
 
     /** {@code broker} fetches at {@code offset} now; returns whether the high watermark moved. */
