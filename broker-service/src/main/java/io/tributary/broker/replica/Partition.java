@@ -7,18 +7,19 @@ import io.tributary.broker.log.FetchIsolation;
 import io.tributary.broker.log.LogAppendInfo;
 import io.tributary.broker.log.LogOffsetMetadata;
 import io.tributary.broker.log.PartitionLog;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Consumer;
 import java.util.Optional;
+import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.BiPredicate;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.FencedLeaderEpochException;
 import org.apache.kafka.common.errors.NotEnoughReplicasException;
 import org.apache.kafka.common.errors.NotLeaderOrFollowerException;
+import org.apache.kafka.common.errors.OffsetOutOfRangeException;
 import org.apache.kafka.common.errors.UnknownLeaderEpochException;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.FileRecords;
@@ -29,22 +30,28 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One partition as this broker replicates it: its role (leader or follower), leader epoch,
- * ISR and replicas, and its local log.
+ * One partition as this broker replicates it: its role (leader or follower) in the current
+ * leader epoch, and its local log.
  *
- * <p>As leader it appends producers' batches, tracks each follower's log end offset from its
- * fetches, keeps the high watermark at the smallest log end offset in the ISR, shrinks the ISR
- * when a follower falls behind for {@code replica.lag.time.max.ms} and expands it when one
- * catches up (both written conditionally through the {@link IsrUpdater}), and tells a follower
- * where its log diverges (Fetch {@code DivergingEpoch}, KIP-595). As follower it appends what
- * its fetcher copies and takes the leader's high watermark. Leader-epoch fencing follows KIP-320.
+ * <p>The role is an object per leader and leader epoch, as in Kafka's raft module: a
+ * {@link LeaderState} while this broker leads (ISR, followers' fetch states, high watermark,
+ * ISR shrink and expansion, divergence answers to followers), a {@link FollowerState} while it
+ * follows (appends of what its fetcher copies, the leader's high watermark, divergence
+ * truncation). This class holds the lock and the current role, fences requests by role and
+ * leader epoch (KIP-320), writes the ISR changes the leader state decides on through the
+ * {@link IsrUpdater}, and serves reads: as leader, and for consumers as follower (KIP-392).
  *
- * <p>Thread-safety: role and ISR changes hold the write lock; appends and reads hold the read
- * lock, so a read never sees a half-made role change.
+ * <p>Invariant: the leader, leader epoch, ISR, replicas and log are the current role's (none,
+ * -1, empty, empty and none before the first role); the leader epoch never goes back. A new
+ * leader or epoch (or log) makes a new role object; a partition state within the epoch updates
+ * the current one.
  *
- * <p>About 780 lines, over the house limit: it is Kafka's Partition, where the leader's, the
- * follower's and the consumer-on-follower paths must check role and epoch under one lock;
- * splitting them would split that lock. Offsets by time and record deletion could move out.
+ * <p>Thread-safety: one lock for all roles, so a request never sees a half-made role change:
+ * role changes and ISR changes (a new partition state, a landed ISR write) hold the write lock;
+ * appends, reads, follower fetch states and the ISR expiration check hold the read lock. The
+ * role objects are used only under this lock, except by the lock-free {@link #isr()},
+ * {@link #checkEnoughReplicasReachOffset} and {@link #readReplicaCandidates}, which read one
+ * volatile role and its volatile fields.
  */
 public final class Partition {
 
@@ -66,25 +73,16 @@ public final class Partition {
      */
     public record Context(int localBrokerId, IsrUpdater isrUpdater, Time time, long replicaLagTimeMaxMs,
                           Consumer<TopicPartition> onStateChanged,
-                          java.util.function.BiPredicate<TopicPartition, Integer> isrEligible, ReplicaStats stats) {
+                          BiPredicate<TopicPartition, Integer> isrEligible, ReplicaStats stats) {
     }
 
     private final TopicPartition topicPartition;
     private final Context context;
     private final int localBrokerId;
     private final ReentrantReadWriteLock leaderIsrUpdateLock = new ReentrantReadWriteLock();
-    private final Map<Integer, FollowerReplica> followers = new ConcurrentHashMap<>();
     private volatile Uuid topicId;
-    private volatile PartitionLog log;
-    private volatile int leaderId = LeaderAndIsr.NO_LEADER;
-    private volatile int leaderEpoch = -1;
-    private volatile long leaderEpochStartOffset = -1;
-    private volatile LeaderAndIsr state;
-    private volatile List<Integer> isr = List.of();
-    private volatile List<Integer> replicas = List.of();
-    private volatile boolean isrUpdateInFlight;
-    /** The ISR plus a follower being added while the expansion is written, else the ISR (KIP-497's maximal ISR). */
-    private volatile List<Integer> maximalIsr = List.of();
+    /** The current role, or null before the first; replaced under the write lock. */
+    private volatile PartitionRole role;
 
     public Partition(TopicPartition topicPartition, Context context) {
         this.topicPartition = topicPartition;
@@ -101,33 +99,38 @@ public final class Partition {
     }
 
     public Optional<PartitionLog> log() {
-        return Optional.ofNullable(log);
+        PartitionRole r = role;
+        return Optional.ofNullable(r == null ? null : r.log());
     }
 
     public boolean isLeader() {
-        return leaderId == localBrokerId;
+        return role instanceof LeaderState;
     }
 
     public int leaderId() {
-        return leaderId;
+        PartitionRole r = role;
+        return r == null ? LeaderAndIsr.NO_LEADER : r.leaderId();
     }
 
     public int leaderEpoch() {
-        return leaderEpoch;
+        PartitionRole r = role;
+        return r == null ? -1 : r.leaderEpoch();
     }
 
     public List<Integer> isr() {
-        return isr;
+        PartitionRole r = role;
+        return r == null ? List.of() : r.isr();
     }
 
     public List<Integer> replicas() {
-        return replicas;
+        PartitionRole r = role;
+        return r == null ? List.of() : r.replicas();
     }
 
     /** The version of the partition state this broker last applied or wrote, or -1. */
     int stateVersion() {
-        LeaderAndIsr s = state;
-        return s == null ? -1 : s.zkVersion();
+        PartitionRole r = role;
+        return r == null ? -1 : r.state().zkVersion();
     }
 
     /**
@@ -140,41 +143,21 @@ public final class Partition {
      */
     public boolean makeLeader(LeaderAndIsr newState, List<Integer> assignedReplicas, Uuid topicId,
                               PartitionLog partitionLog) {
-        leaderIsrUpdateLock.writeLock().lock();
-        try {
-            if (newState.leaderEpoch() < leaderEpoch) {
+        return locked(leaderIsrUpdateLock.writeLock(), () -> {
+            if (newState.leaderEpoch() < leaderEpoch()) {
                 return false;
             }
-            if (newState.leaderEpoch() == leaderEpoch && isLeader() && log == partitionLog) {
-                updateWithinEpoch(newState, assignedReplicas);
-                maybeIncrementLeaderHighWatermark();
+            if (role instanceof LeaderState current && newState.leaderEpoch() == current.leaderEpoch()
+                    && current.log() == partitionLog) {
+                current.updateWithinEpoch(newState, assignedReplicas);
+                current.maybeIncrementHighWatermark();
                 return false;
             }
             this.topicId = topicId;
-            this.log = partitionLog;
-            this.leaderId = localBrokerId;
-            this.leaderEpoch = newState.leaderEpoch();
-            this.state = newState;
-            this.isr = newState.isr();
-            this.maximalIsr = newState.isr();
-            this.replicas = assignedReplicas;
-            this.isrUpdateInFlight = false;
-            long now = context.time().milliseconds();
-            followers.clear();
-            for (int replica : assignedReplicas) {
-                if (replica != localBrokerId) {
-                    FollowerReplica follower = new FollowerReplica(replica);
-                    follower.reset(now, newState.isr().contains(replica));
-                    followers.put(replica, follower);
-                }
-            }
-            leaderEpochStartOffset = partitionLog.logEndOffset();
-            partitionLog.leaderEpochCache().assign(newState.leaderEpoch(), leaderEpochStartOffset);
-            maybeIncrementLeaderHighWatermark();
+            this.role = LeaderState.startEpoch(topicPartition, context, newState, assignedReplicas, partitionLog,
+                this::submitIsrChange);
             return true;
-        } finally {
-            leaderIsrUpdateLock.writeLock().unlock();
-        }
+        });
     }
 
     /**
@@ -186,89 +169,54 @@ public final class Partition {
      */
     public boolean makeFollower(LeaderAndIsr newState, List<Integer> assignedReplicas, Uuid topicId,
                                 PartitionLog partitionLog) {
-        leaderIsrUpdateLock.writeLock().lock();
-        try {
-            if (newState.leaderEpoch() < leaderEpoch) {
+        return locked(leaderIsrUpdateLock.writeLock(), () -> {
+            if (newState.leaderEpoch() < leaderEpoch()) {
                 return false;
             }
-            if (newState.leaderEpoch() == leaderEpoch && newState.leader() == leaderId && !isLeader()
-                    && log == partitionLog) {
-                updateWithinEpoch(newState, assignedReplicas);
+            if (role instanceof FollowerState current && newState.leaderEpoch() == current.leaderEpoch()
+                    && newState.leader() == current.leaderId() && current.log() == partitionLog) {
+                current.updateWithinEpoch(newState, assignedReplicas);
                 return false;
             }
             this.topicId = topicId;
-            this.log = partitionLog;
-            this.leaderId = newState.leader();
-            this.leaderEpoch = newState.leaderEpoch();
-            this.state = newState;
-            this.isr = newState.isr();
-            this.maximalIsr = newState.isr();
-            this.replicas = assignedReplicas;
-            this.isrUpdateInFlight = false;
-            this.leaderEpochStartOffset = -1;
-            followers.clear();
+            this.role = new FollowerState(topicPartition, newState, assignedReplicas, partitionLog);
             return true;
-        } finally {
-            leaderIsrUpdateLock.writeLock().unlock();
-        }
-    }
-
-    /** Caller holds the write lock. */
-    private void updateWithinEpoch(LeaderAndIsr newState, List<Integer> assignedReplicas) {
-        if (state == null || newState.zkVersion() >= state.zkVersion() || newState.zkVersion() < 0) {
-            state = newState;
-            isr = newState.isr();
-            if (!isrUpdateInFlight) {
-                maximalIsr = newState.isr();
-            }
-        }
-        replicas = assignedReplicas;
-        if (isLeader()) {
-            long now = context.time().milliseconds();
-            for (int replica : assignedReplicas) {
-                if (replica != localBrokerId) {
-                    followers.computeIfAbsent(replica, id -> {
-                        FollowerReplica follower = new FollowerReplica(id);
-                        follower.reset(now, false);
-                        return follower;
-                    });
-                }
-            }
-            followers.keySet().retainAll(assignedReplicas);
-        }
+        });
     }
 
     /**
-     * The high watermark follows the smallest log end offset in the maximal ISR (the ISR plus a
-     * follower whose addition is being written, as KIP-497 has it: once the write lands that
-     * follower is in sync, so it must already hold everything below the high watermark); a
-     * follower whose offset is unknown (no fetch yet in this epoch) holds it. Caller holds a lock.
-     *
-     * @return whether it moved
+     * Writes an ISR change a leader state decided on (called with the lock held; the updater
+     * never calls back on this thread); its result is applied under the write lock.
      */
-    boolean maybeIncrementLeaderHighWatermark() {
-        PartitionLog l = log;
-        if (l == null || !isLeader()) {
-            return false;
-        }
-        LogOffsetMetadata newHighWatermark = l.logEndOffsetMetadata();
-        for (int replica : maximalIsr) {
-            if (replica == localBrokerId) {
-                continue;
+    private void submitIsrChange(LeaderState.IsrChange change) {
+        context.isrUpdater().update(topicPartition, change.proposed(),
+            (newVersion, error) -> isrChangeWritten(change, newVersion, error));
+    }
+
+    /**
+     * The write of an ISR change ended: no ISR change is in flight. When it landed it is counted
+     * (even when this broker's ZooKeeper watch applied the stored state first) and applied if
+     * this broker still leads that epoch with an older state; waiting requests are then told,
+     * outside the lock.
+     */
+    private void isrChangeWritten(LeaderState.IsrChange change, Integer newVersion, Throwable error) {
+        boolean changed = locked(leaderIsrUpdateLock.writeLock(), () -> {
+            // As before the roles were split: any ended write, even one an earlier leader state
+            // submitted, ends the change the current leader state has in flight.
+            if (role instanceof LeaderState current) {
+                current.isrChangeFinished();
             }
-            FollowerReplica follower = followers.get(replica);
-            if (follower == null) {
-                continue;
+            if (error != null) {
+                logger.info("{}: ISR change to {} not written ({}); waiting for the newer state", topicPartition,
+                    change.proposed().isr(), error.getMessage());
+                return false;
             }
-            LogOffsetMetadata end = follower.logEndOffset();
-            if (end.messageOffset() < newHighWatermark.messageOffset()) {
-                newHighWatermark = end;
-            }
+            context.stats().recordIsrChange(change.isrSizeBefore(), change.proposed().isr().size());
+            return role instanceof LeaderState current && current.applyWrittenIsr(change.proposed(), newVersion);
+        });
+        if (changed) {
+            context.onStateChanged().accept(topicPartition);
         }
-        if (newHighWatermark.messageOffset() < 0) {
-            return false;
-        }
-        return l.maybeIncrementHighWatermark(newHighWatermark);
     }
 
     /**
@@ -281,39 +229,14 @@ public final class Partition {
      */
     public boolean updateFollowerFetchState(int replicaId, LogOffsetMetadata fetchOffset, long followerStartOffset,
                                             long fetchTimeMs, long leaderLogEndOffset) {
-        leaderIsrUpdateLock.readLock().lock();
-        try {
-            FollowerReplica follower = followers.get(replicaId);
-            if (follower == null || !isLeader()) {
+        return locked(leaderIsrUpdateLock.readLock(), () -> {
+            if (!(role instanceof LeaderState leader)) {
                 throw new NotLeaderOrFollowerException("Broker " + replicaId + " is not a follower of " + topicPartition
-                    + " led by " + leaderId + " on broker " + localBrokerId);
+                    + " led by " + leaderId() + " on broker " + localBrokerId);
             }
-            long before = follower.logEndOffset().messageOffset();
-            follower.updateFetchState(fetchOffset, followerStartOffset, fetchTimeMs, leaderLogEndOffset);
-            maybeExpandIsr(follower);
-            return before != fetchOffset.messageOffset() && maybeIncrementLeaderHighWatermark();
-        } finally {
-            leaderIsrUpdateLock.readLock().unlock();
-        }
-    }
-
-    /**
-     * A follower out of the ISR rejoins once it holds everything up to the high watermark and
-     * everything of the current leader epoch (so it cannot miss a write acknowledged in it).
-     * Caller holds a lock.
-     */
-    private void maybeExpandIsr(FollowerReplica follower) {
-        PartitionLog l = log;
-        if (l == null || isrUpdateInFlight || isr.contains(follower.brokerId()) || !replicas.contains(follower.brokerId())
-                || !context.isrEligible().test(topicPartition, follower.brokerId())) {
-            return;
-        }
-        long end = follower.logEndOffset().messageOffset();
-        if (end >= l.highWatermark() && end >= leaderEpochStartOffset) {
-            List<Integer> newIsr = new ArrayList<>(isr);
-            newIsr.add(follower.brokerId());
-            submitIsrUpdate(newIsr, "expand: broker " + follower.brokerId() + " caught up at offset " + end);
-        }
+            return leader.updateFollowerFetchState(replicaId, fetchOffset, followerStartOffset, fetchTimeMs,
+                leaderLogEndOffset);
+        });
     }
 
     /**
@@ -323,78 +246,7 @@ public final class Partition {
      * @return whether an ISR change was submitted
      */
     public boolean maybeShrinkIsr() {
-        leaderIsrUpdateLock.readLock().lock();
-        try {
-            if (!isLeader() || isrUpdateInFlight || log == null) {
-                return false;
-            }
-            long now = context.time().milliseconds();
-            List<Integer> outOfSync = new ArrayList<>();
-            for (int replica : isr) {
-                FollowerReplica follower = followers.get(replica);
-                if (replica != localBrokerId && (follower == null
-                        || now - follower.lastCaughtUpTimeMs() > context.replicaLagTimeMaxMs())) {
-                    outOfSync.add(replica);
-                }
-            }
-            if (outOfSync.isEmpty()) {
-                return false;
-            }
-            List<Integer> newIsr = new ArrayList<>(isr);
-            newIsr.removeAll(outOfSync);
-            submitIsrUpdate(newIsr, "shrink: " + outOfSync + " not caught up within "
-                + context.replicaLagTimeMaxMs() + " ms (log end offset " + log.logEndOffset() + ", high watermark "
-                + log.highWatermark() + ", followers " + followers.values() + ")");
-            return true;
-        } finally {
-            leaderIsrUpdateLock.readLock().unlock();
-        }
-    }
-
-    /** Writes a new ISR; applied locally once stored. Caller holds a lock. */
-    private void submitIsrUpdate(List<Integer> newIsr, String why) {
-        LeaderAndIsr current = state;
-        if (current == null) {
-            return;
-        }
-        isrUpdateInFlight = true;
-        // Until the write lands, the high watermark counts both the old ISR and the new one.
-        List<Integer> union = new ArrayList<>(isr);
-        newIsr.stream().filter(r -> !union.contains(r)).forEach(union::add);
-        maximalIsr = List.copyOf(union);
-        LeaderAndIsr proposed = current.withIsr(newIsr);
-        int sizeBefore = isr.size();
-        logger.info("{}: ISR {} -> {} in leader epoch {} ({})", topicPartition, isr, newIsr, leaderEpoch, why);
-        context.isrUpdater().update(topicPartition, proposed, (newVersion, error) -> {
-            boolean changed = false;
-            leaderIsrUpdateLock.writeLock().lock();
-            try {
-                isrUpdateInFlight = false;
-                maximalIsr = isr;
-                if (error != null) {
-                    logger.info("{}: ISR change to {} not written ({}); waiting for the newer state", topicPartition, newIsr,
-                        error.getMessage());
-                    return;
-                }
-                // The conditional write landed: this leader changed the ISR, even when its ZooKeeper
-                // watch has already applied the stored state.
-                context.stats().recordIsrChange(sizeBefore, newIsr.size());
-                if (isLeader() && leaderEpoch == proposed.leaderEpoch()
-                        && (state == null || state.zkVersion() < newVersion)) {
-                    state = new LeaderAndIsr(proposed.leader(), proposed.leaderEpoch(), newIsr, proposed.controllerEpoch(),
-                        newVersion);
-                    isr = state.isr();
-                    maximalIsr = isr;
-                    maybeIncrementLeaderHighWatermark();
-                    changed = true;
-                }
-            } finally {
-                leaderIsrUpdateLock.writeLock().unlock();
-            }
-            if (changed) {
-                context.onStateChanged().accept(topicPartition);
-            }
-        });
+        return locked(leaderIsrUpdateLock.readLock(), () -> role instanceof LeaderState leader && leader.maybeShrinkIsr());
     }
 
     /**
@@ -406,23 +258,13 @@ public final class Partition {
      * @throws NotEnoughReplicasException  with acks=all when the ISR is below {@code min.insync.replicas}
      */
     public LogAppendInfo appendRecordsToLeader(MemoryRecords records, short requiredAcks, int minInSyncReplicas) {
-        leaderIsrUpdateLock.readLock().lock();
-        try {
-            PartitionLog l = log;
-            if (!isLeader() || l == null) {
+        return locked(leaderIsrUpdateLock.readLock(), () -> {
+            if (!(role instanceof LeaderState leader)) {
                 throw new NotLeaderOrFollowerException("Leader not local for partition " + topicPartition
                     + " on broker " + localBrokerId);
             }
-            if (requiredAcks == -1 && isr.size() < minInSyncReplicas) {
-                throw new NotEnoughReplicasException("The size of the current ISR " + isr + " is insufficient to satisfy "
-                    + "the min.isr requirement of " + minInSyncReplicas + " for partition " + topicPartition);
-            }
-            LogAppendInfo info = l.appendAsLeader(records, leaderEpoch);
-            maybeIncrementLeaderHighWatermark();
-            return info;
-        } finally {
-            leaderIsrUpdateLock.readLock().unlock();
-        }
+            return leader.appendRecords(records, requiredAcks, minInSyncReplicas);
+        });
     }
 
     /**
@@ -433,28 +275,15 @@ public final class Partition {
      */
     public Optional<LogAppendInfo> appendRecordsToFollower(MemoryRecords records, int fetchLeaderEpoch,
                                                            long leaderHighWatermark, long leaderLogStartOffset) {
-        leaderIsrUpdateLock.readLock().lock();
-        try {
-            PartitionLog l = log;
-            if (isLeader() || l == null || leaderEpoch != fetchLeaderEpoch) {
-                return Optional.empty();
-            }
-            maybeRestartEmptyLogAtBatch(l, records);
-            LogAppendInfo info = l.appendAsFollower(records);
-            l.maybeIncrementHighWatermark(LogOffsetMetadata.unknownPosition(Math.min(leaderHighWatermark, l.logEndOffset())));
-            if (leaderLogStartOffset > l.logStartOffset() && leaderLogStartOffset <= l.highWatermark()) {
-                l.maybeIncrementLogStartOffset(leaderLogStartOffset, "leader's log start offset moved");
-            }
-            return Optional.of(info);
-        } finally {
-            leaderIsrUpdateLock.readLock().unlock();
-        }
+        return locked(leaderIsrUpdateLock.readLock(), () -> followerIn(fetchLeaderEpoch)
+            .map(follower -> follower.appendRecords(records, leaderHighWatermark, leaderLogStartOffset)));
     }
 
     /**
      * Truncates the divergent suffix of this follower's log after the leader answered a fetch
      * with {@code DivergingEpoch} (KIP-595; the truncation rules of KIP-101 and KIP-279): to the
-     * end of the largest epoch both logs share, never to the high watermark alone.
+     * end of the largest epoch both logs share, never to the high watermark alone
+     * ({@link FollowerState#truncateToDivergence} has the cases).
      *
      * @param fetchLeaderEpoch   the leader epoch the fetch was made in
      * @param leaderEpoch        the leader's epoch at or below the follower's last fetched epoch
@@ -462,42 +291,8 @@ public final class Partition {
      * @return the new log end offset, or empty when the partition changed role or epoch meanwhile
      */
     public Optional<Long> truncateToDivergence(int fetchLeaderEpoch, int leaderEpoch, long leaderEpochEnd) {
-        leaderIsrUpdateLock.readLock().lock();
-        try {
-            PartitionLog l = log;
-            if (isLeader() || l == null || this.leaderEpoch != fetchLeaderEpoch) {
-                return Optional.empty();
-            }
-            long end = l.logEndOffset();
-            long target;
-            String why;
-            if (leaderEpochEnd < 0) {
-                target = l.highWatermark();
-                why = "the leader knows no end of its epoch " + leaderEpoch + ": to the high watermark";
-            } else {
-                EpochEntry local = l.leaderEpochCache().endOffsetFor(leaderEpoch, end);
-                if (local.epoch() < 0) {
-                    target = Math.min(leaderEpochEnd, end);
-                    why = "no local epoch at or below the leader's epoch " + leaderEpoch;
-                } else if (local.epoch() != leaderEpoch) {
-                    target = Math.min(local.startOffset(), end);
-                    why = "local epoch " + local.epoch() + " ends at " + local.startOffset() + ", the leader has epoch "
-                        + leaderEpoch + " ending at " + leaderEpochEnd + "; fetching on resolves the rest";
-                } else {
-                    target = Math.min(leaderEpochEnd, local.startOffset());
-                    why = "epoch " + leaderEpoch + " ends at " + leaderEpochEnd + " on the leader and at "
-                        + local.startOffset() + " here";
-                }
-            }
-            l.truncateTo(target);
-            // An epoch this broker started as leader without writing to it has an entry but no batch.
-            l.leaderEpochCache().truncateFromEnd(target);
-            logger.info("{}: truncated the divergent log suffix to offset {} (log end offset was {}; {})", topicPartition,
-                l.logEndOffset(), end, why);
-            return Optional.of(l.logEndOffset());
-        } finally {
-            leaderIsrUpdateLock.readLock().unlock();
-        }
+        return locked(leaderIsrUpdateLock.readLock(), () -> followerIn(fetchLeaderEpoch)
+            .map(follower -> follower.truncateToDivergence(leaderEpoch, leaderEpochEnd)));
     }
 
     /**
@@ -509,45 +304,16 @@ public final class Partition {
      */
     public Optional<Long> handleOffsetOutOfRange(int fetchLeaderEpoch, long fetchOffset, long leaderLogStartOffset,
                                                  long leaderHighWatermark) {
-        leaderIsrUpdateLock.readLock().lock();
-        try {
-            PartitionLog l = log;
-            if (isLeader() || l == null || this.leaderEpoch != fetchLeaderEpoch) {
-                return Optional.empty();
-            }
-            if (leaderLogStartOffset >= 0 && fetchOffset < leaderLogStartOffset) {
-                logger.warn("{}: fetch offset {} is below the leader's log start offset {}; restarting the log there",
-                    topicPartition, fetchOffset, leaderLogStartOffset);
-                l.truncateFullyAndStartAt(leaderLogStartOffset);
-            } else if (leaderHighWatermark >= 0 && leaderHighWatermark < l.logEndOffset()) {
-                logger.warn("{}: fetch offset {} is beyond the leader's log; truncating to its high watermark {}",
-                    topicPartition, fetchOffset, leaderHighWatermark);
-                l.truncateTo(leaderHighWatermark);
-                l.leaderEpochCache().truncateFromEnd(leaderHighWatermark);
-            }
-            return Optional.of(l.logEndOffset());
-        } finally {
-            leaderIsrUpdateLock.readLock().unlock();
-        }
+        return locked(leaderIsrUpdateLock.readLock(), () -> followerIn(fetchLeaderEpoch)
+            .map(follower -> follower.handleOffsetOutOfRange(fetchOffset, leaderLogStartOffset, leaderHighWatermark)));
     }
 
-    /**
-     * An empty follower log that starts inside the leader's first batch (the leader's log start
-     * offset moved into a batch, e.g. by DeleteRecords) cannot append that batch: it restarts at
-     * the batch's base offset instead, as Kafka's followers do (KAFKA-5211).
-     */
-    private void maybeRestartEmptyLogAtBatch(PartitionLog l, MemoryRecords records) {
-        var batches = records.batches().iterator();
-        if (!batches.hasNext()) {
-            return;
+    /** The follower state when this broker follows in {@code fetchLeaderEpoch} with a log. Caller holds a lock. */
+    private Optional<FollowerState> followerIn(int fetchLeaderEpoch) {
+        if (role instanceof FollowerState follower && follower.log() != null && follower.leaderEpoch() == fetchLeaderEpoch) {
+            return Optional.of(follower);
         }
-        RecordBatch first = batches.next();
-        long end = l.logEndOffset();
-        if (end == l.logStartOffset() && first.baseOffset() < end && first.lastOffset() >= end && l.size() == 0) {
-            logger.info("{}: the leader's batch {}..{} straddles this empty log's start {}; restarting the log at {}",
-                topicPartition, first.baseOffset(), first.lastOffset(), end, first.baseOffset());
-            l.truncateFullyAndStartAt(first.baseOffset());
-        }
+        return Optional.empty();
     }
 
     /**
@@ -557,14 +323,10 @@ public final class Partition {
      *         NOT_LEADER_OR_FOLLOWER when leadership moved, or null while waiting
      */
     public Errors checkEnoughReplicasReachOffset(long requiredOffset, int minInSyncReplicas) {
-        PartitionLog l = log;
-        if (!isLeader() || l == null) {
+        if (!(role instanceof LeaderState leader)) {
             return Errors.NOT_LEADER_OR_FOLLOWER;
         }
-        if (l.highWatermark() >= requiredOffset) {
-            return isr.size() < minInSyncReplicas ? Errors.NOT_ENOUGH_REPLICAS_AFTER_APPEND : Errors.NONE;
-        }
-        return null;
+        return leader.checkEnoughReplicasReachOffset(requiredOffset, minInSyncReplicas);
     }
 
     /**
@@ -587,29 +349,13 @@ public final class Partition {
      * @throws FencedLeaderEpochException  when the follower's epoch is older than the leader's
      * @throws UnknownLeaderEpochException when it is newer
      * @throws NotLeaderOrFollowerException when this broker does not lead the partition
-     * @throws org.apache.kafka.common.errors.OffsetOutOfRangeException for an offset outside the log
+     * @throws OffsetOutOfRangeException   for an offset outside the log, or when this leader has
+     *                                     no epoch at or below the follower's last fetched epoch
      */
     public FollowerRead readForFollower(long fetchOffset, int currentLeaderEpoch, int lastFetchedEpoch, int maxBytes,
                                         boolean minOneMessage) {
-        leaderIsrUpdateLock.readLock().lock();
-        try {
-            PartitionLog l = localLogAsLeader(currentLeaderEpoch);
-            long leaderEnd = l.logEndOffset();
-            if (lastFetchedEpoch != RecordBatch.NO_PARTITION_LEADER_EPOCH) {
-                EpochEntry end = l.leaderEpochCache().endOffsetFor(lastFetchedEpoch, leaderEnd);
-                if (end.epoch() < 0 || end.startOffset() < 0) {
-                    // No epoch at or below the follower's here: DivergingEpoch(-1, -1) would read as "none".
-                    throw new org.apache.kafka.common.errors.OffsetOutOfRangeException("Leader of " + topicPartition
-                        + " has no epoch at or below the follower's last fetched epoch " + lastFetchedEpoch);
-                }
-                if (end.epoch() < lastFetchedEpoch || end.startOffset() < fetchOffset) {
-                    return new FollowerRead(end, null, leaderEnd);
-                }
-            }
-            return new FollowerRead(null, l.read(fetchOffset, maxBytes, FetchIsolation.LOG_END, minOneMessage), leaderEnd);
-        } finally {
-            leaderIsrUpdateLock.readLock().unlock();
-        }
+        return locked(leaderIsrUpdateLock.readLock(), () -> leaderFencing(currentLeaderEpoch)
+            .readForFollower(fetchOffset, lastFetchedEpoch, maxBytes, minOneMessage));
     }
 
     /**
@@ -621,22 +367,21 @@ public final class Partition {
      * @throws NotLeaderOrFollowerException when this broker has no log for it
      */
     public FetchDataInfo readAsFollower(long fetchOffset, int currentLeaderEpoch, int maxBytes, boolean minOneMessage) {
-        leaderIsrUpdateLock.readLock().lock();
-        try {
-            PartitionLog l = log;
-            if (l == null || leaderId == LeaderAndIsr.NO_LEADER) {
+        return locked(leaderIsrUpdateLock.readLock(), () -> {
+            PartitionRole r = role;
+            PartitionLog l = r == null ? null : r.log();
+            if (l == null || r.leaderId() == LeaderAndIsr.NO_LEADER) {
                 throw new NotLeaderOrFollowerException("No replica of " + topicPartition + " on broker " + localBrokerId);
             }
             checkClientEpoch(currentLeaderEpoch);
             return l.read(fetchOffset, maxBytes, FetchIsolation.HIGH_WATERMARK, minOneMessage);
-        } finally {
-            leaderIsrUpdateLock.readLock().unlock();
-        }
+        });
     }
 
     /** Fences a client's leader epoch against this replica's (KIP-320). */
     private void checkClientEpoch(int currentLeaderEpoch) {
         if (currentLeaderEpoch != RecordBatch.NO_PARTITION_LEADER_EPOCH) {
+            int leaderEpoch = leaderEpoch();
             if (currentLeaderEpoch < leaderEpoch) {
                 throw new FencedLeaderEpochException("The leader epoch " + currentLeaderEpoch + " of the request for "
                     + topicPartition + " is older than the current leader epoch " + leaderEpoch);
@@ -658,17 +403,9 @@ public final class Partition {
     public record ReadReplicaCandidate(int brokerId, long logEndOffset, long timeSinceCaughtUpMs) {
     }
 
-    /** As leader: the in-sync followers that hold {@code fetchOffset}. */
+    /** As leader: the in-sync followers that hold {@code fetchOffset}; none when not leader. */
     public List<ReadReplicaCandidate> readReplicaCandidates(long fetchOffset) {
-        long now = context.time().milliseconds();
-        List<ReadReplicaCandidate> out = new ArrayList<>();
-        for (FollowerReplica follower : followers.values()) {
-            long end = follower.logEndOffset().messageOffset();
-            if (isr.contains(follower.brokerId()) && end >= fetchOffset) {
-                out.add(new ReadReplicaCandidate(follower.brokerId(), end, Math.max(0, now - follower.lastCaughtUpTimeMs())));
-            }
-        }
-        return out;
+        return role instanceof LeaderState leader ? leader.readReplicaCandidates(fetchOffset) : List.of();
     }
 
     /**
@@ -677,28 +414,32 @@ public final class Partition {
      * @throws FencedLeaderEpochException  when the client's epoch is older than the leader's
      * @throws UnknownLeaderEpochException when the client's epoch is newer
      * @throws NotLeaderOrFollowerException when this broker does not lead the partition
-     * @throws org.apache.kafka.common.errors.OffsetOutOfRangeException for an offset outside the log
+     * @throws OffsetOutOfRangeException   for an offset outside the log
      */
     public FetchDataInfo read(long fetchOffset, int currentLeaderEpoch, int maxBytes, FetchIsolation isolation,
                               boolean minOneMessage) {
-        leaderIsrUpdateLock.readLock().lock();
-        try {
-            PartitionLog l = localLogAsLeader(currentLeaderEpoch);
-            return l.read(fetchOffset, maxBytes, isolation, minOneMessage);
-        } finally {
-            leaderIsrUpdateLock.readLock().unlock();
-        }
+        return locked(leaderIsrUpdateLock.readLock(),
+            () -> localLogAsLeader(currentLeaderEpoch).read(fetchOffset, maxBytes, isolation, minOneMessage));
     }
 
-    /** The leader's log after checking the client's leader epoch (KIP-320). */
+    /** The leader's log after checking the client's leader epoch (KIP-320). Caller holds a lock. */
     PartitionLog localLogAsLeader(int currentLeaderEpoch) {
-        PartitionLog l = log;
+        return leaderFencing(currentLeaderEpoch).log();
+    }
+
+    /**
+     * The leader state after checking the client's leader epoch (KIP-320). Caller holds a lock.
+     *
+     * @throws NotLeaderOrFollowerException when this broker does not lead the partition
+     */
+    private LeaderState leaderFencing(int currentLeaderEpoch) {
+        PartitionRole r = role;
         checkClientEpoch(currentLeaderEpoch);
-        if (!isLeader() || l == null) {
+        if (!(r instanceof LeaderState leader)) {
             throw new NotLeaderOrFollowerException("Leader not local for partition " + topicPartition + " on broker "
                 + localBrokerId);
         }
-        return l;
+        return leader;
     }
 
     /**
@@ -710,81 +451,45 @@ public final class Partition {
      */
     public Optional<FileRecords.TimestampAndOffset> fetchOffsetForTimestamp(long timestamp, int currentLeaderEpoch,
                                                                           long lastFetchableOffset) {
-        leaderIsrUpdateLock.readLock().lock();
-        try {
-            PartitionLog l = localLogAsLeader(currentLeaderEpoch);
-            Optional<Integer> epoch = Optional.of(leaderEpoch);
-            if (timestamp == org.apache.kafka.common.requests.ListOffsetsRequest.EARLIEST_TIMESTAMP
-                    || timestamp == org.apache.kafka.common.requests.ListOffsetsRequest.EARLIEST_LOCAL_TIMESTAMP) {
-                long start = l.logStartOffset();
-                EpochEntry startEpoch = epochHolding(l, start);
-                return Optional.of(new FileRecords.TimestampAndOffset(RecordBatch.NO_TIMESTAMP, start,
-                    startEpoch == null ? Optional.empty() : Optional.of(startEpoch.epoch())));
-            }
-            if (timestamp == org.apache.kafka.common.requests.ListOffsetsRequest.LATEST_TIMESTAMP) {
-                return Optional.of(new FileRecords.TimestampAndOffset(RecordBatch.NO_TIMESTAMP, lastFetchableOffset, epoch));
-            }
-            if (timestamp == org.apache.kafka.common.requests.ListOffsetsRequest.LATEST_TIERED_TIMESTAMP
-                    || timestamp == org.apache.kafka.common.requests.ListOffsetsRequest.EARLIEST_PENDING_UPLOAD_TIMESTAMP) {
-                // No tiered storage: nothing is tiered or waiting for upload.
-                return Optional.of(new FileRecords.TimestampAndOffset(RecordBatch.NO_TIMESTAMP, -1, Optional.empty()));
-            }
-            Optional<FileRecords.TimestampAndOffset> found =
-                timestamp == org.apache.kafka.common.requests.ListOffsetsRequest.MAX_TIMESTAMP
-                    ? l.fetchOffsetOfMaxTimestamp() : l.fetchOffsetByTimestamp(timestamp);
-            return found.filter(t -> t.offset < lastFetchableOffset);
-        } finally {
-            leaderIsrUpdateLock.readLock().unlock();
-        }
-    }
-
-    private static EpochEntry epochHolding(PartitionLog l, long offset) {
-        EpochEntry holding = null;
-        for (EpochEntry e : l.leaderEpochCache().entries()) {
-            if (e.startOffset() <= offset) {
-                holding = e;
-            }
-        }
-        return holding;
+        return locked(leaderIsrUpdateLock.readLock(),
+            () -> leaderFencing(currentLeaderEpoch).fetchOffsetForTimestamp(timestamp, lastFetchableOffset));
     }
 
     /**
      * The end offset of the largest epoch at most {@code leaderEpoch} (OffsetForLeaderEpoch, KIP-101).
      */
     public EpochEntry lastOffsetForLeaderEpoch(int currentLeaderEpoch, int requestedEpoch) {
-        leaderIsrUpdateLock.readLock().lock();
-        try {
+        return locked(leaderIsrUpdateLock.readLock(), () -> {
             PartitionLog l = localLogAsLeader(currentLeaderEpoch);
             return l.leaderEpochCache().endOffsetFor(requestedEpoch, l.logEndOffset());
-        } finally {
-            leaderIsrUpdateLock.readLock().unlock();
-        }
+        });
     }
 
     /**
      * Deletes records below {@code offset} (DeleteRecords); -1 means the high watermark.
      *
      * @return the new log start offset (low watermark)
-     * @throws org.apache.kafka.common.errors.OffsetOutOfRangeException when the offset is above the high watermark
+     * @throws OffsetOutOfRangeException when the offset is above the high watermark
      */
     public long deleteRecordsOnLeader(long offset) {
-        leaderIsrUpdateLock.readLock().lock();
+        return locked(leaderIsrUpdateLock.readLock(),
+            () -> leaderFencing(RecordBatch.NO_PARTITION_LEADER_EPOCH).deleteRecords(offset));
+    }
+
+    /** Runs {@code action} holding {@code lock} (this partition's read or write lock), as Kafka's {@code inReadLock}. */
+    private static <T> T locked(Lock lock, Supplier<T> action) {
+        lock.lock();
         try {
-            PartitionLog l = localLogAsLeader(RecordBatch.NO_PARTITION_LEADER_EPOCH);
-            long target = offset == -1 ? l.highWatermark() : offset;
-            if (target < 0) {
-                throw new org.apache.kafka.common.errors.OffsetOutOfRangeException("Cannot delete records of "
-                    + topicPartition + " below offset " + offset);
-            }
-            l.maybeIncrementLogStartOffset(target, "DeleteRecords request");
-            return l.logStartOffset();
+            return action.get();
         } finally {
-            leaderIsrUpdateLock.readLock().unlock();
+            lock.unlock();
         }
     }
 
     @Override
     public String toString() {
-        return "Partition(" + topicPartition + ", leader=" + leaderId + ", leaderEpoch=" + leaderEpoch + ", isr=" + isr + ")";
+        PartitionRole r = role;
+        return "Partition(" + topicPartition + ", leader=" + leaderId() + ", leaderEpoch=" + leaderEpoch() + ", isr="
+            + (r == null ? List.of() : r.isr()) + ")";
     }
 }
