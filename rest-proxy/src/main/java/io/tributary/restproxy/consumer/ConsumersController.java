@@ -14,6 +14,7 @@ import io.tributary.restproxy.consumer.ConsumerBodies.PartitionTimestamp;
 import io.tributary.restproxy.consumer.ConsumerBodies.Partitions;
 import io.tributary.restproxy.consumer.ConsumerBodies.SubscribedTopics;
 import io.tributary.restproxy.consumer.ConsumerBodies.Subscription;
+import io.tributary.restproxy.error.ConsumerInstanceExistsException;
 import io.tributary.restproxy.error.RestError;
 import io.tributary.restproxy.format.EmbeddedFormat;
 import io.tributary.restproxy.forwarding.PeerDirectory;
@@ -94,8 +95,7 @@ public class ConsumersController {
         // A name is unique in its group across the proxy replicas, as it is on one Confluent proxy.
         if (config.name() != null && !consumers.contains(group, config.name())
                 && peers.findOnPeers(group, config.name()).isPresent()) {
-            throw RestError.CONSUMER_ALREADY_EXISTS.exception("Consumer with specified consumer ID already exists "
-                + "in the specified consumer group.");
+            throw new ConsumerInstanceExistsException();
         }
         ConsumerInstance instance = consumers.create(group, config);
         return new CreatedInstance(instance.id(), baseUri(group, instance.id()));
