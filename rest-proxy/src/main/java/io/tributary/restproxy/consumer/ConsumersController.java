@@ -17,7 +17,6 @@ import io.tributary.restproxy.consumer.ConsumerBodies.Subscription;
 import io.tributary.restproxy.error.ConsumerInstanceExistsException;
 import io.tributary.restproxy.error.RestError;
 import io.tributary.restproxy.format.EmbeddedFormat;
-import io.tributary.restproxy.forwarding.PeerDirectory;
 import io.tributary.restproxy.http.LongPoll;
 import io.tributary.restproxy.metadata.ClusterMetadata;
 import io.tributary.restproxy.metrics.RecordMetrics;
@@ -63,14 +62,14 @@ import tools.jackson.databind.json.JsonMapper;
 public class ConsumersController {
 
     private final ConsumerManager consumers;
-    private final PeerDirectory peers;
+    private final PeerInstances peers;
     private final ClusterMetadata metadata;
     private final RestProxyProperties properties;
     private final JsonMapper mapper;
     private final RecordMetrics metrics;
     private final Executor answers;
 
-    public ConsumersController(ConsumerManager consumers, PeerDirectory peers, ClusterMetadata metadata,
+    public ConsumersController(ConsumerManager consumers, PeerInstances peers, ClusterMetadata metadata,
             RestProxyProperties properties, JsonMapper mapper, RecordMetrics metrics,
             @Qualifier("applicationTaskExecutor") Executor answers) {
         this.answers = answers;
