@@ -7,6 +7,7 @@ import io.tributary.broker.api.KafkaApis;
 import io.tributary.broker.cluster.AdminManager;
 import io.tributary.broker.cluster.BrokerInfo;
 import io.tributary.broker.cluster.BrokerRegistration;
+import io.tributary.broker.cluster.BrokerState;
 import io.tributary.broker.cluster.Controller;
 import io.tributary.broker.cluster.EmbeddedZooKeeper;
 import io.tributary.broker.cluster.KafkaZkClient;
@@ -20,6 +21,7 @@ import io.tributary.broker.config.EndPoint;
 import io.tributary.broker.config.LogConfig;
 import io.tributary.broker.group.ConsumerLagMetrics;
 import io.tributary.broker.group.GroupCoordinator;
+import io.tributary.broker.health.BrokerStatus;
 import io.tributary.broker.log.LogCleaner;
 import io.tributary.broker.log.LogManager;
 import io.tributary.broker.metrics.BrokerTopicStats;
@@ -71,7 +73,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe for start and stop.
  */
-public final class BrokerServer {
+public final class BrokerServer implements BrokerStatus {
 
     private static final Logger log = LoggerFactory.getLogger(BrokerServer.class);
 
@@ -170,6 +172,7 @@ public final class BrokerServer {
     }
 
     /** Where this broker is in its life. */
+    @Override
     public BrokerState state() {
         return state;
     }
@@ -181,6 +184,7 @@ public final class BrokerServer {
      * must wait until this one has caught up, or partitions would drop below min.insync.replicas
      * (and, with the next restart, go offline).
      */
+    @Override
     public boolean hasCaughtUp() {
         if (state != BrokerState.RUNNING) {
             return false;
@@ -192,6 +196,7 @@ public final class BrokerServer {
     }
 
     /** Partitions this broker follows with a live leader and is not in the ISR of (0 when not running). */
+    @Override
     public int followerPartitionsOutOfSync() {
         return state == BrokerState.RUNNING ? replicaManager.followerPartitionsOutOfSync() : 0;
     }
@@ -523,6 +528,7 @@ public final class BrokerServer {
         }
     }
 
+    @Override
     public BrokerProperties properties() {
         return properties;
     }
@@ -565,6 +571,7 @@ public final class BrokerServer {
         return logManager;
     }
 
+    @Override
     public KafkaZkClient zkClient() {
         return zkClient;
     }

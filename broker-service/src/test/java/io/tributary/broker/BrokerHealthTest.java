@@ -3,6 +3,7 @@ package io.tributary.broker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.tributary.broker.cluster.BrokerState;
 import io.tributary.broker.cluster.EmbeddedZooKeeper;
 import io.tributary.broker.testing.TestBroker;
 import java.net.URI;

@@ -10,6 +10,7 @@ import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.config.SslConfigs;
 import org.apache.kafka.common.config.internals.BrokerSecurityConfigs;
+import org.apache.kafka.common.security.oauthbearer.JwtValidator;
 import org.apache.kafka.common.security.scram.internals.ScramMechanism;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Bindable;
@@ -252,17 +253,18 @@ public record BrokerSecurityProperties(
 
     /**
      * The OAUTHBEARER validator's settings under Kafka's names, parsed by Kafka's {@code ConfigDef}
-     * (which fills the validator class and the other defaults).
+     * (which fills the other defaults).
+     *
+     * @param jwtValidator the validator class Kafka's callback handler instantiates
+     *                     ({@code sasl.oauthbearer.jwt.validator.class}); the security layer picks it
      */
-    public Map<String, Object> oauthBearerConfigs() {
+    public Map<String, Object> oauthBearerConfigs(Class<? extends JwtValidator> jwtValidator) {
         Map<String, Object> raw = new HashMap<>();
         putIfSet(raw, SaslConfigs.SASL_OAUTHBEARER_JWKS_ENDPOINT_URL, saslOauthbearerJwksEndpointUrl);
         putIfSet(raw, SaslConfigs.SASL_OAUTHBEARER_EXPECTED_ISSUER, saslOauthbearerExpectedIssuer);
         putIfSet(raw, SaslConfigs.SASL_OAUTHBEARER_EXPECTED_AUDIENCE, saslOauthbearerExpectedAudience);
         putIfSet(raw, SaslConfigs.SASL_OAUTHBEARER_SUB_CLAIM_NAME, saslOauthbearerSubClaimName);
-        // Kafka's validator, without the token in its refusals (which kafka-clients logs).
-        raw.put(SaslConfigs.SASL_OAUTHBEARER_JWT_VALIDATOR_CLASS,
-            io.tributary.broker.security.RedactingJwtValidator.class.getName());
+        raw.put(SaslConfigs.SASL_OAUTHBEARER_JWT_VALIDATOR_CLASS, jwtValidator.getName());
         return new HashMap<>(new ConfigDef().withClientSaslSupport().parse(raw));
     }
 

@@ -1,14 +1,13 @@
 package io.tributary.broker.health;
 
-import io.tributary.broker.BrokerServer;
-import io.tributary.broker.BrokerState;
+import io.tributary.broker.cluster.BrokerState;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
 /**
  * Health {@code broker}, in the readiness group: UP while the broker is {@link BrokerState#RUNNING}
  * (its logs are loaded and recovered and it has registered once) and has caught up once since it
- * started ({@link BrokerServer#hasCaughtUp()}: in the ISR of every partition it follows whose
+ * started ({@link BrokerStatus#hasCaughtUp()}: in the ISR of every partition it follows whose
  * leader is alive); OUT_OF_SERVICE while it starts, recovers its logs, catches up or shuts down
  * (controlled shutdown included), with the state as detail. Catching up is part of it because a
  * StatefulSet's rolling update moves to the next broker as soon as this one is Ready: restarting
@@ -21,9 +20,9 @@ import org.springframework.boot.health.contributor.HealthIndicator;
  */
 public final class BrokerReadinessIndicator implements HealthIndicator {
 
-    private final BrokerServer broker;
+    private final BrokerStatus broker;
 
-    public BrokerReadinessIndicator(BrokerServer broker) {
+    public BrokerReadinessIndicator(BrokerStatus broker) {
         this.broker = broker;
     }
 

@@ -1,6 +1,5 @@
 package io.tributary.broker.health;
 
-import io.tributary.broker.BrokerServer;
 import io.tributary.broker.cluster.KafkaZkClient;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -13,9 +12,9 @@ import org.springframework.boot.health.contributor.HealthIndicator;
  */
 public final class ZooKeeperHealthIndicator implements HealthIndicator {
 
-    private final BrokerServer broker;
+    private final BrokerStatus broker;
 
-    public ZooKeeperHealthIndicator(BrokerServer broker) {
+    public ZooKeeperHealthIndicator(BrokerStatus broker) {
         this.broker = broker;
     }
 

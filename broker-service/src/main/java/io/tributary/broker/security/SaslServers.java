@@ -83,7 +83,9 @@ public final class SaslServers {
                 jaas = "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required;";
             }
             oauthBearer = new OAuthBearerValidatorCallbackHandler();
-            oauthBearer.configure(security.oauthBearerConfigs(), OAUTHBEARER, jaasEntries(OAUTHBEARER, jaas));
+            // Kafka's validator, without the token in its refusals (which kafka-clients logs).
+            oauthBearer.configure(security.oauthBearerConfigs(RedactingJwtValidator.class), OAUTHBEARER,
+                jaasEntries(OAUTHBEARER, jaas));
         } else {
             oauthBearer = null;
         }

@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tributary.broker.security.ListenerSecurity;
+import io.tributary.broker.security.RedactingJwtValidator;
+import java.util.List;
 import java.util.Map;
+import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.config.types.Password;
 import org.apache.kafka.common.security.auth.SecurityProtocol;
 import org.apache.kafka.common.security.authenticator.CredentialCache;
@@ -69,5 +72,16 @@ class BrokerSecurityPropertiesTest {
         assertThat(security.toString()).doesNotContain("pw-123").doesNotContain("store-secret-456")
             .doesNotContain("key-secret-789").doesNotContain("global-entry");
         assertThat(security.sslConfigs().toString()).doesNotContain("store-secret-456").doesNotContain("key-secret-789");
+    }
+
+    @Test
+    void theOauthBearerSettingsCarryTheValidatorTheSecurityLayerPicks() {
+        BrokerSecurityProperties security = BrokerSecurityProperties.bind(Map.of(
+            "broker.sasl-oauthbearer-jwks-endpoint-url", "https://issuer.example/jwks",
+            "broker.sasl-oauthbearer-expected-audience", "tributary"));
+        Map<String, Object> configs = security.oauthBearerConfigs(RedactingJwtValidator.class);
+        assertThat(configs).containsEntry(SaslConfigs.SASL_OAUTHBEARER_JWT_VALIDATOR_CLASS, RedactingJwtValidator.class)
+            .containsEntry(SaslConfigs.SASL_OAUTHBEARER_JWKS_ENDPOINT_URL, "https://issuer.example/jwks");
+        assertThat(configs.get(SaslConfigs.SASL_OAUTHBEARER_EXPECTED_AUDIENCE)).isEqualTo(List.of("tributary"));
     }
 }

@@ -3,7 +3,7 @@ package io.tributary.broker.replication;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.tributary.broker.BrokerState;
+import io.tributary.broker.cluster.BrokerState;
 import io.tributary.broker.health.BrokerReadinessIndicator;
 import io.tributary.broker.testing.TestCluster;
 import java.nio.file.Path;

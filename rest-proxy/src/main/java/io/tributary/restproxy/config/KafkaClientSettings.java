@@ -2,6 +2,7 @@ package io.tributary.restproxy.config;
 
 import io.tributary.restproxy.security.AuthenticationProperties;
 import io.tributary.restproxy.security.KafkaLogin;
+import io.tributary.restproxy.security.PasswordCheckClientSettings;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -15,7 +16,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  * {@code kafka.admin.*}), and last the login's SASL settings, so a caller always logs in as itself.
  * Immutable and thread-safe.
  */
-public final class KafkaClientSettings {
+public final class KafkaClientSettings implements PasswordCheckClientSettings {
 
     private final KafkaClientProperties kafka;
     private final String saslMechanism;
@@ -62,6 +63,7 @@ public final class KafkaClientSettings {
     }
 
     /** Settings for a short-lived Admin client that checks a caller's password. */
+    @Override
     public Map<String, Object> passwordCheck(KafkaLogin login) {
         Map<String, Object> config = admin(login);
         config.put(AdminClientConfig.CLIENT_ID_CONFIG, "rest-proxy-sign-in");

@@ -1,7 +1,7 @@
 package io.tributary.restproxy.config;
 
+import io.tributary.restproxy.error.InvalidConsumerConfigException;
 import io.tributary.restproxy.error.KafkaErrors;
-import io.tributary.restproxy.error.RestError;
 import io.tributary.restproxy.security.KafkaLogin;
 import java.util.HashMap;
 import java.util.Map;
@@ -31,7 +31,7 @@ public class KafkaConsumerFactory {
     /**
      * A consumer in {@code group}, not yet subscribed.
      *
-     * @throws io.tributary.restproxy.error.RestException 42204 when the settings are invalid
+     * @throws InvalidConsumerConfigException when Kafka's consumer refuses the settings
      */
     public KafkaConsumer<byte[], byte[]> member(KafkaLogin login, String group, String clientId,
             String autoOffsetReset) {
@@ -61,8 +61,7 @@ public class KafkaConsumerFactory {
         try {
             return new KafkaConsumer<>(settings, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         } catch (KafkaException e) {
-            throw RestError.INVALID_CONSUMER_CONFIG.exception("Invalid consumer configuration: "
-                + KafkaErrors.describe(e));
+            throw new InvalidConsumerConfigException(KafkaErrors.describe(e));
         }
     }
 }

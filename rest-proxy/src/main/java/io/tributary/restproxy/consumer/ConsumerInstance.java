@@ -1,8 +1,11 @@
 package io.tributary.restproxy.consumer;
 
+import io.tributary.restproxy.error.ConsumerAlreadySubscribedException;
+import io.tributary.restproxy.error.ConsumerInstanceNotFoundException;
+import io.tributary.restproxy.error.IllegalConsumerStateException;
 import io.tributary.restproxy.error.KafkaErrors;
-import io.tributary.restproxy.error.RestError;
-import io.tributary.restproxy.error.RestException;
+import io.tributary.restproxy.error.KafkaOperationException;
+import io.tributary.restproxy.error.OperationTimeoutException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
@@ -41,6 +44,8 @@ import org.slf4j.LoggerFactory;
  * buffer holds {@code bufferMaxBytes}, fetching pauses (the consumer still polls) until a reader
  * drains it.
  *
+ * <p>Knows nothing of HTTP: failures are the proxy's exceptions ({@code io.tributary.restproxy.error}).
+ *
  * <p>Thread-safety: the Kafka consumer is only touched by the poll thread. Other threads hand it
  * operations ({@link #call}) and wake it from {@code poll}; a woken blocking operation is retried
  * once, since a wake-up meant for {@code poll} can land on it instead. Reads go to the buffer.
@@ -71,7 +76,7 @@ public final class ConsumerInstance {
     private final ConsumerRebalanceListener rebalanceListener = new RebalanceListener();
 
     private volatile boolean running = true;
-    /** Set once the Kafka consumer is closed; operations queued after that fail with 40403. */
+    /** Set once the Kafka consumer is closed; operations queued after that fail as the instance not found. */
     private volatile boolean consumerClosed;
     private volatile long lastUsedMs;
     /** A failure of the last poll (e.g. no committed offset with auto.offset.reset=none), reported to the next read. */
@@ -125,12 +130,13 @@ public final class ConsumerInstance {
     /**
      * Subscribes to {@code topics} (replacing an earlier topic list).
      *
-     * @throws RestException 40901 when subscribed by pattern, 40903 when partitions are assigned
+     * @throws ConsumerAlreadySubscribedException when subscribed by pattern
+     * @throws IllegalConsumerStateException when partitions are assigned
      */
     public void subscribe(List<String> topics) {
         call(c -> {
             if (hasTarget && patternSubscription) {
-                throw RestError.CONSUMER_ALREADY_SUBSCRIBED.exception("Consumer is subscribed by topic pattern; "
+                throw new ConsumerAlreadySubscribedException("Consumer is subscribed by topic pattern; "
                     + "delete the subscription before subscribing to a list of topics.");
             }
             c.subscribe(topics, rebalanceListener);
@@ -143,12 +149,13 @@ public final class ConsumerInstance {
     /**
      * Subscribes to every topic matching {@code pattern}, now and later.
      *
-     * @throws RestException 40901 when subscribed to a topic list, 40903 when partitions are assigned
+     * @throws ConsumerAlreadySubscribedException when subscribed to a topic list
+     * @throws IllegalConsumerStateException when partitions are assigned
      */
     public void subscribe(Pattern pattern) {
         call(c -> {
             if (hasTarget && !patternSubscription && !c.subscription().isEmpty()) {
-                throw RestError.CONSUMER_ALREADY_SUBSCRIBED.exception("Consumer is subscribed to a list of topics; "
+                throw new ConsumerAlreadySubscribedException("Consumer is subscribed to a list of topics; "
                     + "delete the subscription before subscribing by pattern.");
             }
             c.subscribe(pattern, rebalanceListener);
@@ -178,7 +185,7 @@ public final class ConsumerInstance {
     /**
      * Assigns {@code partitions} manually (no group rebalancing).
      *
-     * @throws RestException 40903 when subscribed
+     * @throws IllegalConsumerStateException when subscribed
      */
     public void assign(Collection<TopicPartition> partitions) {
         call(c -> {
@@ -199,7 +206,7 @@ public final class ConsumerInstance {
      * Moves the fetch position of each partition to the given offset; records buffered from the
      * old position are dropped.
      *
-     * @throws RestException 40903 for a partition not assigned to this instance
+     * @throws IllegalConsumerStateException for a partition not assigned to this instance
      */
     public void seek(Map<TopicPartition, Long> offsets) {
         call(c -> {
@@ -259,14 +266,14 @@ public final class ConsumerInstance {
      * Reads records: completes as soon as at least one record (and at least the instance's
      * {@code fetch.min.bytes}) is there, or after {@code timeoutMs} with what there is.
      *
-     * @throws RestException 50002/50003 when the last poll failed (reported once)
+     * @throws KafkaOperationException when the last poll failed (reported until a poll succeeds)
      */
     public CompletableFuture<List<ConsumerRecord<byte[], byte[]>>> read(long timeoutMs, long maxBytes) {
         touch();
         KafkaException failure = pollFailure;
         if (failure != null) {
             // Reported on every read until a poll succeeds (e.g. after a seek), as Confluent's proxy does.
-            throw KafkaErrors.toRest(failure);
+            throw KafkaErrors.wrap(failure);
         }
         return buffer.read(config.fetchMinBytes(), maxBytes, timeoutMs).whenComplete((records, e) -> touch());
     }
@@ -322,14 +329,17 @@ public final class ConsumerInstance {
     }
 
     /**
-     * Runs {@code operation} on the poll thread and waits for it. Kafka exceptions become REST
-     * errors: {@link IllegalStateException} (e.g. assign while subscribed) 40903, others by
-     * {@link KafkaErrors}.
+     * Runs {@code operation} on the poll thread and waits for it. Kafka exceptions become the
+     * proxy's: {@link IllegalStateException} (e.g. assign while subscribed) an
+     * {@link IllegalConsumerStateException}, others as {@link KafkaErrors#wrap} makes them.
+     *
+     * @throws ConsumerInstanceNotFoundException when the instance is closed
+     * @throws OperationTimeoutException when the poll thread does not run it in time
      */
     <T> T call(Function<Consumer<byte[], byte[]>, T> operation) {
         touch();
         if (!running) {
-            throw RestError.CONSUMER_INSTANCE_NOT_FOUND.exception("Consumer instance " + id + " is closed.");
+            throw new ConsumerInstanceNotFoundException("Consumer instance " + id + " is closed.");
         }
         CompletableFuture<T> result = new CompletableFuture<>();
         operations.add(() -> {
@@ -337,8 +347,8 @@ public final class ConsumerInstance {
                 return; // its caller gave up waiting: an operation reported as failed must not happen later
             }
             if (consumerClosed) {
-                result.completeExceptionally(RestError.CONSUMER_INSTANCE_NOT_FOUND.exception("Consumer instance "
-                    + id + " is closed."));
+                result.completeExceptionally(new ConsumerInstanceNotFoundException("Consumer instance " + id
+                    + " is closed."));
                 return;
             }
             try {
@@ -359,18 +369,18 @@ public final class ConsumerInstance {
                 return result.get(CALL_TIMEOUT_MS, TimeUnit.MILLISECONDS);
             } catch (TimeoutException e) {
                 // Fails the operation unless it completed this instant; either way it is now done.
-                result.completeExceptionally(RestError.KAFKA_RETRIABLE_ERROR.exception("The consumer did not "
-                    + "complete the operation within " + CALL_TIMEOUT_MS + " ms"));
+                result.completeExceptionally(new OperationTimeoutException("The consumer did not complete the "
+                    + "operation within " + CALL_TIMEOUT_MS + " ms"));
                 return result.get();
             }
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
-            if (cause instanceof IllegalStateException) {
-                throw RestError.ILLEGAL_STATE.exception("Illegal state: " + cause.getMessage());
+            if (cause instanceof IllegalStateException illegal) {
+                throw new IllegalConsumerStateException(illegal);
             }
-            throw KafkaErrors.toRest(cause);
+            throw KafkaErrors.wrap(cause);
         } catch (InterruptedException e) {
-            throw KafkaErrors.toRest(e);
+            throw KafkaErrors.wrap(e);
         } finally {
             touch();
         }

@@ -1,6 +1,6 @@
 package io.tributary.restproxy.consumer;
 
-import io.tributary.restproxy.error.RestError;
+import io.tributary.restproxy.error.InvalidConsumerConfigException;
 import io.tributary.restproxy.format.EmbeddedFormat;
 import java.util.Locale;
 import java.util.Set;
@@ -36,7 +36,7 @@ public record ConsumerInstanceConfig(
     /**
      * Reads and validates a create request body (null or empty for all defaults).
      *
-     * @throws io.tributary.restproxy.error.RestException 42204 for a value that is not valid
+     * @throws InvalidConsumerConfigException for a value that is not valid
      */
     public static ConsumerInstanceConfig parse(JsonNode body) {
         String name = text(body, "name");
@@ -99,7 +99,7 @@ public record ConsumerInstanceConfig(
         }
     }
 
-    private static io.tributary.restproxy.error.RestException invalid(String detail) {
-        return RestError.INVALID_CONSUMER_CONFIG.exception("Invalid consumer configuration: " + detail);
+    private static InvalidConsumerConfigException invalid(String detail) {
+        return new InvalidConsumerConfigException(detail);
     }
 }

@@ -4,7 +4,10 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tributary.restproxy.config.KafkaConsumerFactory;
 import io.tributary.restproxy.config.RestProxyProperties;
-import io.tributary.restproxy.error.RestError;
+import io.tributary.restproxy.error.CapacityExceededException;
+import io.tributary.restproxy.error.ConsumerInstanceAccessDeniedException;
+import io.tributary.restproxy.error.ConsumerInstanceExistsException;
+import io.tributary.restproxy.error.ConsumerInstanceNotFoundException;
 import io.tributary.restproxy.security.Callers;
 import io.tributary.restproxy.security.KafkaLogin;
 import jakarta.annotation.PreDestroy;
@@ -24,8 +27,9 @@ import org.springframework.stereotype.Service;
  * The consumer instances of this proxy, by group and instance id. Creates their Kafka consumers
  * with the creating caller's login, closes instances idle longer than
  * {@code rest-proxy.consumer-instance-timeout} (so no member is leaked in its group), and closes
- * all at shutdown. An instance belongs to the principal that created it: another principal gets
- * 40301 from {@link #get} and {@link #delete} and the instance is left as it was. Thread-safe.
+ * all at shutdown. An instance belongs to the principal that created it: another principal gets a
+ * {@link ConsumerInstanceAccessDeniedException} from {@link #get} and {@link #delete} and the
+ * instance is left as it was. Knows nothing of HTTP. Thread-safe.
  */
 @Service
 public class ConsumerManager {
@@ -65,8 +69,9 @@ public class ConsumerManager {
      * Creates an instance in {@code group}: a Kafka consumer with {@code group.id=group}, not yet
      * subscribed.
      *
-     * @throws io.tributary.restproxy.error.RestException 40902 when the group already has an
-     *         instance of that name on this proxy
+     * @throws ConsumerInstanceExistsException when the group already has an instance of that name
+     *         on this proxy
+     * @throws CapacityExceededException when this proxy holds {@code rest-proxy.max-consumer-instances}
      */
     public ConsumerInstance create(String group, ConsumerInstanceConfig config) {
         // A generated id names this replica, so any other replica can forward requests for it here.
@@ -76,13 +81,12 @@ public class ConsumerManager {
         KafkaLogin login = callers.current();
         ConsumerInstance[] created = new ConsumerInstance[1];
         if (instances.size() >= properties.maxConsumerInstances() && !instances.containsKey(key)) {
-            throw RestError.SERVICE_UNAVAILABLE.exception("This proxy holds its most consumer instances ("
+            throw new CapacityExceededException("This proxy holds its most consumer instances ("
                 + properties.maxConsumerInstances() + ", rest-proxy.max-consumer-instances); delete idle ones or retry");
         }
         instances.compute(key, (k, existing) -> {
             if (existing != null) {
-                throw RestError.CONSUMER_ALREADY_EXISTS.exception("Consumer with specified consumer ID already "
-                    + "exists in the specified consumer group.");
+                throw new ConsumerInstanceExistsException();
             }
             created[0] = new ConsumerInstance(group, id, config,
                 consumers.member(login, group, "rest-proxy-" + id, config.autoOffsetReset()), clock,
@@ -97,14 +101,14 @@ public class ConsumerManager {
     /**
      * The instance, marked as used.
      *
-     * @throws io.tributary.restproxy.error.RestException 40403 when there is none, 40301 when it
-     *         belongs to another principal
+     * @throws ConsumerInstanceNotFoundException when there is none
+     * @throws ConsumerInstanceAccessDeniedException when it belongs to another principal
      */
     public ConsumerInstance get(String group, String id) {
         InstanceKey key = new InstanceKey(group, id);
         ConsumerInstance instance = instances.get(key);
         if (instance == null) {
-            throw RestError.CONSUMER_INSTANCE_NOT_FOUND.exception("Consumer instance not found.");
+            throw new ConsumerInstanceNotFoundException("Consumer instance not found.");
         }
         checkOwner(key);
         instance.touch();
@@ -114,8 +118,8 @@ public class ConsumerManager {
     /**
      * Closes and forgets the instance; its consumer leaves the group.
      *
-     * @throws io.tributary.restproxy.error.RestException 40403 when there is none, 40301 when it
-     *         belongs to another principal
+     * @throws ConsumerInstanceNotFoundException when there is none
+     * @throws ConsumerInstanceAccessDeniedException when it belongs to another principal
      */
     public void delete(String group, String id) {
         InstanceKey key = new InstanceKey(group, id);
@@ -129,7 +133,7 @@ public class ConsumerManager {
             return null;
         });
         if (removed[0] == null) {
-            throw RestError.CONSUMER_INSTANCE_NOT_FOUND.exception("Consumer instance not found.");
+            throw new ConsumerInstanceNotFoundException("Consumer instance not found.");
         }
         ConsumerInstance instance = removed[0];
         instance.close();
@@ -140,8 +144,8 @@ public class ConsumerManager {
         String owner = owners.get(key);
         String caller = callers.current().principal();
         if (!caller.equals(owner)) {
-            throw RestError.KAFKA_AUTHORIZATION.exception("Consumer instance " + key.id() + " of group " + key.group()
-                + " belongs to another principal; " + caller + " may not use it.");
+            throw new ConsumerInstanceAccessDeniedException("Consumer instance " + key.id() + " of group "
+                + key.group() + " belongs to another principal; " + caller + " may not use it.");
         }
     }
 

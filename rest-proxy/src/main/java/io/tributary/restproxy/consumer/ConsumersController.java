@@ -14,9 +14,9 @@ import io.tributary.restproxy.consumer.ConsumerBodies.PartitionTimestamp;
 import io.tributary.restproxy.consumer.ConsumerBodies.Partitions;
 import io.tributary.restproxy.consumer.ConsumerBodies.SubscribedTopics;
 import io.tributary.restproxy.consumer.ConsumerBodies.Subscription;
+import io.tributary.restproxy.error.ConsumerInstanceExistsException;
 import io.tributary.restproxy.error.RestError;
 import io.tributary.restproxy.format.EmbeddedFormat;
-import io.tributary.restproxy.forwarding.PeerDirectory;
 import io.tributary.restproxy.http.LongPoll;
 import io.tributary.restproxy.metadata.ClusterMetadata;
 import io.tributary.restproxy.metrics.RecordMetrics;
@@ -62,14 +62,14 @@ import tools.jackson.databind.json.JsonMapper;
 public class ConsumersController {
 
     private final ConsumerManager consumers;
-    private final PeerDirectory peers;
+    private final PeerInstances peers;
     private final ClusterMetadata metadata;
     private final RestProxyProperties properties;
     private final JsonMapper mapper;
     private final RecordMetrics metrics;
     private final Executor answers;
 
-    public ConsumersController(ConsumerManager consumers, PeerDirectory peers, ClusterMetadata metadata,
+    public ConsumersController(ConsumerManager consumers, PeerInstances peers, ClusterMetadata metadata,
             RestProxyProperties properties, JsonMapper mapper, RecordMetrics metrics,
             @Qualifier("applicationTaskExecutor") Executor answers) {
         this.answers = answers;
@@ -94,8 +94,7 @@ public class ConsumersController {
         // A name is unique in its group across the proxy replicas, as it is on one Confluent proxy.
         if (config.name() != null && !consumers.contains(group, config.name())
                 && peers.findOnPeers(group, config.name()).isPresent()) {
-            throw RestError.CONSUMER_ALREADY_EXISTS.exception("Consumer with specified consumer ID already exists "
-                + "in the specified consumer group.");
+            throw new ConsumerInstanceExistsException();
         }
         ConsumerInstance instance = consumers.create(group, config);
         return new CreatedInstance(instance.id(), baseUri(group, instance.id()));

@@ -6,6 +6,6 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 public record ErrorResponse(@JsonProperty("error_code") int errorCode, String message) {
 
     public static ErrorResponse of(RestException e) {
-        return new ErrorResponse(e.error().code(), e.getMessage());
+        return new ErrorResponse(RestExceptionHandler.errorFor(e).code(), e.getMessage());
     }
 }

@@ -2,15 +2,11 @@ package io.tributary.restproxy.error;
 
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
-import org.apache.kafka.common.errors.AuthenticationException;
-import org.apache.kafka.common.errors.AuthorizationException;
-import org.apache.kafka.common.errors.RetriableException;
-import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
- * Maps exceptions of the Kafka clients to REST errors, as the Confluent REST Proxy does: unknown
- * topic 40401, authentication 40101, authorization 40301, retriable errors 50003, other Kafka
- * errors 50002. Stateless and thread-safe.
+ * Turns failures of Kafka client calls into the proxy's exceptions and names them for messages.
+ * Knows nothing of HTTP: what a failure is answered is {@link RestExceptionHandler}'s. Stateless
+ * and thread-safe.
  */
 public final class KafkaErrors {
 
@@ -27,29 +23,12 @@ public final class KafkaErrors {
         return cause;
     }
 
-    /** The REST error for a failure of a Kafka client call. */
-    public static RestError errorFor(Throwable t) {
-        Throwable cause = unwrap(t);
-        if (cause instanceof RestException rest) {
-            return rest.error();
-        }
-        if (cause instanceof UnknownTopicOrPartitionException) {
-            return RestError.TOPIC_NOT_FOUND;
-        }
-        if (cause instanceof AuthenticationException) {
-            return RestError.KAFKA_AUTHENTICATION;
-        }
-        if (cause instanceof AuthorizationException) {
-            return RestError.KAFKA_AUTHORIZATION;
-        }
-        if (cause instanceof RetriableException) {
-            return RestError.KAFKA_RETRIABLE_ERROR;
-        }
-        return RestError.KAFKA_ERROR;
-    }
-
-    /** The exception to throw for a failure of a Kafka client call. */
-    public static RestException toRest(Throwable t) {
+    /**
+     * The exception to throw for a failure of a Kafka client call: the proxy's own exception when
+     * it is one already, else a {@link KafkaOperationException} carrying the Kafka exception. An
+     * {@link InterruptedException} keeps the thread's interrupt status set.
+     */
+    public static RestException wrap(Throwable t) {
         Throwable cause = unwrap(t);
         if (cause instanceof RestException rest) {
             return rest;
@@ -57,7 +36,7 @@ public final class KafkaErrors {
         if (t instanceof InterruptedException) {
             Thread.currentThread().interrupt();
         }
-        return new RestException(errorFor(cause), describe(cause), cause);
+        return new KafkaOperationException(cause);
     }
 
     /** A message naming the Kafka exception, for error bodies. */

@@ -5,7 +5,8 @@ import org.springframework.http.HttpStatus;
 /**
  * The error codes of the Confluent REST Proxy API that this proxy answers, with their HTTP
  * status. The numbers are part of the API: clients switch on them, so they never change.
- * Error bodies are {@code {"error_code": <code>, "message": "..."}}.
+ * Error bodies are {@code {"error_code": <code>, "message": "..."}}. Web layer only: which
+ * failure gets which entry is decided in one place, {@link RestExceptionHandler#errorFor}.
  */
 public enum RestError {
     BAD_REQUEST(HttpStatus.BAD_REQUEST, 400),
@@ -56,8 +57,8 @@ public enum RestError {
         return code;
     }
 
-    /** An exception carrying this error and {@code message}. */
-    public RestException exception(String message) {
-        return new RestException(this, message);
+    /** An exception carrying this error and {@code message}, for the web layer's own errors. */
+    public RestErrorException exception(String message) {
+        return new RestErrorException(this, message);
     }
 }

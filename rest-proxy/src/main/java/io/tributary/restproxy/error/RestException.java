@@ -1,24 +1,21 @@
 package io.tributary.restproxy.error;
 
 /**
- * An outcome that becomes an HTTP error body: thrown by controllers and services, turned into
- * a response in one place, {@link RestExceptionHandler}.
+ * A failure the proxy reports to its caller. Subclasses name what went wrong in the proxy's and
+ * Kafka's terms ({@link TopicNotFoundException}, {@link ConsumerInstanceNotFoundException},
+ * {@link KafkaOperationException}, ...) and know nothing of HTTP, so the Kafka-facing classes
+ * throw them; {@link RestExceptionHandler} alone maps each to an HTTP status and a Confluent error
+ * code ({@link RestError}), and the message becomes the error body's {@code message}. The web
+ * layer's own errors (a bad parameter, a malformed body) are {@link RestErrorException}s, which
+ * name their {@link RestError} directly.
  */
-public class RestException extends RuntimeException {
+public abstract class RestException extends RuntimeException {
 
-    private final RestError error;
-
-    public RestException(RestError error, String message) {
+    protected RestException(String message) {
         super(message);
-        this.error = error;
     }
 
-    public RestException(RestError error, String message, Throwable cause) {
+    protected RestException(String message, Throwable cause) {
         super(message, cause);
-        this.error = error;
-    }
-
-    public RestError error() {
-        return error;
     }
 }

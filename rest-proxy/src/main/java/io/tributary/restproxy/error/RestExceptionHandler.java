@@ -3,6 +3,11 @@ package io.tributary.restproxy.error;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.util.Map;
+import org.apache.kafka.common.errors.AuthenticationException;
+import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.RetriableException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.MediaType;
@@ -21,9 +26,11 @@ import org.springframework.web.servlet.resource.NoResourceFoundException;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The one place where failures become HTTP error bodies {@code {"error_code", "message"}}.
- * The content type is set here rather than negotiated, so an error can always be written, even
- * to a request whose {@code Accept} names nothing we produce.
+ * The one place where failures become HTTP error bodies {@code {"error_code", "message"}}: the
+ * proxy's exceptions, which name what failed and know nothing of HTTP, get their status and
+ * Confluent error code from {@link #errorFor}, and so do Spring MVC's own failures here. The
+ * content type is set here rather than negotiated, so an error can always be written, even to a
+ * request whose {@code Accept} names nothing we produce.
  */
 @RestControllerAdvice
 public class RestExceptionHandler {
@@ -33,9 +40,66 @@ public class RestExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(RestExceptionHandler.class);
 
+    /** The answer to each of the proxy's exceptions but those whose answer depends on a cause. */
+    private static final Map<Class<? extends RestException>, RestError> ERRORS = Map.ofEntries(
+        Map.entry(TopicNotFoundException.class, RestError.TOPIC_NOT_FOUND),
+        Map.entry(PartitionNotFoundException.class, RestError.PARTITION_NOT_FOUND),
+        Map.entry(ConsumerInstanceNotFoundException.class, RestError.CONSUMER_INSTANCE_NOT_FOUND),
+        Map.entry(ClusterNotFoundException.class, RestError.NOT_FOUND),
+        Map.entry(ConsumerGroupNotFoundException.class, RestError.NOT_FOUND),
+        Map.entry(SearchNotFoundException.class, RestError.NOT_FOUND),
+        Map.entry(ConsumerInstanceAccessDeniedException.class, RestError.KAFKA_AUTHORIZATION),
+        Map.entry(ConsumerAlreadySubscribedException.class, RestError.CONSUMER_ALREADY_SUBSCRIBED),
+        Map.entry(ConsumerInstanceExistsException.class, RestError.CONSUMER_ALREADY_EXISTS),
+        Map.entry(IllegalConsumerStateException.class, RestError.ILLEGAL_STATE),
+        Map.entry(TopicAlreadyExistsException.class, RestError.CONFLICT),
+        Map.entry(ConsumerGroupNotEmptyException.class, RestError.CONFLICT),
+        Map.entry(InvalidArgumentException.class, RestError.BAD_REQUEST),
+        Map.entry(InvalidConsumerConfigException.class, RestError.INVALID_CONSUMER_CONFIG),
+        Map.entry(OperationTimeoutException.class, RestError.KAFKA_RETRIABLE_ERROR),
+        Map.entry(CapacityExceededException.class, RestError.SERVICE_UNAVAILABLE));
+
+    /**
+     * The error the API answers for a failure: the entry of the proxy's exception, or, for a
+     * Kafka client's exception (a {@link KafkaOperationException}'s cause, or a failed record of
+     * a produce request), the code the Confluent proxy gives it: unknown topic or partition 40401,
+     * authentication 40101, authorization 40301, retriable errors 50003, others 50002.
+     */
+    public static RestError errorFor(Throwable failure) {
+        Throwable cause = KafkaErrors.unwrap(failure);
+        if (cause instanceof RestErrorException withError) {
+            return withError.error();
+        }
+        if (cause instanceof KafkaOperationException) {
+            cause = cause.getCause();
+        }
+        RestError error = ERRORS.get(cause.getClass());
+        if (error != null) {
+            return error;
+        }
+        if (cause instanceof UnknownTopicOrPartitionException) {
+            return RestError.TOPIC_NOT_FOUND;
+        }
+        if (cause instanceof AuthenticationException) {
+            return RestError.KAFKA_AUTHENTICATION;
+        }
+        if (cause instanceof AuthorizationException) {
+            return RestError.KAFKA_AUTHORIZATION;
+        }
+        if (cause instanceof RetriableException) {
+            return RestError.KAFKA_RETRIABLE_ERROR;
+        }
+        return RestError.KAFKA_ERROR;
+    }
+
+    /** Whether {@code type} has an entry of its own in the table (the rest are answered by a cause). */
+    static boolean hasEntry(Class<? extends RestException> type) {
+        return ERRORS.containsKey(type);
+    }
+
     @ExceptionHandler(RestException.class)
     ResponseEntity<ErrorResponse> rest(RestException e, HttpServletRequest request) {
-        if (e.error().status().is5xxServerError()) {
+        if (errorFor(e).status().is5xxServerError()) {
             log.warn("{} {} failed: {}", request.getMethod(), request.getRequestURI(), e.getMessage());
         }
         return body(e, request);
@@ -109,14 +173,14 @@ public class RestExceptionHandler {
 
     /** The error response for {@code e}: the status and code of its {@link RestError}. */
     public static ResponseEntity<ErrorResponse> body(RestException e, HttpServletRequest request) {
-        return ResponseEntity.status(e.error().status()).contentType(errorContentType(request))
+        return ResponseEntity.status(errorFor(e).status()).contentType(errorContentType(request))
             .body(ErrorResponse.of(e));
     }
 
     /** Writes the error response for {@code e} directly, for filters that run outside Spring MVC. */
     public static void write(RestException e, HttpServletRequest request, HttpServletResponse response,
             JsonMapper mapper) throws IOException {
-        response.setStatus(e.error().status().value());
+        response.setStatus(errorFor(e).status().value());
         response.setContentType(errorContentType(request).toString());
         response.getOutputStream().write(mapper.writeValueAsBytes(ErrorResponse.of(e)));
     }

@@ -1,7 +1,8 @@
 package io.tributary.restproxy.format;
 
+import io.tributary.restproxy.error.InvalidConsumerConfigException;
 import io.tributary.restproxy.error.RestError;
-import io.tributary.restproxy.error.RestException;
+import io.tributary.restproxy.error.RestErrorException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Locale;
@@ -46,7 +47,8 @@ public enum EmbeddedFormat {
     /**
      * The format named by a consumer's {@code format} field (case-insensitive; absent means binary, as in Confluent's).
      *
-     * @throws RestException 42204 for a name not served here (avro, protobuf and jsonschema need a schema registry)
+     * @throws InvalidConsumerConfigException for a name not served here (avro, protobuf and jsonschema need a
+     *         schema registry)
      */
     public static EmbeddedFormat forName(String name) {
         if (name == null || name.isBlank()) {
@@ -57,15 +59,14 @@ public enum EmbeddedFormat {
                 return format;
             }
         }
-        throw RestError.INVALID_CONSUMER_CONFIG.exception("Invalid consumer configuration: format '" + name
-            + "' is not one of json, binary");
+        throw new InvalidConsumerConfigException("format '" + name + "' is not one of json, binary");
     }
 
     /**
      * The format of a produce request's body from its {@code Content-Type}: the binary and json
      * embedded types, and {@code application/json} or {@code application/vnd.kafka.v2+json} as json.
      *
-     * @throws RestException 415 for any other type (avro, protobuf and jsonschema need a schema registry)
+     * @throws RestErrorException 415 for any other type (avro, protobuf and jsonschema need a schema registry)
      */
     public static EmbeddedFormat forContentType(MediaType contentType) {
         if (contentType == null) {
@@ -87,7 +88,7 @@ public enum EmbeddedFormat {
      * The bytes a key or value of a request stands for; null for JSON null or an absent field.
      *
      * @param field names the field in error messages, e.g. {@code records[3].value}
-     * @throws RestException 422 when a binary field is not a base64 string
+     * @throws RestErrorException 422 when a binary field is not a base64 string
      */
     public byte[] toBytes(JsonNode node, JsonMapper mapper, String field) {
         if (node == null || node.isMissingNode() || node.isNull()) {

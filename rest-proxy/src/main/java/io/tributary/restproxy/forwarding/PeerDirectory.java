@@ -1,6 +1,7 @@
 package io.tributary.restproxy.forwarding;
 
 import io.tributary.restproxy.config.RestProxyProperties;
+import io.tributary.restproxy.consumer.PeerInstances;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -27,7 +28,7 @@ import tools.jackson.databind.json.JsonMapper;
  * instance gone. Thread-safe.
  */
 @Component
-public class PeerDirectory {
+public class PeerDirectory implements PeerInstances {
 
     private static final Logger log = LoggerFactory.getLogger(PeerDirectory.class);
     private static final Pattern GENERATED_ID = Pattern.compile("rest-consumer-([A-Za-z0-9]{1,32})-.+");
@@ -78,6 +79,7 @@ public class PeerDirectory {
     }
 
     /** The peer that holds the instance now, asking every peer (nothing cached). */
+    @Override
     public Optional<String> findOnPeers(String group, String instanceId) {
         for (String peer : properties.peers()) {
             if (holds(peer, group, instanceId)) {

@@ -1,8 +1,9 @@
 package io.tributary.restproxy.metadata;
 
 import io.tributary.restproxy.error.KafkaFutures;
+import io.tributary.restproxy.error.PartitionNotFoundException;
 import io.tributary.restproxy.error.RestException;
-import io.tributary.restproxy.error.RestError;
+import io.tributary.restproxy.error.TopicNotFoundException;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -22,7 +23,8 @@ import org.springframework.stereotype.Service;
 
 /**
  * Cluster, topic and partition metadata read with the Admin client. Knows nothing of HTTP.
- * Thread-safe. Failures become REST errors: 40401 for an unknown topic, 50002/50003 otherwise.
+ * Thread-safe. Failures are the proxy's exceptions: {@link TopicNotFoundException} for an unknown
+ * topic, else those {@link KafkaFutures} makes.
  */
 @Service
 public class ClusterMetadata {
@@ -59,18 +61,18 @@ public class ClusterMetadata {
     /**
      * The topic's partitions, leaders, replicas and ISR.
      *
-     * @throws io.tributary.restproxy.error.RestException 40401 for an unknown topic
+     * @throws TopicNotFoundException for an unknown topic
      */
     public TopicDescription describeTopic(String topic) {
         return KafkaFutures.get(admin.describeTopics(List.of(topic)).allTopicNames(),
             cause -> cause instanceof UnknownTopicOrPartitionException
-                ? RestError.TOPIC_NOT_FOUND.exception("Topic " + topic + " not found.") : null).get(topic);
+                ? new TopicNotFoundException(topic) : null).get(topic);
     }
 
     /**
      * The topic's partition count.
      *
-     * @throws io.tributary.restproxy.error.RestException 40401 for an unknown topic
+     * @throws TopicNotFoundException for an unknown topic
      */
     public int partitionCount(String topic) {
         return describeTopic(topic).partitions().size();
@@ -79,14 +81,15 @@ public class ClusterMetadata {
     /**
      * Checks that the partitions exist, describing each topic once.
      *
-     * @throws io.tributary.restproxy.error.RestException 40401 unknown topic, 40402 unknown partition
+     * @throws TopicNotFoundException for an unknown topic
+     * @throws PartitionNotFoundException for a partition the topic lacks
      */
     public void checkPartitions(Collection<TopicPartition> partitions) {
         Map<String, Integer> counts = new HashMap<>();
         for (TopicPartition tp : partitions) {
             int count = counts.computeIfAbsent(tp.topic(), this::partitionCount);
             if (tp.partition() < 0 || tp.partition() >= count) {
-                throw RestError.PARTITION_NOT_FOUND.exception("Partition " + tp.partition() + " of topic "
+                throw new PartitionNotFoundException("Partition " + tp.partition() + " of topic "
                     + tp.topic() + " not found.");
             }
         }

@@ -1,7 +1,9 @@
 package io.tributary.restproxy.produce;
 
+import io.tributary.restproxy.error.InvalidArgumentException;
 import io.tributary.restproxy.error.KafkaErrors;
-import io.tributary.restproxy.error.RestError;
+import io.tributary.restproxy.error.PartitionNotFoundException;
+import io.tributary.restproxy.error.TopicNotFoundException;
 import io.tributary.restproxy.metadata.ClusterMetadata;
 import io.tributary.restproxy.metrics.RecordMetrics;
 import java.util.ArrayList;
@@ -35,13 +37,12 @@ public class ProduceService {
 
     /**
      * Sends {@code records} to {@code topic} in order and completes with one result per record,
-     * in the same order. A record the brokers refuse to the caller gets 40301 (Kafka's authorization
-     * errors), one that fails otherwise 50003 when retrying may help (Kafka's
-     * {@code RetriableException}: timeouts, leader changes) and 50002 otherwise, while the others
-     * still succeed, as in the Confluent proxy.
+     * in the same order: where it landed, or the Kafka exception it failed with
+     * ({@link PartitionOffset#failure}), while the others still succeed, as in the Confluent proxy.
      *
-     * @throws io.tributary.restproxy.error.RestException 40401 when the topic does not exist (and
-     *         the broker does not create it), 40402 when a record names a partition it lacks
+     * @throws TopicNotFoundException when the topic does not exist (and the broker does not create it)
+     * @throws PartitionNotFoundException when a record names a partition it lacks
+     * @throws InvalidArgumentException for a topic name Kafka refuses
      */
     public CompletableFuture<List<PartitionOffset>> produce(String topic, List<OutgoingRecord> records) {
         int partitionCount = partitionCount(topic);
@@ -51,7 +52,8 @@ public class ProduceService {
         List<CompletableFuture<PartitionOffset>> results = new ArrayList<>(records.size());
         for (OutgoingRecord record : records) {
             results.add(send("v2", topic, record, null).handle((metadata, exception) -> exception == null
-                ? PartitionOffset.success(metadata.partition(), metadata.offset()) : failure(exception)));
+                ? PartitionOffset.success(metadata.partition(), metadata.offset())
+                : PartitionOffset.failure(exception)));
         }
         return CompletableFuture.allOf(results.toArray(CompletableFuture[]::new))
             .thenApply(ignored -> results.stream().map(CompletableFuture::join).toList());
@@ -61,7 +63,8 @@ public class ProduceService {
      * Checks that {@code topic} exists and has {@code partition} (null: any).
      *
      * @return the topic's partition count
-     * @throws io.tributary.restproxy.error.RestException 40401, 40402
+     * @throws TopicNotFoundException when the topic does not exist
+     * @throws PartitionNotFoundException when it lacks {@code partition}
      */
     public int checkTopic(String topic, Integer partition) {
         return checkPartition(topic, partition, partitionCount(topic));
@@ -105,14 +108,10 @@ public class ProduceService {
         }
         int current = partition < 0 ? partitionCount : metadata.partitionCount(topic);
         if (partition < 0 || partition >= current) {
-            throw RestError.PARTITION_NOT_FOUND.exception("Partition " + partition + " of topic " + topic
+            throw new PartitionNotFoundException("Partition " + partition + " of topic " + topic
                 + " not found: the topic has " + current + " partitions.");
         }
         return current;
-    }
-
-    private static PartitionOffset failure(Throwable exception) {
-        return PartitionOffset.failure(KafkaErrors.errorFor(exception).code(), KafkaErrors.describe(exception));
     }
 
     /**
@@ -124,17 +123,17 @@ public class ProduceService {
         try {
             partitions = producer.partitionsFor(topic);
         } catch (InvalidTopicException e) {
-            throw RestError.BAD_REQUEST.exception("Invalid topic name '" + topic + "': " + e.getMessage());
+            throw new InvalidArgumentException("Invalid topic name '" + topic + "': " + e.getMessage(), e);
         } catch (TimeoutException | UnknownTopicOrPartitionException e) {
             if (!metadata.topicExists(topic)) {
-                throw RestError.TOPIC_NOT_FOUND.exception("Topic " + topic + " not found.");
+                throw new TopicNotFoundException(topic);
             }
-            throw KafkaErrors.toRest(e);
+            throw KafkaErrors.wrap(e);
         } catch (RuntimeException e) {
-            throw KafkaErrors.toRest(e);
+            throw KafkaErrors.wrap(e);
         }
         if (partitions == null || partitions.isEmpty()) {
-            throw RestError.TOPIC_NOT_FOUND.exception("Topic " + topic + " not found.");
+            throw new TopicNotFoundException(topic);
         }
         return partitions.size();
     }

@@ -1,8 +1,9 @@
 package io.tributary.restproxy.search;
 
 import io.tributary.restproxy.config.KafkaConsumerFactory;
+import io.tributary.restproxy.error.CapacityExceededException;
 import io.tributary.restproxy.error.KafkaErrors;
-import io.tributary.restproxy.error.RestError;
+import io.tributary.restproxy.error.SearchNotFoundException;
 import io.tributary.restproxy.metadata.ClusterMetadata;
 import io.tributary.restproxy.security.Callers;
 import io.tributary.restproxy.security.KafkaLogin;
@@ -66,7 +67,8 @@ public class SearchService {
     /**
      * Starts a search.
      *
-     * @throws io.tributary.restproxy.error.RestException 40401 unknown topic, 503 too many searches
+     * @throws io.tributary.restproxy.error.TopicNotFoundException when the topic does not exist
+     * @throws CapacityExceededException when too many searches run
      */
     public TopicSearch start(TopicSearch.Request request) {
         int partitions = metadata.partitionCount(request.topic());
@@ -80,7 +82,7 @@ public class SearchService {
         } catch (RejectedExecutionException e) {
             searches.remove(search.id());
             owners.remove(search.id());
-            throw RestError.SERVICE_UNAVAILABLE.exception("Too many searches running; retry later");
+            throw new CapacityExceededException("Too many searches running; retry later");
         }
         return search;
     }
@@ -88,13 +90,13 @@ public class SearchService {
     /**
      * The search.
      *
-     * @throws io.tributary.restproxy.error.RestException 404 when unknown (or forgotten) here
+     * @throws SearchNotFoundException when unknown (or forgotten) here
      */
     public TopicSearch get(String topic, String id) {
         TopicSearch search = searches.get(id);
         if (search == null || !search.request().topic().equals(topic)
                 || !callers.current().equals(owners.get(id))) {
-            throw RestError.NOT_FOUND.exception("Search " + id + " not found.");
+            throw new SearchNotFoundException(id);
         }
         return search;
     }

@@ -1,6 +1,5 @@
 package io.tributary.restproxy.security;
 
-import io.tributary.restproxy.config.KafkaClientSettings;
 import io.tributary.restproxy.error.KafkaErrors;
 import java.time.Clock;
 import java.time.Duration;
@@ -39,15 +38,15 @@ public final class BrokerPasswordCheck implements AuthenticationProvider {
     private static final long CHECK_TIMEOUT_MS = 15_000;
     private static final int MAX_CACHED = 10_000;
 
-    private final KafkaClientSettings settings;
+    private final PasswordCheckClientSettings settings;
     private final PasswordFingerprints fingerprints;
     private final Duration cacheTtl;
     private final Clock clock;
     /** Accepted logins: expiry (epoch ms) by {@link KafkaLogin#key()}. */
     private final Map<String, Long> accepted = new ConcurrentHashMap<>();
 
-    public BrokerPasswordCheck(KafkaClientSettings settings, PasswordFingerprints fingerprints, Duration cacheTtl,
-            Clock clock) {
+    public BrokerPasswordCheck(PasswordCheckClientSettings settings, PasswordFingerprints fingerprints,
+            Duration cacheTtl, Clock clock) {
         this.settings = settings;
         this.fingerprints = fingerprints;
         this.cacheTtl = cacheTtl;

@@ -1,7 +1,6 @@
 package io.tributary.restproxy.security;
 
 import io.tributary.restproxy.error.RestError;
-import io.tributary.restproxy.error.RestException;
 import io.tributary.restproxy.error.RestExceptionHandler;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -61,8 +60,7 @@ public final class RestAuthenticationEntryPoint implements AuthenticationEntryPo
             ? "Authentication required: " + (method == AuthenticationProperties.Method.BEARER
                 ? "send an OAuth2 access token (Authorization: Bearer <token>)" : "sign in with HTTP Basic")
             : "Authentication failed: " + e.getMessage();
-        RestExceptionHandler.write(new RestException(RestError.KAFKA_AUTHENTICATION, message), request, response,
-            mapper);
+        RestExceptionHandler.write(RestError.KAFKA_AUTHENTICATION.exception(message), request, response, mapper);
     }
 
     /**

@@ -1,6 +1,5 @@
 package io.tributary.restproxy.security;
 
-import io.tributary.restproxy.config.KafkaClientSettings;
 import jakarta.servlet.DispatcherType;
 import java.time.Clock;
 import org.springframework.beans.factory.ObjectProvider;
@@ -53,7 +52,7 @@ public class SecurityConfiguration {
     }
 
     @Bean
-    BrokerPasswordCheck brokerPasswordCheck(KafkaClientSettings settings, PasswordFingerprints fingerprints,
+    BrokerPasswordCheck brokerPasswordCheck(PasswordCheckClientSettings settings, PasswordFingerprints fingerprints,
             AuthenticationProperties authentication, Clock clock) {
         return new BrokerPasswordCheck(settings, fingerprints, authentication.cacheTtl(), clock);
     }

@@ -2,9 +2,12 @@ package io.tributary.restproxy.simple;
 
 import io.tributary.restproxy.config.KafkaConsumerFactory;
 import io.tributary.restproxy.config.RestProxyProperties;
+import io.tributary.restproxy.error.CapacityExceededException;
+import io.tributary.restproxy.error.InvalidArgumentException;
 import io.tributary.restproxy.error.KafkaErrors;
 import io.tributary.restproxy.error.KafkaFutures;
-import io.tributary.restproxy.error.RestError;
+import io.tributary.restproxy.error.PartitionNotFoundException;
+import io.tributary.restproxy.error.TopicNotFoundException;
 import io.tributary.restproxy.metadata.ClusterMetadata;
 import io.tributary.restproxy.metrics.RecordMetrics;
 import io.tributary.restproxy.security.Callers;
@@ -87,7 +90,8 @@ public class PartitionReader {
     /**
      * The partition's log start offset and log end offset (high watermark).
      *
-     * @throws io.tributary.restproxy.error.RestException 40401, 40402
+     * @throws TopicNotFoundException when the topic does not exist
+     * @throws PartitionNotFoundException when it lacks the partition
      */
     public PartitionOffsets offsets(TopicPartition tp) {
         metadata.checkPartitions(List.of(tp));
@@ -111,14 +115,16 @@ public class PartitionReader {
      * one record) from {@code offset}. Completes as soon as any record is there, or after
      * {@code timeoutMs} with none: at the log end this is a long poll.
      *
-     * @throws io.tributary.restproxy.error.RestException 40401, 40402, 400 for an offset outside
-     *         {@code [beginning, end]}, 503 when every pooled consumer is busy for 5 s
+     * @throws TopicNotFoundException when the topic does not exist
+     * @throws PartitionNotFoundException when it lacks the partition
+     * @throws InvalidArgumentException for an offset outside {@code [beginning, end]}
+     * @throws CapacityExceededException when every pooled consumer is busy for 5 s
      */
     public CompletableFuture<List<ConsumerRecord<byte[], byte[]>>> read(TopicPartition tp, long offset, int count,
             long maxBytes, long timeoutMs) {
         PartitionOffsets range = offsets(tp);
         if (offset < range.beginningOffset() || offset > range.endOffset()) {
-            throw RestError.BAD_REQUEST.exception("Offset " + offset + " of " + tp + " is outside its records ["
+            throw new InvalidArgumentException("Offset " + offset + " of " + tp + " is outside its records ["
                 + range.beginningOffset() + ", " + range.endOffset() + "]");
         }
         // Records known to be there are waited for even past a short timeout: a fetch takes a round trip.
@@ -170,7 +176,7 @@ public class PartitionReader {
             return taken;
         } catch (KafkaException e) {
             healthy = false;
-            throw KafkaErrors.toRest(e);
+            throw KafkaErrors.wrap(e);
         } finally {
             if (consumer != null) {
                 if (healthy) {
@@ -215,11 +221,11 @@ public class PartitionReader {
     private void acquire() {
         try {
             if (!permits.tryAcquire(5, TimeUnit.SECONDS)) {
-                throw RestError.SERVICE_UNAVAILABLE.exception("All " + poolSize + " partition readers are busy "
+                throw new CapacityExceededException("All " + poolSize + " partition readers are busy "
                     + "(rest-proxy.simple-consumer-pool-size); retry later");
             }
         } catch (InterruptedException e) {
-            throw KafkaErrors.toRest(e);
+            throw KafkaErrors.wrap(e);
         }
     }
 

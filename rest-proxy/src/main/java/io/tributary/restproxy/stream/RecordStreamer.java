@@ -2,8 +2,8 @@ package io.tributary.restproxy.stream;
 
 import io.tributary.restproxy.config.KafkaConsumerFactory;
 import io.tributary.restproxy.config.RestProxyProperties;
+import io.tributary.restproxy.error.CapacityExceededException;
 import io.tributary.restproxy.error.KafkaErrors;
-import io.tributary.restproxy.error.RestError;
 import io.tributary.restproxy.format.EmbeddedFormat;
 import io.tributary.restproxy.format.RecordView;
 import io.tributary.restproxy.metadata.ClusterMetadata;
@@ -71,14 +71,15 @@ public class RecordStreamer {
      * Opens a stream of {@code topic}'s records.
      *
      * @param lastEventId the client's {@code Last-Event-ID}, or null
-     * @throws io.tributary.restproxy.error.RestException 40401 unknown topic, 400 bad Last-Event-ID,
-     *         503 when {@code rest-proxy.max-streams} streams are open
+     * @throws io.tributary.restproxy.error.TopicNotFoundException when the topic does not exist
+     * @throws io.tributary.restproxy.error.InvalidArgumentException for a bad Last-Event-ID
+     * @throws CapacityExceededException when {@code rest-proxy.max-streams} streams are open
      */
     public SseEmitter open(String topic, Start start, String lastEventId, EmbeddedFormat format) {
         int partitions = metadata.partitionCount(topic);
         StreamPositions positions = StreamPositions.parse(lastEventId);
         if (!streams.tryAcquire()) {
-            throw RestError.SERVICE_UNAVAILABLE.exception("Too many open streams (rest-proxy.max-streams)");
+            throw new CapacityExceededException("Too many open streams (rest-proxy.max-streams)");
         }
         KafkaLogin login;
         try {

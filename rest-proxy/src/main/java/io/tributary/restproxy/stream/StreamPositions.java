@@ -1,6 +1,6 @@
 package io.tributary.restproxy.stream;
 
-import io.tributary.restproxy.error.RestError;
+import io.tributary.restproxy.error.InvalidArgumentException;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -17,7 +17,7 @@ final class StreamPositions {
     /**
      * Parses a {@code Last-Event-ID}.
      *
-     * @throws io.tributary.restproxy.error.RestException 400 when it is not of this form
+     * @throws InvalidArgumentException when it is not of this form
      */
     static StreamPositions parse(String eventId) {
         StreamPositions positions = new StreamPositions();
@@ -35,7 +35,7 @@ final class StreamPositions {
                 positions.next.put(partition, offset);
             }
         } catch (RuntimeException e) {
-            throw RestError.BAD_REQUEST.exception("Last-Event-ID '" + eventId + "' is not partition:offset[,...]");
+            throw new InvalidArgumentException("Last-Event-ID '" + eventId + "' is not partition:offset[,...]");
         }
         return positions;
     }

@@ -1,9 +1,15 @@
 package io.tributary.restproxy.v3;
 
+import io.tributary.restproxy.error.ClusterNotFoundException;
+import io.tributary.restproxy.error.ConsumerGroupNotEmptyException;
+import io.tributary.restproxy.error.ConsumerGroupNotFoundException;
+import io.tributary.restproxy.error.InvalidArgumentException;
 import io.tributary.restproxy.error.KafkaErrors;
 import io.tributary.restproxy.error.KafkaFutures;
-import io.tributary.restproxy.error.RestError;
+import io.tributary.restproxy.error.KafkaOperationException;
 import io.tributary.restproxy.error.RestException;
+import io.tributary.restproxy.error.TopicAlreadyExistsException;
+import io.tributary.restproxy.error.TopicNotFoundException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -36,6 +42,7 @@ import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.GroupNotEmptyException;
 import org.apache.kafka.common.errors.InvalidConfigurationException;
@@ -52,8 +59,10 @@ import org.springframework.stereotype.Service;
 /**
  * The Admin client operations behind the v3 API: cluster, brokers, topics, configs, partitions
  * with their log sizes, consumer groups with their offsets and lag. Knows nothing of HTTP;
- * failures become REST errors (40401 topic, 40402 partition, 404 group, 409 topic exists, 400 bad
- * arguments, 50002/50003 otherwise). Thread-safe.
+ * failures are the proxy's exceptions ({@link TopicNotFoundException},
+ * {@link ConsumerGroupNotFoundException}, {@link TopicAlreadyExistsException},
+ * {@link ConsumerGroupNotEmptyException}, {@link InvalidArgumentException} for arguments the
+ * brokers refuse, else those {@link KafkaFutures} makes). Thread-safe.
  */
 @Service
 public class ClusterAdmin {
@@ -92,12 +101,12 @@ public class ClusterAdmin {
     /**
      * Checks the path's cluster id.
      *
-     * @throws RestException 404 when it is not this cluster's
+     * @throws ClusterNotFoundException when it is not this cluster's
      */
     public void checkCluster(String clusterId) {
         String actual = get(admin.describeCluster().clusterId());
         if (!actual.equals(clusterId)) {
-            throw RestError.NOT_FOUND.exception("Cluster " + clusterId + " not found; this is cluster " + actual);
+            throw new ClusterNotFoundException(clusterId, actual);
         }
     }
 
@@ -132,13 +141,14 @@ public class ClusterAdmin {
     /**
      * Creates a topic.
      *
-     * @throws RestException 409 when it exists, 400 for a bad name, count, factor or config
+     * @throws TopicAlreadyExistsException when it exists
+     * @throws InvalidArgumentException for a name, count, factor or config the brokers refuse
      */
     public TopicDescription createTopic(String topic, Optional<Integer> partitions, Optional<Short> replicationFactor,
             Map<String, String> configs) {
         NewTopic newTopic = new NewTopic(topic, partitions, replicationFactor).configs(configs);
         get(admin.createTopics(List.of(newTopic)).all(), cause -> cause instanceof TopicExistsException
-            ? new RestException(RestError.CONFLICT, "Topic " + topic + " already exists.") : badRequest(cause));
+            ? new TopicAlreadyExistsException(topic) : badRequest(cause));
         return topic(topic);
     }
 
@@ -184,8 +194,8 @@ public class ClusterAdmin {
         Map<Integer, Map<String, LogDirDescription>> dirs;
         try {
             dirs = get(admin.describeLogDirs(ids).allDescriptions());
-        } catch (RestException e) {
-            if (e.error() == RestError.KAFKA_AUTHORIZATION) {
+        } catch (KafkaOperationException e) {
+            if (e.getCause() instanceof AuthorizationException) {
                 return sizes;
             }
             throw e;
@@ -239,12 +249,9 @@ public class ClusterAdmin {
             ConsumerGroupDescription description;
             try {
                 description = get(e.getValue(), cause -> cause instanceof GroupIdNotFoundException
-                    ? groupNotFound(e.getKey()) : null);
-            } catch (RestException gone) {
-                if (gone.error() == RestError.NOT_FOUND) {
-                    continue;
-                }
-                throw gone;
+                    ? new ConsumerGroupNotFoundException(e.getKey()) : null);
+            } catch (ConsumerGroupNotFoundException gone) {
+                continue;
             }
             if (description.groupState() != GroupState.DEAD) {
                 descriptions.add(description);
@@ -256,13 +263,14 @@ public class ClusterAdmin {
     /**
      * A consumer group's state, members and assignments.
      *
-     * @throws RestException 404 when the group does not exist
+     * @throws ConsumerGroupNotFoundException when the group does not exist
      */
     public ConsumerGroupDescription group(String group) {
         ConsumerGroupDescription description = get(admin.describeConsumerGroups(List.of(group)).all(),
-            cause -> cause instanceof GroupIdNotFoundException ? groupNotFound(group) : null).get(group);
+            cause -> cause instanceof GroupIdNotFoundException ? new ConsumerGroupNotFoundException(group) : null)
+            .get(group);
         if (description.groupState() == GroupState.DEAD) {
-            throw groupNotFound(group);
+            throw new ConsumerGroupNotFoundException(group);
         }
         return description;
     }
@@ -308,12 +316,13 @@ public class ClusterAdmin {
     /**
      * Deletes a group and its committed offsets.
      *
-     * @throws RestException 404 unknown group, 409 when it still has members
+     * @throws ConsumerGroupNotFoundException when the group does not exist
+     * @throws ConsumerGroupNotEmptyException when it still has members
      */
     public void deleteGroup(String group) {
         group(group);
         get(admin.deleteConsumerGroups(List.of(group)).all(), cause -> cause instanceof GroupNotEmptyException
-            ? new RestException(RestError.CONFLICT, "Group " + group + " has members: it can only be deleted when empty.")
+            ? new ConsumerGroupNotEmptyException("Group " + group + " has members: it can only be deleted when empty.")
             : null);
     }
 
@@ -321,18 +330,18 @@ public class ClusterAdmin {
      * Sets a group's committed offsets, as {@code kafka-consumer-groups --reset-offsets} does: only
      * while the group has no members.
      *
-     * @throws RestException 409 when the group has members
+     * @throws ConsumerGroupNotEmptyException when the group has members
      */
     public void resetOffsets(String group, Map<TopicPartition, Long> offsets) {
         ConsumerGroupDescription description = group(group);
         if (!description.members().isEmpty()) {
-            throw new RestException(RestError.CONFLICT, "Group " + group + " has " + description.members().size()
+            throw new ConsumerGroupNotEmptyException("Group " + group + " has " + description.members().size()
                 + " members (state " + description.groupState() + "): offsets can only be reset when it is empty.");
         }
         Map<TopicPartition, OffsetAndMetadata> commit = new HashMap<>();
         offsets.forEach((tp, offset) -> commit.put(tp, new OffsetAndMetadata(offset)));
         get(admin.alterConsumerGroupOffsets(group, commit).all(), cause -> cause instanceof UnknownMemberIdException
-            ? new RestException(RestError.CONFLICT, "Group " + group + " is not empty: offsets can only be reset when "
+            ? new ConsumerGroupNotEmptyException("Group " + group + " is not empty: offsets can only be reset when "
                 + "it is empty.")
             : null);
     }
@@ -351,30 +360,22 @@ public class ClusterAdmin {
         return result;
     }
 
-    static RestException topicNotFound(String topic) {
-        return RestError.TOPIC_NOT_FOUND.exception("Topic " + topic + " not found.");
-    }
-
-    static RestException groupNotFound(String group) {
-        return RestError.NOT_FOUND.exception("Consumer group " + group + " not found.");
-    }
-
     private static TopicDescription topicNamed(String topic, KafkaFuture<Map<String, TopicDescription>> future) {
         return get(future, cause -> unknownTopic(cause, topic)).get(topic);
     }
 
     private static RestException unknownTopic(Throwable cause, String topic) {
-        return cause instanceof UnknownTopicOrPartitionException ? topicNotFound(topic) : null;
+        return cause instanceof UnknownTopicOrPartitionException ? new TopicNotFoundException(topic) : null;
     }
 
-    /** 400 for the Kafka errors that mean the request's arguments were wrong, else null. */
+    /** An {@link InvalidArgumentException} for the Kafka errors that mean the arguments were wrong, else null. */
     private static RestException badRequest(Throwable cause) {
         if (cause instanceof InvalidTopicException || cause instanceof InvalidPartitionsException
                 || cause instanceof InvalidReplicationFactorException
                 || cause instanceof InvalidConfigurationException
                 || cause instanceof InvalidRequestException
                 || cause instanceof PolicyViolationException) {
-            return RestError.BAD_REQUEST.exception(KafkaErrors.describe(cause));
+            return new InvalidArgumentException(KafkaErrors.describe(cause), cause);
         }
         return null;
     }

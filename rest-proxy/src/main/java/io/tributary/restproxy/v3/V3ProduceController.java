@@ -5,6 +5,7 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import io.tributary.restproxy.error.KafkaErrors;
 import io.tributary.restproxy.error.RestError;
 import io.tributary.restproxy.error.RestException;
+import io.tributary.restproxy.error.RestExceptionHandler;
 import io.tributary.restproxy.produce.ProduceService;
 import io.tributary.restproxy.v3.V3RecordCodec.Decoded;
 import jakarta.servlet.http.HttpServletRequest;
@@ -82,7 +83,8 @@ public class V3ProduceController {
                 + e.getOriginalMessage())));
         } catch (RestException e) {
             // The body went over the size limit: answer what was read, then say so.
-            pending.add(CompletableFuture.completedFuture(codec.failure(e.error().code(), e.getMessage())));
+            pending.add(CompletableFuture.completedFuture(codec.failure(RestExceptionHandler.errorFor(e).code(),
+                e.getMessage())));
         }
         while (!pending.isEmpty()) {
             writeDone(pending, out, true);
@@ -138,11 +140,12 @@ public class V3ProduceController {
                     + " not found.");
             }
         } catch (RestException e) {
-            return CompletableFuture.completedFuture(codec.failure(e.error().code(), e.getMessage()));
+            return CompletableFuture.completedFuture(codec.failure(RestExceptionHandler.errorFor(e).code(),
+                e.getMessage()));
         }
         return produceService.send("v3", topic, decoded.record(), decoded.timestampMs()).handle((metadata, e) -> e == null
             ? codec.success(clusterId, topic, decoded, metadata)
-            : codec.failure(KafkaErrors.errorFor(e).code(), KafkaErrors.describe(e)));
+            : codec.failure(RestExceptionHandler.errorFor(e).code(), KafkaErrors.describe(e)));
     }
 
     /** Writes the answers at the head that are done (all, waiting, when {@code block}), then flushes. */

@@ -1,4 +1,4 @@
-package io.tributary.broker;
+package io.tributary.broker.cluster;
 
 /**
  * Where a broker is in its life, with Kafka's codes ({@code org.apache.kafka.metadata.BrokerState}),

@@ -1,6 +1,9 @@
-package io.tributary.restproxy.error;
+package io.tributary.restproxy.http;
 
 import io.tributary.restproxy.config.RestProxyProperties;
+import io.tributary.restproxy.error.RestError;
+import io.tributary.restproxy.error.RestErrorException;
+import io.tributary.restproxy.error.RestExceptionHandler;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
@@ -43,12 +46,12 @@ public class RequestBodyLimitFilter extends OncePerRequestFilter {
         chain.doFilter(new LimitedRequest(request), response);
     }
 
-    private RestException tooLarge() {
+    private RestErrorException tooLarge() {
         return RestError.PAYLOAD_TOO_LARGE.exception("Request body is larger than the limit of " + maxBytes
             + " bytes (rest-proxy.max-request-body-size)");
     }
 
-    /** A request whose body stream fails with a 413 {@link RestException} past the limit. */
+    /** A request whose body stream fails with a 413 {@link RestErrorException} past the limit. */
     private final class LimitedRequest extends HttpServletRequestWrapper {
 
         private ServletInputStream limited;
