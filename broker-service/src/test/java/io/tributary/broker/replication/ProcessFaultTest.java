@@ -46,16 +46,22 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * Three broker processes and a ZooKeeper apart from them (in the test JVM); topic RF 3 with
  * {@code min.insync.replicas=2}; an idempotent producer with acks=all writes without pause while
- * a broker is stopped three times (each time started again): the leader by SIGKILL, the leader by
- * SIGTERM (controlled shutdown), or the controller by SIGKILL. Afterwards every acknowledged
- * record is consumed, in order per partition, with no duplicate, and the replicas' logs on disk
- * are byte for byte the same.
+ * a broker is stopped (and started again) {@code fault.rounds} times: the leader by SIGKILL, the
+ * leader by SIGTERM (controlled shutdown), or the controller by SIGKILL. Afterwards every
+ * acknowledged record is consumed, in order per partition, with no duplicate, and the replicas'
+ * logs on disk are byte for byte the same.
+ *
+ * <p>The test command runs one round of each fault (the system property {@code fault.rounds},
+ * default 1); the longer campaign is {@code mvn -B -pl broker-service surefire:test
+ * -Dtest=ProcessFaultTest -Dfault.rounds=10} (README, "Run the tests").
  */
 class ProcessFaultTest {
 
     private static final String TOPIC = "verified";
     private static final int PARTITIONS = 2;
     private static final int BROKERS = 3;
+    /** Times each fault is made, one broker at a time. */
+    private static final int ROUNDS = Integer.getInteger("fault.rounds", 1);
 
     enum Fault { SIGKILL_LEADER, SIGTERM_LEADER, SIGKILL_CONTROLLER }
 
@@ -78,6 +84,10 @@ class ProcessFaultTest {
     }
 
     private void startBroker(int id) throws Exception {
+        launchBroker(id).awaitStarted(Duration.ofSeconds(120));
+    }
+
+    private BrokerProcess launchBroker(int id) throws Exception {
         List<String> args = List.of("--broker.id=" + id, "--broker.data-dir=" + dir.resolve("broker-" + id),
             "--broker.listeners=PLAINTEXT://127.0.0.1:" + ports.get(id),
             "--broker.zookeeper-connect=" + zooKeeper.connectString(), "--broker.zookeeper-session-timeout-ms=3000",
@@ -85,8 +95,9 @@ class ProcessFaultTest {
             "--broker.offsets-topic-replication-factor=3", "--broker.offsets-topic-num-partitions=3",
             "--broker.controlled-shutdown-retry-backoff-ms=2000", "--server.port=0", "--broker.num-io-threads=2",
             "--broker.num-network-threads=2", "--broker.log-cleaner-dedupe-buffer-size=1048576");
-        processes.put(id, BrokerProcess.start(dir, "broker-" + id + "-" + (starts++) + ".log", args,
-            Duration.ofSeconds(120)));
+        BrokerProcess process = BrokerProcess.launch(dir, "broker-" + id + "-" + (starts++) + ".log", args);
+        processes.put(id, process);
+        return process;
     }
 
     private String bootstrap() {
@@ -121,7 +132,10 @@ class ProcessFaultTest {
             ports.put(id, TestBroker.freePort());
         }
         for (int id = 0; id < BROKERS; id++) {
-            startBroker(id);
+            launchBroker(id); // side by side: the starts overlap
+        }
+        for (int id = 0; id < BROKERS; id++) {
+            processes.get(id).awaitStarted(Duration.ofSeconds(120));
         }
         try (Admin admin = admin()) {
             admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 3)
@@ -160,7 +174,7 @@ class ProcessFaultTest {
                     }
                 });
                 writer.start();
-                for (int round = 0; round < 3; round++) {
+                for (int round = 0; round < ROUNDS; round++) {
                     int before = acked.values().stream().mapToInt(List::size).sum();
                     await().atMost(Duration.ofSeconds(60))
                         .until(() -> acked.values().stream().mapToInt(List::size).sum() > before + 300);
@@ -195,7 +209,10 @@ class ProcessFaultTest {
             }
         }
         for (int id = 0; id < BROKERS; id++) {
-            processes.remove(id).stop();
+            processes.get(id).signalStop();
+        }
+        for (int id = 0; id < BROKERS; id++) {
+            processes.remove(id).awaitExit();
         }
         for (int p = 0; p < PARTITIONS; p++) {
             byte[] first = logBytes(0, p);

@@ -31,6 +31,16 @@ public final class BrokerProcess implements AutoCloseable {
      */
     public static BrokerProcess start(Path workDir, String logName, List<String> args, Duration timeout)
             throws IOException, InterruptedException {
+        BrokerProcess broker = launch(workDir, logName, args);
+        broker.awaitStarted(timeout);
+        return broker;
+    }
+
+    /**
+     * Starts {@code io.tributary.broker.BrokerApplication} with the given arguments without waiting
+     * for it (several brokers start side by side; then {@link #awaitStarted} each).
+     */
+    public static BrokerProcess launch(Path workDir, String logName, List<String> args) throws IOException {
         Files.createDirectories(workDir);
         Path log = workDir.resolve(logName);
         List<String> command = new ArrayList<>();
@@ -42,9 +52,16 @@ public final class BrokerProcess implements AutoCloseable {
         command.addAll(args);
         Process process = new ProcessBuilder(command).directory(workDir.toFile())
             .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        BrokerProcess broker = new BrokerProcess(process, log);
-        broker.awaitLog("Started BrokerApplication", timeout);
-        return broker;
+        return new BrokerProcess(process, log);
+    }
+
+    /**
+     * Waits until the broker reports it started.
+     *
+     * @throws IllegalStateException when it exits or does not start within {@code timeout}
+     */
+    public void awaitStarted(Duration timeout) throws IOException, InterruptedException {
+        awaitLog("Started BrokerApplication", timeout);
     }
 
     /** Waits until the log contains {@code text}. */
@@ -79,7 +96,17 @@ public final class BrokerProcess implements AutoCloseable {
 
     /** Stops the process with SIGTERM (graceful shutdown) and waits. */
     public int stop() throws InterruptedException {
+        signalStop();
+        return awaitExit();
+    }
+
+    /** Sends SIGTERM (graceful shutdown) without waiting: several brokers stop side by side. */
+    public void signalStop() {
         process.destroy();
+    }
+
+    /** Waits up to a minute for the process to exit after {@link #signalStop}, then kills it; its exit code. */
+    public int awaitExit() throws InterruptedException {
         if (!process.waitFor(60, TimeUnit.SECONDS)) {
             process.destroyForcibly();
             process.waitFor(10, TimeUnit.SECONDS);
