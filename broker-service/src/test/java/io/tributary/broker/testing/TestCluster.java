@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tributary.broker.BrokerCrash;
 import io.tributary.broker.BrokerServer;
 import io.tributary.broker.cluster.EmbeddedZooKeeper;
 import io.tributary.broker.cluster.LeaderAndIsr;
@@ -36,7 +37,7 @@ import org.apache.kafka.common.utils.Time;
  * address, with short timers (ZooKeeper tick 200 ms, 2 s sessions, {@code replica.lag.time.max.ms}
  * 2 s, rebalance delay 0, few offsets partitions).
  *
- * <p>{@link #crash} stops a broker as a kill would ({@link BrokerServer#crash()}); {@link #stop}
+ * <p>{@link #crash} stops a broker as a kill would ({@link BrokerCrash}); {@link #stop}
  * shuts it down cleanly; {@link #start} starts it again on the same data.
  */
 public final class TestCluster implements AutoCloseable {
@@ -121,7 +122,7 @@ public final class TestCluster implements AutoCloseable {
 
     /** Kills broker {@code id} as a crash would: no controlled shutdown, logs recovered at the next start. */
     public void crash(int id) {
-        brokers.get(id).crash();
+        BrokerCrash.crash(brokers.get(id));
     }
 
     /** Shuts broker {@code id} down cleanly. */

@@ -1,0 +1,341 @@
+package io.tributary.broker;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.tributary.broker.ShutdownSequence.Step;
+import io.tributary.broker.api.ApiHandlers;
+import io.tributary.broker.api.KafkaApis;
+import io.tributary.broker.cluster.AdminManager;
+import io.tributary.broker.cluster.BrokerInfo;
+import io.tributary.broker.cluster.BrokerRegistration;
+import io.tributary.broker.cluster.Controller;
+import io.tributary.broker.cluster.EmbeddedZooKeeper;
+import io.tributary.broker.cluster.KafkaZkClient;
+import io.tributary.broker.cluster.MetadataCache;
+import io.tributary.broker.cluster.ReplicaAssignor;
+import io.tributary.broker.cluster.ZkProducerIdManager;
+import io.tributary.broker.config.BrokerProperties;
+import io.tributary.broker.config.BrokerSecurityProperties;
+import io.tributary.broker.config.EndPoint;
+import io.tributary.broker.config.LogConfig;
+import io.tributary.broker.group.ConsumerLagMetrics;
+import io.tributary.broker.group.GroupCoordinator;
+import io.tributary.broker.log.LogCleaner;
+import io.tributary.broker.log.LogManager;
+import io.tributary.broker.metrics.BrokerTopicStats;
+import io.tributary.broker.metrics.RequestMetrics;
+import io.tributary.broker.network.RequestChannel;
+import io.tributary.broker.network.RequestHandlerPool;
+import io.tributary.broker.network.SocketServer;
+import io.tributary.broker.replica.ReplicaComponents;
+import io.tributary.broker.replica.ReplicaFetcherManager;
+import io.tributary.broker.replica.ReplicaManager;
+import io.tributary.broker.replica.ZkIsrUpdater;
+import io.tributary.broker.scheduler.DefaultScheduler;
+import io.tributary.broker.security.AclStore;
+import io.tributary.broker.security.BrokerAuthorizer;
+import io.tributary.broker.security.ListenerSecurity;
+import io.tributary.broker.security.ScramCredentialStore;
+import io.tributary.broker.security.SecurityBootstrap;
+import io.tributary.broker.security.SslStoreWatcher;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.function.Predicate;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.replica.ReplicaSelector;
+import org.apache.kafka.common.utils.Time;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Builds and starts one broker's {@link BrokerComponents} in start order, one phase per call,
+ * called by {@link BrokerServer} in this order:
+ * <ol>
+ *   <li>{@link #connectZooKeeper}: the embedded ZooKeeper (when {@code broker.zookeeper-connect} is
+ *       not set), the client, the persistent paths and the cluster id;</li>
+ *   <li>{@link #lockLogDirs}: the scheduler and the log manager, its directories locked and checked
+ *       against the cluster id and broker id (the broker then enters RECOVERY);</li>
+ *   <li>{@link #loadLogsAndStart}: logs loaded and recovered; metadata cache, replica layer
+ *       ({@link ReplicaComponents#build}), controller, group coordinator, request handler pool;
+ *       bootstrap SCRAM users and ACLs written when absent ({@link SecurityBootstrap}); stores and
+ *       metadata loaded (partitions this broker leads become leaders); listeners bound; registration
+ *       in ZooKeeper; controller election; consumer lag metrics.</li>
+ * </ol>
+ * Each part's stop is added to a {@link ShutdownSequence} as soon as the part exists; when a phase
+ * throws, the broker stops what was built ({@link #shutdownSoFar}). Holds no protocol or storage logic.
+ *
+ * <p>One builder per start; not thread-safe (the broker's start is synchronized).
+ */
+final class BrokerComponentsBuilder {
+
+    private static final Logger log = LoggerFactory.getLogger(BrokerComponentsBuilder.class);
+
+    /**
+     * How long in-flight requests get to finish when the broker stops, ms. Kafka joins its handler
+     * threads without a bound and has no setting; a bound keeps one handler stuck on a hung disk
+     * from holding the shutdown (and the clean-shutdown marker) forever, and 10 s is well above a
+     * request's fsync on a healthy disk.
+     */
+    static final long REQUEST_HANDLER_SHUTDOWN_TIMEOUT_MS = 10_000;
+
+    /**
+     * The consumer lag reader's admin request timeout, ms (Tributary's own feature, so no Kafka
+     * setting): well below the default 30 s {@code broker.consumer-lag-metrics-interval-ms}, so
+     * a refresh against a slow broker ends before the next one is due.
+     */
+    static final long CONSUMER_LAG_REQUEST_TIMEOUT_MS = 10_000;
+
+    /** Threads of the broker's scheduler (flushes, checkpoints, retention, ISR checks): short tasks. */
+    private static final int SCHEDULER_THREADS = 2;
+
+    private final BrokerProperties properties;
+    private final BrokerSecurityProperties security;
+    private final SecurityBootstrap securityBootstrap;
+    private final BrokerAuthorizer authorizer;
+    private final Map<String, Object> logConfigDefaults;
+    private final BrokerTopicStats topicStats;
+    private final RequestMetrics requestMetrics;
+    private final MeterRegistry registry;
+    private final Time time;
+    private final ShutdownSequence.Builder stops = new ShutdownSequence.Builder();
+
+    /**
+     * @param logConfigDefaults the broker's topic config defaults ({@link LogConfig#brokerDefaults})
+     * @param registry          where the consumer-lag meters and the TLS reload meters are registered
+     */
+    BrokerComponentsBuilder(BrokerProperties properties, BrokerSecurityProperties security,
+                            SecurityBootstrap securityBootstrap, BrokerAuthorizer authorizer,
+                            Map<String, Object> logConfigDefaults, BrokerTopicStats topicStats,
+                            RequestMetrics requestMetrics, MeterRegistry registry, Time time) {
+        this.properties = properties;
+        this.security = security;
+        this.securityBootstrap = securityBootstrap;
+        this.authorizer = authorizer;
+        this.logConfigDefaults = logConfigDefaults;
+        this.topicStats = topicStats;
+        this.requestMetrics = requestMetrics;
+        this.registry = registry;
+        this.time = time;
+    }
+
+    /** Phase 1: ZooKeeper connected (started first when embedded), its persistent paths and the cluster id. */
+    BrokerComponents.ZooKeeper connectZooKeeper() throws IOException {
+        String connect = properties.zookeeperConnect();
+        EmbeddedZooKeeper embedded = null;
+        if (properties.useEmbeddedZookeeper()) {
+            embedded = EmbeddedZooKeeper.start(properties.embeddedZookeeperDir().toFile(),
+                properties.embeddedZookeeperPort(), properties.embeddedZookeeperTickTimeMs(), true);
+            stops.add(Step.EMBEDDED_ZOOKEEPER, embedded::close);
+            connect = embedded.connectString();
+        }
+        KafkaZkClient zkClient = KafkaZkClient.connect(connect, properties.zookeeperSessionTimeoutMs(),
+            properties.zookeeperConnectionTimeoutMs(), security.zookeeperDigestCredentials(),
+            security.zookeeperSetAcl());
+        stops.add(Step.ZOOKEEPER_CLIENT, zkClient::close);
+        zkClient.ensurePersistentPaths();
+        return new BrokerComponents.ZooKeeper(Optional.ofNullable(embedded), zkClient, zkClient.getOrCreateClusterId());
+    }
+
+    /** Phase 2: the scheduler and the log manager, its directories locked for this cluster and broker. */
+    BrokerComponents.Storage lockLogDirs(BrokerComponents.ZooKeeper zooKeeper) throws IOException {
+        DefaultScheduler scheduler = new DefaultScheduler(SCHEDULER_THREADS, "broker-" + properties.id() + "-scheduler");
+        stops.add(Step.SCHEDULER, scheduler::shutdown);
+        LogManager logManager = new LogManager(logDirs(), new LogManager.Settings(
+            properties.numRecoveryThreadsPerDataDir(), properties.logRetentionCheckIntervalMs(),
+            properties.logFlushSchedulerIntervalMs(), properties.logFlushOffsetCheckpointIntervalMs(),
+            properties.replicaHighWatermarkCheckpointIntervalMs(), properties.producerIdExpirationMs(),
+            properties.producerIdExpirationCheckIntervalMs()), scheduler, time);
+        stops.add(Step.LOG_MANAGER, logManager::shutdown);
+        if (properties.logCleanerEnable()) {
+            logManager.enableCleaner(new LogCleaner.Config(properties.logCleanerThreads(),
+                properties.logCleanerDedupeBufferSize(), properties.logCleanerIoBufferSize(),
+                properties.logCleanerBackoffMs()));
+        }
+        logManager.lockAndVerifyDirs(zooKeeper.clusterId(), properties.id());
+        return new BrokerComponents.Storage(scheduler, logManager);
+    }
+
+    /** The log directories, as files. */
+    List<File> logDirs() {
+        return properties.logDirPaths().stream().map(Path::toFile).toList();
+    }
+
+    /**
+     * Phase 3: logs loaded and recovered, then everything else built and started, up to the
+     * listeners bound, the registration in ZooKeeper and the controller candidacy.
+     */
+    BrokerComponents loadLogsAndStart(BrokerComponents.ZooKeeper zooKeeper, BrokerComponents.Storage storage)
+            throws IOException {
+        KafkaZkClient zkClient = zooKeeper.client();
+        DefaultScheduler scheduler = storage.scheduler();
+        LogManager logManager = storage.logManager();
+        logManager.loadLogs(topic -> logConfigFromZooKeeper(zkClient, topic));
+
+        MetadataCache metadataCache = new MetadataCache(zkClient);
+        stops.add(Step.METADATA_CACHE, metadataCache::close);
+        ZkIsrUpdater isrUpdater = new ZkIsrUpdater(zkClient, properties.id());
+        stops.add(Step.ISR_UPDATER, isrUpdater::close);
+        String interBrokerListener = properties.interBrokerListener();
+        Predicate<String> topicExists = topic -> metadataCache.topic(topic).isPresent();
+        topicStats.setTopicFilter(topicExists);
+        ReplicaComponents replicas = ReplicaComponents.build(new ReplicaComponents.Settings(properties.id(),
+                topic -> logConfigFromZooKeeper(zkClient, topic), isrUpdater, properties.replicaLagTimeMaxMs(),
+                properties.numReplicaFetchers(), ReplicaFetcherManager.config(properties.replicaFetchWaitMaxMs(),
+                    properties.replicaFetchMinBytes(), properties.replicaFetchMaxBytes(),
+                    properties.replicaFetchResponseMaxBytes(), properties.replicaFetchBackoffMs(),
+                    properties.replicaSocketTimeoutMs(), interBrokerListener, interBrokerClientConfigs()),
+                id -> metadataCache.broker(id).flatMap(b -> b.endPoint(interBrokerListener))
+                    .map(e -> new Node(id, e.host(), e.port())),
+                topicStats,
+                properties.replicaSelectorClass() == null || properties.replicaSelectorClass().isBlank() ? null
+                    : replicaSelector(properties.replicaSelectorClass())),
+            logManager, metadataCache, time);
+        ReplicaManager replicaManager = replicas.replicaManager();
+        stops.add(Step.REPLICA_MANAGER, replicaManager::shutdown);
+        Controller controller = new Controller(properties.id(), zkClient, metadataCache,
+            topic -> logConfigFromZooKeeper(zkClient, topic).uncleanLeaderElectionEnable(),
+            new Controller.Config(properties.autoLeaderRebalanceEnable(),
+                properties.leaderImbalanceCheckIntervalSeconds() * 1000L,
+                properties.leaderImbalancePerBrokerPercentage()), time);
+        stops.add(Step.CONTROLLER, controller::close);
+        GroupCoordinator groupCoordinator = new GroupCoordinator(replicaManager, groupCoordinatorConfig(properties), time);
+        stops.add(Step.GROUP_COORDINATOR, groupCoordinator::shutdown);
+        replicaManager.addLeadershipListener(groupCoordinator);
+        metadataCache.addListener(replicas.stateChanges());
+        metadataCache.addListener(controller);
+
+        RequestChannel requestChannel = new RequestChannel(properties.queuedMaxRequests());
+        RequestHandlerPool requestHandlerPool = new RequestHandlerPool(requestChannel, properties.numIoThreads(),
+            "broker-" + properties.id() + "-request-handler-");
+        stops.add(Step.REQUEST_HANDLERS, () -> requestHandlerPool.shutdown(REQUEST_HANDLER_SHUTDOWN_TIMEOUT_MS));
+        AdminManager adminManager = new AdminManager(zkClient, metadataCache, logConfigDefaults,
+            properties.numPartitions(), properties.defaultReplicationFactor(), properties.deleteTopicEnable(),
+            new ReplicaAssignor(new Random()));
+        if (!securityBootstrap.isEmpty()) {
+            securityBootstrap.apply(zkClient); // before the stores load and the listeners bind
+        }
+        ScramCredentialStore scramCredentialStore = new ScramCredentialStore(zkClient, time);
+        stops.add(Step.SCRAM_CREDENTIAL_STORE, scramCredentialStore::close);
+        AclStore aclStore = new AclStore(zkClient, time);
+        stops.add(Step.ACL_STORE, aclStore::close);
+        KafkaApis apis = new KafkaApis(ApiHandlers.create(properties, metadataCache, replicaManager, adminManager,
+            new ZkProducerIdManager(properties.id(), zkClient), groupCoordinator, controller, scramCredentialStore,
+            aclStore, authorizer),
+            requestMetrics, time);
+
+        metadataCache.start(zooKeeper.clusterId(), properties.zookeeperConnectionTimeoutMs());
+        scramCredentialStore.start(properties.zookeeperConnectionTimeoutMs());
+        aclStore.start(properties.zookeeperConnectionTimeoutMs());
+        // The authorizer holds every ACL before the listeners bind, and follows changes from here on.
+        aclStore.addListener(authorizer::aclsChanged);
+        replicas.stateChanges().removeStrayLogs();
+        replicaManager.startup(scheduler);
+        logManager.startup();
+        groupCoordinator.startup();
+
+        SslStoreWatcher sslStoreWatcher = security.sslReloadIntervalMs() > 0
+            ? new SslStoreWatcher(security, registry) : null;
+        if (sslStoreWatcher != null) {
+            sslStoreWatcher.alsoReload("replica fetchers", replicaManager.fetcherManager()::reloadSslStores);
+        }
+        List<ListenerSecurity> listenerSecurity = new ArrayList<>();
+        List<SocketServer> listeners = new ArrayList<>();
+        List<EndPoint> boundEndPoints = new ArrayList<>();
+        for (EndPoint endPoint : properties.listenerEndPoints()) {
+            ListenerSecurity secured = new ListenerSecurity(endPoint, security, scramCredentialStore.credentialCache(),
+                registry);
+            listenerSecurity.add(secured);
+            stops.add(Step.LISTENER_SECURITY, secured::close);
+            if (sslStoreWatcher != null && secured.usesTls()) {
+                sslStoreWatcher.watch(secured);
+            }
+            SocketServer server = new SocketServer(endPoint, properties.numNetworkThreads(),
+                properties.socketRequestMaxBytes(), properties.connectionsMaxIdleMs(), apis, requestChannel, secured);
+            listeners.add(server);
+            stops.add(Step.LISTENERS, server::close);
+            boundEndPoints.add(endPoint.withPort(server.start()));
+        }
+        if (sslStoreWatcher != null && sslStoreWatcher.hasWork()) {
+            sslStoreWatcher.start(scheduler, security.sslReloadIntervalMs());
+        }
+        BrokerRegistration registration = new BrokerRegistration(zkClient, new BrokerInfo(properties.id(),
+            BrokerListeners.advertised(properties, boundEndPoints),
+            properties.rack(), -1), properties.zookeeperSessionTimeoutMs(), time);
+        stops.add(Step.REGISTRATION, registration::close);
+        registration.register();
+        replicas.logDirFailures().setOfflineReplicasListener(offline -> {
+            try {
+                registration.updateOfflineReplicas(offline);
+            } catch (RuntimeException e) {
+                log.error("Could not publish the offline replicas {} of broker {}", offline, properties.id(), e);
+            }
+        });
+        controller.startup();
+        Optional<ConsumerLagMetrics> consumerLagMetrics = Optional.empty();
+        if (properties.consumerLagMetricsIntervalMs() > 0) {
+            String self = BrokerListeners.interBrokerBootstrap(properties, boundEndPoints);
+            ConsumerLagMetrics lag = new ConsumerLagMetrics(groupCoordinator,
+                () -> Admin.create(ConsumerLagMetrics.adminConfig(self, "broker-" + properties.id() + "-consumer-lag",
+                    CONSUMER_LAG_REQUEST_TIMEOUT_MS, interBrokerClientConfigs())),
+                topicExists, registry, properties.consumerLagMetricsIntervalMs(), CONSUMER_LAG_REQUEST_TIMEOUT_MS);
+            stops.add(Step.CONSUMER_LAG_METRICS, lag::close);
+            lag.start();
+            consumerLagMetrics = Optional.of(lag);
+        }
+        return new BrokerComponents(zooKeeper, storage, metadataCache, isrUpdater, replicas, controller,
+            groupCoordinator, requestChannel, requestHandlerPool, scramCredentialStore, aclStore, listenerSecurity,
+            listeners, boundEndPoints, registration, consumerLagMetrics, ShutdownSequence.of(stops));
+    }
+
+    /** The clean stop of whatever the phases run so far built (all of it, after {@link #loadLogsAndStart}). */
+    ShutdownSequence shutdownSoFar() {
+        return ShutdownSequence.of(stops);
+    }
+
+    /**
+     * Kafka client configs of this broker's own connections over the inter-broker listener
+     * (replica fetchers, the consumer lag reader): its security protocol, TLS and SASL login.
+     */
+    private Map<String, Object> interBrokerClientConfigs() {
+        String listener = properties.interBrokerListener();
+        EndPoint endPoint = properties.listenerEndPoints().stream().filter(e -> e.listenerName().equals(listener))
+            .findFirst().orElseThrow();
+        return security.clientConfigs(endPoint.securityProtocol(), listener);
+    }
+
+    private static ReplicaSelector replicaSelector(String className) {
+        try {
+            Object selector = Class.forName(className.trim()).getDeclaredConstructor().newInstance();
+            if (!(selector instanceof ReplicaSelector replicaSelector)) {
+                throw new IllegalArgumentException(className + " is not a " + ReplicaSelector.class);
+            }
+            replicaSelector.configure(Map.of());
+            return replicaSelector;
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalArgumentException("broker.replica-selector-class " + className + " cannot be created: " + e, e);
+        }
+    }
+
+    private static GroupCoordinator.Config groupCoordinatorConfig(BrokerProperties p) {
+        return new GroupCoordinator.Config(p.offsetsTopicNumPartitions(), p.groupMinSessionTimeoutMs(),
+            p.groupMaxSessionTimeoutMs(), p.groupInitialRebalanceDelayMs(), p.groupMaxSize(), p.offsetsCommitTimeoutMs(),
+            p.offsetMetadataMaxBytes(), p.offsetsRetentionMinutes() * 60_000L, p.offsetsRetentionCheckIntervalMs());
+    }
+
+    private LogConfig logConfigFromZooKeeper(KafkaZkClient zkClient, String topic) {
+        Map<String, String> overrides = zkClient.getTopicConfig(topic).config();
+        try {
+            return LogConfig.create(logConfigDefaults, overrides);
+        } catch (RuntimeException e) {
+            log.error("Topic {} has an invalid config {} in ZooKeeper ({}); using the broker defaults", topic, overrides,
+                e.getMessage());
+            return LogConfig.create(logConfigDefaults, Map.of());
+        }
+    }
+}
