@@ -5,9 +5,7 @@ import io.tributary.broker.producer.ProducerStateManager;
 import io.tributary.broker.scheduler.Scheduler;
 import java.io.File;
 import java.io.IOException;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
@@ -448,23 +446,6 @@ public final class PartitionLog {
     /** Changes whenever segments are removed or rewritten other than by the cleaner's swap. */
     long segmentsVersion() {
         return localLog.segmentsVersion();
-    }
-
-    /**
-     * The last batch of every producer in the producer state, by producer id: the cleaner keeps
-     * these batches (emptied if need be) so the state can be rebuilt from the log.
-     */
-    Map<Long, ProducerBatchRef> lastBatchesOfActiveProducers() {
-        synchronized (lock) {
-            Map<Long, ProducerBatchRef> out = new HashMap<>();
-            producerStateManager.activeProducers().forEach((id, entry) ->
-                out.put(id, new ProducerBatchRef(entry.lastDataOffset(), entry.producerEpoch())));
-            return out;
-        }
-    }
-
-    /** A producer's last data offset (-1 when none) and epoch. */
-    record ProducerBatchRef(long lastDataOffset, short producerEpoch) {
     }
 
     /**
