@@ -147,7 +147,7 @@ final class Cleaner {
             }
             List<LogSegment> toClean = partitionLog.segments().overlapping(partitionLog.logStartOffset(), endOffset);
             CleanerFilter filter = new CleanerFilter(now, config.deleteRetentionMs(),
-                partitionLog.lastBatchesOfActiveProducers());
+                cleanable.lastBatchesOfActiveProducers());
             for (List<LogSegment> group : groupSegmentsBySize(toClean, config.segmentBytes(), config.segmentIndexBytes(),
                     cleanable.firstUncleanableOffset())) {
                 cleanGroup(partitionLog, group, version, filter);
@@ -397,11 +397,11 @@ final class Cleaner {
 
     /** Decides, batch by batch and record by record, what survives a cleaning (Kafka's cleaner filter). */
     private final class CleanerFilter extends RecordFilter {
-        private final Map<Long, PartitionLog.ProducerBatchRef> lastBatchesOfProducers;
+        private final Map<Long, LogToClean.ProducerBatchRef> lastBatchesOfProducers;
         private final Set<Long> ongoingTransactions = new HashSet<>();
         private boolean discardBatchRecords;
 
-        CleanerFilter(long now, long deleteRetentionMs, Map<Long, PartitionLog.ProducerBatchRef> lastBatchesOfProducers) {
+        CleanerFilter(long now, long deleteRetentionMs, Map<Long, LogToClean.ProducerBatchRef> lastBatchesOfProducers) {
             super(now, deleteRetentionMs);
             this.lastBatchesOfProducers = lastBatchesOfProducers;
         }
@@ -447,7 +447,7 @@ final class Cleaner {
         }
 
         private boolean isLastBatchOfActiveProducer(RecordBatch batch) {
-            PartitionLog.ProducerBatchRef last = lastBatchesOfProducers.get(batch.producerId());
+            LogToClean.ProducerBatchRef last = lastBatchesOfProducers.get(batch.producerId());
             if (last == null) {
                 return false;
             }

@@ -4,18 +4,13 @@ import io.tributary.broker.config.LogConfig;
 import io.tributary.broker.scheduler.Scheduler;
 import java.io.File;
 import java.io.IOException;
-import java.io.RandomAccessFile;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -48,9 +43,10 @@ import org.slf4j.LoggerFactory;
  * <p>With a cleaner, retention of compacted logs runs on the cleaner's threads (so it never
  * overlaps a cleaning of the same log) and deleting a log first stops its cleaning.
  *
- * <p>About 600 lines since compaction and log-directory failure (KIP-112): the checkpoint files
- * and the log loader are already their own classes; what remains is the life cycle of the set of
- * logs across its directories and its scheduled tasks.
+ * <p>Roles, as in Kafka's storage module: the directories themselves (locks, {@code meta.properties},
+ * which are offline) are {@link LogDirectories}; the offset checkpoints {@link LogCheckpoints}; loading
+ * one log {@link LogLoader}. This class keeps the life cycle of the set of logs across the directories
+ * and its scheduled tasks.
  *
  * <p>Thread-safe.
  */
@@ -59,11 +55,6 @@ public final class LogManager {
     private static final Logger log = LoggerFactory.getLogger(LogManager.class);
 
     static final String CLEAN_SHUTDOWN_FILE = ".kafka_cleanshutdown";
-    static final String RECOVERY_POINT_CHECKPOINT = "recovery-point-offset-checkpoint";
-    static final String LOG_START_OFFSET_CHECKPOINT = "log-start-offset-checkpoint";
-    static final String HIGH_WATERMARK_CHECKPOINT = "replication-offset-checkpoint";
-    static final String META_PROPERTIES = "meta.properties";
-    private static final String LOCK_FILE = ".lock";
     private static final long INITIAL_TASK_DELAY_MS = 30_000;
 
     /**
@@ -83,18 +74,15 @@ public final class LogManager {
     }
 
     private final List<File> logDirs;
+    private final LogDirectories dirs;
+    private final LogCheckpoints checkpoints;
     private final Settings settings;
     private final Scheduler scheduler;
     private final Time time;
     private final Map<TopicPartition, PartitionLog> logs = new ConcurrentHashMap<>();
-    private final Map<File, FileLock> dirLocks = new HashMap<>();
-    private final Map<File, OffsetCheckpointFile> recoveryPointCheckpoints = new HashMap<>();
-    private final Map<File, OffsetCheckpointFile> logStartOffsetCheckpoints = new HashMap<>();
-    private final Map<File, OffsetCheckpointFile> highWatermarkCheckpoints = new HashMap<>();
     private final List<ScheduledFuture<?>> tasks = new ArrayList<>();
     private final Object createLock = new Object();
     private volatile LogCleaner cleaner;
-    private final Set<File> offlineDirs = ConcurrentHashMap.newKeySet();
     private volatile Consumer<File> logDirFailureHandler = dir -> { };
 
     /**
@@ -104,18 +92,12 @@ public final class LogManager {
      * @param time      the clock
      */
     public LogManager(List<File> logDirs, Settings settings, Scheduler scheduler, Time time) {
-        if (logDirs.isEmpty()) {
-            throw new IllegalArgumentException("At least one log directory is required");
-        }
-        this.logDirs = List.copyOf(logDirs);
+        this.dirs = new LogDirectories(logDirs);
+        this.logDirs = dirs.all();
+        this.checkpoints = new LogCheckpoints(this.logDirs);
         this.settings = settings;
         this.scheduler = scheduler;
         this.time = time;
-        for (File dir : this.logDirs) {
-            recoveryPointCheckpoints.put(dir, new OffsetCheckpointFile(dir, RECOVERY_POINT_CHECKPOINT));
-            logStartOffsetCheckpoints.put(dir, new OffsetCheckpointFile(dir, LOG_START_OFFSET_CHECKPOINT));
-            highWatermarkCheckpoints.put(dir, new OffsetCheckpointFile(dir, HIGH_WATERMARK_CHECKPOINT));
-        }
     }
 
     public List<File> logDirs() {
@@ -124,7 +106,7 @@ public final class LogManager {
 
     /** Log directories taken offline after an I/O error (KIP-112), until the broker restarts. */
     public Set<File> offlineLogDirs() {
-        return Set.copyOf(offlineDirs);
+        return dirs.offline();
     }
 
     /** Called, once per directory, when a log directory goes offline. */
@@ -143,8 +125,8 @@ public final class LogManager {
      * @return whether this call took it offline
      */
     public boolean handleLogDirFailure(File dir, String reason) {
-        File logDir = logDirs.stream().filter(d -> isUnder(dir, d)).findFirst().orElse(null);
-        if (logDir == null || !offlineDirs.add(logDir)) {
+        File logDir = dirs.markOffline(dir);
+        if (logDir == null) {
             return false;
         }
         log.error("Log directory {} is offline after an I/O error ({}); its partitions are no longer served by this "
@@ -163,15 +145,6 @@ public final class LogManager {
         return true;
     }
 
-    private static boolean isUnder(File file, File dir) {
-        for (File f = file.getAbsoluteFile(); f != null; f = f.getParentFile()) {
-            if (f.equals(dir.getAbsoluteFile())) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /**
      * Creates and locks the log directories, and checks or writes their {@code meta.properties}.
      *
@@ -180,80 +153,7 @@ public final class LogManager {
      * @throws IOException           when a directory cannot be created or written
      */
     public void lockAndVerifyDirs(String clusterId, int brokerId) throws IOException {
-        boolean verified = false;
-        try {
-            for (File dir : logDirs) {
-                Files.createDirectories(dir.toPath());
-                dirLocks.put(dir, lockDir(dir));
-                verifyMetaProperties(dir, clusterId, brokerId);
-            }
-            verified = true;
-        } finally {
-            if (!verified) {
-                releaseDirLocks();
-            }
-        }
-    }
-
-    /** Takes the directory's {@code .lock}, held by another broker process or another broker in this JVM. */
-    private static FileLock lockDir(File dir) throws IOException {
-        RandomAccessFile raf = new RandomAccessFile(new File(dir, LOCK_FILE), "rw");
-        FileLock lock;
-        try {
-            lock = raf.getChannel().tryLock();
-        } catch (OverlappingFileLockException e) {
-            lock = null;
-        } catch (IOException | RuntimeException e) {
-            raf.close();
-            throw e;
-        }
-        if (lock == null) {
-            raf.close();
-            throw new IllegalStateException("Log directory " + dir + " is in use by another broker process");
-        }
-        return lock;
-    }
-
-    private void releaseDirLocks() {
-        for (File dir : logDirs) {
-            FileLock lock = dirLocks.remove(dir);
-            if (lock != null) {
-                try {
-                    lock.release();
-                    lock.channel().close();
-                } catch (IOException e) {
-                    log.warn("Could not release the lock of {}", dir, e);
-                }
-            }
-        }
-    }
-
-    private static void verifyMetaProperties(File dir, String clusterId, int brokerId) throws IOException {
-        File metaFile = new File(dir, META_PROPERTIES);
-        Properties meta = new Properties();
-        if (metaFile.exists()) {
-            meta = Utils.loadProps(metaFile.getPath());
-            String storedCluster = meta.getProperty("cluster.id");
-            String storedBroker = meta.getProperty("broker.id");
-            if (storedCluster != null && !storedCluster.equals(clusterId)) {
-                throw new IllegalStateException("Log directory " + dir + " belongs to cluster " + storedCluster
-                    + " but ZooKeeper holds cluster " + clusterId + "; point the broker at the right ZooKeeper "
-                    + "or give it an empty log directory");
-            }
-            if (storedBroker != null && Integer.parseInt(storedBroker) != brokerId) {
-                throw new IllegalStateException("Log directory " + dir + " belongs to broker " + storedBroker
-                    + " but this broker's id is " + brokerId);
-            }
-        } else {
-            meta.setProperty("version", "0");
-            meta.setProperty("cluster.id", clusterId);
-            meta.setProperty("broker.id", Integer.toString(brokerId));
-            File tmp = new File(dir, META_PROPERTIES + ".tmp");
-            try (var out = Files.newOutputStream(tmp.toPath())) {
-                meta.store(out, "Written by Tributary; identifies the cluster and broker owning this directory");
-            }
-            Files.move(tmp.toPath(), metaFile.toPath(), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-        }
+        dirs.lockAndVerify(clusterId, brokerId);
     }
 
     /**
@@ -268,9 +168,10 @@ public final class LogManager {
             Files.createDirectories(dir.toPath());
             File marker = new File(dir, CLEAN_SHUTDOWN_FILE);
             boolean cleanShutdown = marker.exists();
-            Map<TopicPartition, Long> recoveryPoints = recoveryPointCheckpoints.get(dir).read();
-            Map<TopicPartition, Long> logStartOffsets = logStartOffsetCheckpoints.get(dir).read();
-            Map<TopicPartition, Long> highWatermarks = highWatermarkCheckpoints.get(dir).read();
+            LogCheckpoints.DirOffsets checkpointed = checkpoints.read(dir);
+            Map<TopicPartition, Long> recoveryPoints = checkpointed.recoveryPoints();
+            Map<TopicPartition, Long> logStartOffsets = checkpointed.logStartOffsets();
+            Map<TopicPartition, Long> highWatermarks = checkpointed.highWatermarks();
             File[] children = dir.listFiles(File::isDirectory);
             if (children == null) {
                 throw new IOException("Could not list log directory " + dir);
@@ -372,7 +273,7 @@ public final class LogManager {
             if (existing != null) {
                 return existing;
             }
-            File parent = nextLogDir();
+            File parent = dirs.leastLoaded(logs.values().stream().map(l -> l.dir().getParentFile()).toList());
             File dir = new File(parent, LogFileNames.logDirName(tp));
             try {
                 Files.createDirectories(dir.toPath());
@@ -391,21 +292,6 @@ public final class LogManager {
                 throw new KafkaStorageException("Error creating the log of " + tp + " in " + parent + ": " + e, e);
             }
         }
-    }
-
-    /** The log directory holding the fewest partitions (ties go to the first listed). */
-    private File nextLogDir() {
-        Map<File, Integer> counts = new HashMap<>();
-        logDirs.stream().filter(d -> !offlineDirs.contains(d)).forEach(d -> counts.put(d, 0));
-        if (counts.isEmpty()) {
-            throw new KafkaStorageException("Every log directory is offline: " + logDirs);
-        }
-        for (PartitionLog l : logs.values()) {
-            File parent = l.dir().getParentFile();
-            counts.computeIfPresent(parent, (k, v) -> v + 1);
-        }
-        return counts.keySet().stream().min(Comparator.comparingInt((File d) -> counts.get(d))
-            .thenComparingInt(logDirs::indexOf)).orElseThrow();
     }
 
     /**
@@ -481,25 +367,12 @@ public final class LogManager {
 
     /** Writes the recovery point and log start offset checkpoints of every directory. */
     public void checkpointRecoveryPointsAndLogStartOffsets() {
-        writeCheckpoints(recoveryPointCheckpoints, PartitionLog::recoveryPoint);
-        writeCheckpoints(logStartOffsetCheckpoints, PartitionLog::logStartOffset);
+        checkpoints.writeRecoveryPointsAndLogStartOffsets(logs.values(), dirs::online);
     }
 
     /** Writes the high watermark checkpoint of every directory. */
     public void checkpointHighWatermarks() {
-        writeCheckpoints(highWatermarkCheckpoints, PartitionLog::highWatermark);
-    }
-
-    private void writeCheckpoints(Map<File, OffsetCheckpointFile> files, Function<PartitionLog, Long> offset) {
-        Map<File, Map<TopicPartition, Long>> byDir = new HashMap<>();
-        logDirs.stream().filter(d -> !offlineDirs.contains(d)).forEach(d -> byDir.put(d, new HashMap<>()));
-        for (PartitionLog partitionLog : logs.values()) {
-            Map<TopicPartition, Long> offsets = byDir.get(partitionLog.dir().getParentFile());
-            if (offsets != null) {
-                offsets.put(partitionLog.topicPartition(), offset.apply(partitionLog));
-            }
-        }
-        byDir.forEach((dir, offsets) -> files.get(dir).write(offsets));
+        checkpoints.writeHighWatermarks(logs.values(), dirs::online);
     }
 
     /**
@@ -524,7 +397,7 @@ public final class LogManager {
         checkpointRecoveryPointsAndLogStartOffsets();
         checkpointHighWatermarks();
         for (File dir : logDirs) {
-            if (offlineDirs.contains(dir)) {
+            if (dirs.isOffline(dir)) {
                 continue;
             }
             try {
@@ -537,7 +410,7 @@ public final class LogManager {
                 log.error("Could not write the clean shutdown marker in {}", dir, e);
             }
         }
-        releaseDirLocks();
+        dirs.releaseLocks();
         logs.clear();
         log.info("Log manager shut down{}", clean ? " cleanly" : " with errors; logs will be recovered at the next start");
     }
@@ -560,7 +433,7 @@ public final class LogManager {
                 log.debug("Error closing the files of {} in a simulated crash", partitionLog.topicPartition(), e);
             }
         }
-        releaseDirLocks();
+        dirs.releaseLocks();
         logs.clear();
         log.warn("Log manager stopped as in a crash: logs will be recovered at the next start");
     }
@@ -589,7 +462,7 @@ public final class LogManager {
                 }
             }
             out.add(new LogDirDescription(dir.getAbsolutePath(), sizes, dir.getTotalSpace(), dir.getUsableSpace(),
-                offlineDirs.contains(dir)));
+                dirs.isOffline(dir)));
         }
         return out;
     }

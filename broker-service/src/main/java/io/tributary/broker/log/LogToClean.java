@@ -1,7 +1,9 @@
 package io.tributary.broker.log;
 
 import io.tributary.broker.config.LogConfig;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 
 /**
@@ -35,6 +37,24 @@ record LogToClean(PartitionLog log, long firstDirtyOffset, long firstUncleanable
     boolean shouldClean() {
         return cleanableBytes > 0
             && (needCompactionNow || cleanableRatio() >= log.config().minCleanableDirtyRatio());
+    }
+
+    /**
+     * The last batch of every producer in the log's producer state, by producer id, read under the
+     * log's lock: the cleaner keeps these batches (emptied if need be) so the state can be rebuilt
+     * from the log.
+     */
+    Map<Long, ProducerBatchRef> lastBatchesOfActiveProducers() {
+        synchronized (log.lock()) {
+            Map<Long, ProducerBatchRef> out = new HashMap<>();
+            log.producerStateManager().activeProducers().forEach((id, entry) ->
+                out.put(id, new ProducerBatchRef(entry.lastDataOffset(), entry.producerEpoch())));
+            return out;
+        }
+    }
+
+    /** A producer's last data offset (-1 when none) and epoch. */
+    record ProducerBatchRef(long lastDataOffset, short producerEpoch) {
     }
 
     /**

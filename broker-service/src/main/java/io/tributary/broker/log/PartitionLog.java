@@ -1,27 +1,18 @@
 package io.tributary.broker.log;
 
 import io.tributary.broker.config.LogConfig;
-import io.tributary.broker.producer.AppendOrigin;
-import io.tributary.broker.producer.BatchMetadata;
-import io.tributary.broker.producer.ProducerAppendInfo;
 import io.tributary.broker.producer.ProducerStateManager;
 import io.tributary.broker.scheduler.Scheduler;
 import java.io.File;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.KafkaStorageException;
 import org.apache.kafka.common.errors.OffsetOutOfRangeException;
 import org.apache.kafka.common.record.internal.FileRecords;
 import org.apache.kafka.common.record.internal.MemoryRecords;
-import org.apache.kafka.common.record.internal.MutableRecordBatch;
-import org.apache.kafka.common.record.internal.RecordBatch;
 import org.apache.kafka.common.utils.Time;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,13 +37,14 @@ import org.slf4j.LoggerFactory;
  * <p>Errors: I/O failures surface as {@link KafkaStorageException} (KAFKA_STORAGE_ERROR); a
  * failed write is rolled back so the file never keeps a partial batch.
  *
- * <p>Size: this class is over the house's 500 lines on purpose. It is the single owner of the
- * log's offsets (log start, high watermark, log end, recovery point) and their invariants;
- * appends, rolls, truncation and retention each move several of them under one lock, so they
- * stay together, as in Kafka's {@code UnifiedLog}; the cleaner's swap is here for the same reason
- * (it must be atomic with them). Lookups across segments live in {@link LogSegments}, loading and
- * recovery in {@link LogLoader}, validation in {@link LogValidator}, retention rules in
- * {@link RetentionPolicy}, compaction in {@link Cleaner}.
+ * <p>Roles: as Kafka's {@code UnifiedLog}, this class owns the lock and the offsets that tie the
+ * parts together (log start offset, high watermark), and delegates the rest: the segments, log end
+ * offset, recovery point and files to {@link LocalLog}; the high watermark's position to
+ * {@link HighWatermark}; appends, rolls and flushes to {@link LogAppender}; retention to
+ * {@link LogRetention} (its rules in {@link RetentionPolicy}); lookups across segments to
+ * {@link LogSegments}; loading and recovery to {@link LogLoader}; validation to {@link LogValidator};
+ * compaction to {@link Cleaner}. Truncation and the cleaner's swap stay here, since each moves
+ * several of those parts at once under the lock.
  */
 public final class PartitionLog {
 
@@ -60,43 +52,31 @@ public final class PartitionLog {
 
     private final Object lock = new Object();
     private final TopicPartition topicPartition;
+    private final LocalLog localLog;
+    private final LogAppender appender;
     private final LogSegments segments;
     private final ProducerStateManager producerStateManager;
     private final LeaderEpochFileCache leaderEpochCache;
     private final PartitionMetadataFile partitionMetadataFile;
-    private final Scheduler scheduler;
     private final Time time;
-    private volatile File dir;
-    private volatile LogConfig config;
-    private volatile LogOffsetMetadata nextOffsetMetadata;
-    private volatile LogOffsetMetadata highWatermarkMetadata;
+    private final HighWatermark highWatermark;
     private volatile long logStartOffset;
-    private volatile long recoveryPoint;
-    private volatile long lastFlushedTimeMs;
-    private volatile boolean closed;
-    /** Bumped (under the lock) by truncation, retention, renames and close: a cleaning prepared before is refused. */
-    private volatile long segmentsVersion;
 
     PartitionLog(File dir, TopicPartition topicPartition, LogConfig config, LogSegments segments,
                  long logStartOffset, long recoveryPoint, LogOffsetMetadata nextOffsetMetadata, long highWatermark,
                  ProducerStateManager producerStateManager, LeaderEpochFileCache leaderEpochCache,
                  Scheduler scheduler, Time time) {
-        this.dir = dir;
         this.topicPartition = topicPartition;
-        this.config = config;
         this.segments = segments;
         this.logStartOffset = logStartOffset;
-        this.recoveryPoint = recoveryPoint;
-        this.nextOffsetMetadata = nextOffsetMetadata;
         this.producerStateManager = producerStateManager;
         this.leaderEpochCache = leaderEpochCache;
         this.partitionMetadataFile = new PartitionMetadataFile(dir);
-        this.scheduler = scheduler;
         this.time = time;
-        this.lastFlushedTimeMs = time.milliseconds();
-        long hw = Math.min(Math.max(highWatermark, logStartOffset), nextOffsetMetadata.messageOffset());
-        this.highWatermarkMetadata = hw == nextOffsetMetadata.messageOffset()
-            ? nextOffsetMetadata : LogOffsetMetadata.unknownPosition(hw);
+        this.localLog = new LocalLog(lock, dir, topicPartition, config, segments, recoveryPoint, nextOffsetMetadata,
+            scheduler, time);
+        this.appender = new LogAppender(topicPartition, localLog, producerStateManager, leaderEpochCache, scheduler, time);
+        this.highWatermark = HighWatermark.fromCheckpoint(highWatermark, logStartOffset, nextOffsetMetadata);
     }
 
     public TopicPartition topicPartition() {
@@ -104,16 +84,16 @@ public final class PartitionLog {
     }
 
     public File dir() {
-        return dir;
+        return localLog.dir();
     }
 
     public LogConfig config() {
-        return config;
+        return localLog.config();
     }
 
     /** Applies a new topic config to future appends, rolls and retention runs. */
     public void updateConfig(LogConfig newConfig) {
-        this.config = newConfig;
+        localLog.updateConfig(newConfig);
     }
 
     public long logStartOffset() {
@@ -122,19 +102,19 @@ public final class PartitionLog {
 
     /** The offset the next record will get. */
     public long logEndOffset() {
-        return nextOffsetMetadata.messageOffset();
+        return localLog.logEndOffset();
     }
 
     public LogOffsetMetadata logEndOffsetMetadata() {
-        return nextOffsetMetadata;
+        return localLog.logEndOffsetMetadata();
     }
 
     public long highWatermark() {
-        return highWatermarkMetadata.messageOffset();
+        return highWatermark.offset();
     }
 
     public long recoveryPoint() {
-        return recoveryPoint;
+        return localLog.recoveryPoint();
     }
 
     public LeaderEpochFileCache leaderEpochCache() {
@@ -172,7 +152,7 @@ public final class PartitionLog {
     }
 
     LogSegment activeSegment() {
-        return segments.active();
+        return localLog.activeSegment();
     }
 
     /**
@@ -185,36 +165,10 @@ public final class PartitionLog {
      * @throws KafkaStorageException when the write fails
      */
     public LogAppendInfo appendAsLeader(MemoryRecords records, int leaderEpoch) {
-        LogValidator.BatchSummary summary = LogValidator.analyze(topicPartition, records, config, true);
+        LogValidator.BatchSummary summary = LogValidator.analyze(topicPartition, records, config(), true);
         MemoryRecords valid = summary.wholeBatches(records);
         synchronized (lock) {
-            checkOpen();
-            if (summary.batchCount() == 0) {
-                return LogAppendInfo.empty(logEndOffset(), logStartOffset);
-            }
-            if (summary.hasProducerId()) {
-                for (MutableRecordBatch batch : valid.batches()) {
-                    if (batch.hasProducerId()) {
-                        Optional<BatchMetadata> duplicate = producerStateManager.findDuplicate(batch);
-                        if (duplicate.isPresent()) {
-                            BatchMetadata d = duplicate.get();
-                            return new LogAppendInfo(d.firstOffset(), d.lastOffset(), d.timestamp(),
-                                RecordBatch.NO_TIMESTAMP, logStartOffset, 0, 0, true);
-                        }
-                    }
-                }
-            }
-            long now = time.milliseconds();
-            long firstOffset = logEndOffset();
-            LogValidator.AssignedOffsets assigned = LogValidator.validateAndAssignOffsets(topicPartition, valid,
-                firstOffset, leaderEpoch, config, now);
-            Map<Long, ProducerAppendInfo> producers = summary.hasProducerId()
-                ? validateProducerState(valid, AppendOrigin.CLIENT, now) : Map.of();
-            leaderEpochCache.assign(leaderEpoch, firstOffset);
-            commitAppend(valid, producers, assigned.lastOffset(), assigned.maxTimestamp(),
-                assigned.shallowOffsetOfMaxTimestamp(), now);
-            return new LogAppendInfo(firstOffset, assigned.lastOffset(), assigned.maxTimestamp(), assigned.logAppendTime(),
-                logStartOffset, summary.recordCount(), summary.validBytes(), false);
+            return appender.appendAsLeader(summary, valid, leaderEpoch, logStartOffset);
         }
     }
 
@@ -225,96 +179,11 @@ public final class PartitionLog {
      * @throws IllegalStateException when the batches do not start at the log end offset
      */
     public LogAppendInfo appendAsFollower(MemoryRecords records) {
-        LogValidator.BatchSummary summary = LogValidator.analyze(topicPartition, records, config, false);
+        LogValidator.BatchSummary summary = LogValidator.analyze(topicPartition, records, config(), false);
         MemoryRecords valid = summary.wholeBatches(records);
         synchronized (lock) {
-            checkOpen();
-            if (summary.batchCount() == 0) {
-                return LogAppendInfo.empty(logEndOffset(), logStartOffset);
-            }
-            LogValidator.ReplicatedOffsets offsets = LogValidator.replicatedOffsets(topicPartition, valid);
-            if (offsets.firstOffset() < logEndOffset()) {
-                throw new IllegalStateException("Follower append to " + topicPartition + " starts at "
-                    + offsets.firstOffset() + ", below the log end offset " + logEndOffset());
-            }
-            for (MutableRecordBatch batch : valid.batches()) {
-                leaderEpochCache.assign(batch.partitionLeaderEpoch(), batch.baseOffset());
-            }
-            long now = time.milliseconds();
-            Map<Long, ProducerAppendInfo> producers = summary.hasProducerId()
-                ? validateProducerState(valid, AppendOrigin.REPLICATION, now) : Map.of();
-            commitAppend(valid, producers, offsets.lastOffset(), offsets.maxTimestamp(),
-                offsets.shallowOffsetOfMaxTimestamp(), now);
-            return new LogAppendInfo(offsets.firstOffset(), offsets.lastOffset(), offsets.maxTimestamp(),
-                RecordBatch.NO_TIMESTAMP, logStartOffset, summary.recordCount(), summary.validBytes(), false);
+            return appender.appendAsFollower(summary, valid, logStartOffset);
         }
-    }
-
-    /** Writes validated batches (rolling first if needed) and commits their producer state. Caller holds the lock. */
-    private void commitAppend(MemoryRecords records, Map<Long, ProducerAppendInfo> producers, long lastOffset,
-                              long maxTimestamp, long shallowOffsetOfMaxTimestamp, long now) {
-        LogSegment segment = maybeRoll(records.sizeInBytes(), maxTimestamp, lastOffset, now);
-        writeToSegment(segment, lastOffset, maxTimestamp, shallowOffsetOfMaxTimestamp, records);
-        producers.values().forEach(producerStateManager::update);
-        producerStateManager.updateMapEndOffset(lastOffset + 1);
-        maybeFlushByMessages();
-    }
-
-    private Map<Long, ProducerAppendInfo> validateProducerState(MemoryRecords records, AppendOrigin origin, long now) {
-        Map<Long, ProducerAppendInfo> producers = new HashMap<>();
-        for (MutableRecordBatch batch : records.batches()) {
-            if (batch.hasProducerId()) {
-                producers.computeIfAbsent(batch.producerId(), id -> producerStateManager.prepareUpdate(id, origin))
-                    .append(batch, now);
-            }
-        }
-        return producers;
-    }
-
-    private void writeToSegment(LogSegment segment, long lastOffset, long maxTimestamp, long shallowOffsetOfMax,
-                                MemoryRecords records) {
-        int sizeBefore = segment.size();
-        try {
-            segment.append(lastOffset, maxTimestamp, shallowOffsetOfMax, records);
-        } catch (IOException e) {
-            rollbackPartialWrite(segment, sizeBefore, e);
-            throw new KafkaStorageException("Error appending " + records.sizeInBytes() + " bytes to " + topicPartition
-                + " in " + dir + ": " + e.getMessage(), e);
-        }
-        nextOffsetMetadata = new LogOffsetMetadata(lastOffset + 1, segment.baseOffset(), segment.size());
-    }
-
-    /** A failed write (full disk) may leave part of a batch: cut the file back to its last whole batch. */
-    private void rollbackPartialWrite(LogSegment segment, int sizeBefore, IOException cause) {
-        try {
-            segment.log().truncateTo(sizeBefore);
-            log.error("Append to {} failed and was rolled back to {} bytes: {}", topicPartition, sizeBefore, cause.toString());
-        } catch (IOException | RuntimeException e) {
-            log.error("Append to {} failed and could not be rolled back; the log is closed until restart, "
-                + "when recovery truncates the partial batch", topicPartition, e);
-            closed = true;
-        }
-    }
-
-    private void maybeFlushByMessages() {
-        if (logEndOffset() - recoveryPoint >= config.flushMessages()) {
-            flush(logEndOffset());
-        }
-    }
-
-    /**
-     * Rolls to a new segment if the append would overflow the active one by size, age, index
-     * capacity or relative offset range. Caller holds the lock.
-     */
-    private LogSegment maybeRoll(int appendBytes, long maxTimestampInAppend, long maxOffsetInAppend, long now) {
-        LogSegment active = activeSegment();
-        // A compacted log rolls by max.compaction.lag.ms too, so no record stays uncleanable in the active segment longer.
-        long rollMs = config.compact() ? Math.min(config.segmentMs(), config.maxCompactionLagMs()) : config.segmentMs();
-        if (active.shouldRoll(config.segmentBytes(), rollMs, appendBytes, maxTimestampInAppend,
-                maxOffsetInAppend, now)) {
-            return roll();
-        }
-        return active;
     }
 
     /**
@@ -323,27 +192,7 @@ public final class PartitionLog {
      */
     public LogSegment roll() {
         synchronized (lock) {
-            checkOpen();
-            long newOffset = logEndOffset();
-            LogSegment active = activeSegment();
-            if (active.baseOffset() == newOffset && active.size() == 0) {
-                return active;
-            }
-            try {
-                active.onBecomeInactiveSegment();
-                producerStateManager.updateMapEndOffset(newOffset);
-                producerStateManager.takeSnapshot();
-                long jitter = config.segmentJitterMs() > 0 ? ThreadLocalRandom.current().nextLong(config.segmentJitterMs()) : 0;
-                LogSegment segment = LogSegment.open(dir, newOffset, config.segmentIndexBytes(), config.indexIntervalBytes(),
-                    jitter, config.preallocate(), config.segmentBytes(), time, false, "");
-                segments.add(segment);
-                nextOffsetMetadata = new LogOffsetMetadata(newOffset, newOffset, 0);
-                scheduler.scheduleOnce("flush-" + topicPartition, () -> flushUpTo(newOffset));
-                log.debug("Rolled {} to a new segment at offset {}", topicPartition, newOffset);
-                return segment;
-            } catch (IOException e) {
-                throw new KafkaStorageException("Error rolling " + topicPartition + " at offset " + newOffset + ": " + e, e);
-            }
+            return appender.roll();
         }
     }
 
@@ -356,7 +205,7 @@ public final class PartitionLog {
      * @throws OffsetOutOfRangeException if {@code startOffset} is below the log start or above the log end
      */
     public FetchDataInfo read(long startOffset, int maxLength, FetchIsolation isolation, boolean minOneMessage) {
-        LogOffsetMetadata end = nextOffsetMetadata;
+        LogOffsetMetadata end = localLog.logEndOffsetMetadata();
         long logStart = logStartOffset;
         if (startOffset > end.messageOffset() || startOffset < logStart) {
             throw new OffsetOutOfRangeException("Offset " + startOffset + " is out of range for " + topicPartition
@@ -372,16 +221,16 @@ public final class PartitionLog {
 
     /** The high watermark with its position, computing the position if unknown. */
     public LogOffsetMetadata fetchHighWatermarkMetadata() {
-        LogOffsetMetadata hw = highWatermarkMetadata;
+        LogOffsetMetadata hw = highWatermark.metadata();
         if (hw.positionKnown()) {
             return hw;
         }
         synchronized (lock) {
-            hw = highWatermarkMetadata;
+            hw = highWatermark.metadata();
             if (!hw.positionKnown()) {
                 hw = convertToOffsetMetadata(hw.messageOffset());
                 if (hw.positionKnown()) {
-                    highWatermarkMetadata = hw;
+                    highWatermark.set(hw);
                 }
             }
             return hw;
@@ -390,7 +239,7 @@ public final class PartitionLog {
 
     /** Where an offset lies on disk, or unknown when it is not in the log. */
     public LogOffsetMetadata convertToOffsetMetadata(long offset) {
-        return segments.convertToOffsetMetadata(offset, nextOffsetMetadata);
+        return localLog.convertToOffsetMetadata(offset);
     }
 
     /**
@@ -400,27 +249,15 @@ public final class PartitionLog {
      */
     public boolean maybeIncrementHighWatermark(LogOffsetMetadata newHighWatermark) {
         synchronized (lock) {
-            LogOffsetMetadata current = highWatermarkMetadata;
-            long newOffset = Math.min(newHighWatermark.messageOffset(), logEndOffset());
-            // A position in a non-active segment may be stale (the cleaner rewrites those): keep only the offset.
-            boolean positionTrusted = newHighWatermark.positionKnown()
-                && newHighWatermark.segmentBaseOffset() == activeSegment().baseOffset();
-            LogOffsetMetadata candidate = newOffset == logEndOffset() ? nextOffsetMetadata
-                : positionTrusted ? newHighWatermark : LogOffsetMetadata.unknownPosition(newOffset);
-            if (newOffset > current.messageOffset()
-                    || (newOffset == current.messageOffset() && !current.positionKnown() && candidate.positionKnown())) {
-                highWatermarkMetadata = candidate;
-                return true;
-            }
-            return false;
+            return highWatermark.maybeIncrement(newHighWatermark, localLog.logEndOffsetMetadata(),
+                activeSegment().baseOffset());
         }
     }
 
     /** Sets the high watermark, e.g. from a follower's fetch response or after truncation. */
     public void updateHighWatermark(long offset) {
         synchronized (lock) {
-            long bounded = Math.max(logStartOffset, Math.min(offset, logEndOffset()));
-            highWatermarkMetadata = bounded == logEndOffset() ? nextOffsetMetadata : LogOffsetMetadata.unknownPosition(bounded);
+            highWatermark.update(offset, logStartOffset, localLog.logEndOffsetMetadata());
         }
     }
 
@@ -432,7 +269,7 @@ public final class PartitionLog {
      */
     public boolean maybeIncrementLogStartOffset(long newLogStartOffset, String reason) {
         synchronized (lock) {
-            checkOpen();
+            localLog.checkOpen();
             if (newLogStartOffset > highWatermark()) {
                 throw new OffsetOutOfRangeException("Cannot increment the log start offset of " + topicPartition + " to "
                     + newLogStartOffset + " since it is larger than the high watermark " + highWatermark());
@@ -443,8 +280,8 @@ public final class PartitionLog {
             logStartOffset = newLogStartOffset;
             // Nothing below the log start offset is ever recovered or flushed again; a recovery point
             // left below it would also make a pending flush range start past its own end.
-            if (recoveryPoint < newLogStartOffset) {
-                recoveryPoint = newLogStartOffset;
+            if (recoveryPoint() < newLogStartOffset) {
+                localLog.updateRecoveryPoint(newLogStartOffset);
             }
             leaderEpochCache.truncateFromStart(newLogStartOffset);
             try {
@@ -466,45 +303,7 @@ public final class PartitionLog {
      * @return segments deleted
      */
     public int deleteOldSegments() {
-        int deleted = deleteSegments(RetentionPolicy.belowLogStartOffset(logStartOffset), "log start offset " + logStartOffset);
-        if (!config.deleteEnabled()) {
-            return deleted;
-        }
-        if (config.retentionBytes() >= 0) {
-            deleted += deleteSegments(RetentionPolicy.bySize(size(), config.retentionBytes()),
-                "retention.bytes " + config.retentionBytes());
-        }
-        if (config.retentionMs() >= 0) {
-            deleted += deleteSegments(RetentionPolicy.byTime(time.milliseconds(), config.retentionMs()),
-                "retention.ms " + config.retentionMs());
-        }
-        return deleted;
-    }
-
-    private int deleteSegments(LogSegments.DeletionPredicate predicate, String reason) {
-        synchronized (lock) {
-            if (closed) {
-                return 0;
-            }
-            List<LogSegment> deletable = segments.deletable(predicate, highWatermark(), logEndOffset());
-            if (deletable.isEmpty()) {
-                return 0;
-            }
-            if (deletable.size() == segments.count()) {
-                roll();
-            }
-            segmentsVersion++;
-            for (LogSegment segment : deletable) {
-                segments.removeAndDeleteLater(segment, scheduler, config.fileDeleteDelayMs());
-            }
-            long newStart = Math.max(logStartOffset, segments.firstBaseOffset());
-            log.info("Deleted {} segment(s) of {} by {}; log start offset now {}", deletable.size(), topicPartition,
-                reason, newStart);
-            if (newStart > logStartOffset) {
-                maybeIncrementLogStartOffset(newStart, "segment deletion by " + reason);
-            }
-            return deletable.size();
-        }
+        return LogRetention.deleteOldSegments(this, time);
     }
 
     /**
@@ -528,29 +327,23 @@ public final class PartitionLog {
      */
     public boolean truncateTo(long targetOffset) {
         synchronized (lock) {
-            checkOpen();
+            localLog.checkOpen();
             if (targetOffset >= logEndOffset()) {
                 return false;
             }
-            segmentsVersion++;
+            localLog.segmentsChanged();
             try {
                 if (targetOffset <= logStartOffset || targetOffset < segments.firstBaseOffset()) {
                     truncateFullyAndStartAt(Math.max(targetOffset, 0));
                     return true;
                 }
-                for (LogSegment segment : segments.after(targetOffset)) {
-                    segments.removeAndDeleteLater(segment, scheduler, config.fileDeleteDelayMs());
-                }
-                LogSegment active = activeSegment();
-                active.truncateTo(targetOffset);
-                active.resizeIndexesToMax();
-                nextOffsetMetadata = new LogOffsetMetadata(targetOffset, active.baseOffset(), active.size());
+                localLog.truncateTo(targetOffset);
                 leaderEpochCache.truncateFromEnd(targetOffset);
-                if (recoveryPoint > targetOffset) {
-                    recoveryPoint = targetOffset;
+                if (recoveryPoint() > targetOffset) {
+                    localLog.updateRecoveryPoint(targetOffset);
                 }
                 if (highWatermark() > targetOffset) {
-                    highWatermarkMetadata = nextOffsetMetadata;
+                    highWatermark.set(localLog.logEndOffsetMetadata());
                 }
                 LogLoader.rebuildProducerState(this, producerStateManager, segments, logStartOffset, targetOffset,
                     time.milliseconds());
@@ -565,19 +358,13 @@ public final class PartitionLog {
     /** Deletes every segment and restarts the log empty at {@code newOffset}. */
     public void truncateFullyAndStartAt(long newOffset) {
         synchronized (lock) {
-            checkOpen();
-            segmentsVersion++;
+            localLog.checkOpen();
+            localLog.segmentsChanged();
             try {
-                for (LogSegment segment : new ArrayList<>(segments.values())) {
-                    segments.removeAndDeleteLater(segment, scheduler, config.fileDeleteDelayMs());
-                }
-                LogSegment segment = LogSegment.open(dir, newOffset, config.segmentIndexBytes(), config.indexIntervalBytes(),
-                    0, config.preallocate(), config.segmentBytes(), time, false, "");
-                segments.add(segment);
-                nextOffsetMetadata = new LogOffsetMetadata(newOffset, newOffset, 0);
-                highWatermarkMetadata = nextOffsetMetadata;
+                localLog.removeAllSegmentsAndStartAt(newOffset);
+                highWatermark.set(localLog.logEndOffsetMetadata());
                 logStartOffset = newOffset;
-                recoveryPoint = newOffset;
+                localLog.updateRecoveryPoint(newOffset);
                 leaderEpochCache.clear();
                 producerStateManager.truncateFullyAndStartAt(newOffset);
             } catch (IOException e) {
@@ -588,37 +375,12 @@ public final class PartitionLog {
 
     /** Forces segments up to {@code offset} (exclusive) to disk and moves the recovery point there. */
     public void flush(long offset) {
-        if (offset <= recoveryPoint) {
-            return;
-        }
-        try {
-            for (LogSegment segment : segments.holdingRange(recoveryPoint, offset)) {
-                segment.flush();
-            }
-            synchronized (lock) {
-                if (offset > recoveryPoint) {
-                    recoveryPoint = Math.min(offset, logEndOffset());
-                    lastFlushedTimeMs = time.milliseconds();
-                }
-            }
-        } catch (IOException e) {
-            throw new KafkaStorageException("Error flushing " + topicPartition + " up to offset " + offset, e);
-        } catch (RuntimeException e) {
-            if (!closed) {
-                throw e;
-            }
-        }
-    }
-
-    private void flushUpTo(long offset) {
-        if (!closed) {
-            flush(offset);
-        }
+        appender.flush(offset);
     }
 
     /** Time of the last flush, ms, for {@code flush.ms}. */
     public long lastFlushedTimeMs() {
-        return lastFlushedTimeMs;
+        return localLog.lastFlushedTimeMs();
     }
 
     /** Drops idle producers ({@code producer.id.expiration.ms}). */
@@ -631,10 +393,7 @@ public final class PartitionLog {
     /** Points files at a renamed directory (topic deletion renames it before deleting). */
     void renameDir(File newDir) throws IOException {
         synchronized (lock) {
-            segmentsVersion++;
-            java.nio.file.Files.move(dir.toPath(), newDir.toPath(), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-            this.dir = newDir;
-            segments.updateParentDir(newDir);
+            localLog.renameDir(newDir);
             leaderEpochCache.updateParentDir(newDir);
             partitionMetadataFile.updateParentDir(newDir);
             producerStateManager.updateParentDir(newDir);
@@ -644,38 +403,30 @@ public final class PartitionLog {
     /** Flushes, snapshots producer state at the log end and closes the files. */
     public void close() {
         synchronized (lock) {
-            if (closed) {
+            if (localLog.isClosed()) {
                 return;
             }
-            closed = true;
-            segmentsVersion++;
+            localLog.markClosed();
+            localLog.segmentsChanged();
             try {
                 producerStateManager.updateMapEndOffset(logEndOffset());
                 producerStateManager.takeSnapshot();
             } catch (IOException e) {
                 log.warn("Could not snapshot producer state of {} on close", topicPartition, e);
             }
-            segments.close();
+            localLog.closeSegments();
         }
     }
 
     /** Closes file handles without flushing or snapshotting (the log is being deleted). */
     void closeHandlers() {
         synchronized (lock) {
-            closed = true;
-            segmentsVersion++;
-            segments.closeHandlers();
+            localLog.closeHandlers();
         }
     }
 
     public boolean isClosed() {
-        return closed;
-    }
-
-    private void checkOpen() {
-        if (closed) {
-            throw new KafkaStorageException("The log of " + topicPartition + " in " + dir + " is closed");
-        }
+        return localLog.isClosed();
     }
 
     Object lock() {
@@ -687,26 +438,14 @@ public final class PartitionLog {
         return segments;
     }
 
+    /** The segments in local files, for the log's roles in this package (retention). */
+    LocalLog localLog() {
+        return localLog;
+    }
+
     /** Changes whenever segments are removed or rewritten other than by the cleaner's swap. */
     long segmentsVersion() {
-        return segmentsVersion;
-    }
-
-    /**
-     * The last batch of every producer in the producer state, by producer id: the cleaner keeps
-     * these batches (emptied if need be) so the state can be rebuilt from the log.
-     */
-    Map<Long, ProducerBatchRef> lastBatchesOfActiveProducers() {
-        synchronized (lock) {
-            Map<Long, ProducerBatchRef> out = new HashMap<>();
-            producerStateManager.activeProducers().forEach((id, entry) ->
-                out.put(id, new ProducerBatchRef(entry.lastDataOffset(), entry.producerEpoch())));
-            return out;
-        }
-    }
-
-    /** A producer's last data offset (-1 when none) and epoch. */
-    record ProducerBatchRef(long lastDataOffset, short producerEpoch) {
+        return localLog.segmentsVersion();
     }
 
     /**
@@ -717,17 +456,10 @@ public final class PartitionLog {
      */
     boolean removeCleanedAwaySegments(List<LogSegment> emptied, long expectedVersion) {
         synchronized (lock) {
-            if (closed || segmentsVersion != expectedVersion || !segments.containsAll(emptied)
-                    || emptied.stream().anyMatch(s -> s == activeSegment())) {
+            if (!localLog.removeCleanedAwaySegments(emptied, expectedVersion)) {
                 return false;
             }
-            LogOffsetMetadata hw = highWatermarkMetadata;
-            for (LogSegment segment : emptied) {
-                segments.removeAndDeleteLater(segment, scheduler, config.fileDeleteDelayMs());
-                if (hw.positionKnown() && hw.segmentBaseOffset() == segment.baseOffset()) {
-                    highWatermarkMetadata = LogOffsetMetadata.unknownPosition(hw.messageOffset());
-                }
-            }
+            highWatermark.forgetPositionIn(emptied);
             return true;
         }
     }
@@ -743,27 +475,22 @@ public final class PartitionLog {
      */
     boolean replaceSegments(LogSegment cleaned, List<LogSegment> oldSegments, long expectedVersion, SwapHook hook) {
         synchronized (lock) {
-            if (closed || segmentsVersion != expectedVersion || !segments.containsAll(oldSegments)) {
-                return false;
-            }
             try {
-                segments.replace(cleaned, oldSegments, dir, scheduler, config.fileDeleteDelayMs(), hook);
+                if (!localLog.replaceSegments(cleaned, oldSegments, expectedVersion, hook)) {
+                    return false;
+                }
             } catch (IOException e) {
-                closed = true;
                 throw new KafkaStorageException("Error swapping a cleaned segment into " + topicPartition
                     + "; the log is closed until restart, when the swap is completed: " + e, e);
             }
-            LogOffsetMetadata hw = highWatermarkMetadata;
-            if (hw.positionKnown() && oldSegments.stream().anyMatch(s -> s.baseOffset() == hw.segmentBaseOffset())) {
-                highWatermarkMetadata = LogOffsetMetadata.unknownPosition(hw.messageOffset());
-            }
+            highWatermark.forgetPositionIn(oldSegments);
             return true;
         }
     }
 
     @Override
     public String toString() {
-        return "PartitionLog(" + topicPartition + ", dir=" + dir + ", logStartOffset=" + logStartOffset
+        return "PartitionLog(" + topicPartition + ", dir=" + dir() + ", logStartOffset=" + logStartOffset
             + ", logEndOffset=" + logEndOffset() + ", highWatermark=" + highWatermark() + ")";
     }
 }

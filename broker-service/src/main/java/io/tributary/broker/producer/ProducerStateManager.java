@@ -96,6 +96,42 @@ public final class ProducerStateManager {
         return entry == null ? Optional.empty() : entry.findDuplicateBatch(batch);
     }
 
+    /**
+     * The first batch of an append that retries one already written, with what was written then;
+     * empty when none is a retry. A leader answers the whole append with that batch's offsets.
+     */
+    public Optional<BatchMetadata> findDuplicate(Iterable<? extends RecordBatch> batches) {
+        for (RecordBatch batch : batches) {
+            if (batch.hasProducerId()) {
+                Optional<BatchMetadata> duplicate = findDuplicate(batch);
+                if (duplicate.isPresent()) {
+                    return duplicate;
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Validates the producer batches of an append against this state (epoch fencing, sequence
+     * order) without changing it: one {@link ProducerAppendInfo} per producer id, passed to
+     * {@link #update} once the batches are written.
+     *
+     * @param nowMs the append time, ms
+     * @throws org.apache.kafka.common.errors.OutOfOrderSequenceException for a sequence gap
+     * @throws org.apache.kafka.common.errors.InvalidProducerEpochException for a fenced producer epoch
+     */
+    public Map<Long, ProducerAppendInfo> prepareAppend(Iterable<? extends RecordBatch> batches, AppendOrigin origin,
+                                                       long nowMs) {
+        Map<Long, ProducerAppendInfo> appends = new HashMap<>();
+        for (RecordBatch batch : batches) {
+            if (batch.hasProducerId()) {
+                appends.computeIfAbsent(batch.producerId(), id -> prepareUpdate(id, origin)).append(batch, nowMs);
+            }
+        }
+        return appends;
+    }
+
     /** Commits a validated append. */
     public void update(ProducerAppendInfo appendInfo) {
         ProducerStateEntry updated = appendInfo.updatedEntry();

@@ -184,10 +184,10 @@ class LogManagerTest {
 
         shutdown(first);
 
-        assertThat(readCheckpoint(dir, LogManager.RECOVERY_POINT_CHECKPOINT)).containsExactly(Map.entry(tp(0), 10L));
-        assertThat(readCheckpoint(dir, LogManager.LOG_START_OFFSET_CHECKPOINT)).containsExactly(Map.entry(tp(0), 3L));
-        assertThat(readCheckpoint(dir, LogManager.HIGH_WATERMARK_CHECKPOINT)).containsExactly(Map.entry(tp(0), 8L));
-        assertThat(readCheckpoint(dirs.get(2), LogManager.HIGH_WATERMARK_CHECKPOINT)).isEmpty();
+        assertThat(readCheckpoint(dir, LogCheckpoints.RECOVERY_POINT_CHECKPOINT)).containsExactly(Map.entry(tp(0), 10L));
+        assertThat(readCheckpoint(dir, LogCheckpoints.LOG_START_OFFSET_CHECKPOINT)).containsExactly(Map.entry(tp(0), 3L));
+        assertThat(readCheckpoint(dir, LogCheckpoints.HIGH_WATERMARK_CHECKPOINT)).containsExactly(Map.entry(tp(0), 8L));
+        assertThat(readCheckpoint(dirs.get(2), LogCheckpoints.HIGH_WATERMARK_CHECKPOINT)).isEmpty();
         assertThat(new File(dir, LogManager.CLEAN_SHUTDOWN_FILE)).exists();
 
         LogManager second = start();
@@ -210,9 +210,9 @@ class LogManagerTest {
         File dir = log.dir().getParentFile();
         File partitionDir = log.dir();
         shutdown(first);
-        Files.writeString(new File(dir, LogManager.RECOVERY_POINT_CHECKPOINT).toPath(), "0\n1\nevents zero\n");
-        Files.writeString(new File(dir, LogManager.LOG_START_OFFSET_CHECKPOINT).toPath(), "garbage");
-        Files.write(new File(dir, LogManager.HIGH_WATERMARK_CHECKPOINT).toPath(), new byte[] {0, 1, 2});
+        Files.writeString(new File(dir, LogCheckpoints.RECOVERY_POINT_CHECKPOINT).toPath(), "0\n1\nevents zero\n");
+        Files.writeString(new File(dir, LogCheckpoints.LOG_START_OFFSET_CHECKPOINT).toPath(), "garbage");
+        Files.write(new File(dir, LogCheckpoints.HIGH_WATERMARK_CHECKPOINT).toPath(), new byte[] {0, 1, 2});
         Files.writeString(new File(partitionDir, LeaderEpochFileCache.FILE_NAME).toPath(), "0\n5\n1 0\n");
         Files.delete(new File(dir, LogManager.CLEAN_SHUTDOWN_FILE).toPath());
 
@@ -308,7 +308,7 @@ class LogManagerTest {
 
         time.advance(30_000);
         assertThat(log.segmentBaseOffsets()).as("not old enough yet").containsExactly(0L, 2L, 4L);
-        assertThat(readCheckpoint(dir, LogManager.RECOVERY_POINT_CHECKPOINT)).containsKey(tp(0));
+        assertThat(readCheckpoint(dir, LogCheckpoints.RECOVERY_POINT_CHECKPOINT)).containsKey(tp(0));
 
         time.advance(2 * MINUTE);
         assertThat(log.segmentBaseOffsets()).containsExactly(5L);
@@ -317,7 +317,7 @@ class LogManagerTest {
 
         time.advance(10_000);
         assertThat(LogFileNames.logFile(log.dir(), 0, LogFileNames.DELETED_SUFFIX)).doesNotExist();
-        assertThat(readCheckpoint(dir, LogManager.LOG_START_OFFSET_CHECKPOINT)).containsEntry(tp(0), 5L);
+        assertThat(readCheckpoint(dir, LogCheckpoints.LOG_START_OFFSET_CHECKPOINT)).containsEntry(tp(0), 5L);
     }
 
     @Test

@@ -70,6 +70,34 @@ class ProducerStateManagerTest {
     }
 
     @Test
+    void theFirstRetriedBatchOfAnAppendIsItsDuplicate() throws IOException {
+        ProducerStateManager manager = newManager();
+        append(manager, batch(10, PID, (short) 0, 0, 2, T));
+        RecordBatch fresh = batch(0, PID + 1, (short) 0, 0, 1, T);
+        RecordBatch retried = batch(0, PID, (short) 0, 0, 2, T);
+
+        assertThat(manager.findDuplicate(List.of(fresh, retried))).map(BatchMetadata::firstOffset).hasValue(10L);
+        assertThat(manager.findDuplicate(List.of(fresh))).isEmpty();
+    }
+
+    @Test
+    void preparingAnAppendValidatesEachProducerWithoutChangingTheState() throws IOException {
+        ProducerStateManager manager = newManager();
+        append(manager, batch(0, PID, (short) 0, 0, 1, T));
+        List<RecordBatch> batches = List.of(batch(1, PID, (short) 0, 1, 1, T), batch(2, PID, (short) 0, 2, 1, T),
+            batch(3, PID + 1, (short) 0, 0, 1, T));
+
+        var appends = manager.prepareAppend(batches, AppendOrigin.CLIENT, T);
+
+        assertThat(appends).containsOnlyKeys(PID, PID + 1);
+        assertThat(manager.lastEntry(PID).orElseThrow().lastSeq()).as("not committed yet").isZero();
+        appends.values().forEach(manager::update);
+        assertThat(manager.lastEntry(PID).orElseThrow().lastSeq()).isEqualTo(2);
+        assertThatThrownBy(() -> manager.prepareAppend(List.of(batch(4, PID, (short) 0, 9, 1, T)), AppendOrigin.CLIENT, T))
+            .isInstanceOf(OutOfOrderSequenceException.class);
+    }
+
+    @Test
     void onlyTheLastFiveBatchesAreRetained() throws IOException {
         ProducerStateManager manager = newManager();
         for (int seq = 0; seq < 6; seq++) {

@@ -1,0 +1,182 @@
+package io.tributary.broker.log;
+
+import io.tributary.broker.producer.AppendOrigin;
+import io.tributary.broker.producer.BatchMetadata;
+import io.tributary.broker.producer.ProducerAppendInfo;
+import io.tributary.broker.producer.ProducerStateManager;
+import io.tributary.broker.scheduler.Scheduler;
+import java.io.IOException;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.KafkaStorageException;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.MutableRecordBatch;
+import org.apache.kafka.common.record.internal.RecordBatch;
+import org.apache.kafka.common.utils.Time;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The write path at the end of one partition log, as the append half of Kafka's {@code UnifiedLog}:
+ * a leader's append (duplicate check, offset and epoch assignment by {@link LogValidator}, producer
+ * state validation), a follower's append of batches that already carry offsets, the roll to a new
+ * segment (on {@code segment.bytes}, {@code segment.ms}, index capacity), and flushing (by
+ * {@code flush.messages} after an append, in the background after a roll, or on request).
+ *
+ * <p>Invariants: batches are written only at the log end offset and in offset order; producer
+ * state and the leader epoch cache are updated only for batches that were written, and producer
+ * state's map end offset follows the log end offset; a roll snapshots producer state at the new
+ * segment's base offset before opening it.
+ *
+ * <p>Thread-safety: stateless apart from its collaborators; {@link #appendAsLeader},
+ * {@link #appendAsFollower} and {@link #roll} are called with the owning {@link PartitionLog}'s lock
+ * held; {@link #flush} needs no lock (it takes it to move the recovery point).
+ *
+ * <p>Errors: I/O failures are converted to {@link KafkaStorageException} here, at the log's boundary.
+ */
+final class LogAppender {
+
+    /** Log lines keep the category they had before the write path was split from {@link PartitionLog}. */
+    private static final Logger log = LoggerFactory.getLogger(PartitionLog.class);
+
+    private final TopicPartition topicPartition;
+    private final LocalLog localLog;
+    private final ProducerStateManager producerStateManager;
+    private final LeaderEpochFileCache leaderEpochCache;
+    private final Scheduler scheduler;
+    private final Time time;
+
+    LogAppender(TopicPartition topicPartition, LocalLog localLog, ProducerStateManager producerStateManager,
+                LeaderEpochFileCache leaderEpochCache, Scheduler scheduler, Time time) {
+        this.topicPartition = topicPartition;
+        this.localLog = localLog;
+        this.producerStateManager = producerStateManager;
+        this.leaderEpochCache = leaderEpochCache;
+        this.scheduler = scheduler;
+        this.time = time;
+    }
+
+    /**
+     * Appends a producer's batches, analysed by {@link LogValidator#analyze}, to a leader's log.
+     * Caller holds the lock.
+     *
+     * @param valid          the whole batches of the request
+     * @param logStartOffset the log start offset, for the answer
+     */
+    LogAppendInfo appendAsLeader(LogValidator.BatchSummary summary, MemoryRecords valid, int leaderEpoch,
+                                 long logStartOffset) {
+        localLog.checkOpen();
+        if (summary.batchCount() == 0) {
+            return LogAppendInfo.empty(localLog.logEndOffset(), logStartOffset);
+        }
+        Optional<BatchMetadata> duplicate = summary.hasProducerId()
+            ? producerStateManager.findDuplicate(valid.batches()) : Optional.empty();
+        if (duplicate.isPresent()) {
+            BatchMetadata d = duplicate.get();
+            return new LogAppendInfo(d.firstOffset(), d.lastOffset(), d.timestamp(),
+                RecordBatch.NO_TIMESTAMP, logStartOffset, 0, 0, true);
+        }
+        long now = time.milliseconds();
+        long firstOffset = localLog.logEndOffset();
+        LogValidator.AssignedOffsets assigned = LogValidator.validateAndAssignOffsets(topicPartition, valid,
+            firstOffset, leaderEpoch, localLog.config(), now);
+        Map<Long, ProducerAppendInfo> producers = summary.hasProducerId()
+            ? producerStateManager.prepareAppend(valid.batches(), AppendOrigin.CLIENT, now) : Map.of();
+        leaderEpochCache.assign(leaderEpoch, firstOffset);
+        commitAppend(valid, producers, assigned.lastOffset(), assigned.maxTimestamp(),
+            assigned.shallowOffsetOfMaxTimestamp(), now);
+        return new LogAppendInfo(firstOffset, assigned.lastOffset(), assigned.maxTimestamp(), assigned.logAppendTime(),
+            logStartOffset, summary.recordCount(), summary.validBytes(), false);
+    }
+
+    /**
+     * Appends batches copied from the leader, analysed by {@link LogValidator#analyze}. Caller holds
+     * the lock.
+     *
+     * @param logStartOffset the log start offset, for the answer
+     */
+    LogAppendInfo appendAsFollower(LogValidator.BatchSummary summary, MemoryRecords valid, long logStartOffset) {
+        localLog.checkOpen();
+        if (summary.batchCount() == 0) {
+            return LogAppendInfo.empty(localLog.logEndOffset(), logStartOffset);
+        }
+        LogValidator.ReplicatedOffsets offsets = LogValidator.replicatedOffsets(topicPartition, valid);
+        if (offsets.firstOffset() < localLog.logEndOffset()) {
+            throw new IllegalStateException("Follower append to " + topicPartition + " starts at "
+                + offsets.firstOffset() + ", below the log end offset " + localLog.logEndOffset());
+        }
+        for (MutableRecordBatch batch : valid.batches()) {
+            leaderEpochCache.assign(batch.partitionLeaderEpoch(), batch.baseOffset());
+        }
+        long now = time.milliseconds();
+        Map<Long, ProducerAppendInfo> producers = summary.hasProducerId()
+            ? producerStateManager.prepareAppend(valid.batches(), AppendOrigin.REPLICATION, now) : Map.of();
+        commitAppend(valid, producers, offsets.lastOffset(), offsets.maxTimestamp(),
+            offsets.shallowOffsetOfMaxTimestamp(), now);
+        return new LogAppendInfo(offsets.firstOffset(), offsets.lastOffset(), offsets.maxTimestamp(),
+            RecordBatch.NO_TIMESTAMP, logStartOffset, summary.recordCount(), summary.validBytes(), false);
+    }
+
+    /** Writes validated batches (rolling first if needed) and commits their producer state. Caller holds the lock. */
+    private void commitAppend(MemoryRecords records, Map<Long, ProducerAppendInfo> producers, long lastOffset,
+                              long maxTimestamp, long shallowOffsetOfMaxTimestamp, long now) {
+        LogSegment segment = localLog.shouldRoll(records.sizeInBytes(), maxTimestamp, lastOffset, now)
+            ? roll() : localLog.activeSegment();
+        try {
+            localLog.append(segment, lastOffset, maxTimestamp, shallowOffsetOfMaxTimestamp, records);
+        } catch (IOException e) {
+            throw new KafkaStorageException("Error appending " + records.sizeInBytes() + " bytes to " + topicPartition
+                + " in " + localLog.dir() + ": " + e.getMessage(), e);
+        }
+        producers.values().forEach(producerStateManager::update);
+        producerStateManager.updateMapEndOffset(lastOffset + 1);
+        maybeFlushByMessages();
+    }
+
+    private void maybeFlushByMessages() {
+        if (localLog.logEndOffset() - localLog.recoveryPoint() >= localLog.config().flushMessages()) {
+            flush(localLog.logEndOffset());
+        }
+    }
+
+    /**
+     * Starts a new active segment at the log end offset, snapshots the producer state there, and
+     * flushes the previous segment in the background (which advances the recovery point); does
+     * nothing when the active segment is empty and already at the log end. Caller holds the lock.
+     */
+    LogSegment roll() {
+        localLog.checkOpen();
+        long newOffset = localLog.logEndOffset();
+        LogSegment active = localLog.activeSegment();
+        if (active.baseOffset() == newOffset && active.size() == 0) {
+            return active;
+        }
+        try {
+            active.onBecomeInactiveSegment();
+            producerStateManager.updateMapEndOffset(newOffset);
+            producerStateManager.takeSnapshot();
+            LogSegment segment = localLog.startNewActiveSegment(newOffset);
+            scheduler.scheduleOnce("flush-" + topicPartition, () -> flushUpTo(newOffset));
+            log.debug("Rolled {} to a new segment at offset {}", topicPartition, newOffset);
+            return segment;
+        } catch (IOException e) {
+            throw new KafkaStorageException("Error rolling " + topicPartition + " at offset " + newOffset + ": " + e, e);
+        }
+    }
+
+    /** Forces segments up to {@code offset} (exclusive) to disk and moves the recovery point there. */
+    void flush(long offset) {
+        try {
+            localLog.flush(offset);
+        } catch (IOException e) {
+            throw new KafkaStorageException("Error flushing " + topicPartition + " up to offset " + offset, e);
+        }
+    }
+
+    private void flushUpTo(long offset) {
+        if (!localLog.isClosed()) {
+            flush(offset);
+        }
+    }
+}

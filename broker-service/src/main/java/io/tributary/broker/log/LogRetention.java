@@ -1,0 +1,77 @@
+package io.tributary.broker.log;
+
+import java.util.List;
+import org.apache.kafka.common.utils.Time;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Applies retention to one partition log, as Kafka's {@code UnifiedLog.deleteOldSegments}: first
+ * the segments wholly below the log start offset (DeleteRecords), then, with
+ * {@code cleanup.policy=delete}, those beyond {@code retention.bytes} and those older than
+ * {@code retention.ms}. {@link RetentionPolicy} decides which segments qualify; this class deletes
+ * them and moves the log start offset.
+ *
+ * <p>Invariants: never deletes a segment holding data at or above the high watermark; never leaves
+ * the log without an active segment (it rolls first when every segment qualifies, so an empty
+ * active segment stays at the log end offset); the log start offset only moves up.
+ *
+ * <p>Thread-safety: each of the three steps takes the log's lock for itself, as a retention run
+ * always did; an append or roll may run between steps. Callers hold no lock.
+ *
+ * <p>Units: sizes in bytes, times in ms.
+ */
+final class LogRetention {
+
+    /** Retention's log lines keep the category they had before it was split from {@link PartitionLog}. */
+    private static final Logger log = LoggerFactory.getLogger(PartitionLog.class);
+
+    private LogRetention() {
+    }
+
+    /** @return segments deleted */
+    static int deleteOldSegments(PartitionLog partitionLog, Time time) {
+        int deleted = deleteSegments(partitionLog, RetentionPolicy.belowLogStartOffset(partitionLog.logStartOffset()),
+            "log start offset " + partitionLog.logStartOffset());
+        if (!partitionLog.config().deleteEnabled()) {
+            return deleted;
+        }
+        if (partitionLog.config().retentionBytes() >= 0) {
+            deleted += deleteSegments(partitionLog, RetentionPolicy.bySize(partitionLog.size(),
+                partitionLog.config().retentionBytes()), "retention.bytes " + partitionLog.config().retentionBytes());
+        }
+        if (partitionLog.config().retentionMs() >= 0) {
+            deleted += deleteSegments(partitionLog, RetentionPolicy.byTime(time.milliseconds(),
+                partitionLog.config().retentionMs()), "retention.ms " + partitionLog.config().retentionMs());
+        }
+        return deleted;
+    }
+
+    private static int deleteSegments(PartitionLog partitionLog, LogSegments.DeletionPredicate predicate, String reason) {
+        LocalLog localLog = partitionLog.localLog();
+        synchronized (partitionLog.lock()) {
+            if (localLog.isClosed()) {
+                return 0;
+            }
+            LogSegments segments = localLog.segments();
+            List<LogSegment> deletable = segments.deletable(predicate, partitionLog.highWatermark(),
+                partitionLog.logEndOffset());
+            if (deletable.isEmpty()) {
+                return 0;
+            }
+            if (deletable.size() == segments.count()) {
+                partitionLog.roll();
+            }
+            localLog.segmentsChanged();
+            localLog.removeAndDeleteLater(deletable);
+            long logStartOffset = partitionLog.logStartOffset();
+            long newStart = Math.max(logStartOffset, segments.firstBaseOffset());
+            log.info("Deleted {} segment(s) of {} by {}; log start offset now {}", deletable.size(),
+                partitionLog.topicPartition(), reason, newStart);
+            if (newStart > logStartOffset) {
+                partitionLog.maybeIncrementLogStartOffset(newStart, "segment deletion by " + reason);
+            }
+            return deletable.size();
+        }
+    }
+}
