@@ -1,11 +1,8 @@
 package io.tributary.broker.cluster;
 
 import java.io.Closeable;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -17,7 +14,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
-import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.kafka.common.ElectionType;
@@ -40,17 +36,15 @@ import tools.jackson.databind.node.ObjectNode;
  * partition states, run on one thread ({@code controller-event-thread}) after each relevant
  * change. Fencing: becoming controller increments {@code /controller_epoch}; every write is a
  * ZooKeeper transaction that also checks that node's version, so a deposed controller's late
- * writes fail. On a SUSPENDED or LOST ZooKeeper connection it stops acting at once.
+ * writes fail ({@link ControllerWrites}). On a SUSPENDED or LOST ZooKeeper connection it stops
+ * acting at once.
  *
  * <p>Also on that thread: controlled shutdown (a broker whose registration says it is shutting
  * down loses its leaderships to other in-sync replicas and leaves the ISRs), leader elections
  * asked for with ElectLeaders and the periodic move of leaders back to preferred replicas
- * ({@link LeaderElections}), and partition reassignments ({@link PartitionReassignments}). The
- * choices of a leader are {@link PartitionLeaderElection}'s.
- *
- * <p>About 600 lines, over the house limit: the event loop, the reconciliation of
- * partition states with live brokers, topic deletion and the fenced writes share the
- * controller's epoch and thread; the fenced writes could move out next.
+ * ({@link LeaderElections}), partition reassignments ({@link PartitionReassignments}) and topic
+ * deletions ({@link TopicDeletionManager}). The choices of a leader are
+ * {@link PartitionLeaderElection}'s.
  *
  * <p>Thread-safe.
  */
@@ -65,14 +59,14 @@ public final class Controller implements MetadataListener, Closeable {
     private final Config config;
     private final Time time;
     private final ExecutorService eventThread;
+    private final ControllerWrites writes;
+    private final TopicDeletionManager deletions;
     private final PartitionReassignments reassignments;
     private final LeaderElections elections;
     private final AtomicBoolean reconcileQueued = new AtomicBoolean();
     private final ConnectionStateListener connectionListener = this::onConnectionStateChanged;
     private volatile boolean active;
     private volatile boolean closed;
-    private volatile int epoch;
-    private volatile int epochZkVersion;
 
     /**
      * Preferred-leader balancing.
@@ -96,22 +90,8 @@ public final class Controller implements MetadataListener, Closeable {
         this.uncleanLeaderElectionEnabled = uncleanLeaderElectionEnabled;
         this.config = config;
         this.time = time;
-        ControllerWrites writes = new ControllerWrites() {
-            @Override
-            public boolean writePartitionState(TopicPartition tp, LeaderAndIsr state, String why) {
-                return Controller.this.writePartitionState(tp, state, why);
-            }
-
-            @Override
-            public boolean writeTopicAssignment(TopicAssignment assignment, String why) {
-                return Controller.this.writeTopicAssignment(assignment, why);
-            }
-
-            @Override
-            public int controllerEpoch() {
-                return epoch;
-            }
-        };
+        this.writes = new ControllerWrites(brokerId, zkClient, this::queueReconcile);
+        this.deletions = new TopicDeletionManager(metadataCache, writes);
         this.reassignments = new PartitionReassignments(metadataCache, writes);
         this.elections = new LeaderElections(metadataCache, writes);
         this.eventThread = Executors.newSingleThreadExecutor(r -> {
@@ -140,14 +120,14 @@ public final class Controller implements MetadataListener, Closeable {
             return 0;
         }
         return (int) elections.allPartitions().stream()
-            .filter(tp -> !metadataCache.isPendingDeletion(tp.topic()))
+            .filter(tp -> !deletions.isTopicQueuedUpForDeletion(tp.topic()))
             .filter(tp -> !metadataCache.partitionState(tp).map(LeaderAndIsr::hasLeader).orElse(false))
             .count();
     }
 
     /** The epoch of this controller while active. */
     public int epoch() {
-        return epoch;
+        return writes.controllerEpoch();
     }
 
     private void onConnectionStateChanged(org.apache.curator.framework.CuratorFramework client, ConnectionState state) {
@@ -215,39 +195,14 @@ public final class Controller implements MetadataListener, Closeable {
             if (!won) {
                 return;
             }
-            incrementEpoch();
+            writes.incrementEpoch();
             active = true;
-            log.info("Broker {} is the controller, epoch {}", brokerId, epoch);
+            log.info("Broker {} is the controller, epoch {}", brokerId, epoch());
             reconcile();
-            scheduleImbalanceCheck(epoch);
+            scheduleImbalanceCheck(epoch());
         } catch (RuntimeException e) {
             log.warn("Controller election by broker {} failed; retrying: {}", brokerId, e.toString());
             retryLater(this::elect);
-        }
-    }
-
-    private void incrementEpoch() {
-        while (true) {
-            Optional<KafkaZkClient.Versioned> current = zkClient.getDataAndVersion(ZkPaths.CONTROLLER_EPOCH);
-            try {
-                if (current.isEmpty()) {
-                    zkClient.curator().create().forPath(ZkPaths.CONTROLLER_EPOCH, "1".getBytes(StandardCharsets.UTF_8));
-                    epoch = 1;
-                    epochZkVersion = 0;
-                } else {
-                    int next = Integer.parseInt(new String(current.get().data(), StandardCharsets.UTF_8).trim()) + 1;
-                    var stat = zkClient.curator().setData().withVersion(current.get().version())
-                        .forPath(ZkPaths.CONTROLLER_EPOCH, Integer.toString(next).getBytes(StandardCharsets.UTF_8));
-                    epoch = next;
-                    epochZkVersion = stat.getVersion();
-                }
-                return;
-            } catch (org.apache.zookeeper.KeeperException.NodeExistsException
-                     | org.apache.zookeeper.KeeperException.BadVersionException e) {
-                // another controller raced us between read and write: read again
-            } catch (Exception e) {
-                throw new ZooKeeperClientException("Could not increment the controller epoch: " + e, e);
-            }
         }
     }
 
@@ -287,7 +242,7 @@ public final class Controller implements MetadataListener, Closeable {
             return;
         }
         try {
-            processDeletions();
+            deletions.resumeDeletions();
             Set<Integer> live = metadataCache.aliveBrokers().stream().map(BrokerInfo::id).collect(Collectors.toSet());
             Set<Integer> shuttingDown = metadataCache.aliveBrokers().stream().filter(BrokerInfo::shuttingDown)
                 .map(BrokerInfo::id).collect(Collectors.toSet());
@@ -295,7 +250,7 @@ public final class Controller implements MetadataListener, Closeable {
             metadataCache.aliveBrokers().forEach(b -> b.offlineReplicas().forEach(tp ->
                 offlineReplicas.computeIfAbsent(tp, k -> new java.util.HashSet<>()).add(b.id())));
             for (String topic : metadataCache.topicNames()) {
-                if (metadataCache.isPendingDeletion(topic)) {
+                if (deletions.isTopicQueuedUpForDeletion(topic)) {
                     continue;
                 }
                 TopicAssignment assignment = metadataCache.topic(topic).orElse(null);
@@ -339,7 +294,7 @@ public final class Controller implements MetadataListener, Closeable {
             if (!liveReplicas.isEmpty()) {
                 int leader = PartitionLeaderElection.fromIsr(replicas, liveReplicas, live, shuttingDown, -1)
                     .orElse(liveReplicas.get(0));
-                createPartitionState(tp, new LeaderAndIsr(leader, 0, liveReplicas, epoch, -1));
+                writes.createPartitionState(tp, new LeaderAndIsr(leader, 0, liveReplicas, epoch(), -1));
             }
             return;
         }
@@ -352,7 +307,7 @@ public final class Controller implements MetadataListener, Closeable {
                 if (next.isPresent()) {
                     List<Integer> newIsr = state.isr().stream().filter(r -> live.contains(r) && !shuttingDown.contains(r))
                         .toList();
-                    writePartitionState(tp, state.newLeader(next.get(), newIsr, epoch),
+                    writes.writePartitionState(tp, state.newLeader(next.get(), newIsr, epoch()),
                         "controlled shutdown of broker " + state.leader() + ": move leadership");
                 }
                 return;
@@ -361,7 +316,7 @@ public final class Controller implements MetadataListener, Closeable {
                 .filter(r -> r == state.leader() || live.contains(r) && !shuttingDown.contains(r) && replicas.contains(r))
                 .toList();
             if (keptIsr.size() < state.isr().size()) {
-                writePartitionState(tp, state.newLeader(state.leader(), keptIsr, epoch),
+                writes.writePartitionState(tp, state.newLeader(state.leader(), keptIsr, epoch()),
                     "remove dead, shutting-down or unassigned replicas from the ISR");
             }
             return;
@@ -369,15 +324,15 @@ public final class Controller implements MetadataListener, Closeable {
         Optional<Integer> candidate = PartitionLeaderElection.fromIsr(replicas, state.isr(), live, shuttingDown, -1);
         if (candidate.isPresent()) {
             List<Integer> newIsr = state.isr().stream().filter(live::contains).toList();
-            writePartitionState(tp, state.newLeader(candidate.get(), newIsr, epoch), "elect a leader from the ISR");
+            writes.writePartitionState(tp, state.newLeader(candidate.get(), newIsr, epoch()), "elect a leader from the ISR");
         } else if (!liveReplicas.isEmpty() && uncleanLeaderElectionEnabled.test(tp.topic())) {
             int leader = PartitionLeaderElection.unclean(replicas, live, shuttingDown).orElseThrow();
             log.warn("Unclean leader election for {}: replica {} is not in the ISR {} and may have lost data",
                 tp, leader, state.isr());
-            writePartitionState(tp, state.newLeader(leader, List.of(leader), epoch), "unclean leader election");
+            writes.writePartitionState(tp, state.newLeader(leader, List.of(leader), epoch()), "unclean leader election");
         } else if (state.hasLeader()) {
             log.warn("{} is offline: no live replica in its ISR {}", tp, state.isr());
-            writePartitionState(tp, state.newLeader(LeaderAndIsr.NO_LEADER, state.isr(), epoch), "mark offline");
+            writes.writePartitionState(tp, state.newLeader(LeaderAndIsr.NO_LEADER, state.isr(), epoch()), "mark offline");
         }
     }
 
@@ -457,7 +412,7 @@ public final class Controller implements MetadataListener, Closeable {
         }
         CompletableFuture.delayedExecutor(config.leaderImbalanceCheckIntervalMs(), TimeUnit.MILLISECONDS)
             .execute(() -> submit(() -> {
-                if (!active || closed || epoch != forEpoch) {
+                if (!active || closed || epoch() != forEpoch) {
                     return;
                 }
                 try {
@@ -470,100 +425,6 @@ public final class Controller implements MetadataListener, Closeable {
                 }
                 scheduleImbalanceCheck(forEpoch);
             }));
-    }
-
-    private void createPartitionState(TopicPartition tp, LeaderAndIsr state) {
-        List<CuratorOp> ops = new ArrayList<>();
-        try {
-            ops.add(epochCheck());
-            if (zkClient.getDataAndVersion(ZkPaths.partitions(tp.topic())).isEmpty()) {
-                ops.add(zkClient.curator().transactionOp().create().forPath(ZkPaths.partitions(tp.topic())));
-            }
-            if (zkClient.getDataAndVersion(ZkPaths.partition(tp.topic(), tp.partition())).isEmpty()) {
-                ops.add(zkClient.curator().transactionOp().create().forPath(ZkPaths.partition(tp.topic(), tp.partition())));
-            }
-            ops.add(zkClient.curator().transactionOp().create()
-                .forPath(ZkPaths.partitionState(tp.topic(), tp.partition()), state.toJson()));
-        } catch (Exception e) {
-            throw new ZooKeeperClientException("Could not prepare the state of " + tp, e);
-        }
-        fencedWrite(ops, tp, "create leadership (leader " + state.leader() + ", ISR " + state.isr() + ")");
-    }
-
-    private boolean writePartitionState(TopicPartition tp, LeaderAndIsr state, String why) {
-        try {
-            List<CuratorOp> ops = List.of(epochCheck(), zkClient.curator().transactionOp().setData()
-                .withVersion(state.zkVersion()).forPath(ZkPaths.partitionState(tp.topic(), tp.partition()), state.toJson()));
-            return fencedWrite(ops, tp, why + ": leader " + state.leader() + ", leader epoch " + state.leaderEpoch()
-                + ", ISR " + state.isr());
-        } catch (FencedControllerException | ZooKeeperClientException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new ZooKeeperClientException("Could not prepare the state of " + tp, e);
-        }
-    }
-
-    private boolean writeTopicAssignment(TopicAssignment assignment, String why) {
-        try {
-            List<CuratorOp> ops = List.of(epochCheck(), zkClient.curator().transactionOp().setData()
-                .withVersion(assignment.zkVersion()).forPath(ZkPaths.topic(assignment.topic()), assignment.toJson()));
-            return fencedWrite(ops, new TopicPartition(assignment.topic(), -1), why);
-        } catch (FencedControllerException | ZooKeeperClientException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new ZooKeeperClientException("Could not prepare the assignment of " + assignment.topic(), e);
-        }
-    }
-
-    private CuratorOp epochCheck() throws Exception {
-        return zkClient.curator().transactionOp().check().withVersion(epochZkVersion).forPath(ZkPaths.CONTROLLER_EPOCH);
-    }
-
-    /** @return true when written, false when the partition's node changed meanwhile */
-    private boolean fencedWrite(List<CuratorOp> ops, TopicPartition tp, String what) {
-        try {
-            zkClient.curator().transaction().forOperations(ops);
-            log.info("Controller {} (epoch {}): {} for {}", brokerId, epoch, what, tp);
-            return true;
-        } catch (org.apache.zookeeper.KeeperException.BadVersionException | org.apache.zookeeper.KeeperException.NodeExistsException
-                 | org.apache.zookeeper.KeeperException.NoNodeException e) {
-            if (!stillController()) {
-                throw new FencedControllerException("the controller epoch moved on while writing " + tp);
-            }
-            // The partition's node changed under us (e.g. its leader changed the ISR): the watch brings
-            // the new state and a new reconciliation.
-            queueReconcileLater();
-            return false;
-        } catch (Exception e) {
-            throw new ZooKeeperClientException("Could not " + what + " for " + tp + ": " + e, e);
-        }
-    }
-
-    private void queueReconcileLater() {
-        CompletableFuture.delayedExecutor(200, TimeUnit.MILLISECONDS).execute(this::queueReconcile);
-    }
-
-    private boolean stillController() {
-        return zkClient.getDataAndVersion(ZkPaths.CONTROLLER_EPOCH).map(v -> v.version() == epochZkVersion).orElse(false);
-    }
-
-    private void processDeletions() {
-        for (String topic : metadataCache.pendingDeletions()) {
-            List<CuratorOp> ops = new ArrayList<>();
-            try {
-                ops.add(epochCheck());
-                for (String path : zkClient.subtreeDeepestFirst(ZkPaths.topic(topic))) {
-                    ops.add(zkClient.curator().transactionOp().delete().forPath(path));
-                }
-                if (zkClient.getDataAndVersion(ZkPaths.topicConfig(topic)).isPresent()) {
-                    ops.add(zkClient.curator().transactionOp().delete().forPath(ZkPaths.topicConfig(topic)));
-                }
-                ops.add(zkClient.curator().transactionOp().delete().forPath(ZkPaths.deleteTopic(topic)));
-            } catch (Exception e) {
-                throw new ZooKeeperClientException("Could not prepare the deletion of " + topic, e);
-            }
-            fencedWrite(ops, new TopicPartition(topic, -1), "delete topic " + topic);
-        }
     }
 
     /** Leaves the election; the ephemeral node goes with the session or is deleted here. */

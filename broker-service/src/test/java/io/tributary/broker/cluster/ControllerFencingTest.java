@@ -31,7 +31,7 @@ class ControllerFencingTest {
             Controller controller = cluster.broker(controllerId).controller();
             KafkaZkClient zk = cluster.broker(controllerId).zkClient();
 
-            // Another controller takes over: it writes the next epoch, as Controller.incrementEpoch does.
+            // Another controller takes over: it writes the next epoch, as ControllerWrites.incrementEpoch does.
             var epoch = zk.getDataAndVersion(ZkPaths.CONTROLLER_EPOCH).orElseThrow();
             int next = Integer.parseInt(new String(epoch.data(), StandardCharsets.UTF_8).trim()) + 1;
             zk.curator().setData().withVersion(epoch.version())
