@@ -50,8 +50,8 @@ final class ReplicationSimulation {
     static final long ISR_CHECK_INTERVAL_MS = 250;
     static final long REQUEST_TIMEOUT_MS = 500;
     static final long FETCH_BACKOFF_MS = 50;
-    static final long FETCH_IDLE_MS = 20;
-    static final long PRODUCE_POLL_MS = 10;
+    static final long FETCH_IDLE_MS = 100;
+    static final long PRODUCE_POLL_MS = 20;
     static final int FETCH_MAX_BYTES = 16 * 1024;
     static final long MAX_ISR_WRITE_DELAY_MS = 100;
     static final long ZK_TICK_MS = 50;
@@ -66,7 +66,7 @@ final class ReplicationSimulation {
      */
     record Settings(long faultPhaseMs, long healPhaseMs, boolean plantedIsrBug) {
         static Settings standard() {
-            return new Settings(12_000, 4_000, false);
+            return new Settings(6_000, 3_000, false);
         }
     }
 
@@ -207,7 +207,7 @@ final class ReplicationSimulation {
     /** One acks=all batch of one to three records to the leader the producer's metadata (the stored state) names. */
     private void produce() {
         if (!healing) {
-            queue.schedule(5 + random.nextInt(40), "produce", this::produce);
+            queue.schedule(10 + random.nextInt(50), "produce", this::produce);
         }
         TopicPartition tp = new TopicPartition(TOPIC, random.nextInt(PARTITIONS));
         LeaderAndIsr state = (LeaderAndIsr) zk.peek(SimulatedController.statePath(tp)).orElseThrow().data();

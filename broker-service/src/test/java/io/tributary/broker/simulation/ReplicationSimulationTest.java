@@ -76,13 +76,18 @@ class ReplicationSimulationTest {
     void everySeedKeepsTheReplicationInvariants() {
         long steps = 0;
         long acknowledged = 0;
+        long startNs = System.nanoTime();
         for (long seed = 0; seed < seeds(); seed++) {
             ReplicationSimulation.Result result = run(seed, ReplicationSimulation.Settings.standard(), "seed");
             steps += result.steps();
             acknowledged += result.acknowledged();
+            if (Boolean.getBoolean("simulation.verbose")) {
+                System.out.printf("seed %d: %d steps, %d acknowledged, %d ms so far%n", seed, result.steps(),
+                    result.acknowledged(), (System.nanoTime() - startNs) / 1_000_000);
+            }
         }
-        System.out.printf("replication simulation: %d seeds, %d steps, %d acknowledged batches%n", seeds(), steps,
-            acknowledged);
+        System.out.printf("replication simulation: %d seeds, %d steps, %d acknowledged batches in %d ms%n", seeds(),
+            steps, acknowledged, (System.nanoTime() - startNs) / 1_000_000);
         assertThat(acknowledged).isPositive();
     }
 

@@ -154,7 +154,8 @@ final class SimulationInvariants {
         if (from < log.logStartOffset() || from >= log.logEndOffset()) {
             return values;
         }
-        for (Record r : log.read(from, Integer.MAX_VALUE, FetchIsolation.LOG_END, true).records().records()) {
+        // One byte with minOneMessage: the batch holding {@code from}, not the rest of the segment.
+        for (Record r : log.read(from, 1, FetchIsolation.LOG_END, true).records().records()) {
             if (r.offset() >= from && r.offset() <= to) {
                 values.add(Utils.utf8(r.value()));
             }
