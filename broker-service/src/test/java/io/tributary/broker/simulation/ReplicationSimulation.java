@@ -51,7 +51,7 @@ final class ReplicationSimulation {
     static final long REQUEST_TIMEOUT_MS = 500;
     static final long FETCH_BACKOFF_MS = 50;
     static final long FETCH_IDLE_MS = 100;
-    static final long PRODUCE_POLL_MS = 20;
+    static final long PRODUCE_POLL_MS = 100;
     static final int FETCH_MAX_BYTES = 16 * 1024;
     static final long MAX_ISR_WRITE_DELAY_MS = 100;
     static final long ZK_TICK_MS = 50;

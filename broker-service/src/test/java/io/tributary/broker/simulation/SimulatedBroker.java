@@ -12,6 +12,8 @@ import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -61,6 +63,11 @@ final class SimulatedBroker {
                          long logStartOffset) {
     }
 
+    /** An acks=all produce appended as leader and waiting for its followers. */
+    private record PendingProduce(Partition partition, LogAppendInfo info, long deadlineMs,
+                                  Consumer<ProduceResponse> reply) {
+    }
+
     /** A Produce response: the error, and the offsets of the appended batch when NONE. */
     record ProduceResponse(Errors error, long baseOffset, long lastOffset) {
     }
@@ -76,6 +83,7 @@ final class SimulatedBroker {
     private final Map<TopicPartition, Partition> partitions = new LinkedHashMap<>();
     private final Map<TopicPartition, FetchState> fetchStates = new LinkedHashMap<>();
     private final Map<TopicPartition, Consumer<String>> stateWatchers = new LinkedHashMap<>();
+    private final List<PendingProduce> pendingProduces = new ArrayList<>();
     private long nextRequestId;
 
     SimulatedBroker(int id, ReplicationSimulation sim, File dir) {
@@ -126,7 +134,12 @@ final class SimulatedBroker {
                 () -> running && incarnation == inc, ReplicationSimulation.MAX_ISR_WRITE_DELAY_MS)
             : FakeIsrUpdater.conditional(sim.zk, sim.queue, sim.random, id, () -> session,
                 () -> running && incarnation == inc, ReplicationSimulation.MAX_ISR_WRITE_DELAY_MS);
-        Partition.Context context = new Partition.Context(id, isrUpdater, sim.time, ReplicationSimulation.REPLICA_LAG_TIME_MAX_MS, tp -> { },
+        Partition.Context context = new Partition.Context(id, isrUpdater, sim.time, ReplicationSimulation.REPLICA_LAG_TIME_MAX_MS,
+            tp -> {
+                if (running && incarnation == inc) {
+                    completePendingProduces(tp);
+                }
+            },
             (tp, broker) -> sim.zk.peek(SimulatedController.BROKER_IDS + "/" + broker).isPresent(), new ReplicaStats());
         stateWatchers.clear();
         for (TopicPartition tp : sim.assignments.keySet()) {
@@ -138,6 +151,7 @@ final class SimulatedBroker {
         heartbeat();
         later(sim.random.nextInt((int) ReplicationSimulation.ISR_CHECK_INTERVAL_MS), "ISR expiration check",
             this::isrExpiration);
+        later(ReplicationSimulation.PRODUCE_POLL_MS, "produce expiration", this::expirePendingProduces);
     }
 
     /** A new ZooKeeper session: registers, joins the controller election, reads every partition state. */
@@ -178,6 +192,7 @@ final class SimulatedBroker {
         controller.resign();
         partitions.clear();
         fetchStates.clear();
+        pendingProduces.clear();
         logManager.crash();
     }
 
@@ -221,6 +236,7 @@ final class SimulatedBroker {
                 fetch(tp, fetch);
             }
         }
+        completePendingProduces(tp);
     }
 
     private void isrExpiration() {
@@ -260,8 +276,10 @@ final class SimulatedBroker {
                 return new FetchResponse(Errors.NONE, read.divergingEpoch(), MemoryRecords.EMPTY, log.highWatermark(),
                     log.logStartOffset());
             }
-            partition.updateFollowerFetchState(follower, read.data().fetchOffsetMetadata(), -1, sim.time.milliseconds(),
-                read.leaderLogEndOffset());
+            if (partition.updateFollowerFetchState(follower, read.data().fetchOffsetMetadata(), -1,
+                    sim.time.milliseconds(), read.leaderLogEndOffset())) {
+                completePendingProduces(tp);
+            }
             return new FetchResponse(Errors.NONE, null, copy(read.data().records()), log.highWatermark(),
                 log.logStartOffset());
         } catch (OffsetOutOfRangeException e) {
@@ -329,8 +347,9 @@ final class SimulatedBroker {
     }
 
     /**
-     * As leader: appends an acks=all batch, then waits (polling, as the produce purgatory waits
-     * for the high watermark) until {@code checkEnoughReplicasReachOffset} answers.
+     * As leader: appends an acks=all batch, which then waits, as in the produce purgatory, until
+     * {@code checkEnoughReplicasReachOffset} answers: checked when a follower's fetch or an ISR
+     * write moved the partition, and by the expiration timer.
      */
     void produce(TopicPartition tp, MemoryRecords records, Consumer<ProduceResponse> reply) {
         Partition partition = partitions.get(tp);
@@ -341,21 +360,34 @@ final class SimulatedBroker {
             reply.accept(new ProduceResponse(Errors.forException(e), -1, -1));
             return;
         }
-        awaitReplication(partition, info, sim.time.milliseconds() + ReplicationSimulation.REQUEST_TIMEOUT_MS, reply);
+        pendingProduces.add(new PendingProduce(partition, info, sim.time.milliseconds()
+            + ReplicationSimulation.REQUEST_TIMEOUT_MS, reply));
+        completePendingProduces(tp);
     }
 
-    private void awaitReplication(Partition partition, LogAppendInfo info, long deadlineMs,
-                                  Consumer<ProduceResponse> reply) {
-        Errors result = partition.checkEnoughReplicasReachOffset(info.lastOffset() + 1,
-            ReplicationSimulation.MIN_INSYNC_REPLICAS);
-        if (result == null && sim.time.milliseconds() >= deadlineMs) {
-            result = Errors.REQUEST_TIMED_OUT;
+    /** Answers the waiting produces of {@code tp} (of every partition when null) that are done or expired. */
+    private void completePendingProduces(TopicPartition tp) {
+        long now = sim.time.milliseconds();
+        Iterator<PendingProduce> it = pendingProduces.iterator();
+        while (it.hasNext()) {
+            PendingProduce p = it.next();
+            if (tp != null && !p.partition.topicPartition().equals(tp)) {
+                continue;
+            }
+            Errors result = p.partition.checkEnoughReplicasReachOffset(p.info.lastOffset() + 1,
+                ReplicationSimulation.MIN_INSYNC_REPLICAS);
+            if (result == null && now >= p.deadlineMs) {
+                result = Errors.REQUEST_TIMED_OUT;
+            }
+            if (result != null) {
+                it.remove();
+                p.reply.accept(new ProduceResponse(result, p.info.firstOffset(), p.info.lastOffset()));
+            }
         }
-        if (result != null) {
-            reply.accept(new ProduceResponse(result, info.firstOffset(), info.lastOffset()));
-            return;
-        }
-        later(ReplicationSimulation.PRODUCE_POLL_MS, "checks produce " + partition.topicPartition() + " up to "
-            + info.lastOffset(), () -> awaitReplication(partition, info, deadlineMs, reply));
+    }
+
+    private void expirePendingProduces() {
+        completePendingProduces(null);
+        later(ReplicationSimulation.PRODUCE_POLL_MS, "produce expiration", this::expirePendingProduces);
     }
 }
