@@ -66,7 +66,7 @@ final class ReplicationSimulation {
      */
     record Settings(long faultPhaseMs, long healPhaseMs, boolean plantedIsrBug) {
         static Settings standard() {
-            return new Settings(6_000, 3_000, false);
+            return new Settings(4_000, 2_000, false);
         }
     }
 

@@ -19,8 +19,11 @@ import org.apache.kafka.common.utils.Utils;
  *   <li>at most one broker leads a partition in a leader epoch, ever;</li>
  *   <li>the leader epoch stored in ZooKeeper never goes back;</li>
  *   <li>the ISR stored in ZooKeeper is never empty;</li>
- *   <li>a leader's high watermark never goes back within its epoch, and once a new leader moves
- *       it, it is not below any offset acknowledged before the epoch began;</li>
+ *   <li>a leader's high watermark never goes back within its epoch (while the broker runs: a
+ *       leader that crashes and comes back into the same epoch, which happens when no controller
+ *       acted between its crash and its new registration, starts again from the high watermark
+ *       it recovers, as Kafka's does), and once a new leader moves it, it is not below any offset
+ *       acknowledged before the epoch began;</li>
  *   <li>no acknowledged acks=all batch is lost: a new (clean) leader holds every one, with the
  *       same records at the same offsets, and so does the final leader.</li>
  * </ul>
@@ -41,6 +44,10 @@ final class SimulationInvariants {
     private record EpochKey(TopicPartition tp, int epoch) {
     }
 
+    /** A leader epoch as one run of one broker leads it. */
+    private record LeadershipKey(TopicPartition tp, int epoch, int brokerId, int incarnation) {
+    }
+
     /** Where a leader's high watermark stood when it started its epoch, and the acknowledged end then. */
     private record EpochStart(long highWatermark, long acknowledgedEnd) {
     }
@@ -48,8 +55,8 @@ final class SimulationInvariants {
     private final ReplicationSimulation sim;
     private final List<Acked> acked = new ArrayList<>();
     private final Map<EpochKey, Integer> leaderOfEpoch = new HashMap<>();
-    private final Map<EpochKey, Long> highWatermarkOfEpoch = new HashMap<>();
-    private final Map<EpochKey, EpochStart> epochStarts = new HashMap<>();
+    private final Map<LeadershipKey, Long> highWatermarkOfEpoch = new HashMap<>();
+    private final Map<LeadershipKey, EpochStart> epochStarts = new HashMap<>();
     private final Map<TopicPartition, Integer> storedEpoch = new HashMap<>();
 
     SimulationInvariants(ReplicationSimulation sim) {
@@ -70,7 +77,8 @@ final class SimulationInvariants {
         checkHoldsAcknowledged(broker.id, tp, log, "became leader in epoch " + partition.leaderEpoch());
         long acknowledgedEnd = acked.stream().filter(a -> a.tp.equals(tp)).mapToLong(a -> a.lastOffset + 1).max()
             .orElse(0);
-        epochStarts.put(new EpochKey(tp, partition.leaderEpoch()), new EpochStart(log.highWatermark(), acknowledgedEnd));
+        epochStarts.put(new LeadershipKey(tp, partition.leaderEpoch(), broker.id, broker.incarnation()),
+            new EpochStart(log.highWatermark(), acknowledgedEnd));
     }
 
     void checkAfterEvent() {
@@ -93,25 +101,27 @@ final class SimulationInvariants {
             }
             broker.partitions().forEach((tp, partition) -> {
                 if (partition.isLeader()) {
-                    checkLeader(broker.id, tp, partition);
+                    checkLeader(broker, tp, partition);
                 }
             });
         }
     }
 
-    private void checkLeader(int brokerId, TopicPartition tp, Partition partition) {
+    private void checkLeader(SimulatedBroker broker, TopicPartition tp, Partition partition) {
+        int brokerId = broker.id;
         EpochKey key = new EpochKey(tp, partition.leaderEpoch());
+        LeadershipKey leadership = new LeadershipKey(tp, key.epoch, brokerId, broker.incarnation());
         Integer leader = leaderOfEpoch.putIfAbsent(key, brokerId);
         if (leader != null && leader != brokerId) {
             fail("brokers " + leader + " and " + brokerId + " both lead " + tp + " in epoch " + key.epoch);
         }
         long hw = partition.log().orElseThrow().highWatermark();
-        Long before = highWatermarkOfEpoch.put(key, hw);
+        Long before = highWatermarkOfEpoch.put(leadership, hw);
         if (before != null && hw < before) {
             fail("the high watermark of " + tp + " on leader " + brokerId + " went back from " + before + " to " + hw
                 + " in epoch " + key.epoch);
         }
-        EpochStart start = epochStarts.get(key);
+        EpochStart start = epochStarts.get(leadership);
         if (start != null && hw > start.highWatermark && hw < start.acknowledgedEnd) {
             fail("leader " + brokerId + " of " + tp + " in epoch " + key.epoch + " moved its high watermark to " + hw
                 + ", below the acknowledged offset " + (start.acknowledgedEnd - 1));
