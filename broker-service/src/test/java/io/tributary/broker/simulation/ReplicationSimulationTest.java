@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  */
 class ReplicationSimulationTest {
 
-    static final long CI_SEEDS = 200;
+    static final long CI_SEEDS = 150;
 
     private static Level savedLevel;
 

@@ -104,10 +104,6 @@ final class SimulatedBroker {
         return partitions;
     }
 
-    long session() {
-        return session;
-    }
-
     /** Schedules {@code action} for this incarnation only: it is dropped if the broker crashes first. */
     void later(long delayMs, String description, Runnable action) {
         int inc = incarnation;
@@ -134,8 +130,8 @@ final class SimulatedBroker {
                 () -> running && incarnation == inc, ReplicationSimulation.MAX_ISR_WRITE_DELAY_MS)
             : FakeIsrUpdater.conditional(sim.zk, sim.queue, sim.random, id, () -> session,
                 () -> running && incarnation == inc, ReplicationSimulation.MAX_ISR_WRITE_DELAY_MS);
-        Partition.Context context = new Partition.Context(id, isrUpdater, sim.time, ReplicationSimulation.REPLICA_LAG_TIME_MAX_MS,
-            tp -> {
+        Partition.Context context = new Partition.Context(id, isrUpdater, sim.time,
+            ReplicationSimulation.REPLICA_LAG_TIME_MAX_MS, tp -> {
                 if (running && incarnation == inc) {
                     completePendingProduces(tp);
                 }
