@@ -105,6 +105,8 @@ final class ReplicationSimulation {
     private final Set<Integer> slow = new TreeSet<>();
     private final MessageDigest digest;
     private final Deque<String> recent = new ArrayDeque<>();
+    /** Every trace line, when {@code -Dsimulation.trace=true} asks for it (to read a replayed seed). */
+    private final List<String> fullTrace = Boolean.getBoolean("simulation.trace") ? new ArrayList<>() : null;
     private boolean healing;
     private long step;
     private int produced;
@@ -155,6 +157,9 @@ final class ReplicationSimulation {
         digest.update(entry.getBytes(StandardCharsets.UTF_8));
         digest.update((byte) '\n');
         recent.addLast("step " + step + " @" + entry);
+        if (fullTrace != null) {
+            fullTrace.add("step " + step + " @" + entry);
+        }
         if (recent.size() > RECENT_EVENTS) {
             recent.removeFirst();
         }
@@ -197,6 +202,11 @@ final class ReplicationSimulation {
         } finally {
             brokers.stream().filter(SimulatedBroker::isRunning).forEach(SimulatedBroker::crash);
         }
+    }
+
+    /** The whole trace when {@code -Dsimulation.trace=true}, else empty. */
+    List<String> fullTrace() {
+        return fullTrace == null ? List.of() : fullTrace;
     }
 
     private void zkTick() {

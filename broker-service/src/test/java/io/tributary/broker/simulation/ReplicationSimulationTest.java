@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * <pre>
  * cd broker-service
  * mvn -B -o test-compile surefire:test -Dtest='io.tributary.broker.simulation.*Test' -Dsimulation.seeds=10000
- * mvn -B -o test-compile surefire:test -Dtest='ReplicationSimulationTest#replaysSeed' -Dsimulation.seed=1234
+ * mvn -B -o test-compile surefire:test -Dtest='ReplicationSimulationTest#replaysSeed' -Dsimulation.seed=1234 \
+ *     -Dsimulation.trace=true
  * </pre>
  * A failure names its seed, step and event, and the last events before it.
  */
@@ -91,10 +92,19 @@ class ReplicationSimulationTest {
         assertThat(acknowledged).isPositive();
     }
 
+    /** Replays {@code -Dsimulation.seed} (1 by default); {@code -Dsimulation.trace=true} prints every event. */
     @ParameterizedTest
     @MethodSource("replaySeeds")
     void replaysSeed(long seed) {
-        ReplicationSimulation.Result result = run(seed, ReplicationSimulation.Settings.standard(), "replay");
+        File seedDir = new File(dir.toFile(), "replay-" + seed);
+        ReplicationSimulation simulation = new ReplicationSimulation(seed, ReplicationSimulation.Settings.standard(),
+            seedDir);
+        ReplicationSimulation.Result result;
+        try {
+            result = simulation.run();
+        } finally {
+            simulation.fullTrace().forEach(System.out::println);
+        }
         System.out.printf("seed %d: %d steps, %d acknowledged batches, trace %s%n", seed, result.steps(),
             result.acknowledged(), result.traceDigest());
     }

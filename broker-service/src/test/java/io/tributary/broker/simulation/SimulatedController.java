@@ -20,6 +20,14 @@ import org.apache.kafka.common.TopicPartition;
  * writes fail, and the partition state's version, so a leader's ISR write in between is not
  * overwritten. Every write bumps the leader epoch.
  *
+ * <p>Like {@code io.tributary.broker.cluster.Controller#reconcile}, it compares the set of live
+ * broker ids only, not the registrations' broker epochs: a broker that crashes and registers
+ * again before the controller has handled the loss of its registration keeps the leaderships
+ * and leader epochs it had (seed 104 shows it: the restarted leader leads its old epoch again
+ * from the high watermark it recovered). Kafka's ZooKeeper-mode controller treats such a
+ * "bounced" broker (a changed registration czxid) as failed and started again, bumping those
+ * epochs.
+ *
  * <p>It stops acting when its session expires ({@link #resign}). Not thread-safe (one
  * simulation thread).
  */
