@@ -3,17 +3,14 @@ package io.tributary.broker.replica;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.broker.cluster.LeaderAndIsr;
-import io.tributary.broker.config.BrokerProperties;
 import io.tributary.broker.config.LogConfig;
 import io.tributary.broker.log.LogManager;
 import io.tributary.broker.log.PartitionLog;
-import io.tributary.broker.testing.MockScheduler;
 import io.tributary.broker.testing.MockTime;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.compress.Compression;
@@ -46,9 +43,8 @@ class LeaderStateTest {
 
     @BeforeEach
     void openLog() {
-        logManager = new LogManager(List.of(dir.toFile()), new LogManager.Settings(1, 300_000, 1000, 60_000, 5000,
-            86_400_000, 600_000), new MockScheduler(time), time);
-        LogConfig config = LogConfig.create(LogConfig.brokerDefaults(BrokerProperties.bind(Map.of())), Map.of());
+        logManager = ReplicaTestLogs.logManager(dir, time);
+        LogConfig config = ReplicaTestLogs.defaultConfig();
         log = logManager.getOrCreateLog(TP, Uuid.randomUuid(), config);
     }
 

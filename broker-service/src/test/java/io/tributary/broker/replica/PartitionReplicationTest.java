@@ -4,18 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tributary.broker.cluster.LeaderAndIsr;
-import io.tributary.broker.config.BrokerProperties;
 import io.tributary.broker.config.LogConfig;
 import io.tributary.broker.log.LogManager;
 import io.tributary.broker.log.PartitionLog;
-import io.tributary.broker.testing.MockScheduler;
 import io.tributary.broker.testing.MockTime;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.function.BiConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
@@ -53,8 +50,7 @@ class PartitionReplicationTest {
 
     @BeforeEach
     void openLogs() {
-        logManager = new LogManager(List.of(dir.toFile()), new LogManager.Settings(1, 300_000, 1000, 60_000, 5000,
-            86_400_000, 600_000), new MockScheduler(time), time);
+        logManager = ReplicaTestLogs.logManager(dir, time);
     }
 
     @AfterEach
@@ -67,7 +63,7 @@ class PartitionReplicationTest {
     }
 
     private PartitionLog log(String name) {
-        LogConfig config = LogConfig.create(LogConfig.brokerDefaults(BrokerProperties.bind(Map.of())), Map.of());
+        LogConfig config = ReplicaTestLogs.defaultConfig();
         return logManager.getOrCreateLog(new TopicPartition(name, 0), Uuid.randomUuid(), config);
     }
 
