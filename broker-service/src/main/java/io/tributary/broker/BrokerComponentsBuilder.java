@@ -6,6 +6,7 @@ import io.tributary.broker.api.ApiHandlers;
 import io.tributary.broker.api.KafkaApis;
 import io.tributary.broker.cluster.AdminManager;
 import io.tributary.broker.cluster.BrokerInfo;
+import io.tributary.broker.cluster.BrokerEpoch;
 import io.tributary.broker.cluster.BrokerRegistration;
 import io.tributary.broker.cluster.Controller;
 import io.tributary.broker.cluster.EmbeddedZooKeeper;
@@ -179,6 +180,7 @@ final class BrokerComponentsBuilder {
 
         MetadataCache metadataCache = new MetadataCache(zkClient);
         stops.add(Step.METADATA_CACHE, metadataCache::close);
+        BrokerEpoch brokerEpoch = new BrokerEpoch();
         ZkIsrUpdater isrUpdater = new ZkIsrUpdater(zkClient, properties.id());
         stops.add(Step.ISR_UPDATER, isrUpdater::close);
         String interBrokerListener = properties.interBrokerListener();
@@ -195,7 +197,7 @@ final class BrokerComponentsBuilder {
                 topicStats,
                 properties.replicaSelectorClass() == null || properties.replicaSelectorClass().isBlank() ? null
                     : replicaSelector(properties.replicaSelectorClass())),
-            logManager, metadataCache, time);
+            logManager, metadataCache, brokerEpoch, time);
         ReplicaManager replicaManager = replicas.replicaManager();
         stops.add(Step.REPLICA_MANAGER, replicaManager::shutdown);
         Controller controller = new Controller(properties.id(), zkClient, metadataCache,
@@ -266,9 +268,10 @@ final class BrokerComponentsBuilder {
         }
         BrokerRegistration registration = new BrokerRegistration(zkClient, new BrokerInfo(properties.id(),
             BrokerListeners.advertised(properties, boundEndPoints),
-            properties.rack(), -1), properties.zookeeperSessionTimeoutMs(), time);
+            properties.rack(), -1), properties.zookeeperSessionTimeoutMs(), brokerEpoch, time);
         stops.add(Step.REGISTRATION, registration::close);
         registration.register();
+        replicas.stateChanges().onRegistered();
         replicas.logDirFailures().setOfflineReplicasListener(offline -> {
             try {
                 registration.updateOfflineReplicas(offline);

@@ -35,13 +35,22 @@ public final class BrokerRegistration implements Closeable {
         return t;
     });
     private final ConnectionStateListener listener = this::onConnectionStateChanged;
-    private volatile long brokerEpoch = -1;
+    private final BrokerEpoch brokerEpoch;
     private volatile boolean closed;
 
     public BrokerRegistration(KafkaZkClient zkClient, BrokerInfo brokerInfo, int sessionTimeoutMs, Time time) {
+        this(zkClient, brokerInfo, sessionTimeoutMs, new BrokerEpoch(), time);
+    }
+
+    /**
+     * @param brokerEpoch set to the czxid of each registration this makes
+     */
+    public BrokerRegistration(KafkaZkClient zkClient, BrokerInfo brokerInfo, int sessionTimeoutMs,
+                              BrokerEpoch brokerEpoch, Time time) {
         this.zkClient = zkClient;
         this.brokerInfo = brokerInfo;
         this.sessionTimeoutMs = sessionTimeoutMs;
+        this.brokerEpoch = brokerEpoch;
         this.time = time;
     }
 
@@ -74,14 +83,14 @@ public final class BrokerRegistration implements Closeable {
             }
             time.sleep(200);
         }
-        brokerEpoch = zkClient.getDataAndVersion(path).map(KafkaZkClient.Versioned::czxid).orElse(-1L);
+        brokerEpoch.set(zkClient.getDataAndVersion(path).map(KafkaZkClient.Versioned::czxid).orElse(-1L));
         zkClient.curator().getConnectionStateListenable().addListener(listener);
-        log.info("Registered broker {} at {} with broker epoch {}", brokerInfo.id(), path, brokerEpoch);
+        log.info("Registered broker {} at {} with broker epoch {}", brokerInfo.id(), path, brokerEpoch.get());
     }
 
     /** The czxid of the registration node. */
     public long brokerEpoch() {
-        return brokerEpoch;
+        return brokerEpoch.get();
     }
 
     public BrokerInfo brokerInfo() {
@@ -107,9 +116,9 @@ public final class BrokerRegistration implements Closeable {
                     return;
                 }
                 if (existing.isEmpty() && zkClient.createEphemeral(path, brokerInfo.toJson(time.milliseconds()))) {
-                    brokerEpoch = zkClient.getDataAndVersion(path).map(KafkaZkClient.Versioned::czxid).orElse(-1L);
+                    brokerEpoch.set(zkClient.getDataAndVersion(path).map(KafkaZkClient.Versioned::czxid).orElse(-1L));
                     log.info("Registered broker {} again after a ZooKeeper session expiry, broker epoch {}",
-                        brokerInfo.id(), brokerEpoch);
+                        brokerInfo.id(), brokerEpoch.get());
                     return;
                 }
             } catch (RuntimeException e) {

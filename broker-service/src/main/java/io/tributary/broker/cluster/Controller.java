@@ -30,7 +30,10 @@ import tools.jackson.databind.node.ObjectNode;
  * acts. It creates the leadership of new partitions, elects leaders from the ISR when a leader's
  * registration disappears (keeping a partition offline rather than electing an out-of-sync
  * replica, unless {@code unclean.leader.election.enable}), removes dead brokers from ISRs, and
- * carries out topic deletions.
+ * carries out topic deletions. A broker that registered again since a partition's state was
+ * written (a restart, a lost session) is handled as failed and started again, as Kafka's
+ * controller handles a bounced broker: it loses the leadership and the ISR place that state
+ * gave it, and is elected again, in a new leader epoch, only when no other in-sync replica lives.
  *
  * <p>Its work is a reconciliation of the desired state (assignments, live brokers) with the
  * partition states, run on one thread ({@code controller-event-thread}) after each relevant
@@ -244,6 +247,8 @@ public final class Controller implements MetadataListener, Closeable {
         try {
             deletions.resumeDeletions();
             Set<Integer> live = metadataCache.aliveBrokers().stream().map(BrokerInfo::id).collect(Collectors.toSet());
+            Map<Integer, Long> brokerEpochs = metadataCache.aliveBrokers().stream()
+                .collect(Collectors.toMap(BrokerInfo::id, BrokerInfo::epoch));
             Set<Integer> shuttingDown = metadataCache.aliveBrokers().stream().filter(BrokerInfo::shuttingDown)
                 .map(BrokerInfo::id).collect(Collectors.toSet());
             Map<TopicPartition, Set<Integer>> offlineReplicas = new HashMap<>();
@@ -259,7 +264,8 @@ public final class Controller implements MetadataListener, Closeable {
                 }
                 assignment.replicas().forEach((partition, replicas) -> {
                     TopicPartition tp = new TopicPartition(topic, partition);
-                    reconcilePartition(tp, replicas, liveReplicasOf(live, offlineReplicas.get(tp)), shuttingDown);
+                    reconcilePartition(tp, replicas, liveReplicasOf(live, offlineReplicas.get(tp)), shuttingDown,
+                        brokerEpochs);
                 });
                 if (!assignment.addingReplicas().isEmpty() || !assignment.removingReplicas().isEmpty()) {
                     reassignments.reconcile(assignment);
@@ -287,7 +293,8 @@ public final class Controller implements MetadataListener, Closeable {
         return out;
     }
 
-    private void reconcilePartition(TopicPartition tp, List<Integer> replicas, Set<Integer> live, Set<Integer> shuttingDown) {
+    private void reconcilePartition(TopicPartition tp, List<Integer> replicas, Set<Integer> live,
+                                    Set<Integer> shuttingDown, Map<Integer, Long> brokerEpochs) {
         Optional<LeaderAndIsr> current = metadataCache.partitionState(tp);
         List<Integer> liveReplicas = replicas.stream().filter(live::contains).toList();
         if (current.isEmpty()) {
@@ -299,32 +306,40 @@ public final class Controller implements MetadataListener, Closeable {
             return;
         }
         LeaderAndIsr state = current.get();
-        if (state.hasLeader() && live.contains(state.leader())) {
+        Set<Integer> notRestarted = registeredBefore(state, live, brokerEpochs);
+        if (state.hasLeader() && notRestarted.contains(state.leader())) {
             if (shuttingDown.contains(state.leader())) {
                 // Controlled shutdown: hand leadership to another in-sync replica, if there is one.
-                Optional<Integer> next = PartitionLeaderElection.fromIsr(replicas, state.isr(), live, shuttingDown,
-                    state.leader()).filter(r -> !shuttingDown.contains(r));
+                Optional<Integer> next = PartitionLeaderElection.fromIsr(replicas, state.isr(), notRestarted,
+                    shuttingDown, state.leader()).filter(r -> !shuttingDown.contains(r));
                 if (next.isPresent()) {
-                    List<Integer> newIsr = state.isr().stream().filter(r -> live.contains(r) && !shuttingDown.contains(r))
-                        .toList();
+                    List<Integer> newIsr = state.isr().stream()
+                        .filter(r -> notRestarted.contains(r) && !shuttingDown.contains(r)).toList();
                     writes.writePartitionState(tp, state.newLeader(next.get(), newIsr, epoch()),
                         "controlled shutdown of broker " + state.leader() + ": move leadership");
                 }
                 return;
             }
             List<Integer> keptIsr = state.isr().stream()
-                .filter(r -> r == state.leader() || live.contains(r) && !shuttingDown.contains(r) && replicas.contains(r))
+                .filter(r -> r == state.leader() || notRestarted.contains(r) && !shuttingDown.contains(r)
+                    && replicas.contains(r))
                 .toList();
             if (keptIsr.size() < state.isr().size()) {
                 writes.writePartitionState(tp, state.newLeader(state.leader(), keptIsr, epoch()),
-                    "remove dead, shutting-down or unassigned replicas from the ISR");
+                    "remove dead, restarted, shutting-down or unassigned replicas from the ISR");
             }
             return;
         }
-        Optional<Integer> candidate = PartitionLeaderElection.fromIsr(replicas, state.isr(), live, shuttingDown, -1);
+        // A restarted in-sync replica is elected only when no other is live: in a new leader epoch.
+        Optional<Integer> candidate = PartitionLeaderElection.fromIsr(replicas, state.isr(), notRestarted, shuttingDown, -1)
+            .or(() -> PartitionLeaderElection.fromIsr(replicas, state.isr(), live, shuttingDown, -1));
         if (candidate.isPresent()) {
-            List<Integer> newIsr = state.isr().stream().filter(live::contains).toList();
-            writes.writePartitionState(tp, state.newLeader(candidate.get(), newIsr, epoch()), "elect a leader from the ISR");
+            int leader = candidate.get();
+            List<Integer> newIsr = state.isr().stream().filter(r -> r == leader || notRestarted.contains(r)).toList();
+            boolean bounced = state.hasLeader() && live.contains(state.leader());
+            writes.writePartitionState(tp, state.newLeader(leader, newIsr, epoch()), bounced
+                ? "broker " + state.leader() + " registered again since it was elected: elect a leader from the ISR"
+                : "elect a leader from the ISR");
         } else if (!liveReplicas.isEmpty() && uncleanLeaderElectionEnabled.test(tp.topic())) {
             int leader = PartitionLeaderElection.unclean(replicas, live, shuttingDown).orElseThrow();
             log.warn("Unclean leader election for {}: replica {} is not in the ISR {} and may have lost data",
@@ -334,6 +349,21 @@ public final class Controller implements MetadataListener, Closeable {
             log.warn("{} is offline: no live replica in its ISR {}", tp, state.isr());
             writes.writePartitionState(tp, state.newLeader(LeaderAndIsr.NO_LEADER, state.isr(), epoch()), "mark offline");
         }
+    }
+
+    /**
+     * The live brokers that registered before {@code state} was written. One that registered
+     * since has restarted, or lost its ZooKeeper session, after the state named it: its place
+     * as leader or in the ISR belongs to an earlier run of it. Kafka's ZooKeeper-mode controller
+     * handles such a "bounced" broker (a new broker epoch under the same id) as failed and started
+     * again; comparing the state's mzxid with the registration's czxid (the broker epoch) finds it
+     * also when the controller missed the moment (the broker came back before the watch fired, or
+     * a new controller was elected meanwhile).
+     */
+    private static Set<Integer> registeredBefore(LeaderAndIsr state, Set<Integer> live, Map<Integer, Long> brokerEpochs) {
+        Set<Integer> out = new java.util.HashSet<>(live);
+        out.removeIf(id -> state.writtenBefore(brokerEpochs.getOrDefault(id, -1L)));
+        return out;
     }
 
     /**

@@ -185,7 +185,8 @@ public final class KafkaZkClient implements Closeable {
             try {
                 Stat stat = new Stat();
                 byte[] data = curator.getData().storingStatIn(stat).forPath(path);
-                return Optional.of(new Versioned(data, stat.getVersion(), stat.getCzxid(), stat.getEphemeralOwner()));
+                return Optional.of(new Versioned(data, stat.getVersion(), stat.getCzxid(), stat.getMzxid(),
+                    stat.getEphemeralOwner()));
             } catch (KeeperException.NoNodeException e) {
                 return Optional.empty();
             }
@@ -334,7 +335,7 @@ public final class KafkaZkClient implements Closeable {
     /** A partition's leadership, or empty when the controller has not created it yet. */
     public Optional<LeaderAndIsr> getPartitionState(String topic, int partition) {
         String path = ZkPaths.partitionState(topic, partition);
-        return getDataAndVersion(path).map(v -> LeaderAndIsr.fromJson(path, v.data(), v.version()));
+        return getDataAndVersion(path).map(v -> LeaderAndIsr.fromJson(path, v.data(), v.version(), v.mzxid()));
     }
 
     /**
@@ -421,9 +422,10 @@ public final class KafkaZkClient implements Closeable {
     }
 
     /**
-     * A node's data with its version, creation zxid and ephemeral owner (0 for persistent nodes).
+     * A node's data with its version, creation and last-modification zxids, and ephemeral owner
+     * (0 for persistent nodes).
      */
-    public record Versioned(byte[] data, int version, long czxid, long ephemeralOwner) {
+    public record Versioned(byte[] data, int version, long czxid, long mzxid, long ephemeralOwner) {
     }
 
     /** A topic's config overrides with the version of their node (-1 when it does not exist). */

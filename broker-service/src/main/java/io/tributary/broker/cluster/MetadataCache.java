@@ -159,7 +159,8 @@ public final class MetadataCache implements Closeable {
                 partitionStates.remove(tp);
                 listeners.forEach(l -> l.onPartitionRemoved(tp));
             } else {
-                LeaderAndIsr state = LeaderAndIsr.fromJson(path, node.getData(), node.getStat().getVersion());
+                LeaderAndIsr state = LeaderAndIsr.fromJson(path, node.getData(), node.getStat().getVersion(),
+                    node.getStat().getMzxid());
                 partitionStates.put(tp, state);
                 listeners.forEach(l -> l.onPartitionStateChanged(tp, state));
             }

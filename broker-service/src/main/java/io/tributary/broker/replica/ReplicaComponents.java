@@ -1,5 +1,6 @@
 package io.tributary.broker.replica;
 
+import io.tributary.broker.cluster.BrokerEpoch;
 import io.tributary.broker.cluster.MetadataCache;
 import io.tributary.broker.config.LogConfig;
 import io.tributary.broker.log.LogManager;
@@ -45,8 +46,14 @@ public record ReplicaComponents(ReplicaManager replicaManager, ReplicaStateChang
                            ReplicaSelector replicaSelector) {
     }
 
-    /** Builds the replica layer over {@code logManager} and {@code metadataCache}. */
-    public static ReplicaComponents build(Settings settings, LogManager logManager, MetadataCache metadataCache, Time time) {
+    /**
+     * Builds the replica layer over {@code logManager} and {@code metadataCache}.
+     *
+     * @param brokerEpoch this broker's registration epoch, set once it registers: a partition
+     *                    state written before it never makes this broker leader
+     */
+    public static ReplicaComponents build(Settings settings, LogManager logManager, MetadataCache metadataCache,
+                                          BrokerEpoch brokerEpoch, Time time) {
         int brokerId = settings.brokerId();
         HostedPartitions partitions = new HostedPartitions(brokerId, metadataCache);
         DelayedRequests delayed = new DelayedRequests(brokerId);
@@ -64,7 +71,7 @@ public record ReplicaComponents(ReplicaManager replicaManager, ReplicaStateChang
         ReplicaManager replicaManager = new ReplicaManager(partitions, delayed, logManager, metadataCache, time,
             fetcherManager, leadershipListeners, storageErrors, readReplicaSelection, settings.replicaLagTimeMaxMs(),
             stats, settings.topicStats());
-        ReplicaStateChanges stateChanges = new ReplicaStateChanges(partitions, logManager, metadataCache,
+        ReplicaStateChanges stateChanges = new ReplicaStateChanges(partitions, logManager, metadataCache, brokerEpoch,
             settings.logConfigs(), fetcherManager, delayed, leadershipListeners, partitionContext, settings.topicStats());
         LogDirFailureHandler logDirFailures = new LogDirFailureHandler(partitions, fetcherManager, leadershipListeners,
             delayed);

@@ -1,5 +1,6 @@
 package io.tributary.broker.replica;
 
+import io.tributary.broker.cluster.BrokerEpoch;
 import io.tributary.broker.cluster.LeaderAndIsr;
 import io.tributary.broker.cluster.MetadataCache;
 import io.tributary.broker.cluster.MetadataListener;
@@ -25,7 +26,15 @@ import org.slf4j.LoggerFactory;
  * one no longer assigned here (or whose topic was recreated under another id) loses its replica and
  * log. Leadership changes are told to the {@link PartitionLeadershipListener}s.
  *
- * <p>Thread-safe; called on the metadata event thread. A state that cannot be applied (an I/O
+ * <p>A state that names this broker leader but was written before its current registration (the
+ * {@link BrokerEpoch}), or read before it registered, is not led: it was decided for an earlier run
+ * of this broker, whose high watermark and follower states are gone. The replica waits without a
+ * leader until the controller, which sees the same thing, elects a leader again in a new leader
+ * epoch; so one run of a broker leads an epoch, as in Kafka, where a restarted broker leads only
+ * after the controller's LeaderAndIsr for its new broker epoch.
+ *
+ * <p>Thread-safe: called on the metadata event thread, and {@link #onRegistered} on the starting
+ * thread; the role changes are serialized on this object. A state that cannot be applied (an I/O
  * error creating the log) is logged and leaves the partition offline here.
  */
 public final class ReplicaStateChanges implements MetadataListener {
@@ -36,6 +45,7 @@ public final class ReplicaStateChanges implements MetadataListener {
     private final HostedPartitions partitions;
     private final LogManager logManager;
     private final MetadataCache metadataCache;
+    private final BrokerEpoch brokerEpoch;
     private final Function<String, LogConfig> logConfigs;
     private final ReplicaFetcherManager fetcherManager;
     private final DelayedRequests delayed;
@@ -44,13 +54,14 @@ public final class ReplicaStateChanges implements MetadataListener {
     private final BrokerTopicStats topicStats;
 
     ReplicaStateChanges(HostedPartitions partitions, LogManager logManager, MetadataCache metadataCache,
-                        Function<String, LogConfig> logConfigs, ReplicaFetcherManager fetcherManager,
+                        BrokerEpoch brokerEpoch, Function<String, LogConfig> logConfigs, ReplicaFetcherManager fetcherManager,
                         DelayedRequests delayed, LeadershipListeners leadershipListeners,
                         Partition.Context partitionContext, BrokerTopicStats topicStats) {
         this.brokerId = partitions.brokerId();
         this.partitions = partitions;
         this.logManager = logManager;
         this.metadataCache = metadataCache;
+        this.brokerEpoch = brokerEpoch;
         this.logConfigs = logConfigs;
         this.fetcherManager = fetcherManager;
         this.delayed = delayed;
@@ -80,7 +91,7 @@ public final class ReplicaStateChanges implements MetadataListener {
     }
 
     @Override
-    public void onPartitionStateChanged(TopicPartition tp, LeaderAndIsr state) {
+    public synchronized void onPartitionStateChanged(TopicPartition tp, LeaderAndIsr state) {
         if (partitions.isOffline(tp)) {
             return; // its log directory failed: the replica stays offline here until a restart
         }
@@ -115,7 +126,13 @@ public final class ReplicaStateChanges implements MetadataListener {
                 partitionLog.assignTopicId(topicId);
             }
             Partition partition = partitions.getOrCreate(tp, k -> new Partition(k, partitionContext));
-            if (state.leader() == brokerId) {
+            boolean leadsThisEpoch = partition.isLeader() && partition.leaderEpoch() == state.leaderEpoch();
+            if (state.leader() == brokerId && !leadsThisEpoch && brokerEpoch.precedes(state)) {
+                log.info("Broker {} does not lead {} in leader epoch {}: that state was written before its "
+                    + "registration (broker epoch {}); it waits for the controller to elect a leader again",
+                    brokerId, tp, state.leaderEpoch(), brokerEpoch.get());
+                becomeFollower(tp, state.withoutLeader(), replicas, topicId, partitionLog, partition);
+            } else if (state.leader() == brokerId) {
                 becomeLeader(tp, state, replicas, topicId, partitionLog, partition);
             } else {
                 becomeFollower(tp, state, replicas, topicId, partitionLog, partition);
@@ -158,7 +175,7 @@ public final class ReplicaStateChanges implements MetadataListener {
      * in case a state arrived before the assignment that says whether it concerns this broker.
      */
     @Override
-    public void onTopicChanged(TopicAssignment assignment) {
+    public synchronized void onTopicChanged(TopicAssignment assignment) {
         for (int partition : assignment.replicas().keySet()) {
             TopicPartition tp = new TopicPartition(assignment.topic(), partition);
             metadataCache.partitionState(tp).ifPresent(state -> {
@@ -173,8 +190,24 @@ public final class ReplicaStateChanges implements MetadataListener {
         }
     }
 
+    /**
+     * Call once this broker has registered: the states naming it leader that arrived while it was
+     * not registered yet and were written after its registration are led now (those written
+     * before wait for the controller's new election).
+     */
+    public synchronized void onRegistered() {
+        for (Partition partition : partitions.all()) {
+            TopicPartition tp = partition.topicPartition();
+            metadataCache.partitionState(tp).ifPresent(state -> {
+                if (state.leader() == brokerId && !partition.isLeader() && !brokerEpoch.precedes(state)) {
+                    onPartitionStateChanged(tp, state);
+                }
+            });
+        }
+    }
+
     @Override
-    public void onPartitionRemoved(TopicPartition tp) {
+    public synchronized void onPartitionRemoved(TopicPartition tp) {
         stopReplica(tp, true);
     }
 

@@ -19,8 +19,9 @@ import java.util.function.LongConsumer;
  *
  * <p>Data is kept as Java objects (a {@code LeaderAndIsr}, an {@code Integer}), not bytes: the
  * JSON codecs are not what is simulated. Node paths are not checked for parents. Invariant: a
- * node's version grows by one on every {@code setData}; an ephemeral node exists only while its
- * session lives. Not thread-safe (one simulation thread).
+ * node's version grows by one on every {@code setData}; every successful write (a create, a
+ * {@code multi}) takes the next zxid, which becomes the czxid of what it creates and the mzxid of
+ * what it creates or changes; an ephemeral node exists only while its session lives. Not thread-safe (one simulation thread).
  */
 final class FakeZooKeeper {
 
@@ -36,8 +37,11 @@ final class FakeZooKeeper {
         }
     }
 
-    /** A node's data and version ({@code Stat.version}). */
-    record Versioned(Object data, int version) {
+    /**
+     * A node's data and its {@code Stat}: version, and the transaction ids (zxids) that created
+     * ({@code czxid}) and last modified ({@code mzxid}) it.
+     */
+    record Versioned(Object data, int version, long czxid, long mzxid) {
     }
 
     /** One operation of a {@link #multi}. A version of -1 matches any. */
@@ -54,7 +58,11 @@ final class FakeZooKeeper {
     record Create(String path, Object data) implements Op {
     }
 
-    private record Node(Object data, int version, long ephemeralOwner) {
+    private record Node(Object data, int version, long ephemeralOwner, long czxid, long mzxid) {
+
+        Versioned versioned() {
+            return new Versioned(data, version, czxid, mzxid);
+        }
     }
 
     private record Watch(long session, Consumer<String> watcher) {
@@ -81,6 +89,7 @@ final class FakeZooKeeper {
     private final Map<String, List<Watch>> childWatches = new TreeMap<>();
     private final Map<Long, Session> sessions = new TreeMap<>();
     private long nextSession = 1;
+    private long lastZxid;
 
     FakeZooKeeper(SimulatedEventQueue queue, Random random, long maxWatchDelayMs) {
         this.queue = queue;
@@ -147,7 +156,8 @@ final class FakeZooKeeper {
         if (nodes.containsKey(path)) {
             throw new ZkException(Code.NODE_EXISTS, path);
         }
-        nodes.put(path, new Node(data, 0, ephemeral ? session : 0));
+        long zxid = ++lastZxid;
+        nodes.put(path, new Node(data, 0, ephemeral ? session : 0, zxid, zxid));
         fireDataWatches(path);
         fireChildWatches(parentOf(path));
     }
@@ -159,7 +169,7 @@ final class FakeZooKeeper {
             addWatch(dataWatches, path, new Watch(session, watcher));
         }
         Node node = nodes.get(path);
-        return node == null ? Optional.empty() : Optional.of(new Versioned(node.data, node.version));
+        return node == null ? Optional.empty() : Optional.of(node.versioned());
     }
 
     /** The node's data and version. */
@@ -197,6 +207,7 @@ final class FakeZooKeeper {
         checkSession(session);
         Map<String, Node> after = new TreeMap<>(nodes);
         List<Integer> versions = new ArrayList<>();
+        long zxid = lastZxid + 1; // one transaction, one zxid
         for (Op op : ops) {
             Node node = after.get(op.path());
             if (op instanceof Check c) {
@@ -204,19 +215,20 @@ final class FakeZooKeeper {
                 versions.add(node.version);
             } else if (op instanceof SetData d) {
                 requireVersion(node, d.path(), d.version());
-                Node changed = new Node(d.data(), node.version + 1, node.ephemeralOwner);
+                Node changed = new Node(d.data(), node.version + 1, node.ephemeralOwner, node.czxid, zxid);
                 after.put(d.path(), changed);
                 versions.add(changed.version);
             } else {
                 if (node != null) {
                     throw new ZkException(Code.NODE_EXISTS, op.path());
                 }
-                after.put(op.path(), new Node(((Create) op).data(), 0, 0));
+                after.put(op.path(), new Node(((Create) op).data(), 0, 0, zxid, zxid));
                 versions.add(0);
             }
         }
         nodes.clear();
         nodes.putAll(after);
+        lastZxid = zxid;
         for (Op op : ops) {
             if (!(op instanceof Check)) {
                 fireDataWatches(op.path());
@@ -231,7 +243,7 @@ final class FakeZooKeeper {
     /** The stored data of {@code path} without a session, for the invariant checks. */
     Optional<Versioned> peek(String path) {
         Node node = nodes.get(path);
-        return node == null ? Optional.empty() : Optional.of(new Versioned(node.data, node.version));
+        return node == null ? Optional.empty() : Optional.of(node.versioned());
     }
 
     private static void requireVersion(Node node, String path, int version) {

@@ -109,6 +109,19 @@ class ReplicationSimulationTest {
             result.acknowledged(), result.traceDigest());
     }
 
+    /**
+     * Seed 104, found by the simulation: broker 0, leader of events-0 in epoch 2, crashed and
+     * registered again before the controller handled the loss of its registration, and led epoch
+     * 2 again from the high watermark it recovered (one epoch, two runs of a broker). Now the
+     * restarted broker does not lead a state written before its registration, and the controller
+     * elects again in a new epoch.
+     */
+    @Test
+    void seed104ARestartedLeaderLeadsOnlyInANewEpoch() {
+        ReplicationSimulation.Result result = run(104, ReplicationSimulation.Settings.standard(), "seed104");
+        assertThat(result.acknowledged()).isPositive();
+    }
+
     @Test
     void aSeedRunsTheSameEventsEveryTime() {
         for (long seed : new long[] {7, 8}) {

@@ -32,7 +32,8 @@ import org.apache.kafka.common.record.internal.Records;
  * {@link Partition} per assigned partition, driven by simulated events instead of threads.
  * It registers {@code /brokers/ids/N} with its session, runs a {@link SimulatedController},
  * applies the partition states it watches as {@code ReplicaStateChanges} does (makeLeader or
- * makeFollower, a follower starting to fetch at its log end), fetches as
+ * makeFollower, a follower starting to fetch at its log end; a state naming it leader that was
+ * written before its registration is not led), fetches as
  * {@code ReplicaFetcherThread} does (readForFollower then updateFollowerFetchState on the
  * leader; truncateToDivergence, appendRecordsToFollower or handleOffsetOutOfRange here), checks
  * its ISR for lagging followers, and serves acks=all produces.
@@ -76,6 +77,8 @@ final class SimulatedBroker {
     private final ReplicationSimulation sim;
     private final File dir;
     private int incarnation;
+    /** The czxid of this broker's current registration, -1 before it registers. */
+    private long brokerEpoch = -1;
     private boolean running;
     private long session;
     private LogManager logManager;
@@ -167,7 +170,9 @@ final class SimulatedBroker {
             return;
         }
         try {
-            sim.zk.create(session, SimulatedController.BROKER_IDS + "/" + id, "broker-" + id, true);
+            String path = SimulatedController.BROKER_IDS + "/" + id;
+            sim.zk.create(session, path, "broker-" + id, true);
+            brokerEpoch = sim.zk.exists(session, path, null).orElseThrow().czxid();
         } catch (FakeZooKeeper.ZkException e) {
             // The previous incarnation's registration lives until its session expires.
             later(ReplicationSimulation.SESSION_TIMEOUT_MS / 4, "retries registration", this::register);
@@ -185,6 +190,7 @@ final class SimulatedBroker {
     /** A crash: no flush, no checkpoint; Partition objects and fetch states are dropped; the session is left to expire. */
     void crash() {
         running = false;
+        brokerEpoch = -1;
         controller.resign();
         partitions.clear();
         fetchStates.clear();
@@ -217,7 +223,14 @@ final class SimulatedBroker {
         PartitionLog log = logManager.getLog(tp).orElseGet(() -> logManager.getOrCreateLog(tp,
             ReplicationSimulation.TOPIC_ID, sim.logConfig));
         Partition partition = partitions.get(tp);
-        if (state.leader() == id) {
+        boolean leadsThisEpoch = partition.isLeader() && partition.leaderEpoch() == state.leaderEpoch();
+        if (state.leader() == id && !leadsThisEpoch && (brokerEpoch < 0 || state.writtenBefore(brokerEpoch))) {
+            // Decided for an earlier run of this broker: wait, without a leader, for the controller's new election.
+            fetchStates.remove(tp);
+            partition.makeFollower(state.withoutLeader(), replicas, ReplicationSimulation.TOPIC_ID, log);
+            sim.trace("broker " + id + " does not lead " + tp + " in epoch " + state.leaderEpoch()
+                + ": written before its registration");
+        } else if (state.leader() == id) {
             fetchStates.remove(tp);
             if (partition.makeLeader(state, replicas, ReplicationSimulation.TOPIC_ID, log)) {
                 sim.trace("broker " + id + " leads " + tp + " in epoch " + state.leaderEpoch() + " (log end "

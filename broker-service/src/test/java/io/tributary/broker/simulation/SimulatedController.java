@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Consumer;
 import org.apache.kafka.common.TopicPartition;
@@ -20,13 +21,12 @@ import org.apache.kafka.common.TopicPartition;
  * writes fail, and the partition state's version, so a leader's ISR write in between is not
  * overwritten. Every write bumps the leader epoch.
  *
- * <p>Like {@code io.tributary.broker.cluster.Controller#reconcile}, it compares the set of live
- * broker ids only, not the registrations' broker epochs: a broker that crashes and registers
- * again before the controller has handled the loss of its registration keeps the leaderships
- * and leader epochs it had (seed 104 shows it: the restarted leader leads its old epoch again
- * from the high watermark it recovered). Kafka's ZooKeeper-mode controller treats such a
- * "bounced" broker (a changed registration czxid) as failed and started again, bumping those
- * epochs.
+ * <p>As {@code io.tributary.broker.cluster.Controller#reconcile}, a live broker that registered
+ * after a partition's state was written (its registration's czxid above the state's mzxid) has
+ * restarted or lost its session since the state named it, and counts as failed and started
+ * again (Kafka's "bounced" broker): it loses that leadership and its ISR place, and is elected
+ * again, in a new epoch, only when no other in-sync replica lives. Without this rule, seed 104
+ * showed a restarted leader leading its old epoch again from the high watermark it recovered.
  *
  * <p>It stops acting when its session expires ({@link #resign}). Not thread-safe (one
  * simulation thread).
@@ -63,7 +63,7 @@ final class SimulatedController {
     /** Reads a partition state with its node version as {@code zkVersion}. */
     static LeaderAndIsr withVersion(FakeZooKeeper.Versioned v) {
         LeaderAndIsr s = (LeaderAndIsr) v.data();
-        return new LeaderAndIsr(s.leader(), s.leaderEpoch(), s.isr(), s.controllerEpoch(), v.version());
+        return new LeaderAndIsr(s.leader(), s.leaderEpoch(), s.isr(), s.controllerEpoch(), v.version(), v.mzxid());
     }
 
     boolean isActive() {
@@ -107,9 +107,12 @@ final class SimulatedController {
         if (!active || !zk.isAlive(session)) {
             return;
         }
-        Set<Integer> live = new TreeSet<>();
+        Map<Integer, Long> live = new TreeMap<>();
         try {
-            zk.getChildren(session, BROKER_IDS, brokersWatcher).forEach(id -> live.add(Integer.parseInt(id)));
+            for (String id : zk.getChildren(session, BROKER_IDS, brokersWatcher)) {
+                zk.exists(session, BROKER_IDS + "/" + id, null)
+                    .ifPresent(registration -> live.put(Integer.parseInt(id), registration.czxid()));
+            }
             for (Map.Entry<TopicPartition, List<Integer>> e : assignments.entrySet()) {
                 if (!electIfNeeded(e.getKey(), e.getValue(), live)) {
                     queue.schedule(10, "controller " + brokerId + " retries " + e.getKey(), this::onBrokerChange);
@@ -120,21 +123,33 @@ final class SimulatedController {
         }
     }
 
-    /** @return false when the write lost a race on the partition state's version (to be retried) */
-    private boolean electIfNeeded(TopicPartition tp, List<Integer> replicas, Set<Integer> live) {
+    /**
+     * @param live the live brokers and their registrations' czxids
+     * @return false when the write lost a race on the partition state's version (to be retried)
+     */
+    private boolean electIfNeeded(TopicPartition tp, List<Integer> replicas, Map<Integer, Long> live) {
         LeaderAndIsr state = withVersion(zk.getData(session, statePath(tp), null));
-        List<Integer> liveIsr = new ArrayList<>(state.isr());
-        liveIsr.retainAll(live);
+        Set<Integer> notRestarted = new TreeSet<>();
+        live.forEach((id, czxid) -> {
+            if (!state.writtenBefore(czxid)) {
+                notRestarted.add(id);
+            }
+        });
         LeaderAndIsr next;
-        if (state.hasLeader() && live.contains(state.leader())) {
-            if (liveIsr.size() == state.isr().size()) {
+        if (state.hasLeader() && notRestarted.contains(state.leader())) {
+            List<Integer> keptIsr = state.isr().stream().filter(r -> r == state.leader() || notRestarted.contains(r))
+                .toList();
+            if (keptIsr.size() == state.isr().size()) {
                 return true;
             }
-            next = state.newLeader(state.leader(), liveIsr, controllerEpoch);
+            next = state.newLeader(state.leader(), keptIsr, controllerEpoch);
         } else {
-            Optional<Integer> leader = fromIsr(replicas, state.isr(), live);
+            Optional<Integer> leader = fromIsr(replicas, state.isr(), notRestarted)
+                .or(() -> fromIsr(replicas, state.isr(), live.keySet()));
             if (leader.isPresent()) {
-                next = state.newLeader(leader.get(), liveIsr, controllerEpoch);
+                int chosen = leader.get();
+                next = state.newLeader(chosen, state.isr().stream().filter(r -> r == chosen || notRestarted.contains(r))
+                    .toList(), controllerEpoch);
             } else if (state.hasLeader()) {
                 // No live replica in the ISR: offline, keeping the last ISR (never empty) for its return.
                 next = state.newLeader(LeaderAndIsr.NO_LEADER, state.isr(), controllerEpoch);

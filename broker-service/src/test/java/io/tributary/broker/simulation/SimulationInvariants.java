@@ -16,14 +16,12 @@ import org.apache.kafka.common.utils.Utils;
  * What replication promises, checked after every simulated event ({@link #checkAfterEvent}), at
  * every leader change ({@link #becameLeader}) and at the end ({@link #checkAcknowledgedInLeaders}):
  * <ul>
- *   <li>at most one broker leads a partition in a leader epoch, ever;</li>
+ *   <li>at most one broker, and one run of it, leads a partition in a leader epoch, ever: a broker
+ *       that crashes and starts again leads only in an epoch elected after its new registration;</li>
  *   <li>the leader epoch stored in ZooKeeper never goes back;</li>
  *   <li>the ISR stored in ZooKeeper is never empty;</li>
- *   <li>a leader's high watermark never goes back within its epoch (while the broker runs: a
- *       leader that crashes and comes back into the same epoch, which happens when no controller
- *       acted between its crash and its new registration, starts again from the high watermark
- *       it recovers, as Kafka's does), and once a new leader moves it, it is not below any offset
- *       acknowledged before the epoch began;</li>
+ *   <li>a leader's high watermark never goes back within its epoch, and once a new leader moves
+ *       it, it is not below any offset acknowledged before the epoch began;</li>
  *   <li>no acknowledged acks=all batch is lost: a new (clean) leader holds every one, with the
  *       same records at the same offsets, and so does the final leader.</li>
  * </ul>
@@ -44,6 +42,10 @@ final class SimulationInvariants {
     private record EpochKey(TopicPartition tp, int epoch) {
     }
 
+    /** One run of one broker. */
+    private record Incarnation(int brokerId, int incarnation) {
+    }
+
     /** A leader epoch as one run of one broker leads it. */
     private record LeadershipKey(TopicPartition tp, int epoch, int brokerId, int incarnation) {
     }
@@ -54,7 +56,7 @@ final class SimulationInvariants {
 
     private final ReplicationSimulation sim;
     private final List<Acked> acked = new ArrayList<>();
-    private final Map<EpochKey, Integer> leaderOfEpoch = new HashMap<>();
+    private final Map<EpochKey, Incarnation> leaderOfEpoch = new HashMap<>();
     private final Map<LeadershipKey, Long> highWatermarkOfEpoch = new HashMap<>();
     private final Map<LeadershipKey, EpochStart> epochStarts = new HashMap<>();
     private final Map<TopicPartition, Integer> storedEpoch = new HashMap<>();
@@ -111,9 +113,14 @@ final class SimulationInvariants {
         int brokerId = broker.id;
         EpochKey key = new EpochKey(tp, partition.leaderEpoch());
         LeadershipKey leadership = new LeadershipKey(tp, key.epoch, brokerId, broker.incarnation());
-        Integer leader = leaderOfEpoch.putIfAbsent(key, brokerId);
-        if (leader != null && leader != brokerId) {
-            fail("brokers " + leader + " and " + brokerId + " both lead " + tp + " in epoch " + key.epoch);
+        Incarnation run = new Incarnation(brokerId, broker.incarnation());
+        Incarnation leader = leaderOfEpoch.putIfAbsent(key, run);
+        if (leader != null && leader.brokerId() != brokerId) {
+            fail("brokers " + leader.brokerId() + " and " + brokerId + " both lead " + tp + " in epoch " + key.epoch);
+        }
+        if (leader != null && !leader.equals(run)) {
+            fail("broker " + brokerId + " leads " + tp + " in epoch " + key.epoch + " again after a restart (run "
+                + leader.incarnation() + ", then run " + run.incarnation() + ")");
         }
         long hw = partition.log().orElseThrow().highWatermark();
         Long before = highWatermarkOfEpoch.put(leadership, hw);
