@@ -79,6 +79,7 @@ public final class BrokerServer implements BrokerStatus {
     private volatile BrokerState state = BrokerState.NOT_RUNNING;
     private volatile boolean caughtUp;
     private volatile boolean started;
+    private boolean metersBound;
     private volatile boolean stopped;
 
     /** A broker whose meters go to a registry of its own (tests running several brokers in one JVM). */
@@ -121,7 +122,6 @@ public final class BrokerServer implements BrokerStatus {
         LogConfig.create(logConfigDefaults, Map.of());
         this.topicStats = new BrokerTopicStats(registry);
         this.requestMetrics = new RequestMetrics(registry);
-        BrokerMeters.bind(this, registry);
     }
 
     /** Where this broker's meters are registered. */
@@ -191,6 +191,11 @@ public final class BrokerServer implements BrokerStatus {
         }
         long start = time.milliseconds();
         caughtUp = false;
+        if (!metersBound) {
+            // Here, not in the constructor: the gauges read this broker, which must not escape half-built.
+            BrokerMeters.bind(this, registry);
+            metersBound = true;
+        }
         transitionTo(BrokerState.STARTING);
         BrokerComponentsBuilder builder = new BrokerComponentsBuilder(properties, security, securityBootstrap,
             authorizer, logConfigDefaults, topicStats, requestMetrics, registry, time);
