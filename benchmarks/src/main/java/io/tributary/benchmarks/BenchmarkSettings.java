@@ -20,10 +20,13 @@ import java.util.List;
  * @param tributaryJar  Tributary's executable broker jar; by default the one built in this repository
  *                      ({@code ../broker-service/target/} seen from the benchmarks module)
  * @param security      the clients' listener on both brokers: plaintext, or SASL_SSL with SCRAM-SHA-512
+ * @param baselineJar   another Tributary broker jar (an earlier build) that takes turns with the two
+ *                      as "baseline", to compare a change with what it changes; null for none
+ *                      ({@code benchmark.baseline-jar})
  */
 record BenchmarkSettings(long records, int recordSize, int partitions, int rounds, List<Scenario> scenarios,
                          long warmupRecords, String brokerHeap, Duration runTimeout, Duration pause,
-                         Path tributaryJar, BenchmarkSecurity.Mode security) {
+                         Path tributaryJar, BenchmarkSecurity.Mode security, Path baselineJar) {
 
     BenchmarkSettings {
         if (records <= 0 || recordSize <= 0 || partitions <= 0 || rounds <= 0 || warmupRecords < 0) {
@@ -51,7 +54,9 @@ record BenchmarkSettings(long records, int recordSize, int partitions, int round
                 Duration.ofSeconds(Long.parseLong(prop("benchmark.pause-s", "3"))),
                 Path.of(prop("benchmark.tributary-jar", "../broker-service/target/broker-service-"
                         + prop("benchmark.tributary-version", "0.1.0-SNAPSHOT") + ".jar")).toAbsolutePath().normalize(),
-                BenchmarkSecurity.Mode.named(prop("benchmark.security", "plaintext")));
+                BenchmarkSecurity.Mode.named(prop("benchmark.security", "plaintext")),
+                prop("benchmark.baseline-jar", "").isEmpty() ? null
+                        : Path.of(prop("benchmark.baseline-jar", "")).toAbsolutePath().normalize());
     }
 
     private static String prop(String name, String defaultValue) {

@@ -53,6 +53,9 @@ public final class BrokerBenchmark {
     /** Runs everything; returns the exit status (1 if any run failed). */
     private int run() throws Exception {
         TributaryBroker.requireJar(settings.tributaryJar());
+        if (settings.baselineJar() != null) {
+            TributaryBroker.requireJar(settings.baselineJar());
+        }
         workDir = Files.createTempDirectory("tributary-bench-");
         Runtime.getRuntime().addShutdownHook(new Thread(this::cleanUp, "benchmark-cleanup"));
         JavaLauncher launcher = new JavaLauncher(writeLog4jConfig(workDir));
@@ -66,6 +69,10 @@ public final class BrokerBenchmark {
         brokers.add(new KafkaBroker(workDir.resolve("kafka"), launcher, settings.brokerHeap(), security));
         brokers.add(new TributaryBroker(workDir.resolve("tributary"), launcher, settings.tributaryJar(),
                 settings.brokerHeap(), security));
+        if (settings.baselineJar() != null) {
+            brokers.add(new TributaryBroker("baseline", workDir.resolve("baseline"), launcher, settings.baselineJar(),
+                    settings.brokerHeap(), security));
+        }
         for (BrokerUnderTest broker : brokers) {
             Duration took = broker.start();
             System.out.printf("%s started in %.1f s (pid %d, %s)%n", broker.name(), took.toMillis() / 1e3,
@@ -126,9 +133,11 @@ public final class BrokerBenchmark {
         return consumer.run(broker, scenario, round, topic, records);
     }
 
-    /** Kafka first in even turns, Tributary first in odd ones. */
+    /** The brokers in turn, each turn starting one broker further (Kafka first in even turns of two brokers). */
     private List<BrokerUnderTest> turnOrder(int turn) {
-        return turn % 2 == 0 ? List.of(brokers.get(0), brokers.get(1)) : List.of(brokers.get(1), brokers.get(0));
+        List<BrokerUnderTest> order = new ArrayList<>(brokers);
+        java.util.Collections.rotate(order, -(turn % order.size()));
+        return order;
     }
 
     private void printSetup(BenchmarkSecurity security) {

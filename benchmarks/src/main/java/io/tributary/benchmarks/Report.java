@@ -30,6 +30,16 @@ final class Report {
             Medians tributary = medians("tributary", scenario);
             kafka.print(out);
             tributary.print(out);
+            if (settings.baselineJar() != null) {
+                Medians baseline = medians("baseline", scenario);
+                baseline.print(out);
+                if (baseline.runs > 0 && tributary.runs > 0) {
+                    out.printf("  tributary/baseline: throughput %.2fx, CPU per record %.2fx%s%n",
+                            tributary.recordsPerSecond / baseline.recordsPerSecond,
+                            tributary.cpuMicrosPerRecord / baseline.cpuMicrosPerRecord,
+                            scenario.consume() ? "" : ", p99 latency " + ratio(tributary.p99Ms, baseline.p99Ms));
+                }
+            }
             if (kafka.runs > 0 && tributary.runs > 0) {
                 out.printf("  tributary/kafka: throughput %.2fx (higher is better), CPU per record %.2fx"
                                 + " (lower is better)%s%n",

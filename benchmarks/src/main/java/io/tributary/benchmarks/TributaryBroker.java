@@ -21,7 +21,13 @@ final class TributaryBroker extends BrokerUnderTest {
 
     TributaryBroker(Path dir, JavaLauncher launcher, Path jar, String heap, BenchmarkSecurity security)
             throws IOException {
-        super("tributary", dir, security);
+        this("tributary", dir, launcher, jar, heap, security);
+    }
+
+    /** @param name how the report names it ("baseline" for an earlier build) */
+    TributaryBroker(String name, Path dir, JavaLauncher launcher, Path jar, String heap, BenchmarkSecurity security)
+            throws IOException {
+        super(name, dir, security);
         this.launcher = launcher;
         this.jar = jar;
         this.heap = heap;
