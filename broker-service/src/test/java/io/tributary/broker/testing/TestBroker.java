@@ -1,18 +1,23 @@
 package io.tributary.broker.testing;
 
+import static org.awaitility.Awaitility.await;
+
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tributary.broker.BrokerServer;
+import io.tributary.broker.cluster.MetadataCache;
 import io.tributary.broker.config.BrokerBootstrapProperties;
 import io.tributary.broker.config.BrokerProperties;
 import io.tributary.broker.config.BrokerSecurityProperties;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Time;
 
 /**
@@ -66,19 +71,37 @@ public final class TestBroker implements AutoCloseable {
         server.startup();
     }
 
-    /** Stops the broker cleanly and starts it again on the same data and port. */
+    /**
+     * Stops the broker cleanly and starts it again on the same data and port, returning once it
+     * leads its partitions again: as in Kafka, a restarted broker leads only after the controller
+     * elects it in a new leader epoch (until then produce gets NOT_LEADER_OR_FOLLOWER).
+     */
     public void restart() {
         server.shutdown();
-        startServer();
+        startAgain();
     }
 
     public void stop() {
         server.shutdown();
     }
 
-    /** Starts a stopped broker again. */
+    /** Starts a stopped broker again, returning once it leads its partitions again (see {@link #restart}). */
     public void startAgain() {
         startServer();
+        awaitLeaderships();
+    }
+
+    /** Waits until this broker leads, in the stored leader epoch, every partition whose state names it leader. */
+    private void awaitLeaderships() {
+        MetadataCache metadata = server.metadataCache();
+        int id = server.properties().id();
+        await().atMost(Duration.ofSeconds(30)).until(() -> metadata.topicNames().stream()
+            .flatMap(topic -> metadata.topic(topic).stream()
+                .flatMap(t -> t.replicas().keySet().stream().map(p -> new TopicPartition(topic, p))))
+            .allMatch(tp -> metadata.partitionState(tp).filter(state -> state.leader() == id)
+                .map(state -> server.replicaManager().getPartition(tp)
+                    .map(p -> p.isLeader() && p.leaderEpoch() == state.leaderEpoch()).orElse(false))
+                .orElse(true)));
     }
 
     public BrokerServer server() {
