@@ -30,9 +30,9 @@ public final class ConsumerProcess implements AutoCloseable {
     /** Starts a member of {@code group} reading {@code topic}; its log output goes to {@code logFile}. */
     public static ConsumerProcess start(String bootstrap, String group, String topic, int sessionTimeoutMs, Path logFile)
             throws IOException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-Xmx256m", "-cp", System.getProperty("java.class.path"), ConsumerProcessMain.class.getName(), bootstrap,
-            group, topic, String.valueOf(sessionTimeoutMs)));
+        List<String> command = new ArrayList<>(TestJvm.javaCommand());
+        command.addAll(List.of("-Xmx256m", "-cp", System.getProperty("java.class.path"),
+            ConsumerProcessMain.class.getName(), bootstrap, group, topic, String.valueOf(sessionTimeoutMs)));
         return new ConsumerProcess(new ProcessBuilder(command).redirectError(logFile.toFile()).start());
     }
 

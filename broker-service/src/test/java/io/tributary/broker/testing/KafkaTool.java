@@ -65,8 +65,8 @@ public final class KafkaTool {
 
     private static Result exec(String classpath, String input, String mainClass, String... args)
             throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-Xmx256m", "-cp", classpath, mainClass));
+        List<String> command = new ArrayList<>(TestJvm.javaCommand());
+        command.addAll(List.of("-Xmx256m", "-cp", classpath, mainClass));
         command.addAll(List.of(args));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         if (input != null) {
