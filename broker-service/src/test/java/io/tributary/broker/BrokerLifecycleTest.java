@@ -2,11 +2,13 @@ package io.tributary.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.tributary.broker.testing.TestBroker;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -64,18 +66,14 @@ class BrokerLifecycleTest {
         return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).collect(Collectors.toSet());
     }
 
-    /** Waits (threads end asynchronously after close) until only threads from before, or shared ones, are alive. */
-    private static void assertNoThreadsLeftBesides(Set<Thread> before) throws InterruptedException {
-        long deadline = System.nanoTime() + 15_000_000_000L;
-        List<String> left;
-        do {
-            left = liveThreads().stream().filter(t -> !before.contains(t))
-                .map(Thread::getName).filter(n -> SHARED.stream().noneMatch(n::startsWith)).sorted().toList();
-            if (left.isEmpty()) {
-                return;
-            }
-            Thread.sleep(100);
-        } while (System.nanoTime() < deadline);
-        assertThat(left).as("threads left behind by stopped brokers").isEmpty();
+    /**
+     * Waits (threads end asynchronously after close) until only threads from before, or shared ones,
+     * are alive. Polled on this thread: Awaitility's own polling thread would count as one left behind.
+     */
+    private static void assertNoThreadsLeftBesides(Set<Thread> before) {
+        await().atMost(Duration.ofSeconds(15)).pollInSameThread().untilAsserted(() ->
+            assertThat(liveThreads().stream().filter(t -> !before.contains(t)).map(Thread::getName)
+                .filter(n -> SHARED.stream().noneMatch(n::startsWith)).sorted().toList())
+                .as("threads left behind by stopped brokers").isEmpty());
     }
 }

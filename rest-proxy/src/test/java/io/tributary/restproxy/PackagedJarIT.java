@@ -1,6 +1,7 @@
 package io.tributary.restproxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.tributary.restproxy.testing.BrokerFixture;
 import io.tributary.restproxy.testing.HttpJson;
@@ -8,8 +9,10 @@ import io.tributary.restproxy.testing.HttpJson.Response;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 
 /** The proxy as users start it: {@code java -jar rest-proxy/target/rest-proxy-<version>.jar}. */
@@ -47,19 +50,19 @@ class PackagedJarIT {
     }
 
     private static void awaitReady(HttpJson http, Process process, Path log) throws Exception {
-        for (int i = 0; i < 240; i++) {
-            if (!process.isAlive()) {
-                throw new AssertionError("the proxy exited:\n" + Files.readString(log));
-            }
-            try {
-                if (http.get("/actuator/health/readiness").status() == 200) {
-                    return;
+        try {
+            await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500)).until(() -> {
+                if (!process.isAlive()) {
+                    throw new AssertionError("the proxy exited:\n" + Files.readString(log));
                 }
-            } catch (IllegalStateException notYetListening) {
-                // connection refused while starting
-            }
-            Thread.sleep(500);
+                try {
+                    return http.get("/actuator/health/readiness").status() == 200;
+                } catch (IllegalStateException notYetListening) {
+                    return false; // connection refused while starting
+                }
+            });
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError("the proxy was not ready within 120 s:\n" + Files.readString(log));
         }
-        throw new AssertionError("the proxy was not ready within 120 s:\n" + Files.readString(log));
     }
 }

@@ -12,7 +12,11 @@ import io.tributary.adminui.testing.StubRestProxy.Received;
 import io.tributary.adminui.testing.UiSession;
 import java.net.URI;
 import java.net.http.HttpResponse;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -43,6 +47,8 @@ class OAuth2SignInApiTest {
     private static final String TOPICS = "/v3/clusters/" + CLUSTER + "/topics";
     private static final List<String> READ_ONLY = List.of("DESCRIBE", "READ");
 
+    /** The UI's clock (its Clock bean), which tells when a token has expired. */
+    private final AheadClock clock = new AheadClock();
     private StubAuthorizationServer issuer;
     private StubRestProxy proxy;
     private ConfigurableApplicationContext app;
@@ -66,7 +72,9 @@ class OAuth2SignInApiTest {
             .on("GET", "/topics/t/records/stream", 200, ": ready\n\n")
             .on("POST", TOPICS + "/t/records", 200, "{\"error_code\":200,\"partition_id\":0,\"offset\":7}");
         String registration = "--spring.security.oauth2.client.registration.stub.";
-        app = SpringApplication.run(AdminUiApplication.class, "--server.port=0", "--server.address=127.0.0.1",
+        SpringApplication application = new SpringApplication(AdminUiApplication.class);
+        application.addInitializers(context -> context.getBeanFactory().registerSingleton("clock", clock));
+        app = application.run("--server.port=0", "--server.address=127.0.0.1",
             "--admin-ui.rest-proxy-url=" + proxy.url(), "--admin-ui.authentication.method=oauth2",
             registration + "client-id=" + CLIENT_ID, registration + "client-secret=" + CLIENT_SECRET,
             registration + "client-name=Stub IdP", registration + "scope=openid,profile",
@@ -77,6 +85,7 @@ class OAuth2SignInApiTest {
 
     @BeforeEach
     void provider() {
+        clock.reset();
         issuer.signInAs("alice").accessTokenLifetime(Duration.ofMinutes(5)).givesRefreshTokens(true)
             .refusesRefresh(false);
     }
@@ -188,10 +197,10 @@ class OAuth2SignInApiTest {
     }
 
     @Test
-    void expiredTokenWithoutRefreshTokenEndsTheSession() throws InterruptedException {
+    void expiredTokenWithoutRefreshTokenEndsTheSession() {
         issuer.accessTokenLifetime(Duration.ofSeconds(1)).givesRefreshTokens(false);
         UiSession alice = signedIn("alice");
-        Thread.sleep(1_100); // past the token's expiry
+        clock.advance(Duration.ofSeconds(2)); // past the token's expiry, by the UI's clock
 
         assertThat(alice.get("/api/topics").statusCode()).isEqualTo(401);
     }
@@ -267,5 +276,34 @@ class OAuth2SignInApiTest {
                 assertThat(output.getAll()).doesNotContain(issued.refreshToken());
             }
         });
+    }
+
+    /** The system clock, moved ahead by what a test adds (tokens are issued by the real time). */
+    private static final class AheadClock extends Clock {
+
+        private volatile Duration ahead = Duration.ZERO;
+
+        void advance(Duration by) {
+            ahead = ahead.plus(by);
+        }
+
+        void reset() {
+            ahead = Duration.ZERO;
+        }
+
+        @Override
+        public Instant instant() {
+            return Instant.now().plus(ahead);
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            throw new UnsupportedOperationException();
+        }
     }
 }

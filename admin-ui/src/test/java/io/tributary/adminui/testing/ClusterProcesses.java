@@ -1,5 +1,7 @@
 package io.tributary.adminui.testing;
 
+import static org.awaitility.Awaitility.await;
+
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -13,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * A real Tributary broker (embedded ZooKeeper) and a REST proxy in front of it, each in its own JVM
@@ -118,19 +121,19 @@ public final class ClusterProcesses implements AutoCloseable {
             "--server.port=" + brokerHttpPort));
         args.addAll(listeners);
         Process broker = launch(log, args.toArray(String[]::new));
-        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-        while (System.nanoTime() < deadline) {
-            String text = Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
-            if (text.contains("Started BrokerApplication")) {
-                return "127.0.0.1:" + kafkaPort;
-            }
-            if (!broker.isAlive()) {
-                throw new IllegalStateException("The broker exited with " + broker.exitValue() + ":\n" + text);
-            }
-            Thread.sleep(200);
+        try {
+            await().atMost(START_TIMEOUT).pollInterval(Duration.ofMillis(200)).until(() -> {
+                String text = Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
+                if (!text.contains("Started BrokerApplication") && !broker.isAlive()) {
+                    throw new IllegalStateException("The broker exited with " + broker.exitValue() + ":\n" + text);
+                }
+                return text.contains("Started BrokerApplication");
+            });
+        } catch (ConditionTimeoutException e) {
+            throw new IllegalStateException("The broker did not start within " + START_TIMEOUT + ":\n"
+                + Files.readString(log));
         }
-        throw new IllegalStateException("The broker did not start within " + START_TIMEOUT + ":\n"
-            + Files.readString(log));
+        return "127.0.0.1:" + kafkaPort;
     }
 
     /** Starts the proxy with these Kafka settings and waits until {@code probe} answers 200. */
@@ -146,23 +149,22 @@ public final class ClusterProcesses implements AutoCloseable {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         HttpRequest ready = HttpRequest.newBuilder(restProxyUrl.resolve(probe))
             .timeout(Duration.ofSeconds(5)).build();
-        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!proxy.isAlive()) {
-                throw new IllegalStateException("The REST proxy exited with " + proxy.exitValue() + ":\n"
-                    + Files.readString(log));
-            }
-            try {
-                if (http.send(ready, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-                    return;
+        try {
+            await().atMost(START_TIMEOUT).pollInterval(Duration.ofMillis(300)).until(() -> {
+                if (!proxy.isAlive()) {
+                    throw new IllegalStateException("The REST proxy exited with " + proxy.exitValue() + ":\n"
+                        + Files.readString(log));
                 }
-            } catch (IOException notYet) {
-                // not listening yet
-            }
-            Thread.sleep(300);
+                try {
+                    return http.send(ready, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+                } catch (IOException notYet) {
+                    return false; // not listening yet
+                }
+            });
+        } catch (ConditionTimeoutException e) {
+            throw new IllegalStateException("The REST proxy was not ready within " + START_TIMEOUT + ":\n"
+                + Files.readString(log));
         }
-        throw new IllegalStateException("The REST proxy was not ready within " + START_TIMEOUT + ":\n"
-            + Files.readString(log));
     }
 
     private Process launch(Path log, String... args) throws IOException {

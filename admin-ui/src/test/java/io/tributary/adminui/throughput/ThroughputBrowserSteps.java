@@ -115,7 +115,7 @@ public final class ThroughputBrowserSteps extends BrowserSteps {
                 new StringSerializer())) {
             for (int i = 0; producing.get() && System.nanoTime() < deadline; i++) {
                 producer.send(new ProducerRecord<>(topic, "k" + i, "value-" + i)).get(10, TimeUnit.SECONDS);
-                Thread.sleep(50);
+                Thread.sleep(50); // paces the load (not a wait for a condition): the chart shows a steady rate
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -81,25 +82,38 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
     private final GroupMetadataManager groups;
     private final RebalanceCoordinator rebalance;
     private final OffsetMetadataManager offsets;
-    private final ScheduledThreadPoolExecutor timer;
+    private final ScheduledExecutorService timer;
 
     public GroupCoordinator(ReplicaManager replicaManager, Config config, Time time) {
         this(CoordinatorLog.of(replicaManager), config, time);
     }
 
     GroupCoordinator(CoordinatorLog coordinatorLog, Config config, Time time) {
+        this(coordinatorLog, config, time, newTimer());
+    }
+
+    /**
+     * @param timer runs the join, sync and session timeouts and the offset expiry, on one thread at
+     *              a time; tests pass one driven by the mock clock they pass as {@code time}
+     */
+    GroupCoordinator(CoordinatorLog coordinatorLog, Config config, Time time, ScheduledExecutorService timer) {
         this.config = config;
         this.time = time;
-        this.timer = new ScheduledThreadPoolExecutor(1, r -> {
+        this.timer = timer;
+        this.groups = new GroupMetadataManager(coordinatorLog, config.offsetsTopicPartitions(), config.commitTimeoutMs(), time);
+        this.rebalance = new RebalanceCoordinator(groups, timer, time, config.initialRebalanceDelayMs());
+        this.offsets = new OffsetMetadataManager(groups, rebalance, config.offsetMetadataMaxBytes(),
+            config.offsetsRetentionMs(), time);
+    }
+
+    private static ScheduledExecutorService newTimer() {
+        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "group-coordinator-timer");
             t.setDaemon(true);
             return t;
         });
         timer.setRemoveOnCancelPolicy(true);
-        this.groups = new GroupMetadataManager(coordinatorLog, config.offsetsTopicPartitions(), config.commitTimeoutMs(), time);
-        this.rebalance = new RebalanceCoordinator(groups, timer, time, config.initialRebalanceDelayMs());
-        this.offsets = new OffsetMetadataManager(groups, rebalance, config.offsetMetadataMaxBytes(),
-            config.offsetsRetentionMs(), time);
+        return timer;
     }
 
     /** Starts the periodic offset expiry. */

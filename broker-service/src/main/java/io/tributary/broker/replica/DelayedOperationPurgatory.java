@@ -118,6 +118,12 @@ public final class DelayedOperationPurgatory<T extends DelayedOperation> {
         return watchers.values().stream().mapToInt(Set::size).sum();
     }
 
+    /** Operations currently watching {@code key} (for tests and metrics). */
+    public int watched(Object key) {
+        Set<T> ops = watchers.get(key);
+        return ops == null ? 0 : ops.size();
+    }
+
     /** Completes every pending operation (shutdown) and stops the timer. */
     public void shutdown() {
         for (Set<T> ops : watchers.values()) {

@@ -63,6 +63,11 @@ final class DelayedRequests {
         fetchPurgatory.tryCompleteElseWatch(fetch, List.<Object>copyOf(keys));
     }
 
+    /** Fetches waiting for records of {@code tp}. */
+    int waitingFetches(TopicPartition tp) {
+        return fetchPurgatory.watched(tp);
+    }
+
     /** Completes every waiting request. */
     void shutdown() {
         completionExecutor.shutdown();

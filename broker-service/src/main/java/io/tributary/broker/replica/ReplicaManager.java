@@ -319,6 +319,14 @@ public final class ReplicaManager {
         return future;
     }
 
+    /**
+     * Fetches waiting for records of {@code tp} (for tests and metrics). A fetch leaves once its
+     * response is built.
+     */
+    public int waitingFetches(TopicPartition tp) {
+        return delayed.waitingFetches(tp);
+    }
+
     private LogReadResults readFromLog(FetchParams params, LinkedHashMap<TopicPartition, FetchPartition> fetchInfos) {
         Map<TopicPartition, FetchPartitionResult> results = new LinkedHashMap<>();
         Map<TopicPartition, LogOffsetMetadata> offsets = new LinkedHashMap<>();

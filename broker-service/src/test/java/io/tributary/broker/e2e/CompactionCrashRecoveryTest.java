@@ -1,6 +1,7 @@
 package io.tributary.broker.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.tributary.broker.testing.BrokerProcess;
 import io.tributary.broker.testing.TestBroker;
@@ -34,6 +35,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -100,7 +102,7 @@ class CompactionCrashRecoveryTest {
                     }
                     i++;
                     if (i % 500 == 0) {
-                        sleepQuietly(2);
+                        pace(2);
                     }
                 }
             }, "compaction-crash-writer");
@@ -215,18 +217,18 @@ class CompactionCrashRecoveryTest {
     private static boolean killOnceCleaningBegins(BrokerProcess broker, String topic) throws Exception {
         Pattern begun = Pattern.compile("Beginning cleaning of " + topic + "-0");
         Pattern done = Pattern.compile("Cleaned " + topic + "-0|Cleaning of " + topic + "-0");
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (System.nanoTime() < deadline) {
-            String log = broker.log();
-            if (count(begun, log) > 0) {
-                boolean during = count(begun, log) > count(done, log);
-                broker.kill();
-                return during;
-            }
-            Thread.sleep(1);
+        String log;
+        try {
+            // Read every millisecond: the kill should land soon after the cleaning begins.
+            log = await().atMost(Duration.ofSeconds(60)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1))
+                .pollInSameThread().until(broker::log, text -> count(begun, text) > 0);
+        } catch (ConditionTimeoutException e) {
+            broker.kill();
+            return false;
         }
+        boolean during = count(begun, log) > count(done, log);
         broker.kill();
-        return false;
+        return during;
     }
 
     /**
@@ -236,19 +238,19 @@ class CompactionCrashRecoveryTest {
      * @return whether the kill landed during a cleaning, as far as the log tells
      */
     private static boolean killWhileCleaning(BrokerProcess broker, AtomicInteger acked) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (System.nanoTime() < deadline) {
-            if (acked.get() >= 20_000) {
-                String log = broker.log();
-                if (count(BEGUN, log) > count(DONE, log)) {
-                    broker.kill();
-                    return true;
-                }
-            }
-            Thread.sleep(2);
+        try {
+            await().atMost(Duration.ofSeconds(60)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(2))
+                .pollInSameThread().until(() -> acked.get() >= 20_000 && cleaningUnderWay(broker.log()));
+        } catch (ConditionTimeoutException e) {
+            broker.kill();
+            return false;
         }
         broker.kill();
-        return false;
+        return true;
+    }
+
+    private static boolean cleaningUnderWay(String log) {
+        return count(BEGUN, log) > count(DONE, log);
     }
 
     private static int count(Pattern pattern, String text) {
@@ -260,7 +262,8 @@ class CompactionCrashRecoveryTest {
         return n;
     }
 
-    private static void sleepQuietly(long ms) {
+    /** Pauses the writer: paces the load (not a wait for a condition), leaving the broker some CPU. */
+    private static void pace(long ms) {
         try {
             Thread.sleep(ms);
         } catch (InterruptedException e) {

@@ -1,6 +1,7 @@
 package io.tributary.broker.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.tributary.broker.testing.BrokerProcess;
 import io.tributary.broker.testing.TestBroker;
@@ -87,6 +88,7 @@ class CrashRecoveryTest {
                     }
                     i++;
                     if (i % 200 == 0) {
+                        // Paces the load (not a wait for a condition), so the writer leaves the broker some CPU.
                         try {
                             Thread.sleep(5);
                         } catch (InterruptedException e) {
@@ -96,11 +98,9 @@ class CrashRecoveryTest {
                 }
             }, "crash-test-writer");
             writer.start();
-            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (acked.size() < 20_000 && System.nanoTime() < deadline) {
-                Thread.sleep(50);
-            }
-            assertThat(acked.size()).as("records acknowledged before the kill").isGreaterThanOrEqualTo(20_000);
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
+                .untilAsserted(() -> assertThat(acked.size()).as("records acknowledged before the kill")
+                    .isGreaterThanOrEqualTo(20_000));
             first.kill();
         }
         int ackedAtKill = acked.size();
@@ -108,10 +108,8 @@ class CrashRecoveryTest {
         try (BrokerProcess second = BrokerProcess.start(dir, "second.log", args, Duration.ofSeconds(90))) {
             assertThat(second.log()).contains("unclean shutdown");
             // The producer retries across the restart; let it write some more, then stop.
-            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (acked.size() < ackedAtKill + 2_000 && System.nanoTime() < deadline) {
-                Thread.sleep(50);
-            }
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
+                .until(() -> acked.size() >= ackedAtKill + 2_000);
             producing.set(false);
             writer.join(30_000);
             producer.flush();

@@ -1,10 +1,12 @@
 package io.tributary.broker.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.tributary.broker.testing.TestBroker;
 import io.tributary.broker.testing.WireClient;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -84,7 +86,8 @@ class FetchAndListOffsetsTest {
                     throw new IllegalStateException(e);
                 }
             });
-            Thread.sleep(300);
+            await().atMost(Duration.ofSeconds(10))
+                .until(() -> broker.server().replicaManager().waitingFetches(new TopicPartition("polled", 0)) == 1);
             assertThat(pending).isNotDone();
             producer.send(new ProducerRecord<>("polled", 0, null, new byte[]{1, 2, 3})).get();
             FetchResponseData.PartitionData data = only(pending.get(15, TimeUnit.SECONDS));

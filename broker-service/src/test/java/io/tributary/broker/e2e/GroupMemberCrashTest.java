@@ -109,7 +109,7 @@ class GroupMemberCrashTest {
                 producer.send(new ProducerRecord<>(TOPIC, i % 6, null, lines.get(i)));
                 if (i % 500 == 499) {
                     producer.flush();
-                    Thread.sleep(200);
+                    Thread.sleep(200); // paces the load (not a wait for a condition): lines arrive over 4 s
                 }
             }
         } catch (InterruptedException e) {

@@ -2,6 +2,7 @@ package io.tributary.broker.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.tributary.broker.testing.TestBroker;
 import java.nio.charset.StandardCharsets;
@@ -13,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -126,17 +128,15 @@ class LogCompactionTest {
     /** Reads the partition again and again until {@code done} holds of what it read (at most {@code timeout}). */
     static List<ConsumerRecord<byte[], byte[]>> awaitCleaned(KafkaConsumer<byte[], byte[]> consumer, TopicPartition tp,
                                                              Predicate<List<ConsumerRecord<byte[], byte[]>>> done,
-                                                             Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            List<ConsumerRecord<byte[], byte[]>> read = readToEnd(consumer, tp);
-            if (done.test(read)) {
-                return read;
-            }
-            assertThat(System.nanoTime()).as("cleaned within %s; last read %d records", timeout, read.size())
-                .isLessThan(deadline);
-            Thread.sleep(200);
-        }
+                                                             Duration timeout) {
+        // On this thread: the consumer is the caller's.
+        AtomicReference<List<ConsumerRecord<byte[], byte[]>>> read = new AtomicReference<>();
+        await().atMost(timeout).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(200)).pollInSameThread()
+            .untilAsserted(() -> {
+                read.set(readToEnd(consumer, tp));
+                assertThat(done.test(read.get())).as("cleaned; read %d records", read.get().size()).isTrue();
+            });
+        return read.get();
     }
 
     /** Checks offsets strictly increase with gaps, and returns key to value of what was read. */

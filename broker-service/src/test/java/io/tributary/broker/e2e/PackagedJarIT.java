@@ -1,6 +1,7 @@
 package io.tributary.broker.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.tributary.broker.testing.TestBroker;
 import java.net.URI;
@@ -14,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -25,6 +27,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -99,20 +102,23 @@ class PackagedJarIT {
     /** Waits for the start and returns the Actuator port. */
     private static int awaitStarted(Process process, Path log) throws Exception {
         Pattern tomcat = Pattern.compile("Tomcat started on port (\\d+)");
-        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        while (System.nanoTime() < deadline) {
-            String text = Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
-            Matcher m = tomcat.matcher(text);
-            if (text.contains("Started BrokerApplication") && m.find()) {
-                return Integer.parseInt(m.group(1));
-            }
-            if (!process.isAlive()) {
-                throw new AssertionError("Broker exited with " + process.exitValue() + ":\n" + text);
-            }
-            Thread.sleep(100);
+        try {
+            Matcher started = await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(100)).until(() -> {
+                String text = Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
+                Matcher m = tomcat.matcher(text);
+                if (text.contains("Started BrokerApplication") && m.find()) {
+                    return m;
+                }
+                if (!process.isAlive()) {
+                    throw new AssertionError("Broker exited with " + process.exitValue() + ":\n" + text);
+                }
+                return null;
+            }, Objects::nonNull);
+            return Integer.parseInt(started.group(1));
+        } catch (ConditionTimeoutException e) {
+            process.destroyForcibly();
+            throw new AssertionError("Broker did not start:\n" + Files.readString(log));
         }
-        process.destroyForcibly();
-        throw new AssertionError("Broker did not start:\n" + Files.readString(log));
     }
 
     private static KafkaProducer<String, String> producer(String bootstrap) {

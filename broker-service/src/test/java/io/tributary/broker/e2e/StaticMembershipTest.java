@@ -84,7 +84,12 @@ class StaticMembershipTest {
 
         assertThat(restarted.assignment()).isEqualTo(firstPartitions);
         assertThat(restarted.generation()).isEqualTo(generation);
-        Thread.sleep(2000);
+        // A rebalance would reach the other member in a heartbeat response. Two more answered (every 500 ms), the
+        // second sent after the restart joined, and two polls after that, it would have begun rejoining.
+        double heartbeats = second.heartbeats();
+        await().atMost(Duration.ofSeconds(30)).until(() -> second.heartbeats() >= heartbeats + 2);
+        long polls = second.polls();
+        await().atMost(Duration.ofSeconds(30)).until(() -> second.polls() >= polls + 2);
         assertThat(second.generation()).as("no new generation").isEqualTo(generation);
         assertThat(second.rebalances()).as("the other member saw no rebalance").hasSize(secondCallbacks);
         ConsumerGroupDescription group = admin.describeConsumerGroups(List.of("static-group")).all().get()

@@ -10,7 +10,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.internals.Topic;
@@ -57,6 +59,24 @@ class GroupCoordinatorEdgeCasesTest {
         return c;
     }
 
+    /** A loaded coordinator whose timeouts run on {@link #time}: they fire only when the test advances it. */
+    private GroupCoordinator onMockTimer(int minSessionMs, int initialDelayMs, int maxSize) {
+        GroupCoordinator c = new GroupCoordinator(log, new GroupCoordinator.Config(PARTITIONS, minSessionMs, 300_000,
+            initialDelayMs, maxSize, 5000, 4096, RETENTION_MS, 600_000), time, new MockTimer(time));
+        started.add(c);
+        GroupTestSupport.loadAll(c, PARTITIONS);
+        return c;
+    }
+
+    /** Advances the mock clock in steps of {@code stepMs} until {@code future} is done (at most {@code maxMs}). */
+    private <T> T advanceUntilDone(CompletableFuture<T> future, long stepMs, long maxMs) throws Exception {
+        for (long advanced = 0; !future.isDone() && advanced <= maxMs; advanced += stepMs) {
+            time.advance(stepMs);
+        }
+        assertThat(future).as("done within %d ms of the mock clock", maxMs).isDone();
+        return future.get();
+    }
+
     /**
      * A member awaiting its JoinGroup answer satisfies its heartbeat (Kafka's
      * ClassicGroupMember#hasSatisfiedHeartbeat): the Java consumer sends no heartbeats while its
@@ -64,12 +84,12 @@ class GroupCoordinatorEdgeCasesTest {
      */
     @Test
     void aMemberWaitingForTheJoinPhaseIsNotExpiredBySessionTimeout() throws Exception {
-        GroupCoordinator c = coordinator(500, 300, 100);
+        GroupCoordinator c = onMockTimer(500, 300, 100);
         String a = newMemberId(c, "g1", "a");
         String b = newMemberId(c, "g1", "b");
         var joinA = c.joinGroup(join("g1", a, "t", 1000, 10_000), true, "a", "/127.0.0.1");
         var joinB = c.joinGroup(join("g1", b, "t", 1000, 10_000), true, "b", "/127.0.0.1");
-        JoinGroupResponseData ra = joinA.get(5, TimeUnit.SECONDS);
+        JoinGroupResponseData ra = advanceUntilDone(joinA, 50, 10_000);
         JoinGroupResponseData rb = joinB.get(5, TimeUnit.SECONDS);
         assertThat(ra.generationId()).isEqualTo(1).isEqualTo(rb.generationId());
         assertThat(ra.leader()).isEqualTo(a);
@@ -77,14 +97,16 @@ class GroupCoordinatorEdgeCasesTest {
         assertThat(sync(c, "g1", a, 1, List.of(a, b)).errorCode()).isZero();
         assertThat(syncB.get(5, TimeUnit.SECONDS).errorCode()).isZero();
 
-        // The leader rejoins (a rebalance) and waits; b keeps heartbeating but rejoins only after 2.5 s.
+        // The leader rejoins (a rebalance) and waits; b keeps heartbeating but rejoins only after 2.5 s, by the
+        // coordinator's clock: well past a's 1 s session timeout, whose expiry runs as the clock passes it.
         var rejoinA = c.joinGroup(join("g1", a, "t", 1000, 10_000), true, "a", "/127.0.0.1");
-        long end = System.currentTimeMillis() + 2500;
-        while (System.currentTimeMillis() < end) {
+        for (int elapsed = 0; elapsed < 2500; elapsed += 250) {
             assertThat(c.heartbeat("g1", b, null, 1)).isIn(Errors.REBALANCE_IN_PROGRESS, Errors.NONE);
-            Thread.sleep(250);
+            time.advance(250);
         }
+        assertThat(rejoinA).as("a waits for b").isNotDone();
         var rejoinB = c.joinGroup(join("g1", b, "t", 1000, 10_000), true, "b", "/127.0.0.1");
+        time.advance(0);
         JoinGroupResponseData a2 = rejoinA.get(5, TimeUnit.SECONDS);
         assertThat(Errors.forCode(a2.errorCode())).as("the waiting member is not expired").isEqualTo(Errors.NONE);
         assertThat(a2.generationId()).isEqualTo(2);
@@ -282,7 +304,11 @@ class GroupCoordinatorEdgeCasesTest {
         c2.onBecomeLeader(p, 0);
         c2.onResign(p);
         log.openReads();
-        Thread.sleep(500);
+        // Loads run one at a time, in order, on the loader thread: once a later load is served, the stale one ended.
+        String later = IntStream.range(0, 100).mapToObj(i -> "later-" + i)
+            .filter(g -> c2.partitionFor(g) != p.partition()).findFirst().orElseThrow();
+        c2.onBecomeLeader(new TopicPartition(Topic.GROUP_METADATA_TOPIC_NAME, c2.partitionFor(later)), 0);
+        await().atMost(Duration.ofSeconds(10)).until(() -> c2.fetchOffsets(later, null).error() == Errors.NONE);
         assertThat(c2.fetchOffsets("ghost", null).error()).isEqualTo(Errors.NOT_COORDINATOR);
         assertThat(c2.listGroups(List.of(), List.of()).getValue()).extracting(GroupCoordinator.ListedGroup::groupId)
             .doesNotContain("ghost");

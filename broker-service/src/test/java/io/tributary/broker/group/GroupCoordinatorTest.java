@@ -137,8 +137,9 @@ class GroupCoordinatorTest {
     @Test
     void aNewGroupWaitsTheInitialRebalanceDelaySoMembersArrivingTogetherShareTheFirstGeneration() throws Exception {
         coordinator.shutdown();
+        // Its timers run on the mock clock: the delay passes only as the test advances it.
         coordinator = new GroupCoordinator(log, new GroupCoordinator.Config(PARTITIONS, 1000, 300_000, 500, 100, 5000,
-            4096, RETENTION_MS, 600_000), time);
+            4096, RETENTION_MS, 600_000), time, new MockTimer(time));
         GroupTestSupport.loadAll(coordinator, PARTITIONS);
         JoinGroupRequestData first = join("delayed", "", "t", 30_000, 30_000);
         String idA = coordinator.joinGroup(first, true, "a", "/127.0.0.1").get(5, TimeUnit.SECONDS).memberId();
@@ -146,10 +147,13 @@ class GroupCoordinatorTest {
             .get(5, TimeUnit.SECONDS).memberId();
         CompletableFuture<JoinGroupResponseData> a = coordinator.joinGroup(
             join("delayed", idA, "t", 30_000, 30_000), true, "a", "/127.0.0.1");
-        Thread.sleep(100);
+        time.advance(400);
         assertThat(a).as("the first join waits for more members").isNotDone();
         CompletableFuture<JoinGroupResponseData> b = coordinator.joinGroup(
             join("delayed", idB, "t", 30_000, 30_000), true, "b", "/127.0.0.1");
+        for (int advanced = 0; !(a.isDone() && b.isDone()) && advanced < 30_000; advanced += 100) {
+            time.advance(100);
+        }
         JoinGroupResponseData joinedA = a.get(10, TimeUnit.SECONDS);
         JoinGroupResponseData joinedB = b.get(10, TimeUnit.SECONDS);
         assertThat(joinedA.generationId()).isEqualTo(1).isEqualTo(joinedB.generationId());

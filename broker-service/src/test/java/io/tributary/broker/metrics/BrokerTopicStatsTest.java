@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.tributary.broker.replica.ReplicaManager;
 import io.tributary.broker.testing.TestBroker;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -75,12 +76,16 @@ class BrokerTopicStatsTest {
             });
             consumerThread.start();
             try {
+                TopicPartition doomed = new TopicPartition("doomed", 0);
                 await().atMost(Duration.ofSeconds(30)).until(() -> registry.find(
                     "kafka.server.brokertopicmetrics.totalfetchrequests").tag("topic", "doomed").counter() != null);
+                // The consumer's fetch waits for records (up to fetch.max.wait.ms) while the topic goes.
+                ReplicaManager replicas = broker.server().replicaManager();
+                await().atMost(Duration.ofSeconds(30)).until(() -> replicas.waitingFetches(doomed) > 0);
                 admin.deleteTopics(List.of("doomed")).all().get();
                 await().atMost(Duration.ofSeconds(30)).until(() -> broker.server().metadataCache().topic("doomed").isEmpty());
-                // Waiting fetches answer within fetch.max.wait.ms (3 s) and the consumer keeps asking.
-                Thread.sleep(4000);
+                // Answered, its response built, once it leaves the purgatory: at the deletion or when its wait ends.
+                await().atMost(Duration.ofSeconds(30)).until(() -> replicas.waitingFetches(doomed) == 0);
                 assertThat(registry.find("kafka.server.brokertopicmetrics.bytesin").tag("topic", "doomed").counter())
                     .as("bytesin of the deleted topic").isNull();
                 assertThat(registry.find("kafka.server.brokertopicmetrics.totalfetchrequests").tag("topic", "doomed")

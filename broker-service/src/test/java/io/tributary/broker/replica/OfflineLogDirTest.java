@@ -62,12 +62,16 @@ class OfflineLogDirTest {
             List<String> acked = new ArrayList<>();
             try (KafkaProducer<byte[], byte[]> producer = cluster.producer(Map.of(ProducerConfig.ACKS_CONFIG, "all",
                     ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true, ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 60_000))) {
-                producer.send(new ProducerRecord<>("disks", 0, null, bytes("before"))).get(30, TimeUnit.SECONDS);
+                long before = producer.send(new ProducerRecord<>("disks", 0, null, bytes("before")))
+                    .get(30, TimeUnit.SECONDS).timestamp();
                 acked.add("before");
                 deleteRecursively(failing.toPath());
-                Thread.sleep(200); // past segment.ms: the next append rolls, and the new segment cannot be created
+                // Stamped 1 s after "before", past segment.ms: the next append rolls (the age of a segment is told by
+                // its records' timestamps), and the new segment cannot be created.
+                long later = before + 1000;
                 for (int i = 0; i < 20; i++) {
-                    producer.send(new ProducerRecord<>("disks", 0, null, bytes("after-" + i))).get(60, TimeUnit.SECONDS);
+                    producer.send(new ProducerRecord<>("disks", 0, later, null, bytes("after-" + i)))
+                        .get(60, TimeUnit.SECONDS);
                     acked.add("after-" + i);
                 }
                 producer.send(new ProducerRecord<>("disks", 1, null, bytes("other-disk"))).get(30, TimeUnit.SECONDS);

@@ -87,7 +87,7 @@ class LeadershipTest {
                         }
                     });
                     try {
-                        Thread.sleep(2);
+                        Thread.sleep(2); // paces the load, not a wait: bounds what the test reads back
                     } catch (InterruptedException e) {
                         return;
                     }

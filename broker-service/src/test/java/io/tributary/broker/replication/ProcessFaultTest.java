@@ -167,7 +167,7 @@ class ProcessFaultTest {
                             }
                         });
                         try {
-                            Thread.sleep(1);
+                            Thread.sleep(1); // paces the load, not a wait: bounds what the test reads back
                         } catch (InterruptedException e) {
                             return;
                         }

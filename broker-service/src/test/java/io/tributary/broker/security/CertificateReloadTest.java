@@ -1,6 +1,7 @@
 package io.tributary.broker.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.tributary.broker.config.EndPoint;
 import io.tributary.broker.testing.LogCapture;
@@ -14,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.cert.X509Certificate;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
@@ -41,7 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
 class CertificateReloadTest {
 
     private static final String DN = "CN=localhost,OU=brokers";
-    private static final long DEADLINE_MS = 30_000;
+    private static final Duration DEADLINE = Duration.ofSeconds(30);
 
     @TempDir
     static Path certDir;
@@ -143,13 +145,9 @@ class CertificateReloadTest {
         }
     }
 
-    private void awaitServed(BigInteger serial) throws Exception {
-        long deadline = System.currentTimeMillis() + DEADLINE_MS;
-        while (!servedToANewConnection().equals(serial)) {
-            assertThat(System.currentTimeMillis()).as("certificate " + serial.toString(16) + " served by now")
-                .isLessThan(deadline);
-            Thread.sleep(50);
-        }
+    private void awaitServed(BigInteger serial) {
+        await().atMost(DEADLINE).pollInterval(Duration.ofMillis(50)).untilAsserted(() ->
+            assertThat(servedToANewConnection()).as("certificate " + serial.toString(16) + " served").isEqualTo(serial));
     }
 
     private double reloads(String result) {
@@ -182,11 +180,8 @@ class CertificateReloadTest {
 
                 Path wrongPassword = SslStoreWatcherTest.withOtherPassword(storeA, "a", dir.resolve("wrong.p12"));
                 SslStoreWatcherTest.replaceAtomically(wrongPassword, live);
-                long deadline = System.currentTimeMillis() + DEADLINE_MS;
-                while (reloads("failure") == 0) {
-                    assertThat(System.currentTimeMillis()).as("refusal by now").isLessThan(deadline);
-                    Thread.sleep(50);
-                }
+                await("refusal").atMost(DEADLINE).pollInterval(Duration.ofMillis(50))
+                    .until(() -> reloads("failure") > 0);
                 assertThat(servedToANewConnection()).as("the certificate in use keeps serving")
                     .isEqualTo(SslStoreWatcherTest.serial(storeB, "b"));
                 assertThat(before.answersApiVersions(3)).isTrue();

@@ -90,15 +90,26 @@ class ChangeNotificationPurgeTest {
             List<String> old = notifications(zkB);
             assertThat(old).hasSize(3);
             long newestOldCtime = old.stream().mapToLong(path -> ctime(zkB, path)).max().orElseThrow();
-            Thread.sleep(600); // what follows is created at least 600 ms after the old ones
-            time.advance(newestOldCtime + EXPIRATION_MS + 300);
-            // Expired now by the clock, but no change has been processed since.
+            // Broker A has seen the old changes.
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                assertThat(aclsA.acls(AclBindingFilter.ANY)).hasSize(2);
+                assertThat(scramA.credential(ScramMechanism.SCRAM_SHA_256, "old-user")).isPresent();
+            });
+            // What follows is created over 100 ms after the old ones by ZooKeeper's clock (ctime is the server's),
+            // as a probe node created now shows.
+            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20)).until(() ->
+                ctime(zkB, zkB.curator().create().withMode(CreateMode.EPHEMERAL_SEQUENTIAL).forPath("/clock-probe-"))
+                    > newestOldCtime + 100);
+            // No condition to await: the purge passes A ran for the old changes leave no trace, so they are given
+            // 300 ms to end before A's clock moves (a late one would purge the old notifications by that clock).
             Thread.sleep(300);
+            time.advance(newestOldCtime + EXPIRATION_MS + 50);
+            // Expired now by the clock, but no change has been processed since.
             assertThat(notifications(zkB)).containsAll(old);
 
             assertThat(aclsB.create(List.of(binding("new-topic", PatternType.LITERAL)))).allMatch(r -> r.error().isSuccess());
             assertThat(scramB.alter(List.of(upsertion("new-user")), List.of())).containsEntry("new-user", ApiError.NONE);
-            // The new ones are at most EXPIRATION_MS - 300 ms old by the clock; the old ones over EXPIRATION_MS.
+            // The new ones are at most EXPIRATION_MS - 50 ms old by the clock; the old ones over EXPIRATION_MS.
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(notifications(zkB))
                 .doesNotContainAnyElementsOf(old)
                 .hasSize(2)

@@ -1,6 +1,7 @@
 package io.tributary.broker.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufAllocatorMetricProvider;
@@ -9,9 +10,11 @@ import java.io.DataOutputStream;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.common.message.SaslHandshakeRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.requests.RequestHeader;
@@ -49,11 +52,11 @@ class PreAuthenticationMemoryTest {
                     + " username=\"admin\" password=\"pw\" user_admin=\"pw\";",
                 "broker.connection-failed-authentication-delay-ms", "10000"))) {
             String[] hp = broker.bootstrapServers().split(":");
-            Thread.sleep(1000);
             long before = used();
             int connections = 6;
             List<Socket> sockets = new ArrayList<>();
             List<Thread> writers = new ArrayList<>();
+            AtomicLong written = new AtomicLong();
             for (int i = 0; i < connections; i++) {
                 Socket s = new Socket(hp[0], Integer.parseInt(hp[1]));
                 sockets.add(s);
@@ -67,7 +70,10 @@ class PreAuthenticationMemoryTest {
                         byte[] junk = new byte[500 * 1024];
                         for (int f = 0; f < 34; f++) {
                             out.writeInt(junk.length);
-                            out.write(junk);
+                            for (int offset = 0; offset < junk.length; offset += 50 * 1024) {
+                                out.write(junk, offset, 50 * 1024);
+                                written.addAndGet(50 * 1024);
+                            }
                         }
                         out.flush();
                     } catch (Exception e) {
@@ -78,7 +84,14 @@ class PreAuthenticationMemoryTest {
                 t.start();
                 writers.add(t);
             }
-            Thread.sleep(4000);
+            // Until the broker has stopped reading (before its 10 s delay answers the handshakes): the writers,
+            // all done or blocked, have written nothing for a second. One that buffered would read to the end.
+            AtomicLong seen = new AtomicLong(-1);
+            await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(8)).pollInterval(Duration.ofMillis(100))
+                .until(() -> {
+                    long now = written.get();
+                    return seen.getAndSet(now) == now;
+                });
             long after = used();
             for (Socket s : sockets) {
                 s.close();

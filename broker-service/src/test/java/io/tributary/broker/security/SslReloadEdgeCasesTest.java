@@ -3,6 +3,7 @@ package io.tributary.broker.security;
 import static io.tributary.broker.security.SslStoreWatcherTest.replaceAtomically;
 import static io.tributary.broker.security.SslStoreWatcherTest.serial;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -19,6 +20,7 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
@@ -113,13 +115,15 @@ class SslReloadEdgeCasesTest {
         return target;
     }
 
-    /** Whether {@code thread} is inside {@code className}'s code right now. */
-    private static boolean inside(Thread thread, String className) {
-        return Arrays.stream(thread.getStackTrace()).anyMatch(frame -> frame.getClassName().equals(className));
+    /** Whether {@code thread} is in a native open (of the pipe: it blocks) called from {@code className}'s code. */
+    private static boolean openingAFileInside(Thread thread, String className) {
+        StackTraceElement[] stack = thread.getStackTrace();
+        return stack.length > 0 && stack[0].isNativeMethod() && stack[0].getMethodName().startsWith("open")
+            && Arrays.stream(stack).anyMatch(frame -> frame.getClassName().equals(className));
     }
 
     /** Starts a reload of {@code listener} and returns once it is blocked reading the key store (a pipe). */
-    private CompletableFuture<Boolean> stuckReload() throws InterruptedException {
+    private CompletableFuture<Boolean> stuckReload() {
         CompletableFuture<Boolean> reload = new CompletableFuture<>();
         Thread reloader = new Thread(() -> {
             try {
@@ -130,12 +134,8 @@ class SslReloadEdgeCasesTest {
         }, "reloader");
         reloader.setDaemon(true);
         reloader.start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!inside(reloader, "org.apache.kafka.common.security.ssl.DefaultSslEngineFactory")
-                && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
-        Thread.sleep(200); // now blocked opening the pipe
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10))
+            .until(() -> openingAFileInside(reloader, "org.apache.kafka.common.security.ssl.DefaultSslEngineFactory"));
         return reload;
     }
 

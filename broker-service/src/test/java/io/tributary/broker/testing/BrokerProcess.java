@@ -1,5 +1,7 @@
 package io.tributary.broker.testing;
 
+import static org.awaitility.Awaitility.await;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -8,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * A broker in its own JVM (the main class on the test classpath), for tests that need a real
@@ -66,17 +69,19 @@ public final class BrokerProcess implements AutoCloseable {
 
     /** Waits until the log contains {@code text}. */
     public void awaitLog(String text, Duration timeout) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (log().contains(text)) {
-                return;
-            }
-            if (!process.isAlive()) {
-                throw new IllegalStateException("Broker process exited with " + process.exitValue() + ":\n" + log());
-            }
-            Thread.sleep(100);
+        try {
+            await().atMost(timeout).pollInterval(Duration.ofMillis(100)).until(() -> {
+                if (log().contains(text)) {
+                    return true;
+                }
+                if (!process.isAlive()) {
+                    throw new IllegalStateException("Broker process exited with " + process.exitValue() + ":\n" + log());
+                }
+                return false;
+            });
+        } catch (ConditionTimeoutException e) {
+            throw new IllegalStateException("Broker did not log '" + text + "' within " + timeout + ":\n" + log());
         }
-        throw new IllegalStateException("Broker did not log '" + text + "' within " + timeout + ":\n" + log());
     }
 
     /** The process output so far. */

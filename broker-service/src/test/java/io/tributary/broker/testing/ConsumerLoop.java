@@ -49,6 +49,8 @@ public final class ConsumerLoop implements AutoCloseable {
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private volatile Set<TopicPartition> assignment = Set.of();
     private volatile int generation = -1;
+    private volatile double heartbeats;
+    private volatile long polls;
     private volatile boolean stopping;
     private volatile CloseOptions closeOptions;
 
@@ -99,6 +101,8 @@ public final class ConsumerLoop implements AutoCloseable {
                 }
                 assignment = Set.copyOf(consumer.assignment());
                 generation = consumer.groupMetadata().generationId();
+                heartbeats = heartbeatsAnswered();
+                polls++;
             }
         } catch (WakeupException e) {
             // stopping
@@ -113,6 +117,14 @@ public final class ConsumerLoop implements AutoCloseable {
         }
     }
 
+    /** The client's {@code heartbeat-total}: heartbeat responses received, errors included. */
+    private double heartbeatsAnswered() {
+        return consumer.metrics().entrySet().stream()
+            .filter(e -> e.getKey().name().equals("heartbeat-total")
+                && e.getKey().group().equals("consumer-coordinator-metrics"))
+            .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue()).sum();
+    }
+
     public String name() {
         return name;
     }
@@ -125,6 +137,19 @@ public final class ConsumerLoop implements AutoCloseable {
     /** The group generation seen after the last poll (-1 before the first join). */
     public int generation() {
         return generation;
+    }
+
+    /**
+     * Heartbeat responses the client had received at the end of the last poll. A response asking
+     * it to rejoin is acted on in the next poll, so two polls after one the rebalance has begun.
+     */
+    public double heartbeats() {
+        return heartbeats;
+    }
+
+    /** Polls completed; each publishes the assignment, generation and heartbeats seen after it. */
+    public long polls() {
+        return polls;
     }
 
     public List<Consumed> consumed() {

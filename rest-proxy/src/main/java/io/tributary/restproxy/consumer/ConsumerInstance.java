@@ -278,6 +278,11 @@ public final class ConsumerInstance {
         return buffer.read(config.fetchMinBytes(), maxBytes, timeoutMs).whenComplete((records, e) -> touch());
     }
 
+    /** Reads (long polls) waiting for records now, for tests and monitoring. */
+    public int waitingReads() {
+        return buffer.waitingReads();
+    }
+
     /** Commits what readers consumed so far (the offset after the last record read of each partition). */
     public Map<TopicPartition, OffsetAndMetadata> commitConsumed() {
         return call(c -> {

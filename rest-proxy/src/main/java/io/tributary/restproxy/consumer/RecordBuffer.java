@@ -59,6 +59,11 @@ final class RecordBuffer {
         this.timer = timer;
     }
 
+    /** Reads waiting for records. */
+    synchronized int waitingReads() {
+        return pending.size();
+    }
+
     /** Appends what a poll returned and completes the reads it satisfies. */
     void add(ConsumerRecords<byte[], byte[]> polled) {
         synchronized (this) {

@@ -2,6 +2,7 @@ package io.tributary.restproxy.consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tributary.restproxy.config.KafkaClientProperties;
@@ -95,20 +96,13 @@ class ConsumerInstanceExpiryTest {
         return ConsumerInstanceConfig.parse(JsonMapper.builder().build().createObjectNode().put("name", name));
     }
 
-    private void awaitMembers(int expected) throws Exception {
+    private void awaitMembers(int expected) {
         try (Admin admin = broker.admin()) {
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            int members = -1;
-            while (System.nanoTime() < deadline) {
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
                 ConsumerGroupDescription group = admin.describeConsumerGroups(List.of("expiring")).all().get()
                     .get("expiring");
-                members = group.members().size();
-                if (members == expected) {
-                    return;
-                }
-                Thread.sleep(200);
-            }
-            throw new AssertionError("group has " + members + " members, expected " + expected);
+                assertThat(group.members()).as("members of the group").hasSize(expected);
+            });
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.tributary.restproxy.consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.tributary.restproxy.testing.HttpJson;
 import io.tributary.restproxy.testing.HttpJson.Response;
@@ -9,6 +10,7 @@ import io.tributary.restproxy.testing.RestConsumer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
@@ -19,6 +21,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -27,6 +30,9 @@ class ConsumerRoundTripTest extends ProxyTestBase {
 
     private static final String JSON = "application/vnd.kafka.json.v2+json";
     private static final String BINARY = "application/vnd.kafka.binary.v2+json";
+
+    @Autowired
+    private ConsumerManager consumers;
 
     @Test
     void accessLogLinesPostedInBatchesComeBackIdenticalAndInOrderPerPartition() throws Exception {
@@ -99,7 +105,8 @@ class ConsumerRoundTripTest extends ProxyTestBase {
 
         long started = System.nanoTime();
         CompletableFuture<Response> poll = CompletableFuture.supplyAsync(() -> consumer.records(30_000, JSON));
-        Thread.sleep(1500);
+        ConsumerInstance instance = consumers.get("long-pollers", consumer.instanceId());
+        await().atMost(Duration.ofSeconds(20)).until(() -> instance.waitingReads() == 1);
         assertThat(poll).isNotDone();
         http.post("/topics/long-poll", JSON, "{\"records\":[{\"value\":\"wake up\"}]}");
         Response response = poll.get(30, TimeUnit.SECONDS);
@@ -231,15 +238,12 @@ class ConsumerRoundTripTest extends ProxyTestBase {
     }
 
     private void awaitAssigned(RestConsumer a, RestConsumer b) {
-        for (int i = 0; i < 100; i++) {
-            int assignedA = assignments(a);
-            int assignedB = assignments(b);
-            if (assignedA + assignedB == 4 && assignedA > 0 && assignedB > 0) {
-                return;
-            }
-            sleep(200);
-        }
-        throw new AssertionError("the two instances did not share the 4 partitions");
+        await("the two instances share the 4 partitions").atMost(Duration.ofSeconds(20))
+            .pollInterval(Duration.ofMillis(200)).until(() -> {
+                int assignedA = assignments(a);
+                int assignedB = assignments(b);
+                return assignedA + assignedB == 4 && assignedA > 0 && assignedB > 0;
+            });
     }
 
     private int assignments(RestConsumer consumer) {
@@ -257,13 +261,5 @@ class ConsumerRoundTripTest extends ProxyTestBase {
 
     private static String b64(byte[] bytes) {
         return Base64.getEncoder().encodeToString(bytes);
-    }
-
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

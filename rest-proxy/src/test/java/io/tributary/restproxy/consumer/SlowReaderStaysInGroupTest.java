@@ -1,6 +1,7 @@
 package io.tributary.restproxy.consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tributary.restproxy.config.KafkaClientProperties;
@@ -13,6 +14,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.MemberDescription;
@@ -52,31 +54,31 @@ class SlowReaderStaysInGroupTest {
         ConsumerInstance instance = manager.create("slow-readers", ConsumerInstanceConfig.parse(
             JsonMapper.builder().build().createObjectNode().put("auto.offset.reset", "earliest")));
         instance.subscribe(List.of("slow-reader"));
-        String memberBefore = awaitMember();
+        try (Admin admin = broker.admin()) {
+            String memberBefore = await("the instance joins its group").atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(200)).until(() -> member(admin), Optional::isPresent).orElseThrow();
 
-        Thread.sleep(4_000);
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
-                "bootstrap.servers", broker.bootstrapServers()), new ByteArraySerializer(), new ByteArraySerializer())) {
-            producer.send(new ProducerRecord<>("slow-reader", new byte[] {7})).get();
+            // No read for twice max.poll.interval.ms (1.5 s): time that must pass, the member staying throughout
+            // (an evicted one would leave the group, and rejoin under a new id only at the next read).
+            await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200))
+                .until(() -> member(admin), Optional.of(memberBefore)::equals);
+            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of("bootstrap.servers",
+                    broker.bootstrapServers()), new ByteArraySerializer(), new ByteArraySerializer())) {
+                producer.send(new ProducerRecord<>("slow-reader", new byte[] {7})).get();
+            }
+            List<ConsumerRecord<byte[], byte[]>> records = instance.read(10_000, 1 << 20).get();
+
+            assertThat(records).hasSize(1);
+            assertThat(member(admin)).as("the same member, never evicted and rejoined").contains(memberBefore);
         }
-        List<ConsumerRecord<byte[], byte[]>> records = instance.read(10_000, 1 << 20).get();
-
-        assertThat(records).hasSize(1);
-        assertThat(awaitMember()).as("the same member, never evicted and rejoined").isEqualTo(memberBefore);
     }
 
-    private String awaitMember() throws Exception {
-        try (Admin admin = broker.admin()) {
-            for (int i = 0; i < 150; i++) {
-                ConsumerGroupDescription group = admin.describeConsumerGroups(List.of("slow-readers")).all().get()
-                    .get("slow-readers");
-                List<MemberDescription> members = List.copyOf(group.members());
-                if (members.size() == 1 && !members.get(0).assignment().topicPartitions().isEmpty()) {
-                    return members.get(0).consumerId();
-                }
-                Thread.sleep(200);
-            }
-        }
-        throw new AssertionError("the instance did not join its group");
+    /** The group's one member, once it has an assignment. */
+    private static Optional<String> member(Admin admin) throws Exception {
+        ConsumerGroupDescription group = admin.describeConsumerGroups(List.of("slow-readers")).all().get()
+            .get("slow-readers");
+        List<MemberDescription> members = List.copyOf(group.members());
+        return members.size() == 1 && !members.get(0).assignment().topicPartitions().isEmpty()
+            ? Optional.of(members.get(0).consumerId()) : Optional.empty();
     }
 }

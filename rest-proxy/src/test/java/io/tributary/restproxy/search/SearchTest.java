@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tributary.restproxy.testing.HttpJson.Response;
 import io.tributary.restproxy.testing.ProxyTestBase;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -12,6 +13,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -103,15 +105,9 @@ class SearchTest extends ProxyTestBase {
         assertThat(http.get(searches + "/nope").status()).isEqualTo(404);
     }
 
-    private JsonNode await(String statusPath) throws InterruptedException {
-        for (int i = 0; i < 300; i++) {
-            JsonNode status = http.get(statusPath).body();
-            if (!status.get("state").asString().equals("RUNNING")) {
-                return status;
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("search still running: " + http.get(statusPath).text());
+    private JsonNode await(String statusPath) {
+        return Awaitility.await("the search ends").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+            .until(() -> http.get(statusPath).body(), status -> !status.get("state").asString().equals("RUNNING"));
     }
 
     private void produce(String topic, int count, java.util.function.IntFunction<String> value) throws Exception {

@@ -1,9 +1,12 @@
 package io.tributary.restproxy.simple;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.tributary.restproxy.testing.HttpJson.Response;
 import io.tributary.restproxy.testing.ProxyTestBase;
+import java.time.Duration;
+import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -39,9 +42,11 @@ class PartitionRecordsTest extends ProxyTestBase {
     void readsFromATimestamp() throws Exception {
         broker().createTopic("simple-time", 1);
         http.post("/topics/simple-time", JSON, "{\"records\":[{\"value\":\"old\"}]}");
-        Thread.sleep(50);
-        long between = System.currentTimeMillis();
-        Thread.sleep(50);
+        long between = http.get("/topics/simple-time/partitions/0/records?offset=0&count=1&format=json").body().get(0)
+            .get("timestamp").asLong() + 1;
+        // The next record is stamped by the proxy's clock, this JVM's: once that is past "old", so is the record.
+        await().atMost(Duration.ofSeconds(5)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1))
+            .until(() -> System.currentTimeMillis() >= between);
         http.post("/topics/simple-time", JSON, "{\"records\":[{\"value\":\"new\"}]}");
 
         Response response = http.get("/topics/simple-time/partitions/0/records?timestamp=" + between, JSON);
@@ -55,7 +60,7 @@ class PartitionRecordsTest extends ProxyTestBase {
         broker().createTopic("simple-poll", 1);
         CompletableFuture<Response> poll = CompletableFuture.supplyAsync(() ->
             http.get("/topics/simple-poll/partitions/0/records?offset=0&timeout=30000", JSON));
-        Thread.sleep(1000);
+        await().atMost(Duration.ofSeconds(20)).until(PartitionRecordsTest::aReaderPolls);
         assertThat(poll).isNotDone();
         long produced = System.nanoTime();
         http.post("/topics/simple-poll", JSON, "{\"records\":[{\"value\":\"late\"}]}");
@@ -66,6 +71,14 @@ class PartitionRecordsTest extends ProxyTestBase {
         assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - produced)).isLessThan(5_000);
         Response empty = http.get("/topics/simple-poll/partitions/0/records?offset=1&timeout=200", JSON);
         assertThat(empty.body()).isEmpty();
+    }
+
+    /** Whether a thread of the proxy's partition readers is polling its Kafka consumer for a read. */
+    private static boolean aReaderPolls() {
+        return Thread.getAllStackTraces().entrySet().stream()
+            .filter(e -> e.getKey().getName().startsWith("rest-partition-reader-"))
+            .anyMatch(e -> Arrays.stream(e.getValue()).anyMatch(frame -> frame.getMethodName().equals("poll")
+                && frame.getClassName().startsWith("org.apache.kafka.clients.consumer.")));
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.tributary.restproxy.testing;
 
+import static org.awaitility.Awaitility.await;
+
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -22,6 +24,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * One real Tributary broker (embedded ZooKeeper) started from the broker-service jar in its own
@@ -248,20 +251,19 @@ public final class BrokerFixture implements AutoCloseable {
         return broker;
     }
 
-    private void awaitStarted() throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-        while (System.nanoTime() < deadline) {
-            String log = Files.exists(logFile) ? Files.readString(logFile, StandardCharsets.UTF_8) : "";
-            if (log.contains("Started BrokerApplication")) {
-                return;
-            }
-            if (!process.isAlive()) {
-                throw new IllegalStateException("Broker exited with " + process.exitValue() + ":\n" + log);
-            }
-            Thread.sleep(100);
+    private void awaitStarted() throws IOException {
+        try {
+            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(100)).until(() -> {
+                String log = Files.exists(logFile) ? Files.readString(logFile, StandardCharsets.UTF_8) : "";
+                if (!log.contains("Started BrokerApplication") && !process.isAlive()) {
+                    throw new IllegalStateException("Broker exited with " + process.exitValue() + ":\n" + log);
+                }
+                return log.contains("Started BrokerApplication");
+            });
+        } catch (ConditionTimeoutException e) {
+            kill();
+            throw new IllegalStateException("Broker did not start within 90 s:\n" + Files.readString(logFile));
         }
-        kill();
-        throw new IllegalStateException("Broker did not start within 90 s:\n" + Files.readString(logFile));
     }
 
     private void kill() {
