@@ -29,8 +29,11 @@ class PackagedJarIT {
             port = socket.getLocalPort();
         }
         Path log = Files.createTempFile("rest-proxy-jar", ".log");
-        ProcessBuilder builder = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-            .toString(), "-jar", jar.toString(), "--server.port=" + port))
+        List<String> command = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+            .toString()));
+        command.addAll(BrokerFixture.testJvmFlags());
+        command.addAll(List.of("-jar", jar.toString(), "--server.port=" + port));
+        ProcessBuilder builder = new ProcessBuilder(command)
             .redirectErrorStream(true).redirectOutput(log.toFile());
         // The bootstrap servers come from the environment, as in a container.
         builder.environment().put("KAFKA_BOOTSTRAP_SERVERS", broker.bootstrapServers());

@@ -166,6 +166,12 @@ class RestProxySslBundleTest {
     private static void keytool(String... arguments) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
+        // The build's test.jvm.flags, as a JDK tool takes JVM options.
+        for (String flag : System.getProperty("test.jvm.flags", "").trim().split("\\s+")) {
+            if (!flag.isEmpty()) {
+                command.add("-J" + flag);
+            }
+        }
         command.addAll(List.of(arguments));
         Process keytool = new ProcessBuilder(command).redirectErrorStream(true).start();
         String output = new String(keytool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -169,8 +169,12 @@ public final class ClusterProcesses implements AutoCloseable {
 
     private Process launch(Path log, String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx384m",
-            "-XX:TieredStopAtLevel=1"));
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx384m"));
+        // The build's test.jvm.flags (the parent pom's options for short-lived JVMs), C1 only when unset.
+        String flags = System.getProperty("test.jvm.flags", "-XX:TieredStopAtLevel=1").trim();
+        if (!flags.isEmpty()) {
+            command.addAll(List.of(flags.split("\\s+")));
+        }
         command.addAll(List.of(args));
         Process process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
             .redirectOutput(log.toFile()).start();

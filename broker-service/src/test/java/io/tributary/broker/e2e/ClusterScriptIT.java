@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.tributary.broker.testing.Clients;
+import io.tributary.broker.testing.TestJvm;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -59,7 +60,8 @@ class ClusterScriptIT {
         int base = consecutiveFreePorts(7);
         int kafkaPort = base;
         env = Map.of("DATA_DIR", dir.resolve("cluster").toString(), "ZK_PORT", Integer.toString(base + 6),
-            "KAFKA_PORT", Integer.toString(kafkaPort), "BROKER_HTTP_PORT", Integer.toString(base + 3));
+            "KAFKA_PORT", Integer.toString(kafkaPort), "BROKER_HTTP_PORT", Integer.toString(base + 3),
+            "JAVA_OPTS", String.join(" ", TestJvm.flags()));
         assertThat(run("start")).contains("broker 2 listens on 127.0.0.1:" + (kafkaPort + 2));
         assertThat(run("status")).contains("zookeeper: running", "broker-0: running", "broker-1: running",
             "broker-2: running");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.tributary.broker.testing.TestBroker;
+import io.tributary.broker.testing.TestJvm;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -92,9 +93,9 @@ class PackagedJarIT {
     }
 
     private Process start(Path jar, int port, Path log) throws Exception {
-        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
-            "-jar", jar.toString(), "--broker.listeners=PLAINTEXT://127.0.0.1:" + port, "--server.port=0",
-            "--broker.data-dir=" + dir.resolve("data"), "--broker.embedded-zookeeper-port=0");
+        List<String> command = new java.util.ArrayList<>(TestJvm.javaCommand());
+        command.addAll(List.of("-Xmx512m", "-jar", jar.toString(), "--broker.listeners=PLAINTEXT://127.0.0.1:" + port, "--server.port=0",
+            "--broker.data-dir=" + dir.resolve("data"), "--broker.embedded-zookeeper-port=0"));
         return new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
             .redirectOutput(log.toFile()).start();
     }

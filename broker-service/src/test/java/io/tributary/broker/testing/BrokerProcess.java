@@ -47,7 +47,7 @@ public final class BrokerProcess implements AutoCloseable {
         Files.createDirectories(workDir);
         Path log = workDir.resolve(logName);
         List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(TestJvm.javaCommand());
         command.add("-Xmx512m");
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));

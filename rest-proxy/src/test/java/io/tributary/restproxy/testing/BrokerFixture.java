@@ -231,7 +231,8 @@ public final class BrokerFixture implements AutoCloseable {
         Path dir = Files.createTempDirectory("rest-proxy-test-broker");
         int zookeeperPort = freePort();
         List<String> command = new ArrayList<>(List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m", "-XX:TieredStopAtLevel=1"));
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m"));
+        command.addAll(testJvmFlags());
         command.addAll(jvmOptions);
         command.addAll(List.of("-jar", jar,
             "--broker.data-dir=" + dir.resolve("data"),
@@ -279,5 +280,14 @@ public final class BrokerFixture implements AutoCloseable {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         }
+    }
+
+    /**
+     * The build's {@code test.jvm.flags} (the parent pom's options for short-lived JVMs) for the
+     * JVMs tests start; C1 only when the property is unset.
+     */
+    public static List<String> testJvmFlags() {
+        String flags = System.getProperty("test.jvm.flags", "-XX:TieredStopAtLevel=1").trim();
+        return flags.isEmpty() ? List.of() : List.of(flags.split("\\s+"));
     }
 }
