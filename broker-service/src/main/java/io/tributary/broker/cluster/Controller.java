@@ -246,13 +246,14 @@ public final class Controller implements MetadataListener, Closeable {
         }
         try {
             deletions.resumeDeletions();
-            Set<Integer> live = metadataCache.aliveBrokers().stream().map(BrokerInfo::id).collect(Collectors.toSet());
-            Map<Integer, Long> brokerEpochs = metadataCache.aliveBrokers().stream()
-                .collect(Collectors.toMap(BrokerInfo::id, BrokerInfo::epoch));
-            Set<Integer> shuttingDown = metadataCache.aliveBrokers().stream().filter(BrokerInfo::shuttingDown)
+            // One snapshot of the registrations: the live set, broker epochs and shutdowns agree.
+            Collection<BrokerInfo> alive = metadataCache.aliveBrokers();
+            Map<Integer, Long> brokerEpochs = alive.stream().collect(Collectors.toMap(BrokerInfo::id, BrokerInfo::epoch));
+            Set<Integer> live = brokerEpochs.keySet();
+            Set<Integer> shuttingDown = alive.stream().filter(BrokerInfo::shuttingDown)
                 .map(BrokerInfo::id).collect(Collectors.toSet());
             Map<TopicPartition, Set<Integer>> offlineReplicas = new HashMap<>();
-            metadataCache.aliveBrokers().forEach(b -> b.offlineReplicas().forEach(tp ->
+            alive.forEach(b -> b.offlineReplicas().forEach(tp ->
                 offlineReplicas.computeIfAbsent(tp, k -> new java.util.HashSet<>()).add(b.id())));
             for (String topic : metadataCache.topicNames()) {
                 if (deletions.isTopicQueuedUpForDeletion(topic)) {
