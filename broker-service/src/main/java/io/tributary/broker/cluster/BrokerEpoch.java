@@ -31,10 +31,19 @@ public final class BrokerEpoch {
      * decided with this run of the broker alive. False for a state whose mzxid is unknown.
      */
     public boolean precedes(LeaderAndIsr state) {
-        long epoch = value;
+        return precedes(value, state);
+    }
+
+    /**
+     * {@link #precedes(LeaderAndIsr)} for a broker epoch held elsewhere (the replication
+     * simulation's brokers).
+     *
+     * @param brokerEpoch the czxid of the broker's current registration, or {@link #NOT_REGISTERED}
+     */
+    public static boolean precedes(long brokerEpoch, LeaderAndIsr state) {
         if (state.mzxid() == LeaderAndIsr.UNKNOWN_ZXID) {
             return false;
         }
-        return epoch == NOT_REGISTERED || state.writtenBefore(epoch);
+        return brokerEpoch == NOT_REGISTERED || state.writtenBefore(brokerEpoch);
     }
 }

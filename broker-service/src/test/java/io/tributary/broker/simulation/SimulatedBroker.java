@@ -1,5 +1,6 @@
 package io.tributary.broker.simulation;
 
+import io.tributary.broker.cluster.BrokerEpoch;
 import io.tributary.broker.cluster.LeaderAndIsr;
 import io.tributary.broker.log.EpochEntry;
 import io.tributary.broker.log.LogAppendInfo;
@@ -77,8 +78,8 @@ final class SimulatedBroker {
     private final ReplicationSimulation sim;
     private final File dir;
     private int incarnation;
-    /** The czxid of this broker's current registration, -1 before it registers. */
-    private long brokerEpoch = -1;
+    /** The czxid of this broker's current registration. */
+    private long brokerEpoch = BrokerEpoch.NOT_REGISTERED;
     private boolean running;
     private long session;
     private LogManager logManager;
@@ -190,7 +191,7 @@ final class SimulatedBroker {
     /** A crash: no flush, no checkpoint; Partition objects and fetch states are dropped; the session is left to expire. */
     void crash() {
         running = false;
-        brokerEpoch = -1;
+        brokerEpoch = BrokerEpoch.NOT_REGISTERED;
         controller.resign();
         partitions.clear();
         fetchStates.clear();
@@ -224,7 +225,7 @@ final class SimulatedBroker {
             ReplicationSimulation.TOPIC_ID, sim.logConfig));
         Partition partition = partitions.get(tp);
         boolean leadsThisEpoch = partition.isLeader() && partition.leaderEpoch() == state.leaderEpoch();
-        if (state.leader() == id && !leadsThisEpoch && (brokerEpoch < 0 || state.writtenBefore(brokerEpoch))) {
+        if (state.leader() == id && !leadsThisEpoch && BrokerEpoch.precedes(brokerEpoch, state)) {
             // Decided for an earlier run of this broker: wait, without a leader, for the controller's new election.
             fetchStates.remove(tp);
             partition.makeFollower(state.withoutLeader(), replicas, ReplicationSimulation.TOPIC_ID, log);
