@@ -55,8 +55,12 @@ record BenchmarkSettings(long records, int recordSize, int partitions, int round
                 Path.of(prop("benchmark.tributary-jar", "../broker-service/target/broker-service-"
                         + prop("benchmark.tributary-version", "0.1.0-SNAPSHOT") + ".jar")).toAbsolutePath().normalize(),
                 BenchmarkSecurity.Mode.named(prop("benchmark.security", "plaintext")),
-                prop("benchmark.baseline-jar", "").isEmpty() ? null
-                        : Path.of(prop("benchmark.baseline-jar", "")).toAbsolutePath().normalize());
+                optionalPath(prop("benchmark.baseline-jar", "")));
+    }
+
+    /** The absolute path {@code value} names, or null when it is empty. */
+    private static Path optionalPath(String value) {
+        return value.isEmpty() ? null : Path.of(value).toAbsolutePath().normalize();
     }
 
     private static String prop(String name, String defaultValue) {
