@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
+import io.tributary.adminui.testing.ClusterProcesses;
 import io.tributary.adminui.testing.ProxyJson;
 import java.io.IOException;
 import java.io.InputStream;
@@ -167,11 +168,7 @@ class RestProxySslBundleTest {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
         // The build's test.jvm.flags, as a JDK tool takes JVM options.
-        for (String flag : System.getProperty("test.jvm.flags", "").trim().split("\\s+")) {
-            if (!flag.isEmpty()) {
-                command.add("-J" + flag);
-            }
-        }
+        ClusterProcesses.testJvmFlags().forEach(flag -> command.add("-J" + flag));
         command.addAll(List.of(arguments));
         Process keytool = new ProcessBuilder(command).redirectErrorStream(true).start();
         String output = new String(keytool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -170,16 +170,22 @@ public final class ClusterProcesses implements AutoCloseable {
     private Process launch(Path log, String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx384m"));
-        // The build's test.jvm.flags (the parent pom's options for short-lived JVMs), C1 only when unset.
-        String flags = System.getProperty("test.jvm.flags", "-XX:TieredStopAtLevel=1").trim();
-        if (!flags.isEmpty()) {
-            command.addAll(List.of(flags.split("\\s+")));
-        }
+        List<String> flags = testJvmFlags();
+        command.addAll(flags.isEmpty() ? List.of("-XX:TieredStopAtLevel=1") : flags); // C1 only when unset
         command.addAll(List.of(args));
         Process process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
             .redirectOutput(log.toFile()).start();
         processes.add(process);
         return process;
+    }
+
+    /**
+     * The build's {@code test.jvm.flags} (the parent pom's options for short-lived JVMs) for the
+     * JVMs tests start, in order; none when the property is unset.
+     */
+    public static List<String> testJvmFlags() {
+        String flags = System.getProperty("test.jvm.flags", "").trim();
+        return flags.isEmpty() ? List.of() : List.of(flags.split("\\s+"));
     }
 
     private static String jar(String property) {
