@@ -9,6 +9,7 @@ import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.ClusterAuthorizationException;
 import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
@@ -54,6 +55,16 @@ public final class CallerBoundClients {
             } catch (AuthorizationException e) {
                 pool.retire(caller);
                 throw e;
+            } catch (KafkaException e) {
+                // A producer refused a producer id before this call (its sender asks for one as soon as it
+                // starts) throws "Cannot execute transactional method because we are in an error state",
+                // with the refusal as the cause: the caller is answered with the refusal itself.
+                AuthorizationException refusal = cause(e, AuthorizationException.class);
+                if (refusal == null) {
+                    throw e;
+                }
+                pool.retire(caller);
+                throw refusal;
             }
         };
         return (Producer<byte[], byte[]>) Proxy.newProxyInstance(Producer.class.getClassLoader(),
@@ -95,8 +106,8 @@ public final class CallerBoundClients {
             if (method.getParameterTypes()[i] == Callback.class) {
                 Callback callback = (Callback) copy[i];
                 copy[i] = (Callback) (metadata, exception) -> {
-                    if (exception instanceof ClusterAuthorizationException
-                            || exception instanceof TransactionalIdAuthorizationException) {
+                    if (cause(exception, ClusterAuthorizationException.class) != null
+                            || cause(exception, TransactionalIdAuthorizationException.class) != null) {
                         pool.retire(login);
                     }
                     if (callback != null) {
@@ -106,6 +117,16 @@ public final class CallerBoundClients {
             }
         }
         return copy;
+    }
+
+    /** {@code thrown} or the first of its causes that is a {@code type}; null if none is. */
+    static <T extends Throwable> T cause(Throwable thrown, Class<T> type) {
+        for (Throwable t = thrown; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (type.isInstance(t)) {
+                return type.cast(t);
+            }
+        }
+        return null;
     }
 
     private static Object invoke(Object target, Method method, Object[] args) {

@@ -55,6 +55,7 @@ public final class KafkaClientPool implements AutoCloseable {
     }
 
     private final KafkaClientSettings settings;
+    private final Function<KafkaLogin, Producer<byte[], byte[]>> producers;
     private final long idleTimeoutMs;
     private final Clock clock;
     private final Predicate<KafkaLogin> expired;
@@ -79,7 +80,15 @@ public final class KafkaClientPool implements AutoCloseable {
      */
     public KafkaClientPool(KafkaClientSettings settings, Duration idleTimeout, Clock clock,
             Predicate<KafkaLogin> expired) {
+        this(settings, login -> new KafkaProducer<>(settings.producer(login), new ByteArraySerializer(),
+            new ByteArraySerializer()), idleTimeout, clock, expired);
+    }
+
+    /** A pool whose producers come from {@code producers} (tests give Kafka's {@code MockProducer}). */
+    KafkaClientPool(KafkaClientSettings settings, Function<KafkaLogin, Producer<byte[], byte[]>> producers,
+            Duration idleTimeout, Clock clock, Predicate<KafkaLogin> expired) {
         this.settings = settings;
+        this.producers = producers;
         this.idleTimeoutMs = idleTimeout.toMillis();
         this.clock = clock;
         this.expired = expired;
@@ -92,8 +101,7 @@ public final class KafkaClientPool implements AutoCloseable {
         return with(login, clients -> {
             synchronized (clients) {
                 if (clients.producer == null) {
-                    clients.producer = new KafkaProducer<>(settings.producer(login), new ByteArraySerializer(),
-                        new ByteArraySerializer());
+                    clients.producer = producers.apply(login);
                 }
                 return clients.producer;
             }
