@@ -8,6 +8,7 @@ import io.tributary.broker.cluster.MetadataCache;
 import io.tributary.broker.config.EndPoint;
 import io.tributary.broker.group.ConsumerLagMetrics;
 import io.tributary.broker.group.GroupCoordinator;
+import io.tributary.broker.log.LogDirFailureChannel;
 import io.tributary.broker.log.LogManager;
 import io.tributary.broker.network.RequestChannel;
 import io.tributary.broker.network.RequestHandlerPool;
@@ -63,9 +64,11 @@ record BrokerComponents(ZooKeeper zooKeeper, Storage storage, MetadataCache meta
      * The second phase: the log directories locked for this broker and cluster (the broker is in
      * RECOVERY from here until its logs are loaded).
      *
-     * @param scheduler runs the log manager's flushes, checkpoints and retention, and the replica manager's tasks
+     * @param scheduler      runs the log manager's flushes, checkpoints and retention, and the replica manager's tasks
+     * @param logDirFailures where the log manager offers the directories it takes offline, for the
+     *                       {@link io.tributary.broker.replica.LogDirFailureHandler} started once registered
      */
-    record Storage(DefaultScheduler scheduler, LogManager logManager) {
+    record Storage(DefaultScheduler scheduler, LogManager logManager, LogDirFailureChannel logDirFailures) {
     }
 
     KafkaZkClient zkClient() {

@@ -21,12 +21,14 @@ import io.tributary.broker.config.LogConfig;
 import io.tributary.broker.group.ConsumerLagMetrics;
 import io.tributary.broker.group.GroupCoordinator;
 import io.tributary.broker.log.LogCleaner;
+import io.tributary.broker.log.LogDirFailureChannel;
 import io.tributary.broker.log.LogManager;
 import io.tributary.broker.metrics.BrokerTopicStats;
 import io.tributary.broker.metrics.RequestMetrics;
 import io.tributary.broker.network.RequestChannel;
 import io.tributary.broker.network.RequestHandlerPool;
 import io.tributary.broker.network.SocketServer;
+import io.tributary.broker.replica.LogDirFailureHandler;
 import io.tributary.broker.replica.ReplicaComponents;
 import io.tributary.broker.replica.ReplicaFetcherManager;
 import io.tributary.broker.replica.ReplicaManager;
@@ -100,7 +102,6 @@ final class BrokerComponentsBuilder {
     private final SecurityBootstrap securityBootstrap;
     private final BrokerAuthorizer authorizer;
     private final Map<String, Object> logConfigDefaults;
-    private final BrokerTopicStats topicStats;
     private final RequestMetrics requestMetrics;
     private final MeterRegistry registry;
     private final Time time;
@@ -108,18 +109,17 @@ final class BrokerComponentsBuilder {
 
     /**
      * @param logConfigDefaults the broker's topic config defaults ({@link LogConfig#brokerDefaults})
-     * @param registry          where the consumer-lag meters and the TLS reload meters are registered
+     * @param registry          where the per-topic, consumer-lag and TLS reload meters are registered
      */
     BrokerComponentsBuilder(BrokerProperties properties, BrokerSecurityProperties security,
                             SecurityBootstrap securityBootstrap, BrokerAuthorizer authorizer,
-                            Map<String, Object> logConfigDefaults, BrokerTopicStats topicStats,
+                            Map<String, Object> logConfigDefaults,
                             RequestMetrics requestMetrics, MeterRegistry registry, Time time) {
         this.properties = properties;
         this.security = security;
         this.securityBootstrap = securityBootstrap;
         this.authorizer = authorizer;
         this.logConfigDefaults = logConfigDefaults;
-        this.topicStats = topicStats;
         this.requestMetrics = requestMetrics;
         this.registry = registry;
         this.time = time;
@@ -147,19 +147,21 @@ final class BrokerComponentsBuilder {
     BrokerComponents.Storage lockLogDirs(BrokerComponents.ZooKeeper zooKeeper) throws IOException {
         DefaultScheduler scheduler = new DefaultScheduler(SCHEDULER_THREADS, "broker-" + properties.id() + "-scheduler");
         stops.add(Step.SCHEDULER, scheduler::shutdown);
-        LogManager logManager = new LogManager(logDirs(), new LogManager.Settings(
+        LogDirFailureChannel logDirFailures = new LogDirFailureChannel();
+        LogManager.Settings settings = new LogManager.Settings(
             properties.numRecoveryThreadsPerDataDir(), properties.logRetentionCheckIntervalMs(),
             properties.logFlushSchedulerIntervalMs(), properties.logFlushOffsetCheckpointIntervalMs(),
             properties.replicaHighWatermarkCheckpointIntervalMs(), properties.producerIdExpirationMs(),
-            properties.producerIdExpirationCheckIntervalMs()), scheduler, time);
-        stops.add(Step.LOG_MANAGER, logManager::shutdown);
+            properties.producerIdExpirationCheckIntervalMs());
         if (properties.logCleanerEnable()) {
-            logManager.enableCleaner(new LogCleaner.Config(properties.logCleanerThreads(),
+            settings = settings.withCleaner(new LogCleaner.Config(properties.logCleanerThreads(),
                 properties.logCleanerDedupeBufferSize(), properties.logCleanerIoBufferSize(),
                 properties.logCleanerBackoffMs()));
         }
+        LogManager logManager = new LogManager(logDirs(), settings, scheduler, time, logDirFailures);
+        stops.add(Step.LOG_MANAGER, logManager::shutdown);
         logManager.lockAndVerifyDirs(zooKeeper.clusterId(), properties.id());
-        return new BrokerComponents.Storage(scheduler, logManager);
+        return new BrokerComponents.Storage(scheduler, logManager, logDirFailures);
     }
 
     /** The log directories, as files. */
@@ -185,7 +187,7 @@ final class BrokerComponentsBuilder {
         stops.add(Step.ISR_UPDATER, isrUpdater::close);
         String interBrokerListener = properties.interBrokerListener();
         Predicate<String> topicExists = topic -> metadataCache.topic(topic).isPresent();
-        topicStats.setTopicFilter(topicExists);
+        BrokerTopicStats topicStats = new BrokerTopicStats(registry, topicExists);
         ReplicaComponents replicas = ReplicaComponents.build(new ReplicaComponents.Settings(properties.id(),
                 topic -> logConfigFromZooKeeper(zkClient, topic), isrUpdater, properties.replicaLagTimeMaxMs(),
                 properties.numReplicaFetchers(), ReplicaFetcherManager.config(properties.replicaFetchWaitMaxMs(),
@@ -272,13 +274,11 @@ final class BrokerComponentsBuilder {
         stops.add(Step.REGISTRATION, registration::close);
         registration.register();
         replicas.stateChanges().onRegistered();
-        replicas.logDirFailures().setOfflineReplicasListener(offline -> {
-            try {
-                registration.updateOfflineReplicas(offline);
-            } catch (RuntimeException e) {
-                log.error("Could not publish the offline replicas {} of broker {}", offline, properties.id(), e);
-            }
-        });
+        LogDirFailureHandler logDirFailureHandler = new LogDirFailureHandler(storage.logDirFailures(),
+            replicas.logDirFailures()::takeOffline, registration::updateOfflineReplicas,
+            "broker-" + properties.id() + "-log-dir-failure-handler");
+        stops.add(Step.LOG_DIR_FAILURE_HANDLER, logDirFailureHandler::close);
+        logDirFailureHandler.start();
         controller.startup();
         Optional<ConsumerLagMetrics> consumerLagMetrics = Optional.empty();
         if (properties.consumerLagMetricsIntervalMs() > 0) {

@@ -14,7 +14,6 @@ import io.tributary.broker.config.EndPoint;
 import io.tributary.broker.config.LogConfig;
 import io.tributary.broker.health.BrokerStatus;
 import io.tributary.broker.log.LogManager;
-import io.tributary.broker.metrics.BrokerTopicStats;
 import io.tributary.broker.metrics.RequestMetrics;
 import io.tributary.broker.replica.ReplicaManager;
 import io.tributary.broker.security.AclStore;
@@ -69,7 +68,6 @@ public final class BrokerServer implements BrokerStatus {
     private final Time time;
     private final Map<String, Object> logConfigDefaults;
     private final MeterRegistry registry;
-    private final BrokerTopicStats topicStats;
     private final RequestMetrics requestMetrics;
     private final List<Consumer<BrokerState>> stateListeners = new CopyOnWriteArrayList<>();
     // Each set once, as its start phase ends (so health and tests see ZooKeeper and the logs during recovery).
@@ -120,7 +118,6 @@ public final class BrokerServer implements BrokerStatus {
         this.registry = registry;
         this.logConfigDefaults = LogConfig.brokerDefaults(properties);
         LogConfig.create(logConfigDefaults, Map.of());
-        this.topicStats = new BrokerTopicStats(registry);
         this.requestMetrics = new RequestMetrics(registry);
     }
 
@@ -198,7 +195,7 @@ public final class BrokerServer implements BrokerStatus {
         }
         transitionTo(BrokerState.STARTING);
         BrokerComponentsBuilder builder = new BrokerComponentsBuilder(properties, security, securityBootstrap,
-            authorizer, logConfigDefaults, topicStats, requestMetrics, registry, time);
+            authorizer, logConfigDefaults, requestMetrics, registry, time);
         try {
             zooKeeper = builder.connectZooKeeper();
             storage = builder.lockLogDirs(zooKeeper);
@@ -325,11 +322,6 @@ public final class BrokerServer implements BrokerStatus {
     int requestQueueSize() {
         BrokerComponents built = components;
         return built == null ? 0 : built.requestChannel().size();
-    }
-
-    /** Per-topic throughput counters. */
-    public BrokerTopicStats topicStats() {
-        return topicStats;
     }
 
     public MetadataCache metadataCache() {

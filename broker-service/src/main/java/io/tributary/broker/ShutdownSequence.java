@@ -25,6 +25,8 @@ final class ShutdownSequence {
         CONSUMER_LAG_METRICS("consumer lag metrics"),
         /** Resigns (other brokers elect a new controller) while this broker is still registered. */
         CONTROLLER("controller"),
+        /** Publishes offline replicas into the registration: stops before it. */
+        LOG_DIR_FAILURE_HANDLER("log dir failure handler"),
         /** Deletes this broker's ephemeral registration, so it leaves the live brokers. */
         REGISTRATION("registration"),
         /** No new requests from here on. */

@@ -18,7 +18,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledFuture;
-import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
@@ -67,10 +66,28 @@ public final class LogManager {
      * @param highWatermarkCheckpointIntervalMs period of the high watermark checkpoint, ms
      * @param producerIdExpirationMs        idle producer expiry, ms
      * @param producerExpirationCheckIntervalMs period of the idle producer check, ms
+     * @param cleaner                       the log cleaner's settings, when compacted logs are cleaned
+     *                                      ({@code log.cleaner.enable})
      */
     public record Settings(int recoveryThreadsPerDir, long retentionCheckIntervalMs, long flushCheckIntervalMs,
                            long checkpointIntervalMs, long highWatermarkCheckpointIntervalMs, int producerIdExpirationMs,
-                           long producerExpirationCheckIntervalMs) {
+                           long producerExpirationCheckIntervalMs, Optional<LogCleaner.Config> cleaner) {
+
+        /** Settings without a log cleaner. */
+        public Settings(int recoveryThreadsPerDir, long retentionCheckIntervalMs, long flushCheckIntervalMs,
+                        long checkpointIntervalMs, long highWatermarkCheckpointIntervalMs, int producerIdExpirationMs,
+                        long producerExpirationCheckIntervalMs) {
+            this(recoveryThreadsPerDir, retentionCheckIntervalMs, flushCheckIntervalMs, checkpointIntervalMs,
+                highWatermarkCheckpointIntervalMs, producerIdExpirationMs, producerExpirationCheckIntervalMs,
+                Optional.empty());
+        }
+
+        /** These settings with compacted logs cleaned by a cleaner of {@code config}. */
+        public Settings withCleaner(LogCleaner.Config config) {
+            return new Settings(recoveryThreadsPerDir, retentionCheckIntervalMs, flushCheckIntervalMs,
+                checkpointIntervalMs, highWatermarkCheckpointIntervalMs, producerIdExpirationMs,
+                producerExpirationCheckIntervalMs, Optional.of(config));
+        }
     }
 
     private final List<File> logDirs;
@@ -82,22 +99,34 @@ public final class LogManager {
     private final Map<TopicPartition, PartitionLog> logs = new ConcurrentHashMap<>();
     private final List<ScheduledFuture<?>> tasks = new ArrayList<>();
     private final Object createLock = new Object();
-    private volatile LogCleaner cleaner;
-    private volatile Consumer<File> logDirFailureHandler = dir -> { };
+    private final LogCleaner cleaner;
+    private final LogDirFailureChannel logDirFailures;
+
+    /** A log manager whose failed directories are queued where nobody takes them (tests of the logs alone). */
+    public LogManager(List<File> logDirs, Settings settings, Scheduler scheduler, Time time) {
+        this(logDirs, settings, scheduler, time, new LogDirFailureChannel());
+    }
 
     /**
-     * @param logDirs   the log directories; created if missing
-     * @param settings  intervals and thread counts
-     * @param scheduler runs retention, flushes, checkpoints and delayed deletions
-     * @param time      the clock
+     * @param logDirs        the log directories; created if missing
+     * @param settings       intervals and thread counts
+     * @param scheduler      runs retention, flushes, checkpoints and delayed deletions
+     * @param time           the clock
+     * @param logDirFailures where each directory taken offline is offered, once
      */
-    public LogManager(List<File> logDirs, Settings settings, Scheduler scheduler, Time time) {
+    public LogManager(List<File> logDirs, Settings settings, Scheduler scheduler, Time time,
+                      LogDirFailureChannel logDirFailures) {
+        this.logDirFailures = logDirFailures;
         this.dirs = new LogDirectories(logDirs);
         this.logDirs = dirs.all();
         this.checkpoints = new LogCheckpoints(this.logDirs);
         this.settings = settings;
         this.scheduler = scheduler;
         this.time = time;
+        // The logs map, not this: nothing of a half-built log manager escapes to the cleaner.
+        Map<TopicPartition, PartitionLog> cleanable = logs;
+        this.cleaner = settings.cleaner().map(config -> new LogCleaner(config, this.logDirs,
+            () -> List.copyOf(cleanable.values()), time)).orElse(null);
     }
 
     public List<File> logDirs() {
@@ -109,15 +138,11 @@ public final class LogManager {
         return dirs.offline();
     }
 
-    /** Called, once per directory, when a log directory goes offline. */
-    public void setLogDirFailureHandler(Consumer<File> handler) {
-        this.logDirFailureHandler = handler;
-    }
-
     /**
      * Takes a log directory offline after an I/O error in it (KIP-112): its logs are closed
      * without flushing and forgotten, no new log is created in it, its checkpoints are no longer
-     * written, and the failure handler is told, so the partitions move to other replicas. The
+     * written, and it is offered to the {@link LogDirFailureChannel}, whose handler takes its partitions
+     * offline so that they move to other replicas. The
      * broker keeps serving its other directories. Idempotent.
      *
      * @param dir    a log directory, or a file or directory under one
@@ -141,7 +166,7 @@ public final class LogManager {
                 }
             }
         }
-        logDirFailureHandler.accept(logDir);
+        logDirFailures.offer(logDir);
         return true;
     }
 
@@ -218,13 +243,6 @@ public final class LogManager {
             Files.deleteIfExists(marker.toPath());
         }
         log.info("Loaded {} log(s) from {} in {} ms", logs.size(), logDirs, time.milliseconds() - start);
-    }
-
-    /**
-     * Cleans compacted logs with a {@link LogCleaner} started by {@link #startup()}; call before it.
-     */
-    public void enableCleaner(LogCleaner.Config config) {
-        this.cleaner = new LogCleaner(config, logDirs, this::allLogs, time);
     }
 
     /** The log cleaner, when enabled. */

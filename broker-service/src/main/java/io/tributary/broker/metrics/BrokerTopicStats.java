@@ -29,7 +29,7 @@ import java.util.function.Predicate;
  * since Micrometer cannot register one name with and without a tag.
  *
  * <p>Series exist only for topics that exist: a topic's series are created on first use if the
- * topic filter ({@link #setTopicFilter}, the broker's metadata) knows it, and go when the topic
+ * topic filter (the broker's metadata, given to the constructor) knows it, and go when the topic
  * is deleted ({@link #removeTopic}). So clients naming topics that do not exist cannot grow the
  * number of series, and a fetch answered after a topic's deletion does not bring its series back.
  * The filter is asked inside the map's atomic creation, so with {@link #removeTopic} called after
@@ -56,11 +56,20 @@ public final class BrokerTopicStats {
     private final ConcurrentHashMap<String, TopicMeters> topics = new ConcurrentHashMap<>();
     private final Counter replicationBytesIn;
     private final Counter replicationBytesOut;
-    private volatile Predicate<String> topicExists = topic -> true;
+    private final Predicate<String> topicExists;
 
-    /** @param registry where the meters are registered */
+    /** Stats for every topic named, for code run without the broker's metadata (tests of single parts). */
     public BrokerTopicStats(MeterRegistry registry) {
+        this(registry, topic -> true);
+    }
+
+    /**
+     * @param registry    where the meters are registered
+     * @param topicExists which topics may have series: those of the broker's metadata
+     */
+    public BrokerTopicStats(MeterRegistry registry, Predicate<String> topicExists) {
         this.registry = registry;
+        this.topicExists = topicExists;
         this.replicationBytesIn = Counter.builder(PREFIX + "replicationbytesin")
             .description("Bytes appended by this broker's followers, from their leaders").register(registry);
         this.replicationBytesOut = Counter.builder(PREFIX + "replicationbytesout")
@@ -70,13 +79,6 @@ public final class BrokerTopicStats {
     /** Stats that go nowhere, for code run without a registry (tests of single parts). */
     public static BrokerTopicStats noop() {
         return new BrokerTopicStats(new SimpleMeterRegistry());
-    }
-
-    /**
-     * Which topics may have series: those of the broker's metadata. Until set, every topic.
-     */
-    public void setTopicFilter(Predicate<String> topicExists) {
-        this.topicExists = topicExists;
     }
 
     /** The counters of {@code topic}, created on first use; null if the topic does not exist. */

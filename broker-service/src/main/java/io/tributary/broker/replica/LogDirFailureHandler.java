@@ -1,69 +1,92 @@
 package io.tributary.broker.replica;
 
+import io.tributary.broker.log.LogDirFailureChannel;
 import java.io.File;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What this broker does when one of its log directories fails (KIP-112): every partition in it
- * goes offline here until a restart, its fetcher stops, its leadership ends (the group coordinator
- * is told), the requests waiting on it complete, and the cluster is told the offline replicas so
- * the controller elects other leaders.
+ * The thread that handles failed log directories, as the {@code LogDirFailureHandler} of Kafka's
+ * {@code ReplicaManager}: it takes each directory from the {@link LogDirFailureChannel}, takes its
+ * partitions offline ({@link LogDirFailures}) and publishes this broker's offline replicas, so
+ * that the controller moves their leadership elsewhere.
  *
- * <p>Thread-safe. {@link #onLogDirFailure} runs on the thread that met the I/O error; the waiting
- * requests and the cluster are told on the completion thread.
+ * <p>Built and started once the broker has registered (it publishes into the registration);
+ * directories that failed before wait in the channel. A failed publication is logged and the
+ * thread goes on. Thread-safe: {@link #close} may be called from any thread, once.
  */
-public final class LogDirFailureHandler {
+public final class LogDirFailureHandler implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(LogDirFailureHandler.class);
+    private static final long POLL_MS = 300;
 
-    private final HostedPartitions partitions;
-    private final ReplicaFetcherManager fetcherManager;
-    private final LeadershipListeners leadershipListeners;
-    private final DelayedRequests delayed;
-    private volatile Consumer<Set<TopicPartition>> offlineReplicasListener = tps -> { };
-
-    LogDirFailureHandler(HostedPartitions partitions, ReplicaFetcherManager fetcherManager,
-                         LeadershipListeners leadershipListeners, DelayedRequests delayed) {
-        this.partitions = partitions;
-        this.fetcherManager = fetcherManager;
-        this.leadershipListeners = leadershipListeners;
-        this.delayed = delayed;
-    }
+    private final LogDirFailureChannel channel;
+    private final Function<File, Set<TopicPartition>> takeOffline;
+    private final Consumer<Set<TopicPartition>> publishOfflineReplicas;
+    private final Thread thread;
+    private volatile boolean stopping;
 
     /**
-     * Tells {@code listener} (on a background thread) the partitions whose replica here is offline,
-     * each time the set grows; set once the broker is registered, since it publishes them there.
+     * @param channel                where the log manager offers failed directories
+     * @param takeOffline            takes a directory's partitions offline on this broker and answers every
+     *                               partition offline here ({@link LogDirFailures#takeOffline})
+     * @param publishOfflineReplicas tells the cluster every partition whose replica here is offline
+     * @param threadName             the handler thread's name
      */
-    public void setOfflineReplicasListener(Consumer<Set<TopicPartition>> listener) {
-        this.offlineReplicasListener = listener;
+    public LogDirFailureHandler(LogDirFailureChannel channel, Function<File, Set<TopicPartition>> takeOffline,
+                                Consumer<Set<TopicPartition>> publishOfflineReplicas, String threadName) {
+        this.channel = channel;
+        this.takeOffline = takeOffline;
+        this.publishOfflineReplicas = publishOfflineReplicas;
+        this.thread = new Thread(this::run, threadName);
+        thread.setDaemon(true);
     }
 
-    /** {@code logDir} went offline: its partitions stop here and the cluster is told. */
-    public void onLogDirFailure(File logDir) {
-        List<TopicPartition> lost = new ArrayList<>();
-        for (Partition partition : List.copyOf(partitions.all())) {
-            boolean inDir = partition.log().map(l -> l.dir().getParentFile().equals(logDir)).orElse(false);
-            if (inDir) {
-                TopicPartition tp = partition.topicPartition();
-                partitions.markOffline(tp);
-                fetcherManager.removePartitions(Set.of(tp));
-                if (partition.isLeader()) {
-                    leadershipListeners.resigned(tp);
-                }
-                lost.add(tp);
+    /** Starts the thread; directories already in the channel are handled first. */
+    public void start() {
+        thread.start();
+    }
+
+    private void run() {
+        while (!stopping) {
+            File logDir;
+            try {
+                logDir = channel.poll(POLL_MS);
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (logDir != null) {
+                handle(logDir);
             }
         }
-        log.error("Broker {}: replicas {} are offline with log directory {}", partitions.brokerId(), lost, logDir);
-        Set<TopicPartition> offline = partitions.offline();
-        delayed.runLater(() -> {
-            lost.forEach(delayed::checkAndComplete);
-            offlineReplicasListener.accept(offline);
-        });
+    }
+
+    private void handle(File logDir) {
+        Set<TopicPartition> offline;
+        try {
+            offline = takeOffline.apply(logDir);
+        } catch (RuntimeException e) {
+            log.error("Could not take the partitions of the failed log directory {} offline", logDir, e);
+            return;
+        }
+        try {
+            publishOfflineReplicas.accept(offline);
+        } catch (RuntimeException e) {
+            log.error("Could not publish the offline replicas {}", offline, e);
+        }
+    }
+
+    /** Stops the thread, waiting for a directory being handled to be done. */
+    @Override
+    public void close() throws InterruptedException {
+        stopping = true;
+        if (thread.isAlive()) {
+            thread.interrupt();
+            thread.join();
+        }
     }
 }

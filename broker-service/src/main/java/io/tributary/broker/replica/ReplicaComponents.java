@@ -18,15 +18,16 @@ import org.apache.kafka.common.utils.Time;
  * The replica layer of one broker, built once in dependency order so that no part needs a setter
  * or sees a half-built other: the hosted partitions and the purgatories first, then the fetchers
  * (which see only {@link FollowerPartitions}), then the {@link ReplicaManager}, the role changes
- * ({@link ReplicaStateChanges}, to register with the metadata cache) and the log-directory failure
- * handling (registered with the {@link LogManager} here).
+ * ({@link ReplicaStateChanges}, to register with the metadata cache) and what a failed log
+ * directory does to the replicas ({@link LogDirFailures}, run by the broker's
+ * {@link LogDirFailureHandler} thread once it has registered).
  *
  * @param replicaManager produce, fetch and the partition operations
  * @param stateChanges   applies the cluster's partition states to this broker's replicas
- * @param logDirFailures takes a failed log directory's partitions offline
+ * @param logDirFailures takes a failed log directory's partitions offline (on the handler thread)
  */
 public record ReplicaComponents(ReplicaManager replicaManager, ReplicaStateChanges stateChanges,
-                                LogDirFailureHandler logDirFailures) {
+                                LogDirFailures logDirFailures) {
 
     /**
      * What the replica layer is built from.
@@ -73,9 +74,7 @@ public record ReplicaComponents(ReplicaManager replicaManager, ReplicaStateChang
             stats, settings.topicStats());
         ReplicaStateChanges stateChanges = new ReplicaStateChanges(partitions, logManager, metadataCache, brokerEpoch,
             settings.logConfigs(), fetcherManager, delayed, leadershipListeners, partitionContext, settings.topicStats());
-        LogDirFailureHandler logDirFailures = new LogDirFailureHandler(partitions, fetcherManager, leadershipListeners,
-            delayed);
-        logManager.setLogDirFailureHandler(logDirFailures::onLogDirFailure);
+        LogDirFailures logDirFailures = new LogDirFailures(partitions, fetcherManager, leadershipListeners, delayed);
         return new ReplicaComponents(replicaManager, stateChanges, logDirFailures);
     }
 

@@ -1,6 +1,7 @@
 package io.tributary.broker.architecture;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noMethods;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -100,6 +101,35 @@ class LayeringTest {
                 "..broker.producer..", "..broker.network..", "..broker.api..", "..broker.group..", "..broker.metrics..",
                 "..broker.security..")
             .should().dependOnClassesThat().resideInAPackage("org.springframework..")
+            .check(classes);
+    }
+
+    /**
+     * Parts are wired once, through their constructors (issue 16, item 3): no setter takes a callback
+     * or a collaborator after construction, as {@code setLogDirFailureHandler} and
+     * {@code setReplicaManager(this)} once did.
+     */
+    @Test
+    void noPartIsWiredBySetter() {
+        noMethods().that().areDeclaredInClassesThat().resideInAPackage("io.tributary.broker..")
+            .and().haveNameMatching("set[A-Z].*")
+            .should(new com.tngtech.archunit.lang.ArchCondition<com.tngtech.archunit.core.domain.JavaMethod>(
+                    "take a callback or a broker part") {
+                @Override
+                public void check(com.tngtech.archunit.core.domain.JavaMethod method,
+                                  com.tngtech.archunit.lang.ConditionEvents events) {
+                    for (com.tngtech.archunit.core.domain.JavaClass type : method.getRawParameterTypes()) {
+                        boolean callback = type.isAnnotatedWith(FunctionalInterface.class)
+                            || type.getPackageName().startsWith("java.util.function");
+                        boolean part = type.getPackageName().startsWith("io.tributary.broker")
+                            && !type.isRecord() && !type.isEnum();
+                        if (callback || part) {
+                            events.add(com.tngtech.archunit.lang.SimpleConditionEvent.satisfied(method,
+                                method.getFullName() + " takes " + type.getName()));
+                        }
+                    }
+                }
+            })
             .check(classes);
     }
 }

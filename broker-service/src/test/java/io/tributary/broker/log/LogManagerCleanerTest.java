@@ -40,8 +40,8 @@ class LogManagerCleanerTest {
     @BeforeEach
     void start() throws IOException {
         dir = new File(tmp, "data");
-        manager = new LogManager(List.of(dir), SETTINGS, scheduler, time);
-        manager.enableCleaner(new LogCleaner.Config(1, 1 << 20, 64 * 1024, 20));
+        manager = new LogManager(List.of(dir), SETTINGS.withCleaner(new LogCleaner.Config(1, 1 << 20, 64 * 1024, 20)),
+            scheduler, time);
         manager.lockAndVerifyDirs("cluster", 1);
         manager.loadLogs(topic -> config("segment.bytes", "1024"));
     }
