@@ -13,7 +13,7 @@ import java.util.List;
  * @param partitions    partitions of each freshly created topic (count)
  * @param rounds        measured runs per scenario and broker (count); medians are taken across them
  * @param scenarios     what to measure, in order (see {@link Scenario#named})
- * @param warmupRecords records produced once per broker before measuring, not reported (count; 0 skips)
+ * @param warmupRecords records produced once per broker and scenario before measuring, not reported (count; 0 skips)
  * @param brokerHeap    heap given to each broker JVM, as for {@code -Xmx} (e.g. {@code 1g})
  * @param runTimeout    longest a single tool run may take before it is killed
  * @param pause         idle time between two runs, to let the previous run's work settle

@@ -102,25 +102,28 @@ public final class BrokerBenchmark {
         if (settings.warmupRecords() <= 0) {
             return;
         }
-        System.out.printf("%nWarm-up (not reported): %,d records per broker, %s%n", settings.warmupRecords(),
-                settings.scenarios().get(0).describe());
-        for (BrokerUnderTest broker : brokers) {
-            RunResult r = measure(broker, settings.scenarios().get(0), 0, "warmup", settings.warmupRecords());
-            System.out.println(r.line());
+        // Every scenario once: each takes paths of its own (acks=all's idempotent producer, lz4, fetches), and
+        // a path first taken while measuring makes the JIT deoptimize and recompile hot methods in that run.
+        System.out.printf("%nWarm-up (not reported): %,d records per broker and scenario%n", settings.warmupRecords());
+        for (Scenario scenario : settings.scenarios()) {
+            for (BrokerUnderTest broker : brokers) {
+                RunResult r = measure(broker, scenario, 0, "warmup-" + scenario.name(), settings.warmupRecords());
+                System.out.println(r.line());
+            }
         }
     }
 
     private RunResult measure(BrokerUnderTest broker, Scenario scenario, int round, String topic, long records)
             throws Exception {
         if (!broker.isAlive()) {
-            return new RunResult(broker.name(), scenario.name(), round, null, 0, 0, 0, 0,
+            return new RunResult(broker.name(), scenario.name(), round, null, 0, 0, 0, 0, 0,
                     "the broker process is not running; its log " + broker.logFile() + " ends with:\n"
                             + LogTail.of(broker.logFile(), 40));
         }
         try {
             broker.createTopic(topic, settings.partitions(), scenario.topicConfigs());
         } catch (Exception e) {
-            return new RunResult(broker.name(), scenario.name(), round, null, 0, 0, 0, 0,
+            return new RunResult(broker.name(), scenario.name(), round, null, 0, 0, 0, 0, 0,
                     "creating topic " + topic + " failed: " + e + "\n  broker log " + broker.logFile()
                             + " ends with:\n" + LogTail.of(broker.logFile(), 40));
         }

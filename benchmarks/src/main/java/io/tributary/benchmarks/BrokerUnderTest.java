@@ -72,6 +72,11 @@ abstract class BrokerUnderTest {
         return CpuClock.processSeconds(process.pid());
     }
 
+    /** CPU seconds the broker's JIT compiler threads used so far (see {@link CpuClock#compilerSeconds}). */
+    final double jitCpuSeconds() {
+        return CpuClock.compilerSeconds(process.pid());
+    }
+
     /** Starts the broker and waits until an Admin client sees it in the cluster; returns the time taken. */
     final Duration start() throws IOException, InterruptedException {
         Instant begin = Instant.now();

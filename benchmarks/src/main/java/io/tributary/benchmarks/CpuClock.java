@@ -1,6 +1,7 @@
 package io.tributary.benchmarks;
 
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,6 +16,37 @@ final class CpuClock {
     static double processSeconds(long pid) {
         return ProcessHandle.of(pid).flatMap(p -> p.info().totalCpuDuration())
                 .map(CpuClock::seconds).orElse(Double.NaN);
+    }
+
+    /**
+     * CPU seconds used so far by the JIT compiler threads of the live JVM {@code pid} (its
+     * {@code C1 CompilerThread}s and {@code C2 CompilerThread}s, user + system, from
+     * {@code /proc/<pid>/task}), or NaN where there is no {@code /proc}. Only threads alive when read
+     * count: a compiler thread the JVM retires between two readings takes its share out of the
+     * difference (with 2 cores the JVM keeps one thread of each compiler).
+     */
+    static double compilerSeconds(long pid) {
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc", Long.toString(pid), "task"))) {
+            long ticks = 0;
+            for (Path task : tasks) {
+                try {
+                    String comm = Files.readString(task.resolve("comm")).trim();
+                    if (!comm.startsWith("C1 CompilerThre") && !comm.startsWith("C2 CompilerThre")) {
+                        continue;
+                    }
+                    String stat = Files.readString(task.resolve("stat"));
+                    // Fields after the command, which is in parentheses and may hold spaces: utime is
+                    // the 14th field of the line, stime the 15th.
+                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
+                    ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]);
+                } catch (IOException | RuntimeException e) {
+                    // the thread ended while being read
+                }
+            }
+            return ticks / (double) ClockTicks.PER_SECOND;
+        } catch (IOException | RuntimeException e) {
+            return Double.NaN;
+        }
     }
 
     /**

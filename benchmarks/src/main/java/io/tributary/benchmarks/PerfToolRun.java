@@ -22,12 +22,13 @@ final class PerfToolRun {
      * @param exitCode    the tool's exit code, -1 if it was killed
      * @param timedOut    whether it was killed for running past the timeout
      * @param brokerCpuS  CPU seconds of the broker process during the run (user + system)
+     * @param brokerJitCpuS the part of {@code brokerCpuS} its JIT compiler threads used
      * @param toolCpuS    CPU seconds of the tool's JVM, sampled every 200 ms (a lower bound)
      * @param machineCpuS busy CPU seconds of the whole machine during the run
      * @param wallS       wall-clock seconds from start to exit
      * @param output      the file with the tool's stdout and stderr
      */
-    record Measured(int exitCode, boolean timedOut, double brokerCpuS, double toolCpuS, double machineCpuS,
+    record Measured(int exitCode, boolean timedOut, double brokerCpuS, double brokerJitCpuS, double toolCpuS, double machineCpuS,
                     double wallS, Path output) {
     }
 
@@ -62,6 +63,7 @@ final class PerfToolRun {
         toolArgs.addAll(args);
         List<String> command = launcher.mainClass(List.of("-Xms512m", "-Xmx512m"), mainClass, toolArgs);
         double brokerCpu0 = broker.cpuSeconds();
+        double brokerJitCpu0 = broker.jitCpuSeconds();
         double machineCpu0 = CpuClock.machineBusySeconds();
         long start = System.nanoTime();
         Process process = JavaLauncher.start(command, outputDir, output);
@@ -78,7 +80,8 @@ final class PerfToolRun {
         }
         current = null;
         double wall = (System.nanoTime() - start) / 1e9;
-        return new Measured(timedOut ? -1 : process.exitValue(), timedOut, broker.cpuSeconds() - brokerCpu0, toolCpu,
+        return new Measured(timedOut ? -1 : process.exitValue(), timedOut, broker.cpuSeconds() - brokerCpu0,
+                Math.max(0, broker.jitCpuSeconds() - brokerJitCpu0), toolCpu,
                 CpuClock.machineBusySeconds() - machineCpu0, wall, output);
     }
 
@@ -89,14 +92,15 @@ final class PerfToolRun {
     RunResult failed(BrokerUnderTest broker, Scenario scenario, int round, Measured m, String tool, String error)
             throws IOException {
         String why = m.timedOut() ? tool + " did not finish within " + timeout : error;
-        return new RunResult(broker.name(), scenario.name(), round, null, m.brokerCpuS(), m.toolCpuS(), m.machineCpuS(),
+        return new RunResult(broker.name(), scenario.name(), round, null, m.brokerCpuS(), m.brokerJitCpuS(), m.toolCpuS(),
+                m.machineCpuS(),
                 m.wallS(), why + "\n  " + tool + " output " + m.output() + " ends with:\n" + LogTail.of(m.output(), 25)
                         + "  broker log " + broker.logFile() + " ends with:\n" + LogTail.of(broker.logFile(), 40));
     }
 
     /** A successful run. */
     static RunResult succeeded(BrokerUnderTest broker, Scenario scenario, int round, Measured m, PerfSummary summary) {
-        return new RunResult(broker.name(), scenario.name(), round, summary, m.brokerCpuS(), m.toolCpuS(),
+        return new RunResult(broker.name(), scenario.name(), round, summary, m.brokerCpuS(), m.brokerJitCpuS(), m.toolCpuS(),
                 m.machineCpuS(), m.wallS(), null);
     }
 

@@ -7,8 +7,8 @@ import java.util.function.ToDoubleFunction;
 /** Prints, per scenario, each broker's medians across rounds and Tributary's ratios to Kafka. */
 final class Report {
 
-    private static final String HEADER = String.format("  %-10s %12s %8s %9s %8s %13s %12s %6s",
-            "broker", "records/s", "MB/s", "avg ms", "p99 ms", "broker CPU s", "CPU us/rec", "runs");
+    private static final String HEADER = String.format("  %-10s %12s %8s %9s %8s %13s %12s %13s %6s",
+            "broker", "records/s", "MB/s", "avg ms", "p99 ms", "broker CPU s", "CPU us/rec", "work us/rec", "runs");
 
     private final BenchmarkSettings settings;
     private final BenchmarkSecurity security;
@@ -34,17 +34,19 @@ final class Report {
                 Medians baseline = medians("baseline", scenario);
                 baseline.print(out);
                 if (baseline.runs > 0 && tributary.runs > 0) {
-                    out.printf("  tributary/baseline: throughput %.2fx, CPU per record %.2fx%s%n",
+                    out.printf("  tributary/baseline: throughput %.2fx, CPU per record %.2fx (work threads %.2fx)%s%n",
                             tributary.recordsPerSecond / baseline.recordsPerSecond,
                             tributary.cpuMicrosPerRecord / baseline.cpuMicrosPerRecord,
+                            tributary.workCpuMicrosPerRecord / baseline.workCpuMicrosPerRecord,
                             scenario.consume() ? "" : ", p99 latency " + ratio(tributary.p99Ms, baseline.p99Ms));
                 }
             }
             if (kafka.runs > 0 && tributary.runs > 0) {
                 out.printf("  tributary/kafka: throughput %.2fx (higher is better), CPU per record %.2fx"
-                                + " (lower is better)%s%n",
+                                + " (work threads %.2fx; lower is better)%s%n",
                         tributary.recordsPerSecond / kafka.recordsPerSecond,
                         tributary.cpuMicrosPerRecord / kafka.cpuMicrosPerRecord,
+                        tributary.workCpuMicrosPerRecord / kafka.workCpuMicrosPerRecord,
                         scenario.consume() ? "" : String.format(", avg latency %.2fx, p99 latency %s",
                                 tributary.avgLatencyMs / kafka.avgLatencyMs, ratio(tributary.p99Ms, kafka.p99Ms)));
             } else {
@@ -66,7 +68,8 @@ final class Report {
         return new Medians(broker, ok.size(), attempted,
                 median(ok, r -> r.summary().recordsPerSecond()), median(ok, r -> r.summary().mbPerSecond()),
                 median(ok, r -> r.summary().avgLatencyMs()), median(ok, r -> r.summary().p99LatencyMs()),
-                median(ok, RunResult::brokerCpuS), median(ok, RunResult::cpuMicrosPerRecord));
+                median(ok, RunResult::brokerCpuS), median(ok, RunResult::cpuMicrosPerRecord),
+                median(ok, RunResult::workCpuMicrosPerRecord));
     }
 
     /** The median of {@code f} over {@code runs} (mean of the middle two for an even count), NaN if none. */
@@ -83,13 +86,17 @@ final class Report {
         return Double.isNaN(value) ? "-" : String.format(format, value);
     }
 
-    /** One broker's medians in one scenario; throughput in records/s and MB/s, latency in ms, CPU in s and us. */
+    /**
+     * One broker's medians in one scenario; throughput in records/s and MB/s, latency in ms, CPU in s
+     * and us; {@code workCpuMicrosPerRecord} leaves out the JIT compiler threads.
+     */
     private record Medians(String broker, int runs, long attempted, double recordsPerSecond, double mbPerSecond,
-                           double avgLatencyMs, double p99Ms, double cpuSeconds, double cpuMicrosPerRecord) {
+                           double avgLatencyMs, double p99Ms, double cpuSeconds, double cpuMicrosPerRecord,
+                           double workCpuMicrosPerRecord) {
         void print(PrintStream out) {
-            out.printf("  %-10s %,12.0f %8.2f %9s %8s %13.2f %12.2f %6s%n", broker, recordsPerSecond,
+            out.printf("  %-10s %,12.0f %8.2f %9s %8s %13.2f %12.2f %13.2f %6s%n", broker, recordsPerSecond,
                     mbPerSecond, orDash("%.2f", avgLatencyMs), orDash("%.1f", p99Ms), cpuSeconds, cpuMicrosPerRecord,
-                    runs + "/" + attempted);
+                    workCpuMicrosPerRecord, runs + "/" + attempted);
         }
     }
 }

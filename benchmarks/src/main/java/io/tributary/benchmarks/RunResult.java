@@ -8,13 +8,17 @@ package io.tributary.benchmarks;
  * @param round        round number, from 1
  * @param summary      the tool's summary (no latency for ConsumerPerformance), null if the run failed
  * @param brokerCpuS   CPU seconds the broker process used during the run (user + system)
+ * @param brokerJitCpuS the part of {@code brokerCpuS} its JIT compiler threads used: a JVM still
+ *                     compiling the paths a new connection takes (a new producer deoptimizes hot
+ *                     methods) spends up to half of the broker's CPU there, which varies from
+ *                     round to round and says nothing of the code under test
  * @param producerCpuS CPU seconds of the tool's JVM (producer or consumer), sampled every 200 ms (a lower bound)
  * @param machineCpuS  busy CPU seconds of the whole machine during the run, all processes
  * @param wallS        wall-clock seconds from starting the tool until it exited
  * @param error        why the run failed, null if it succeeded
  */
 record RunResult(String broker, String scenario, int round, PerfSummary summary, double brokerCpuS,
-                 double producerCpuS, double machineCpuS, double wallS, String error) {
+                 double brokerJitCpuS, double producerCpuS, double machineCpuS, double wallS, String error) {
 
     boolean ok() {
         return summary != null;
@@ -23,6 +27,11 @@ record RunResult(String broker, String scenario, int round, PerfSummary summary,
     /** Broker CPU microseconds per record sent. */
     double cpuMicrosPerRecord() {
         return brokerCpuS * 1e6 / summary.records();
+    }
+
+    /** Broker CPU microseconds per record outside the JIT compiler threads: the work threads' share. */
+    double workCpuMicrosPerRecord() {
+        return (brokerCpuS - brokerJitCpuS) * 1e6 / summary.records();
     }
 
     /** One line for the progress log. */
@@ -34,8 +43,9 @@ record RunResult(String broker, String scenario, int round, PerfSummary summary,
         String latency = Double.isNaN(summary.avgLatencyMs()) ? ""
                 : String.format(" avg %8.2f ms p99 %6.0f ms", summary.avgLatencyMs(), summary.p99LatencyMs());
         return head + String.format(" %,10.0f rec/s %7.2f MB/s%s | broker CPU %6.2f s"
-                        + " (%5.2f us/rec), client CPU %6.2f s, machine busy %6.2f s, wall %6.2f s",
+                        + " (%5.2f us/rec; JIT %5.2f s, work %5.2f us/rec), client CPU %6.2f s, machine busy %6.2f s, wall %6.2f s",
                 summary.recordsPerSecond(), summary.mbPerSecond(), latency, brokerCpuS, cpuMicrosPerRecord(),
+                brokerJitCpuS, workCpuMicrosPerRecord(),
                 producerCpuS, machineCpuS, wallS);
     }
 }
