@@ -9,6 +9,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.ReentrantLock;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.KafkaStorageException;
 import org.apache.kafka.common.record.internal.MemoryRecords;
@@ -43,7 +44,7 @@ final class LocalLog {
     /** The log lines of the local log keep the category they had before it was split from {@link PartitionLog}. */
     private static final Logger log = LoggerFactory.getLogger(PartitionLog.class);
 
-    private final Object lock;
+    private final ReentrantLock lock;
     private final TopicPartition topicPartition;
     private final LogSegments segments;
     private final Scheduler scheduler;
@@ -60,7 +61,7 @@ final class LocalLog {
     /**
      * @param lock the owning log's lock, taken by {@link #flush}
      */
-    LocalLog(Object lock, File dir, TopicPartition topicPartition, LogConfig config, LogSegments segments,
+    LocalLog(ReentrantLock lock, File dir, TopicPartition topicPartition, LogConfig config, LogSegments segments,
              long recoveryPoint, LogOffsetMetadata nextOffsetMetadata, Scheduler scheduler, Time time) {
         this.lock = lock;
         this.dir = dir;
@@ -250,11 +251,14 @@ final class LocalLog {
             for (LogSegment segment : segments.holdingRange(recoveryPoint, offset)) {
                 segment.flush();
             }
-            synchronized (lock) {
+            lock.lock();
+            try {
                 if (offset > recoveryPoint) {
                     recoveryPoint = Math.min(offset, logEndOffset());
                     lastFlushedTimeMs = time.milliseconds();
                 }
+            } finally {
+                lock.unlock();
             }
         } catch (RuntimeException e) {
             if (!closed) {

@@ -49,7 +49,8 @@ final class LogRetention {
 
     private static int deleteSegments(PartitionLog partitionLog, LogSegments.DeletionPredicate predicate, String reason) {
         LocalLog localLog = partitionLog.localLog();
-        synchronized (partitionLog.lock()) {
+        partitionLog.lock().lock();
+        try {
             if (localLog.isClosed()) {
                 return 0;
             }
@@ -72,6 +73,8 @@ final class LogRetention {
                 partitionLog.maybeIncrementLogStartOffset(newStart, "segment deletion by " + reason);
             }
             return deletable.size();
+        } finally {
+            partitionLog.lock().unlock();
         }
     }
 }

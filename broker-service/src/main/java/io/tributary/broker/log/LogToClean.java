@@ -45,11 +45,14 @@ record LogToClean(PartitionLog log, long firstDirtyOffset, long firstUncleanable
      * from the log.
      */
     Map<Long, ProducerBatchRef> lastBatchesOfActiveProducers() {
-        synchronized (log.lock()) {
+        log.lock().lock();
+        try {
             Map<Long, ProducerBatchRef> out = new HashMap<>();
             log.producerStateManager().activeProducers().forEach((id, entry) ->
                 out.put(id, new ProducerBatchRef(entry.lastDataOffset(), entry.producerEpoch())));
             return out;
+        } finally {
+            log.lock().unlock();
         }
     }
 

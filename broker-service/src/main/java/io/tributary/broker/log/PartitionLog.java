@@ -7,6 +7,7 @@ import java.io.File;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.locks.ReentrantLock;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.KafkaStorageException;
@@ -26,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * offset, the last is active; recoveryPoint &lt;= logEndOffset and everything below it is on disk.
  *
  * <p>Thread-safety: every change (append, roll, truncation, retention, config) holds the log's
- * lock; reads never lock and see a consistent prefix bounded by the volatile end offsets.
+ * lock, a {@link ReentrantLock} (so that a caller that must not wait can try it); reads never lock and see a consistent prefix bounded by the volatile end offsets.
  * The cleaner reads non-active segments without the lock and swaps cleaned segments in under it
  * ({@link #replaceSegments}); every other change that removes or rewrites segments bumps
  * {@link #segmentsVersion()}, and a swap prepared against an older version is refused.
@@ -50,7 +51,7 @@ public final class PartitionLog {
 
     private static final Logger log = LoggerFactory.getLogger(PartitionLog.class);
 
-    private final Object lock = new Object();
+    private final ReentrantLock lock = new ReentrantLock();
     private final TopicPartition topicPartition;
     private final LocalLog localLog;
     private final LogAppender appender;
@@ -167,8 +168,11 @@ public final class PartitionLog {
     public LogAppendInfo appendAsLeader(MemoryRecords records, int leaderEpoch) {
         LogValidator.BatchSummary summary = LogValidator.analyze(topicPartition, records, config(), true);
         MemoryRecords valid = summary.wholeBatches(records);
-        synchronized (lock) {
+        lock.lock();
+        try {
             return appender.appendAsLeader(summary, valid, leaderEpoch, logStartOffset);
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -181,8 +185,11 @@ public final class PartitionLog {
     public LogAppendInfo appendAsFollower(MemoryRecords records) {
         LogValidator.BatchSummary summary = LogValidator.analyze(topicPartition, records, config(), false);
         MemoryRecords valid = summary.wholeBatches(records);
-        synchronized (lock) {
+        lock.lock();
+        try {
             return appender.appendAsFollower(summary, valid, logStartOffset);
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -191,8 +198,11 @@ public final class PartitionLog {
      * flushes the previous segment in the background (which advances the recovery point).
      */
     public LogSegment roll() {
-        synchronized (lock) {
+        lock.lock();
+        try {
             return appender.roll();
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -225,7 +235,8 @@ public final class PartitionLog {
         if (hw.positionKnown()) {
             return hw;
         }
-        synchronized (lock) {
+        lock.lock();
+        try {
             hw = highWatermark.metadata();
             if (!hw.positionKnown()) {
                 hw = convertToOffsetMetadata(hw.messageOffset());
@@ -234,6 +245,8 @@ public final class PartitionLog {
                 }
             }
             return hw;
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -248,16 +261,22 @@ public final class PartitionLog {
      * @return whether it moved
      */
     public boolean maybeIncrementHighWatermark(LogOffsetMetadata newHighWatermark) {
-        synchronized (lock) {
+        lock.lock();
+        try {
             return highWatermark.maybeIncrement(newHighWatermark, localLog.logEndOffsetMetadata(),
                 activeSegment().baseOffset());
+        } finally {
+            lock.unlock();
         }
     }
 
     /** Sets the high watermark, e.g. from a follower's fetch response or after truncation. */
     public void updateHighWatermark(long offset) {
-        synchronized (lock) {
+        lock.lock();
+        try {
             highWatermark.update(offset, logStartOffset, localLog.logEndOffsetMetadata());
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -268,7 +287,8 @@ public final class PartitionLog {
      * @throws OffsetOutOfRangeException if {@code newLogStartOffset} is above the high watermark
      */
     public boolean maybeIncrementLogStartOffset(long newLogStartOffset, String reason) {
-        synchronized (lock) {
+        lock.lock();
+        try {
             localLog.checkOpen();
             if (newLogStartOffset > highWatermark()) {
                 throw new OffsetOutOfRangeException("Cannot increment the log start offset of " + topicPartition + " to "
@@ -291,6 +311,8 @@ public final class PartitionLog {
             }
             log.info("Incremented the log start offset of {} to {} ({})", topicPartition, newLogStartOffset, reason);
             return true;
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -326,7 +348,8 @@ public final class PartitionLog {
      * @return whether anything was removed
      */
     public boolean truncateTo(long targetOffset) {
-        synchronized (lock) {
+        lock.lock();
+        try {
             localLog.checkOpen();
             if (targetOffset >= logEndOffset()) {
                 return false;
@@ -352,12 +375,15 @@ public final class PartitionLog {
             } catch (IOException e) {
                 throw new KafkaStorageException("Error truncating " + topicPartition + " to " + targetOffset, e);
             }
+        } finally {
+            lock.unlock();
         }
     }
 
     /** Deletes every segment and restarts the log empty at {@code newOffset}. */
     public void truncateFullyAndStartAt(long newOffset) {
-        synchronized (lock) {
+        lock.lock();
+        try {
             localLog.checkOpen();
             localLog.segmentsChanged();
             try {
@@ -370,6 +396,8 @@ public final class PartitionLog {
             } catch (IOException e) {
                 throw new KafkaStorageException("Error truncating " + topicPartition + " fully", e);
             }
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -385,24 +413,31 @@ public final class PartitionLog {
 
     /** Drops idle producers ({@code producer.id.expiration.ms}). */
     public void removeExpiredProducers() {
-        synchronized (lock) {
+        lock.lock();
+        try {
             producerStateManager.removeExpiredProducers(time.milliseconds());
+        } finally {
+            lock.unlock();
         }
     }
 
     /** Points files at a renamed directory (topic deletion renames it before deleting). */
     void renameDir(File newDir) throws IOException {
-        synchronized (lock) {
+        lock.lock();
+        try {
             localLog.renameDir(newDir);
             leaderEpochCache.updateParentDir(newDir);
             partitionMetadataFile.updateParentDir(newDir);
             producerStateManager.updateParentDir(newDir);
+        } finally {
+            lock.unlock();
         }
     }
 
     /** Flushes, snapshots producer state at the log end and closes the files. */
     public void close() {
-        synchronized (lock) {
+        lock.lock();
+        try {
             if (localLog.isClosed()) {
                 return;
             }
@@ -415,13 +450,18 @@ public final class PartitionLog {
                 log.warn("Could not snapshot producer state of {} on close", topicPartition, e);
             }
             localLog.closeSegments();
+        } finally {
+            lock.unlock();
         }
     }
 
     /** Closes file handles without flushing or snapshotting (the log is being deleted). */
     void closeHandlers() {
-        synchronized (lock) {
+        lock.lock();
+        try {
             localLog.closeHandlers();
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -429,7 +469,7 @@ public final class PartitionLog {
         return localLog.isClosed();
     }
 
-    Object lock() {
+    ReentrantLock lock() {
         return lock;
     }
 
@@ -455,12 +495,15 @@ public final class PartitionLog {
      * @return whether they were removed
      */
     boolean removeCleanedAwaySegments(List<LogSegment> emptied, long expectedVersion) {
-        synchronized (lock) {
+        lock.lock();
+        try {
             if (!localLog.removeCleanedAwaySegments(emptied, expectedVersion)) {
                 return false;
             }
             highWatermark.forgetPositionIn(emptied);
             return true;
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -474,7 +517,8 @@ public final class PartitionLog {
      * @return whether the swap happened
      */
     boolean replaceSegments(LogSegment cleaned, List<LogSegment> oldSegments, long expectedVersion, SwapHook hook) {
-        synchronized (lock) {
+        lock.lock();
+        try {
             try {
                 if (!localLog.replaceSegments(cleaned, oldSegments, expectedVersion, hook)) {
                     return false;
@@ -485,6 +529,8 @@ public final class PartitionLog {
             }
             highWatermark.forgetPositionIn(oldSegments);
             return true;
+        } finally {
+            lock.unlock();
         }
     }
 

@@ -28,7 +28,7 @@ class LocalLogTest {
 
     private final MockTime time = new MockTime();
     private final MockScheduler scheduler = new MockScheduler(time);
-    private final Object lock = new Object();
+    private final java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
     private File dir;
     private LocalLog localLog;
 
