@@ -38,4 +38,20 @@ public interface ApiHandler {
      * @return the response; may complete later (long polls, acks=all)
      */
     CompletableFuture<Response> handle(RequestContext context, AbstractRequest request);
+
+    /** Whether {@link #handleWithoutBlocking} may answer; false spares parsing the request twice. */
+    default boolean mayHandleWithoutBlocking() {
+        return false;
+    }
+
+    /**
+     * Handles a parsed request on a network thread, if that can be done without blocking: no
+     * waiting for a lock, no fsync, no file read, no ZooKeeper call. Null when it cannot, with
+     * nothing changed: the request then goes to {@link #handle} on a request handler thread.
+     *
+     * @return the response, as {@link #handle}'s; or null
+     */
+    default CompletableFuture<Response> handleWithoutBlocking(RequestContext context, AbstractRequest request) {
+        return null;
+    }
 }

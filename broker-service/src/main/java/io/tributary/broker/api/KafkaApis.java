@@ -96,6 +96,43 @@ public final class KafkaApis implements RequestHandler {
         return response.whenComplete((r, e) -> metrics.record(requestName, version, time.nanoseconds() - startNanos));
     }
 
+    /**
+     * Handles the request on the calling network thread when its handler can without blocking
+     * ({@link ApiHandler#handleWithoutBlocking}, today Produce); null otherwise, with {@code body}
+     * untouched, and the request goes to {@link #handle} on a request handler thread. Counted and
+     * timed as {@link #handle} does.
+     */
+    @Override
+    public CompletableFuture<Response> handleWithoutBlocking(RequestContext context, ByteBuffer body) {
+        long startNanos = time.nanoseconds();
+        ApiKeys apiKey = context.apiKey();
+        short version = context.apiVersion();
+        ApiHandler handler = handlers.get(apiKey);
+        if (handler == null || !handler.mayHandleWithoutBlocking() || version < handler.minVersion()
+                || version > handler.maxVersion()) {
+            return null;
+        }
+        AbstractRequest request;
+        try {
+            request = AbstractRequest.parseRequest(apiKey, version, new ByteBufferAccessor(body.duplicate())).request;
+        } catch (RuntimeException e) {
+            return null; // handle() answers it
+        }
+        CompletableFuture<Response> result;
+        try {
+            result = handler.handleWithoutBlocking(context, request);
+        } catch (RuntimeException e) {
+            result = CompletableFuture.failedFuture(e);
+        }
+        if (result == null) {
+            return null;
+        }
+        String requestName = RequestMetrics.requestName(apiKey, false);
+        metrics.recordOnNetworkThread(requestName);
+        return result.exceptionally(e -> errorResponse(context, request, e))
+            .whenComplete((r, e) -> metrics.record(requestName, version, time.nanoseconds() - startNanos));
+    }
+
     private CompletableFuture<Response> invoke(ApiHandler handler, RequestContext context, AbstractRequest request) {
         CompletableFuture<Response> result;
         try {

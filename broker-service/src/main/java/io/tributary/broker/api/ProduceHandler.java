@@ -56,9 +56,38 @@ public final class ProduceHandler extends VersionedHandler {
     private record Entry(String topicName, Uuid topicId, int partition, TopicPartition tp, MemoryRecords records) {
     }
 
+    /** How a produce's records are appended: {@link ReplicaManager#appendRecords} or its non-blocking form. */
+    @FunctionalInterface
+    private interface Appender {
+        /** @return the results per partition, or null when the records must be appended another way */
+        CompletableFuture<Map<TopicPartition, ProduceResult>> append(long timeoutMs, short acks,
+                                                                     Map<TopicPartition, MemoryRecords> entries);
+    }
+
     @Override
     public CompletableFuture<Response> handle(RequestContext context, AbstractRequest r) {
-        ProduceRequest request = (ProduceRequest) r;
+        return produce(context, (ProduceRequest) r, replicaManager::appendRecords);
+    }
+
+    @Override
+    public boolean mayHandleWithoutBlocking() {
+        return true;
+    }
+
+    /**
+     * Serves the produce on the network thread when every partition can take its records without
+     * waiting ({@link ReplicaManager#tryAppendRecordsWithoutBlocking}). Not with an authorizer: its
+     * decisions may be logged, and logging may block.
+     */
+    @Override
+    public CompletableFuture<Response> handleWithoutBlocking(RequestContext context, AbstractRequest r) {
+        if (authorizer.enabled()) {
+            return null;
+        }
+        return produce(context, (ProduceRequest) r, replicaManager::tryAppendRecordsWithoutBlocking);
+    }
+
+    private CompletableFuture<Response> produce(RequestContext context, ProduceRequest request, Appender appender) {
         short acks = request.acks();
         short version = context.apiVersion();
         List<Entry> entries = new ArrayList<>();
@@ -89,7 +118,11 @@ public final class ProduceHandler extends VersionedHandler {
                 }
             }
         }
-        return replicaManager.appendRecords(request.timeout(), acks, toAppend).thenApply(results -> {
+        CompletableFuture<Map<TopicPartition, ProduceResult>> appended = appender.append(request.timeout(), acks, toAppend);
+        if (appended == null) {
+            return null;
+        }
+        return appended.thenApply(results -> {
             ProduceResponseData data = new ProduceResponseData().setThrottleTimeMs(0);
             Map<String, ProduceResponseData.TopicProduceResponse> byTopic = new LinkedHashMap<>();
             boolean anyError = false;

@@ -90,6 +90,18 @@ abstract class AbstractIndex implements Closeable {
         return entries * entrySize();
     }
 
+    /**
+     * Takes the writers' lock if it is free, without waiting: for an append that must not wait
+     * behind a flush forcing the mapping to disk. Pair with {@link #unlockWriters}.
+     */
+    boolean tryLockWriters() {
+        return lock.tryLock();
+    }
+
+    void unlockWriters() {
+        lock.unlock();
+    }
+
     /** A read-only view of the current mapping for lock-free readers. */
     protected ByteBuffer view() {
         return mmap.duplicate();

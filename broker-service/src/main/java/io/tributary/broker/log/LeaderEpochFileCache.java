@@ -31,6 +31,8 @@ public final class LeaderEpochFileCache {
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private final TreeMap<Integer, EpochEntry> epochs = new TreeMap<>();
     private volatile CheckpointFile<EpochEntry> checkpoint;
+    /** The latest epoch, or NO_PARTITION_LEADER_EPOCH: published after every change, read without the lock. */
+    private volatile int latestEpoch = RecordBatch.NO_PARTITION_LEADER_EPOCH;
 
     /** Loads the cache from {@code <dir>/leader-epoch-checkpoint}; a malformed file is logged and ignored (rebuilt by recovery). */
     public LeaderEpochFileCache(File dir) {
@@ -43,6 +45,20 @@ public final class LeaderEpochFileCache {
             log.warn("Ignoring unreadable leader epoch checkpoint {}: {}", checkpoint.file(), e.getMessage());
             epochs.clear();
         }
+        publishLatestEpoch();
+    }
+
+    /** Call with the write lock held (or from the constructor), after {@code epochs} changed. */
+    private void publishLatestEpoch() {
+        latestEpoch = epochs.isEmpty() ? RecordBatch.NO_PARTITION_LEADER_EPOCH : epochs.lastKey();
+    }
+
+    /**
+     * Whether the latest epoch is {@code epoch} or newer, so that {@link #assign} of it changes
+     * nothing and writes no checkpoint. Never waits: reads what the last change published.
+     */
+    public boolean hasEpochAtLeast(int epoch) {
+        return latestEpoch >= epoch;
     }
 
     private static CheckpointFile<EpochEntry> checkpointIn(File dir) {
@@ -59,8 +75,8 @@ public final class LeaderEpochFileCache {
      * entry. Entries that would break the invariant (same or higher start offset) are removed.
      */
     public void assign(int epoch, long startOffset) {
-        if (epoch == RecordBatch.NO_PARTITION_LEADER_EPOCH) {
-            return;
+        if (epoch == RecordBatch.NO_PARTITION_LEADER_EPOCH || latestEpoch >= epoch) {
+            return; // without the lock: an append in an epoch already recorded never waits here
         }
         lock.writeLock().lock();
         try {
@@ -185,6 +201,7 @@ public final class LeaderEpochFileCache {
     }
 
     private void flush() {
+        publishLatestEpoch();
         try {
             checkpoint.write(new ArrayList<>(epochs.values()));
         } catch (IOException e) {

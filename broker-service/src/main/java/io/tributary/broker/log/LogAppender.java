@@ -91,6 +91,39 @@ final class LogAppender {
     }
 
     /**
+     * Whether {@link #appendAsLeader} of these batches could block: the log is closed, the topic
+     * forces flushes ({@code flush.messages} or {@code flush.ms} set, whose fsync of the active
+     * segment a write could queue behind), the leader epoch is new (its checkpoint is written), the
+     * roll check would read the segment file, or a roll is due, judged with a timestamp and last
+     * offset at least as large as those the append will assign. Caller holds the lock; never waits.
+     */
+    boolean appendWouldBlock(LogValidator.BatchSummary summary, MemoryRecords valid, int leaderEpoch) {
+        if (localLog.isClosed()) {
+            return true;
+        }
+        if (summary.batchCount() == 0) {
+            return false;
+        }
+        if (localLog.config().flushMessages() != Long.MAX_VALUE || localLog.config().flushMs() != Long.MAX_VALUE) {
+            return true;
+        }
+        if (leaderEpoch != RecordBatch.NO_PARTITION_LEADER_EPOCH && !leaderEpochCache.hasEpochAtLeast(leaderEpoch)) {
+            return true;
+        }
+        if (!localLog.activeSegment().rollCheckReadsNothing()) {
+            return true;
+        }
+        // A second ahead: the append checks again a little later, and must not find a roll this check missed.
+        long now = time.milliseconds() + 1_000;
+        long maxTimestamp = now;
+        for (RecordBatch batch : valid.batches()) {
+            maxTimestamp = Math.max(maxTimestamp, batch.maxTimestamp());
+        }
+        return localLog.shouldRoll(valid.sizeInBytes(), maxTimestamp,
+            localLog.logEndOffset() + summary.recordCount(), now);
+    }
+
+    /**
      * Appends batches copied from the leader, analysed by {@link LogValidator#analyze}. Caller holds
      * the lock.
      *

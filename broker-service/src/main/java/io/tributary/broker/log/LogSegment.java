@@ -134,6 +134,31 @@ public final class LogSegment implements Closeable {
         return now - created;
     }
 
+    /**
+     * Takes both indexes' writers' locks if they are free, without waiting; false (holding neither)
+     * if one is busy (an index being forced to disk). Pair with {@link #unlockIndexes}.
+     */
+    boolean tryLockIndexes() {
+        if (!offsetIndex.tryLockWriters()) {
+            return false;
+        }
+        if (!timeIndex.tryLockWriters()) {
+            offsetIndex.unlockWriters();
+            return false;
+        }
+        return true;
+    }
+
+    void unlockIndexes() {
+        timeIndex.unlockWriters();
+        offsetIndex.unlockWriters();
+    }
+
+    /** Whether {@link #shouldRoll} can answer without reading the segment file (its first batch timestamp is known). */
+    boolean rollCheckReadsNothing() {
+        return rollingBasedTimestamp.isPresent() || size() == 0;
+    }
+
     /** The max timestamp of the first batch (Kafka's first batch timestamp, for max.compaction.lag.ms), if any. */
     OptionalLong firstBatchTimestamp() {
         loadFirstBatchTimestamp();

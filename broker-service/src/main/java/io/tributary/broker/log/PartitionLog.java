@@ -177,6 +177,75 @@ public final class PartitionLog {
     }
 
     /**
+     * A leader append prepared to run without waiting: the log's lock and the active segment's index
+     * locks are held, and nothing the append does can block (see {@link #tryLockForAppend}). Call
+     * {@link #append} at most once, then {@link #unlock}, on the thread that prepared it.
+     */
+    public final class PreparedAppend {
+        private final LogValidator.BatchSummary summary;
+        private final MemoryRecords valid;
+        private final int leaderEpoch;
+        private final LogSegment segment;
+
+        private PreparedAppend(LogValidator.BatchSummary summary, MemoryRecords valid, int leaderEpoch,
+                               LogSegment segment) {
+            this.summary = summary;
+            this.valid = valid;
+            this.leaderEpoch = leaderEpoch;
+            this.segment = segment;
+        }
+
+        /** As {@link #appendAsLeader}, with the same errors. */
+        public LogAppendInfo append() {
+            return appender.appendAsLeader(summary, valid, leaderEpoch, logStartOffset);
+        }
+
+        /** Releases the locks. */
+        public void unlock() {
+            segment.unlockIndexes();
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Prepares {@link #appendAsLeader} for a caller that must not wait (a network thread): takes the
+     * log's lock and the active segment's index locks only if they are free, and answers null,
+     * holding nothing, when one is busy or the append could block ({@link LogAppender#appendWouldBlock}:
+     * a roll, a forced flush, a new leader epoch to checkpoint). Null too for batches that fail
+     * validation: the caller appends them the ordinary way, which reports the error.
+     */
+    public PreparedAppend tryLockForAppend(MemoryRecords records, int leaderEpoch) {
+        LogValidator.BatchSummary summary;
+        try {
+            summary = LogValidator.analyze(topicPartition, records, config(), true);
+        } catch (RuntimeException e) {
+            return null;
+        }
+        MemoryRecords valid = summary.wholeBatches(records);
+        if (!lock.tryLock()) {
+            return null;
+        }
+        boolean prepared = false;
+        try {
+            if (appender.appendWouldBlock(summary, valid, leaderEpoch)) {
+                return null;
+            }
+            LogSegment segment = localLog.activeSegment();
+            if (!segment.tryLockIndexes()) {
+                return null;
+            }
+            prepared = true;
+            return new PreparedAppend(summary, valid, leaderEpoch, segment);
+        } catch (RuntimeException e) {
+            return null;
+        } finally {
+            if (!prepared) {
+                lock.unlock();
+            }
+        }
+    }
+
+    /**
      * Appends batches copied from the leader, which already carry offsets and epochs.
      *
      * @throws RecordValidationException for corrupt batches

@@ -47,6 +47,7 @@ public final class RequestMetrics {
 
     private final MeterRegistry registry;
     private final ConcurrentHashMap<String, ApiMeters> byName = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Counter> onNetworkThread = new ConcurrentHashMap<>();
 
     /** The meters of one request name. */
     private record ApiMeters(DistributionSummary totalTimeMs, Timer duration, AtomicReferenceArray<Counter> requests) {
@@ -94,6 +95,23 @@ public final class RequestMetrics {
         }
         meters.totalTimeMs.record(elapsedNanos / 1_000_000.0);
         meters.duration.record(elapsedNanos, TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * Counts a request served on its network thread, without the two hand-offs to and from a
+     * request handler thread ({@code tributary_network_requests_on_network_thread_total{request}}, a
+     * Tributary meter: Kafka serves every request on its handler threads). Recorded besides
+     * {@link #record}.
+     */
+    public void recordOnNetworkThread(String requestName) {
+        Counter counter = onNetworkThread.get(requestName);
+        if (counter == null) {
+            counter = onNetworkThread.computeIfAbsent(requestName, name -> Counter.builder(
+                    "tributary.network.requests.on.network.thread").tag("request", name)
+                .description("Requests served on their network thread, without a request handler thread")
+                .register(registry));
+        }
+        counter.increment();
     }
 
     private ApiMeters create(String requestName) {

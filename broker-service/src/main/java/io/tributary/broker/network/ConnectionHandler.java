@@ -27,9 +27,10 @@ import org.slf4j.LoggerFactory;
  * pipelines are queued; reading from the socket pauses while the queue holds more than
  * {@value #MAX_QUEUED_BYTES} bytes or the outbound buffer is full (the client does not read).
  *
- * <p>The event loop parses the request header and runs the SASL exchange; the request itself goes
- * through the {@link RequestChannel} to a request handler thread, and its response comes back to
- * the event loop to be written. While the request channel is full, reading pauses and the request
+ * <p>The event loop parses the request header and runs the SASL exchange; the request itself is
+ * served here when the handler can without blocking ({@link RequestHandler#handleWithoutBlocking}),
+ * and otherwise goes through the {@link RequestChannel} to a request handler thread, its response
+ * coming back to the event loop to be written. While the request channel is full, reading pauses and the request
  * waits here.
  *
  * <p>A frame whose header cannot be parsed, or a handler failure, closes this connection only,
@@ -158,6 +159,16 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         }
         if (saslResponse != null) {
             whenDone(ctx, frame, context, saslResponse);
+            return;
+        }
+        CompletableFuture<Response> inline;
+        try {
+            inline = handler.handleWithoutBlocking(context, buffer);
+        } catch (RuntimeException e) {
+            inline = CompletableFuture.failedFuture(e);
+        }
+        if (inline != null) {
+            whenDone(ctx, frame, context, inline);
             return;
         }
         submit(ctx, frame, () -> {

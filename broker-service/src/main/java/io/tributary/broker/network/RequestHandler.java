@@ -4,9 +4,11 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Handles one decoded request frame. Called on a request handler thread ({@link RequestHandlerPool}),
- * never on an event loop: it may block on the log or ZooKeeper, and completes the future later for
- * what waits on other requests (replication, long polls).
+ * Handles one decoded request frame. {@link #handle} is called on a request handler thread
+ * ({@link RequestHandlerPool}), never on an event loop: it may block on the log or ZooKeeper, and
+ * completes the future later for what waits on other requests (replication, long polls). The event
+ * loop first offers the request to {@link #handleWithoutBlocking}, which serves what it can without
+ * blocking and saves the two thread hand-offs.
  */
 public interface RequestHandler {
 
@@ -16,4 +18,15 @@ public interface RequestHandler {
      * @return the response; a failed future closes the connection
      */
     CompletableFuture<Response> handle(RequestContext context, ByteBuffer body);
+
+    /**
+     * Handles the request on the calling network thread if that can be done without blocking;
+     * null, with {@code body} untouched and nothing changed, when it needs a request handler thread
+     * ({@link #handle}). Must never block.
+     *
+     * @return the response, as {@link #handle}'s; or null
+     */
+    default CompletableFuture<Response> handleWithoutBlocking(RequestContext context, ByteBuffer body) {
+        return null;
+    }
 }

@@ -1,10 +1,13 @@
 package io.tributary.broker.replica;
 
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The requests waiting on partitions: acks=all produces until the ISR holds their records, and
@@ -13,26 +16,69 @@ import org.apache.kafka.common.TopicPartition;
  * a follower's fetch moving the high watermark, a role change, a log going offline) calls
  * {@link #checkAndComplete} for it.
  *
+ * <p>An append made on a network thread runs inside {@link #withCompletionsDeferred}: the
+ * completions it allows go to the completion thread, since completing a fetch or a produce takes
+ * the locks of other partitions. Handing a task to the completion thread never takes a lock.
+ *
  * <p>Thread-safe.
  */
 final class DelayedRequests {
 
     private final DelayedOperationPurgatory<DelayedFetch> fetchPurgatory = new DelayedOperationPurgatory<>("fetch");
     private final DelayedOperationPurgatory<DelayedProduce> producePurgatory = new DelayedOperationPurgatory<>("produce");
-    private final ExecutorService completionExecutor;
+    private static final Logger log = LoggerFactory.getLogger(DelayedRequests.class);
+    private static final ThreadLocal<Boolean> DEFERRING = ThreadLocal.withInitial(() -> false);
+
+    private final Queue<Runnable> completions = new ConcurrentLinkedQueue<>();
+    private final Semaphore queuedCompletions = new Semaphore(0);
+    private volatile boolean stopping;
 
     DelayedRequests(int brokerId) {
-        this.completionExecutor = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "broker-" + brokerId + "-delayed-completion");
-            t.setDaemon(true);
-            return t;
-        });
+        Thread completer = new Thread(this::runCompletions, "broker-" + brokerId + "-delayed-completion");
+        completer.setDaemon(true);
+        completer.start();
     }
 
-    /** Lets waiting fetches and acks=all produces on {@code tp} complete. */
+    private void runCompletions() {
+        while (true) {
+            try {
+                if (!queuedCompletions.tryAcquire(300, TimeUnit.MILLISECONDS)) {
+                    if (stopping) {
+                        return;
+                    }
+                    continue;
+                }
+            } catch (InterruptedException e) {
+                return;
+            }
+            try {
+                completions.poll().run(); // never null: each permit follows one add
+            } catch (RuntimeException e) {
+                log.error("A delayed completion failed", e);
+            }
+        }
+    }
+
+    /** Lets waiting fetches and acks=all produces on {@code tp} complete (on the completion thread when deferred). */
     void checkAndComplete(TopicPartition tp) {
+        if (DEFERRING.get()) {
+            if (fetchPurgatory.watched(tp) > 0 || producePurgatory.watched(tp) > 0) {
+                runLater(() -> checkAndComplete(tp));
+            }
+            return;
+        }
         fetchPurgatory.checkAndComplete(tp);
         producePurgatory.checkAndComplete(tp);
+    }
+
+    /** Runs {@code work} with every {@link #checkAndComplete} it makes handed to the completion thread. */
+    void withCompletionsDeferred(Runnable work) {
+        DEFERRING.set(true);
+        try {
+            work.run();
+        } finally {
+            DEFERRING.set(false);
+        }
     }
 
     /**
@@ -46,13 +92,13 @@ final class DelayedRequests {
         runLater(() -> tps.forEach(this::checkAndComplete));
     }
 
-    /** Runs {@code task} on the completion thread; dropped once shutting down. */
+    /** Runs {@code task} on the completion thread; dropped once shutting down. Never blocks. */
     void runLater(Runnable task) {
-        try {
-            completionExecutor.execute(task);
-        } catch (RejectedExecutionException e) {
-            // shutting down
+        if (stopping) {
+            return;
         }
+        completions.add(task);
+        queuedCompletions.release();
     }
 
     void watch(DelayedProduce produce, List<TopicPartition> keys) {
@@ -70,7 +116,7 @@ final class DelayedRequests {
 
     /** Completes every waiting request. */
     void shutdown() {
-        completionExecutor.shutdown();
+        stopping = true;
         fetchPurgatory.shutdown();
         producePurgatory.shutdown();
     }

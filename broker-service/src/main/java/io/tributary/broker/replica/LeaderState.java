@@ -226,14 +226,26 @@ final class LeaderState implements PartitionRole {
      * @throws NotEnoughReplicasException with acks=all when the ISR is below {@code min.insync.replicas}
      */
     LogAppendInfo appendRecords(MemoryRecords records, short requiredAcks, int minInSyncReplicas) {
+        checkEnoughInSync(requiredAcks, minInSyncReplicas);
+        LogAppendInfo info = log.appendAsLeader(records, leaderEpoch);
+        maybeIncrementHighWatermark();
+        return info;
+    }
+
+    /** As {@link #appendRecords}, through an append prepared with the log's locks held ({@link PartitionLog#tryLockForAppend}). */
+    LogAppendInfo appendPrepared(PartitionLog.PreparedAppend prepared, short requiredAcks, int minInSyncReplicas) {
+        checkEnoughInSync(requiredAcks, minInSyncReplicas);
+        LogAppendInfo info = prepared.append();
+        maybeIncrementHighWatermark();
+        return info;
+    }
+
+    private void checkEnoughInSync(short requiredAcks, int minInSyncReplicas) {
         List<Integer> isr = isr();
         if (requiredAcks == -1 && isr.size() < minInSyncReplicas) {
             throw new NotEnoughReplicasException("The size of the current ISR " + isr + " is insufficient to satisfy "
                 + "the min.isr requirement of " + minInSyncReplicas + " for partition " + topicPartition);
         }
-        LogAppendInfo info = log.appendAsLeader(records, leaderEpoch);
-        maybeIncrementHighWatermark();
-        return info;
     }
 
     /**

@@ -268,6 +268,62 @@ public final class Partition {
     }
 
     /**
+     * A leader append prepared to run without waiting, for a network thread: it holds this
+     * partition's leader lock (shared) and the log's locks. Call {@link #append} at most once, then
+     * {@link #unlock}, on the thread that prepared it.
+     */
+    public static final class LeaderAppend {
+        private final LeaderState leader;
+        private final PartitionLog.PreparedAppend prepared;
+        private final Lock leaderLock;
+
+        private LeaderAppend(LeaderState leader, PartitionLog.PreparedAppend prepared, Lock leaderLock) {
+            this.leader = leader;
+            this.prepared = prepared;
+            this.leaderLock = leaderLock;
+        }
+
+        /** As {@link Partition#appendRecordsToLeader}, with the same errors. */
+        public LogAppendInfo append(short requiredAcks, int minInSyncReplicas) {
+            return leader.appendPrepared(prepared, requiredAcks, minInSyncReplicas);
+        }
+
+        /** Releases the locks. */
+        public void unlock() {
+            prepared.unlock();
+            leaderLock.unlock();
+        }
+    }
+
+    /**
+     * Prepares {@link #appendRecordsToLeader} for a caller that must not wait: null, holding
+     * nothing, when this broker does not lead the partition, a lock is busy (a role or ISR change,
+     * another append, a flush) or the append could block ({@link PartitionLog#tryLockForAppend}).
+     */
+    public LeaderAppend tryLockForLeaderAppend(MemoryRecords records) {
+        Lock leaderLock = leaderIsrUpdateLock.readLock();
+        if (!leaderLock.tryLock()) {
+            return null;
+        }
+        boolean prepared = false;
+        try {
+            if (!(role instanceof LeaderState leader)) {
+                return null;
+            }
+            PartitionLog.PreparedAppend append = leader.log().tryLockForAppend(records, leader.leaderEpoch());
+            if (append == null) {
+                return null;
+            }
+            prepared = true;
+            return new LeaderAppend(leader, append, leaderLock);
+        } finally {
+            if (!prepared) {
+                leaderLock.unlock();
+            }
+        }
+    }
+
+    /**
      * Appends batches copied from the leader of {@code fetchLeaderEpoch} and takes the leader's
      * high watermark (bounded by the local log end) and log start offset.
      *

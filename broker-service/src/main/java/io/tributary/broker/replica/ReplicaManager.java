@@ -241,16 +241,76 @@ public final class ReplicaManager {
         return future;
     }
 
+    /**
+     * Appends producers' records as {@link #appendRecords} does, for a caller that must not wait (a
+     * network thread): only when every partition is led here and takes its records without waiting
+     * for a lock, a roll, a flush or a leader epoch checkpoint ({@link Partition#tryLockForLeaderAppend}).
+     * Otherwise null, with nothing changed: the caller appends through {@link #appendRecords} on a
+     * request handler thread. The waiting requests the appends complete (fetches, acks=all produces)
+     * are completed on the completion thread, and so is the watch of an acks=all produce that waits
+     * for followers, since both take other partitions' locks.
+     *
+     * @return per-partition results, complete once acks are satisfied; or null
+     */
+    public CompletableFuture<Map<TopicPartition, ProduceResult>> tryAppendRecordsWithoutBlocking(long timeoutMs,
+            short requiredAcks, Map<TopicPartition, MemoryRecords> entries) {
+        List<Partition.LeaderAppend> prepared = new ArrayList<>(entries.size());
+        try {
+            for (Map.Entry<TopicPartition, MemoryRecords> e : entries.entrySet()) {
+                Partition partition = Topic.isInternal(e.getKey().topic()) ? null : partitions.get(e.getKey()).orElse(null);
+                Partition.LeaderAppend append = partition == null ? null : partition.tryLockForLeaderAppend(e.getValue());
+                if (append == null) {
+                    return null;
+                }
+                prepared.add(append);
+            }
+            Map<TopicPartition, ProduceResult> results = new LinkedHashMap<>();
+            delayed.withCompletionsDeferred(() -> {
+                int i = 0;
+                for (Map.Entry<TopicPartition, MemoryRecords> e : entries.entrySet()) {
+                    Partition.LeaderAppend append = prepared.get(i++);
+                    TopicPartition tp = e.getKey();
+                    results.put(tp, appendToPartition(tp, e.getValue(), false, () -> append.append(requiredAcks,
+                        partitions.get(tp).flatMap(Partition::log).map(l -> l.config().minInSyncReplicas()).orElse(1))));
+                }
+            });
+            CompletableFuture<Map<TopicPartition, ProduceResult>> future = new CompletableFuture<>();
+            if (requiredAcks == -1) {
+                DelayedProduce produce = new DelayedProduce(timeoutMs, results, partitions::get, future::complete);
+                if (produce.hasPending()) {
+                    // Still under the partitions' locks, which the check takes again (they are reentrant).
+                    if (!produce.safeTryComplete()) {
+                        List<TopicPartition> keys = new ArrayList<>(results.keySet());
+                        delayed.runLater(() -> delayed.watch(produce, keys));
+                    }
+                    return future;
+                }
+            }
+            future.complete(results);
+            return future;
+        } finally {
+            prepared.forEach(Partition.LeaderAppend::unlock);
+        }
+    }
+
     private ProduceResult appendToPartition(TopicPartition tp, MemoryRecords records, short requiredAcks, boolean internal) {
+        return appendToPartition(tp, records, internal, () -> {
+            Partition partition = partitionOrError(tp);
+            int minIsr = partition.log().map(l -> l.config().minInSyncReplicas()).orElse(1);
+            return partition.appendRecordsToLeader(records, requiredAcks, minIsr);
+        });
+    }
+
+    /** Runs {@code append}, counts it, lets waiting requests complete, and turns its failure into the partition's error. */
+    private ProduceResult appendToPartition(TopicPartition tp, MemoryRecords records, boolean internal,
+                                            java.util.function.Supplier<LogAppendInfo> append) {
         try {
             if (!internal && Topic.isInternal(tp.topic())) {
                 throw new InvalidTopicException("Cannot append to internal topic " + tp.topic());
             }
             LogAppendInfo info;
             try {
-                Partition partition = partitionOrError(tp);
-                int minIsr = partition.log().map(l -> l.config().minInSyncReplicas()).orElse(1);
-                info = partition.appendRecordsToLeader(records, requiredAcks, minIsr);
+                info = append.get();
             } catch (RuntimeException e) {
                 topicStats.recordProduceFailed(tp.topic(), countsAsFailedProduce(e));
                 throw e;

@@ -39,6 +39,10 @@ import reactor.blockhound.BlockHound;
  * nearly every batch; followers fetching), a keyed producer on a compacted topic with the cleaner
  * busy, and a consumer group reading and committing offsets.
  *
+ * <p>A third topic takes the produce path that network threads serve themselves (1 MiB segments,
+ * no forced flushes): its appends into the page cache inside {@code LogSegment.append} are the one
+ * file I/O allowed there, and the test checks that path was taken.
+ *
  * <p>Blocking means what BlockHound counts by default (sleeping, waiting, parking on a contended
  * lock or a latch, such as a synchronous ZooKeeper call, stream and socket I/O) plus the file
  * channel's reads, writes and {@code force}, and a mapped index's {@code force}. Each blocking call
@@ -67,6 +71,9 @@ class EventLoopBlockingTest {
             .markAsBlocking("sun.nio.ch.FileChannelImpl", "read", "(Ljava/nio/ByteBuffer;)I")
             .markAsBlocking("sun.nio.ch.FileChannelImpl", "read", "(Ljava/nio/ByteBuffer;J)I")
             .markAsBlocking("java.nio.MappedByteBuffer", "force", "()Ljava/nio/MappedByteBuffer;")
+            // The one I/O a network thread may do: a produce it serves appends to the page cache
+            // (docs/broker-internals.md, "Produce on the network thread").
+            .allowBlockingCallsInside("io.tributary.broker.log.LogSegment", "append")
             .blockingMethodCallback(method -> blockingCalls.add(
                 new AssertionError(method + " on " + Thread.currentThread().getName())))
             .install();
@@ -104,6 +111,8 @@ class EventLoopBlockingTest {
             admin.createTopics(List.of(
                 new NewTopic("rolled", 2, (short) 3).configs(Map.of(
                     "flush.messages", "1", "min.insync.replicas", "2")),
+                new NewTopic("inline", 2, (short) 3).configs(Map.of(
+                    "segment.bytes", "1048576", "min.insync.replicas", "2")),
                 new NewTopic("compacted", 1, (short) 3).configs(Map.of(
                     "cleanup.policy", "compact", "min.cleanable.dirty.ratio", "0.01",
                     "delete.retention.ms", "0", "flush.messages", "1"))))
@@ -119,6 +128,17 @@ class EventLoopBlockingTest {
                 if (i % 50 == 49) {
                     producer.flush(); // small batches: many appends, rolls and fsyncs
                 }
+            }
+            for (Future<RecordMetadata> f : sent) {
+                f.get();
+            }
+        }
+        // A producer of its own: a request that also holds a forced-flush topic's batches goes to the handler threads whole.
+        try (KafkaProducer<byte[], byte[]> producer = cluster.producer(Map.of(
+                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.LINGER_MS_CONFIG, 0))) {
+            List<Future<RecordMetadata>> sent = new ArrayList<>();
+            for (int i = 0; i < records; i++) {
+                sent.add(producer.send(new ProducerRecord<>("inline", i % 2, null, bytes("value-" + i))));
             }
             for (Future<RecordMetadata> f : sent) {
                 f.get();
@@ -144,6 +164,10 @@ class EventLoopBlockingTest {
                 .orElse(false)));
 
         assertThat(read).hasSize(records);
+        double producesOnNetworkThreads = cluster.brokerIds().stream().mapToDouble(id -> cluster.broker(id)
+            .meterRegistry().find("tributary.network.requests.on.network.thread").tag("request", "Produce")
+            .counters().stream().mapToDouble(io.micrometer.core.instrument.Counter::count).sum()).sum();
+        assertThat(producesOnNetworkThreads).as("produces served on network threads").isPositive();
         assertThat(blockingCalls)
             .withFailMessage(() -> "blocking calls on an event loop, the first: " + stackOf(blockingCalls.peek()))
             .isEmpty();

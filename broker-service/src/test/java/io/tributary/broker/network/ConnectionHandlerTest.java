@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.errors.CoordinatorNotAvailableException;
 import org.apache.kafka.common.network.Send;
 import org.apache.kafka.common.network.TransferableChannel;
@@ -68,6 +69,53 @@ class ConnectionHandlerTest {
         assertThat(responses).extracting(EmbeddedConnection.Received::apiKey)
             .containsExactly(ApiKeys.API_VERSIONS, ApiKeys.API_VERSIONS, ApiKeys.METADATA);
         assertThat(handler.correlationIds()).containsExactly(1, 2, 3);
+    }
+
+    /**
+     * A request the handler serves without blocking is answered on the event loop and never offered
+     * to the request handler threads; one it declines (null) goes to them, with its body untouched.
+     */
+    @Test
+    void aRequestServedWithoutBlockingNeverReachesTheHandlerThreads() {
+        List<Runnable> offered = new ArrayList<>();
+        RequestQueue requests = new RequestQueue() {
+            @Override
+            public boolean offer(Runnable request) {
+                offered.add(request);
+                request.run();
+                return true;
+            }
+
+            @Override
+            public void whenSpace(Runnable waiter) {
+            }
+        };
+        List<Integer> declinedBodySizes = new ArrayList<>();
+        RequestHandler inlineForMetadata = new RequestHandler() {
+            @Override
+            public CompletableFuture<Response> handle(RequestContext context, java.nio.ByteBuffer body) {
+                return handler.handle(context, body);
+            }
+
+            @Override
+            public CompletableFuture<Response> handleWithoutBlocking(RequestContext context, java.nio.ByteBuffer body) {
+                if (context.apiKey() != ApiKeys.METADATA) {
+                    declinedBodySizes.add(body.remaining());
+                    return null;
+                }
+                return CompletableFuture.completedFuture(ControlledRequestHandler.okResponse(context));
+            }
+        };
+        EmbeddedConnection inline = EmbeddedConnection.plaintext(inlineForMetadata, requests);
+
+        inline.sendPipelined(metadata(), apiVersions());
+
+        assertThat(offered).as("only the declined ApiVersions went to a handler thread").hasSize(1);
+        assertThat(handler.correlationIds()).containsExactly(2);
+        assertThat(handler.calls().get(0).body().remaining()).isEqualTo(declinedBodySizes.get(0));
+        handler.calls().get(0).respond();
+        assertThat(inline.responses()).extracting(EmbeddedConnection.Received::apiKey)
+            .containsExactly(ApiKeys.METADATA, ApiKeys.API_VERSIONS);
     }
 
     @Test
