@@ -9,6 +9,7 @@ import java.util.Collection;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import org.apache.kafka.common.errors.UnsupportedVersionException;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
@@ -90,7 +91,7 @@ public final class KafkaApis implements RequestHandler {
             return CompletableFuture.completedFuture(Response.close("malformed " + apiKey + " v" + version
                 + " request: " + e.getMessage()));
         }
-        CompletableFuture<Response> response = invoke(handler, context, request);
+        CompletableFuture<Response> response = invoke(context, request, () -> handler.handle(context, request));
         String requestName = RequestMetrics.requestName(apiKey,
             request instanceof FetchRequest fetch && fetch.replicaId() >= 0);
         return response.whenComplete((r, e) -> metrics.record(requestName, version, time.nanoseconds() - startNanos));
@@ -118,29 +119,29 @@ public final class KafkaApis implements RequestHandler {
         } catch (RuntimeException e) {
             return null; // handle() answers it
         }
-        CompletableFuture<Response> result;
-        try {
-            result = handler.handleWithoutBlocking(context, request);
-        } catch (RuntimeException e) {
-            result = CompletableFuture.failedFuture(e);
-        }
-        if (result == null) {
+        CompletableFuture<Response> response = invoke(context, request,
+            () -> handler.handleWithoutBlocking(context, request));
+        if (response == null) {
             return null;
         }
         String requestName = RequestMetrics.requestName(apiKey, false);
         metrics.recordOnNetworkThread(requestName);
-        return result.exceptionally(e -> errorResponse(context, request, e))
-            .whenComplete((r, e) -> metrics.record(requestName, version, time.nanoseconds() - startNanos));
+        return response.whenComplete((r, e) -> metrics.record(requestName, version, time.nanoseconds() - startNanos));
     }
 
-    private CompletableFuture<Response> invoke(ApiHandler handler, RequestContext context, AbstractRequest request) {
+    /**
+     * Runs a handler's {@code call}: its exception or failed future becomes the request's error
+     * response. Null when the call answers null (a request it leaves to a handler thread).
+     */
+    private static CompletableFuture<Response> invoke(RequestContext context, AbstractRequest request,
+                                                      Supplier<CompletableFuture<Response>> call) {
         CompletableFuture<Response> result;
         try {
-            result = handler.handle(context, request);
+            result = call.get();
         } catch (RuntimeException e) {
             result = CompletableFuture.failedFuture(e);
         }
-        return result.exceptionally(e -> errorResponse(context, request, e));
+        return result == null ? null : result.exceptionally(e -> errorResponse(context, request, e));
     }
 
     private static Response errorResponse(RequestContext context, AbstractRequest request, Throwable e) {

@@ -254,7 +254,9 @@ public final class ReplicaManager {
      */
     public CompletableFuture<Map<TopicPartition, ProduceResult>> tryAppendRecordsWithoutBlocking(long timeoutMs,
             short requiredAcks, Map<TopicPartition, MemoryRecords> entries) {
-        List<Partition.LeaderAppend> prepared = new ArrayList<>(entries.size());
+        record Prepared(TopicPartition tp, MemoryRecords records, Partition.LeaderAppend append, int minIsr) {
+        }
+        List<Prepared> prepared = new ArrayList<>(entries.size());
         try {
             for (Map.Entry<TopicPartition, MemoryRecords> e : entries.entrySet()) {
                 Partition partition = Topic.isInternal(e.getKey().topic()) ? null : partitions.get(e.getKey()).orElse(null);
@@ -262,18 +264,12 @@ public final class ReplicaManager {
                 if (append == null) {
                     return null;
                 }
-                prepared.add(append);
+                prepared.add(new Prepared(e.getKey(), e.getValue(), append,
+                    partition.log().map(l -> l.config().minInSyncReplicas()).orElse(1)));
             }
             Map<TopicPartition, ProduceResult> results = new LinkedHashMap<>();
-            delayed.withCompletionsDeferred(() -> {
-                int i = 0;
-                for (Map.Entry<TopicPartition, MemoryRecords> e : entries.entrySet()) {
-                    Partition.LeaderAppend append = prepared.get(i++);
-                    TopicPartition tp = e.getKey();
-                    results.put(tp, appendToPartition(tp, e.getValue(), false, () -> append.append(requiredAcks,
-                        partitions.get(tp).flatMap(Partition::log).map(l -> l.config().minInSyncReplicas()).orElse(1))));
-                }
-            });
+            delayed.withCompletionsDeferred(() -> prepared.forEach(p -> results.put(p.tp(), appendToPartition(p.tp(),
+                p.records(), false, () -> p.append().append(requiredAcks, p.minIsr())))));
             CompletableFuture<Map<TopicPartition, ProduceResult>> future = new CompletableFuture<>();
             if (requiredAcks == -1) {
                 DelayedProduce produce = new DelayedProduce(timeoutMs, results, partitions::get, future::complete);
@@ -289,7 +285,7 @@ public final class ReplicaManager {
             future.complete(results);
             return future;
         } finally {
-            prepared.forEach(Partition.LeaderAppend::unlock);
+            prepared.forEach(p -> p.append().unlock());
         }
     }
 
