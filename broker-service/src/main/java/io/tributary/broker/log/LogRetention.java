@@ -1,6 +1,9 @@
 package io.tributary.broker.log;
 
+import java.io.IOException;
 import java.util.List;
+import org.apache.kafka.common.errors.KafkaStorageException;
+import org.apache.kafka.common.errors.OffsetOutOfRangeException;
 import org.apache.kafka.common.utils.Time;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -10,7 +13,8 @@ import org.slf4j.LoggerFactory;
  * the segments wholly below the log start offset (DeleteRecords), then, with
  * {@code cleanup.policy=delete}, those beyond {@code retention.bytes} and those older than
  * {@code retention.ms}. {@link RetentionPolicy} decides which segments qualify; this class deletes
- * them and moves the log start offset.
+ * them and moves the log start offset, for retention and for every other caller that raises it
+ * (DeleteRecords, a follower).
  *
  * <p>Invariants: never deletes a segment holding data at or above the high watermark; never leaves
  * the log without an active segment (it rolls first when every segment qualifies, so an empty
@@ -73,6 +77,46 @@ final class LogRetention {
                 partitionLog.maybeIncrementLogStartOffset(newStart, "segment deletion by " + reason);
             }
             return deletable.size();
+        } finally {
+            partitionLog.lock().unlock();
+        }
+    }
+
+    /**
+     * Raises the log start offset (DeleteRecords, retention, a follower following its leader),
+     * dropping producer state and leader epochs below it.
+     *
+     * @throws OffsetOutOfRangeException if {@code newLogStartOffset} is above the high watermark
+     */
+    static boolean maybeIncrementLogStartOffset(PartitionLog partitionLog, long newLogStartOffset, String reason) {
+        LocalLog localLog = partitionLog.localLog();
+        partitionLog.lock().lock();
+        try {
+            localLog.checkOpen();
+            long highWatermark = partitionLog.highWatermark();
+            if (newLogStartOffset > highWatermark) {
+                throw new OffsetOutOfRangeException("Cannot increment the log start offset of "
+                    + partitionLog.topicPartition() + " to " + newLogStartOffset
+                    + " since it is larger than the high watermark " + highWatermark);
+            }
+            if (newLogStartOffset <= partitionLog.logStartOffset()) {
+                return false;
+            }
+            partitionLog.startAt(newLogStartOffset);
+            // Nothing below the log start offset is ever recovered or flushed again; a recovery point
+            // left below it would also make a pending flush range start past its own end.
+            if (partitionLog.recoveryPoint() < newLogStartOffset) {
+                localLog.updateRecoveryPoint(newLogStartOffset);
+            }
+            partitionLog.leaderEpochCache().truncateFromStart(newLogStartOffset);
+            try {
+                partitionLog.producerStateManager().onLogStartOffsetIncremented(newLogStartOffset);
+            } catch (IOException e) {
+                throw new KafkaStorageException("Error removing producer snapshots of " + partitionLog.topicPartition(), e);
+            }
+            log.info("Incremented the log start offset of {} to {} ({})", partitionLog.topicPartition(),
+                newLogStartOffset, reason);
+            return true;
         } finally {
             partitionLog.lock().unlock();
         }

@@ -44,8 +44,9 @@ import org.slf4j.LoggerFactory;
  * {@link HighWatermark}; appends, rolls and flushes to {@link LogAppender}; retention to
  * {@link LogRetention} (its rules in {@link RetentionPolicy}); lookups across segments to
  * {@link LogSegments}; loading and recovery to {@link LogLoader}; validation to {@link LogValidator};
- * compaction to {@link Cleaner}. Truncation and the cleaner's swap stay here, since each moves
- * several of those parts at once under the lock.
+ * truncation to {@link LogTruncation}; an append that must not wait to {@link PreparedAppend};
+ * compaction to {@link Cleaner}. The cleaner's swap stays here, since it moves the segments and the
+ * high watermark's position at once under the lock.
  */
 public final class PartitionLog {
 
@@ -177,72 +178,13 @@ public final class PartitionLog {
     }
 
     /**
-     * A leader append prepared to run without waiting: the log's lock and the active segment's index
-     * locks are held, and nothing the append does can block (see {@link #tryLockForAppend}). Call
-     * {@link #append} at most once, then {@link #unlock}, on the thread that prepared it.
-     */
-    public final class PreparedAppend {
-        private final LogValidator.BatchSummary summary;
-        private final MemoryRecords valid;
-        private final int leaderEpoch;
-        private final LogSegment segment;
-
-        private PreparedAppend(LogValidator.BatchSummary summary, MemoryRecords valid, int leaderEpoch,
-                               LogSegment segment) {
-            this.summary = summary;
-            this.valid = valid;
-            this.leaderEpoch = leaderEpoch;
-            this.segment = segment;
-        }
-
-        /** As {@link #appendAsLeader}, with the same errors. */
-        public LogAppendInfo append() {
-            return appender.appendAsLeader(summary, valid, leaderEpoch, logStartOffset);
-        }
-
-        /** Releases the locks. */
-        public void unlock() {
-            segment.unlockIndexes();
-            lock.unlock();
-        }
-    }
-
-    /**
      * Prepares {@link #appendAsLeader} for a caller that must not wait (a network thread): takes the
      * log's lock and the active segment's index locks only if they are free, and answers null,
-     * holding nothing, when one is busy or the append could block ({@link LogAppender#appendWouldBlock}:
-     * a roll, a forced flush, a new leader epoch to checkpoint). Null too for batches that fail
-     * validation: the caller appends them the ordinary way, which reports the error.
+     * holding nothing, when one is busy, the append could block, or the batches fail validation
+     * (see {@link PreparedAppend}).
      */
     public PreparedAppend tryLockForAppend(MemoryRecords records, int leaderEpoch) {
-        LogValidator.BatchSummary summary;
-        try {
-            summary = LogValidator.analyze(topicPartition, records, config(), true);
-        } catch (RuntimeException e) {
-            return null;
-        }
-        MemoryRecords valid = summary.wholeBatches(records);
-        if (!lock.tryLock()) {
-            return null;
-        }
-        boolean prepared = false;
-        try {
-            if (appender.appendWouldBlock(summary, valid, leaderEpoch)) {
-                return null;
-            }
-            LogSegment segment = localLog.activeSegment();
-            if (!segment.tryLockIndexes()) {
-                return null;
-            }
-            prepared = true;
-            return new PreparedAppend(summary, valid, leaderEpoch, segment);
-        } catch (RuntimeException e) {
-            return null;
-        } finally {
-            if (!prepared) {
-                lock.unlock();
-            }
-        }
+        return PreparedAppend.tryLock(this, records, leaderEpoch);
     }
 
     /**
@@ -356,33 +298,7 @@ public final class PartitionLog {
      * @throws OffsetOutOfRangeException if {@code newLogStartOffset} is above the high watermark
      */
     public boolean maybeIncrementLogStartOffset(long newLogStartOffset, String reason) {
-        lock.lock();
-        try {
-            localLog.checkOpen();
-            if (newLogStartOffset > highWatermark()) {
-                throw new OffsetOutOfRangeException("Cannot increment the log start offset of " + topicPartition + " to "
-                    + newLogStartOffset + " since it is larger than the high watermark " + highWatermark());
-            }
-            if (newLogStartOffset <= logStartOffset) {
-                return false;
-            }
-            logStartOffset = newLogStartOffset;
-            // Nothing below the log start offset is ever recovered or flushed again; a recovery point
-            // left below it would also make a pending flush range start past its own end.
-            if (recoveryPoint() < newLogStartOffset) {
-                localLog.updateRecoveryPoint(newLogStartOffset);
-            }
-            leaderEpochCache.truncateFromStart(newLogStartOffset);
-            try {
-                producerStateManager.onLogStartOffsetIncremented(newLogStartOffset);
-            } catch (IOException e) {
-                throw new KafkaStorageException("Error removing producer snapshots of " + topicPartition, e);
-            }
-            log.info("Incremented the log start offset of {} to {} ({})", topicPartition, newLogStartOffset, reason);
-            return true;
-        } finally {
-            lock.unlock();
-        }
+        return LogRetention.maybeIncrementLogStartOffset(this, newLogStartOffset, reason);
     }
 
     /**
@@ -412,62 +328,19 @@ public final class PartitionLog {
     }
 
     /**
-     * Removes everything at or above {@code targetOffset} (a follower diverged from its leader).
+     * Removes everything at or above {@code targetOffset} (a follower diverged from its leader),
+     * with {@link LogTruncation}.
      *
      * @return whether anything was removed
+     * @throws KafkaStorageException when the files cannot be truncated
      */
     public boolean truncateTo(long targetOffset) {
-        lock.lock();
-        try {
-            localLog.checkOpen();
-            if (targetOffset >= logEndOffset()) {
-                return false;
-            }
-            localLog.segmentsChanged();
-            try {
-                if (targetOffset <= logStartOffset || targetOffset < segments.firstBaseOffset()) {
-                    truncateFullyAndStartAt(Math.max(targetOffset, 0));
-                    return true;
-                }
-                localLog.truncateTo(targetOffset);
-                leaderEpochCache.truncateFromEnd(targetOffset);
-                if (recoveryPoint() > targetOffset) {
-                    localLog.updateRecoveryPoint(targetOffset);
-                }
-                if (highWatermark() > targetOffset) {
-                    highWatermark.set(localLog.logEndOffsetMetadata());
-                }
-                LogLoader.rebuildProducerState(this, producerStateManager, segments, logStartOffset, targetOffset,
-                    time.milliseconds());
-                log.info("Truncated {} to offset {}", topicPartition, targetOffset);
-                return true;
-            } catch (IOException e) {
-                throw new KafkaStorageException("Error truncating " + topicPartition + " to " + targetOffset, e);
-            }
-        } finally {
-            lock.unlock();
-        }
+        return LogTruncation.truncateTo(this, targetOffset, time);
     }
 
-    /** Deletes every segment and restarts the log empty at {@code newOffset}. */
+    /** Deletes every segment and restarts the log empty at {@code newOffset}, with {@link LogTruncation}. */
     public void truncateFullyAndStartAt(long newOffset) {
-        lock.lock();
-        try {
-            localLog.checkOpen();
-            localLog.segmentsChanged();
-            try {
-                localLog.removeAllSegmentsAndStartAt(newOffset);
-                highWatermark.set(localLog.logEndOffsetMetadata());
-                logStartOffset = newOffset;
-                localLog.updateRecoveryPoint(newOffset);
-                leaderEpochCache.clear();
-                producerStateManager.truncateFullyAndStartAt(newOffset);
-            } catch (IOException e) {
-                throw new KafkaStorageException("Error truncating " + topicPartition + " fully", e);
-            }
-        } finally {
-            lock.unlock();
-        }
+        LogTruncation.truncateFullyAndStartAt(this, newOffset);
     }
 
     /** Forces segments up to {@code offset} (exclusive) to disk and moves the recovery point there. */
@@ -540,6 +413,21 @@ public final class PartitionLog {
 
     ReentrantLock lock() {
         return lock;
+    }
+
+    /** The appender, for an append prepared in this package ({@link PreparedAppend}). */
+    LogAppender appender() {
+        return appender;
+    }
+
+    /** The high watermark itself, for truncation to move; callers hold the lock. */
+    HighWatermark highWatermarkState() {
+        return highWatermark;
+    }
+
+    /** Moves the log start offset to {@code offset} (retention raises it, a full truncation restarts it); callers hold the lock. */
+    void startAt(long offset) {
+        logStartOffset = offset;
     }
 
     /** The segments, for the cleaner to read (it never changes them but through {@link #replaceSegments}). */

@@ -6,6 +6,7 @@ import io.tributary.broker.log.FetchIsolation;
 import io.tributary.broker.log.LogAppendInfo;
 import io.tributary.broker.log.LogOffsetMetadata;
 import io.tributary.broker.log.PartitionLog;
+import io.tributary.broker.log.PreparedAppend;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -73,7 +74,7 @@ final class LeaderState implements PartitionRole {
     }
 
     private final TopicPartition topicPartition;
-    private final Partition.Context context;
+    private final PartitionContext context;
     private final int localBrokerId;
     private final PartitionLog log;
     private final int leaderEpoch;
@@ -93,7 +94,7 @@ final class LeaderState implements PartitionRole {
      *
      * @param state the partition state that makes this broker leader
      */
-    static LeaderState startEpoch(TopicPartition topicPartition, Partition.Context context, LeaderAndIsr state,
+    static LeaderState startEpoch(TopicPartition topicPartition, PartitionContext context, LeaderAndIsr state,
                                   List<Integer> assignedReplicas, PartitionLog log, IsrChangeSubmitter isrChangeSubmitter) {
         LeaderState leader = new LeaderState(topicPartition, context, state, assignedReplicas, log, isrChangeSubmitter);
         log.leaderEpochCache().assign(leader.leaderEpoch, leader.leaderEpochStartOffset);
@@ -101,7 +102,7 @@ final class LeaderState implements PartitionRole {
         return leader;
     }
 
-    private LeaderState(TopicPartition topicPartition, Partition.Context context, LeaderAndIsr state,
+    private LeaderState(TopicPartition topicPartition, PartitionContext context, LeaderAndIsr state,
                         List<Integer> assignedReplicas, PartitionLog log, IsrChangeSubmitter isrChangeSubmitter) {
         this.topicPartition = topicPartition;
         this.context = context;
@@ -233,7 +234,7 @@ final class LeaderState implements PartitionRole {
     }
 
     /** As {@link #appendRecords}, through an append prepared with the log's locks held ({@link PartitionLog#tryLockForAppend}). */
-    LogAppendInfo appendPrepared(PartitionLog.PreparedAppend prepared, short requiredAcks, int minInSyncReplicas) {
+    LogAppendInfo appendPrepared(PreparedAppend prepared, short requiredAcks, int minInSyncReplicas) {
         checkEnoughInSync(requiredAcks, minInSyncReplicas);
         LogAppendInfo info = prepared.append();
         maybeIncrementHighWatermark();
@@ -367,7 +368,7 @@ final class LeaderState implements PartitionRole {
      *                                   (DivergingEpoch(-1, -1) would read as "no divergence"),
      *                                   or for an offset outside the log
      */
-    Partition.FollowerRead readForFollower(long fetchOffset, int lastFetchedEpoch, int maxBytes, boolean minOneMessage) {
+    FollowerRead readForFollower(long fetchOffset, int lastFetchedEpoch, int maxBytes, boolean minOneMessage) {
         long leaderEnd = log.logEndOffset();
         if (lastFetchedEpoch != RecordBatch.NO_PARTITION_LEADER_EPOCH) {
             EpochEntry end = log.leaderEpochCache().endOffsetFor(lastFetchedEpoch, leaderEnd);
@@ -376,10 +377,10 @@ final class LeaderState implements PartitionRole {
                     + " has no epoch at or below the follower's last fetched epoch " + lastFetchedEpoch);
             }
             if (end.epoch() < lastFetchedEpoch || end.startOffset() < fetchOffset) {
-                return new Partition.FollowerRead(end, null, leaderEnd);
+                return new FollowerRead(end, null, leaderEnd);
             }
         }
-        return new Partition.FollowerRead(null, log.read(fetchOffset, maxBytes, FetchIsolation.LOG_END, minOneMessage),
+        return new FollowerRead(null, log.read(fetchOffset, maxBytes, FetchIsolation.LOG_END, minOneMessage),
             leaderEnd);
     }
 
@@ -451,14 +452,14 @@ final class LeaderState implements PartitionRole {
     }
 
     /** The in-sync followers that hold {@code fetchOffset}, for a consumer to read from (KIP-392). */
-    List<Partition.ReadReplicaCandidate> readReplicaCandidates(long fetchOffset) {
+    List<ReadReplicaCandidate> readReplicaCandidates(long fetchOffset) {
         long now = context.time().milliseconds();
         List<Integer> isr = isr();
-        List<Partition.ReadReplicaCandidate> out = new ArrayList<>();
+        List<ReadReplicaCandidate> out = new ArrayList<>();
         for (FollowerReplica follower : followers.values()) {
             long end = follower.logEndOffset().messageOffset();
             if (isr.contains(follower.brokerId()) && end >= fetchOffset) {
-                out.add(new Partition.ReadReplicaCandidate(follower.brokerId(), end,
+                out.add(new ReadReplicaCandidate(follower.brokerId(), end,
                     Math.max(0, now - follower.lastCaughtUpTimeMs())));
             }
         }

@@ -7,12 +7,11 @@ import io.tributary.broker.log.FetchIsolation;
 import io.tributary.broker.log.LogAppendInfo;
 import io.tributary.broker.log.LogOffsetMetadata;
 import io.tributary.broker.log.PartitionLog;
+import io.tributary.broker.log.PreparedAppend;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
-import java.util.function.BiPredicate;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
@@ -25,7 +24,6 @@ import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.FileRecords;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.RecordBatch;
-import org.apache.kafka.common.utils.Time;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,34 +55,15 @@ public final class Partition {
 
     private static final Logger logger = LoggerFactory.getLogger(Partition.class);
 
-    /**
-     * What every partition of a broker shares.
-     *
-     * @param localBrokerId       this broker
-     * @param isrUpdater          where ISR changes are written
-     * @param time                clock for lag checks
-     * @param replicaLagTimeMaxMs {@code replica.lag.time.max.ms}
-     * @param onStateChanged      called (outside locks) when the high watermark or ISR changed
-     *                            asynchronously, so waiting requests can complete
-     * @param isrEligible         whether a broker may join a partition's ISR: registered, not in
-     *                            controlled shutdown (KIP-841), its replica online and not being
-     *                            removed by a reassignment
-     * @param stats               where written ISR shrinks and expansions are counted
-     */
-    public record Context(int localBrokerId, IsrUpdater isrUpdater, Time time, long replicaLagTimeMaxMs,
-                          Consumer<TopicPartition> onStateChanged,
-                          BiPredicate<TopicPartition, Integer> isrEligible, ReplicaStats stats) {
-    }
-
     private final TopicPartition topicPartition;
-    private final Context context;
+    private final PartitionContext context;
     private final int localBrokerId;
     private final ReentrantReadWriteLock leaderIsrUpdateLock = new ReentrantReadWriteLock();
     private volatile Uuid topicId;
     /** The current role, or null before the first; replaced under the write lock. */
     private volatile PartitionRole role;
 
-    public Partition(TopicPartition topicPartition, Context context) {
+    public Partition(TopicPartition topicPartition, PartitionContext context) {
         this.topicPartition = topicPartition;
         this.context = context;
         this.localBrokerId = context.localBrokerId();
@@ -268,34 +247,6 @@ public final class Partition {
     }
 
     /**
-     * A leader append prepared to run without waiting, for a network thread: it holds this
-     * partition's leader lock (shared) and the log's locks. Call {@link #append} at most once, then
-     * {@link #unlock}, on the thread that prepared it.
-     */
-    public static final class LeaderAppend {
-        private final LeaderState leader;
-        private final PartitionLog.PreparedAppend prepared;
-        private final Lock leaderLock;
-
-        private LeaderAppend(LeaderState leader, PartitionLog.PreparedAppend prepared, Lock leaderLock) {
-            this.leader = leader;
-            this.prepared = prepared;
-            this.leaderLock = leaderLock;
-        }
-
-        /** As {@link Partition#appendRecordsToLeader}, with the same errors. */
-        public LogAppendInfo append(short requiredAcks, int minInSyncReplicas) {
-            return leader.appendPrepared(prepared, requiredAcks, minInSyncReplicas);
-        }
-
-        /** Releases the locks. */
-        public void unlock() {
-            prepared.unlock();
-            leaderLock.unlock();
-        }
-    }
-
-    /**
      * Prepares {@link #appendRecordsToLeader} for a caller that must not wait: null, holding
      * nothing, when this broker does not lead the partition, a lock is busy (a role or ISR change,
      * another append, a flush) or the append could block ({@link PartitionLog#tryLockForAppend}).
@@ -310,7 +261,7 @@ public final class Partition {
             if (!(role instanceof LeaderState leader)) {
                 return null;
             }
-            PartitionLog.PreparedAppend append = leader.log().tryLockForAppend(records, leader.leaderEpoch());
+            PreparedAppend append = leader.log().tryLockForAppend(records, leader.leaderEpoch());
             if (append == null) {
                 return null;
             }
@@ -386,18 +337,6 @@ public final class Partition {
     }
 
     /**
-     * A follower's read: where its log diverges from this leader's, or the batches from its fetch
-     * offset to the log end.
-     *
-     * @param divergingEpoch null, or the leader's (epoch, end offset) for the follower's last
-     *                       fetched epoch when the follower's log diverges there (KIP-595)
-     * @param data           the read, or null when diverging
-     * @param leaderLogEndOffset the leader's log end offset at the read
-     */
-    public record FollowerRead(EpochEntry divergingEpoch, FetchDataInfo data, long leaderLogEndOffset) {
-    }
-
-    /**
      * Reads for a follower, first checking its last fetched epoch against this leader's epochs:
      * a follower whose epoch ends here before its fetch offset (or that has an epoch this leader
      * never had) is told where to truncate instead of getting records.
@@ -447,16 +386,6 @@ public final class Partition {
                     + topicPartition + " is newer than the current leader epoch " + leaderEpoch);
             }
         }
-    }
-
-    /**
-     * A follower a consumer could read {@code fetchOffset} from (KIP-392).
-     *
-     * @param brokerId           the follower
-     * @param logEndOffset       its log end offset as of its last fetch
-     * @param timeSinceCaughtUpMs how long since it was last caught up, ms
-     */
-    public record ReadReplicaCandidate(int brokerId, long logEndOffset, long timeSinceCaughtUpMs) {
     }
 
     /** As leader: the in-sync followers that hold {@code fetchOffset}; none when not leader. */

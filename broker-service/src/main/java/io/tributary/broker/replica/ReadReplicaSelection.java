@@ -49,7 +49,7 @@ final class ReadReplicaSelection {
         ReplicaView leader = new ReplicaView.DefaultReplicaView(leaderNode.get(), partitionLog.logEndOffset(), 0);
         Set<ReplicaView> views = new HashSet<>();
         views.add(leader);
-        for (Partition.ReadReplicaCandidate c : partition.readReplicaCandidates(fetchOffset)) {
+        for (ReadReplicaCandidate c : partition.readReplicaCandidates(fetchOffset)) {
             node(c.brokerId(), client.listenerName()).ifPresent(n -> views.add(
                 new ReplicaView.DefaultReplicaView(n, c.logEndOffset(), c.timeSinceCaughtUpMs())));
         }

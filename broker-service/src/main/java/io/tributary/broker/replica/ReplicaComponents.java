@@ -64,7 +64,7 @@ public record ReplicaComponents(ReplicaManager replicaManager, ReplicaStateChang
             FollowerPartitions.of(partitions, storageErrors, delayed, settings.topicStats()), time);
         LeadershipListeners leadershipListeners = new LeadershipListeners();
         ReplicaStats stats = new ReplicaStats();
-        Partition.Context partitionContext = new Partition.Context(brokerId, settings.isrUpdater(), time,
+        PartitionContext partitionContext = new PartitionContext(brokerId, settings.isrUpdater(), time,
             settings.replicaLagTimeMaxMs(), delayed::checkAndComplete,
             (tp, replica) -> isrEligible(metadataCache, tp, replica), stats);
         ReadReplicaSelection readReplicaSelection = new ReadReplicaSelection(brokerId, metadataCache,

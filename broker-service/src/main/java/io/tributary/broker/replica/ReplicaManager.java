@@ -1,16 +1,11 @@
 package io.tributary.broker.replica;
 
-import io.tributary.broker.cluster.LeaderAndIsr;
 import io.tributary.broker.cluster.MetadataCache;
-import io.tributary.broker.cluster.MetadataListener;
-import io.tributary.broker.cluster.TopicAssignment;
-import io.tributary.broker.config.LogConfig;
 import io.tributary.broker.log.EpochEntry;
 import io.tributary.broker.log.FetchDataInfo;
 import io.tributary.broker.log.FetchIsolation;
 import io.tributary.broker.log.LogAppendInfo;
 import io.tributary.broker.log.LogManager;
-import io.tributary.broker.log.LogOffsetMetadata;
 import io.tributary.broker.log.PartitionLog;
 import io.tributary.broker.log.RecordValidationException;
 import io.tributary.broker.metrics.BrokerTopicStats;
@@ -22,13 +17,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.function.Function;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.errors.KafkaStorageException;
@@ -68,10 +58,10 @@ public final class ReplicaManager {
     private final ReplicaFetcherManager fetcherManager;
     private final LeadershipListeners leadershipListeners;
     private final StorageErrors storageErrors;
-    private final ReadReplicaSelection readReplicaSelection;
     private final long replicaLagTimeMaxMs;
     private final ReplicaStats stats;
     private final BrokerTopicStats topicStats;
+    private final LocalLogReader logReader;
 
     ReplicaManager(HostedPartitions partitions, DelayedRequests delayed, LogManager logManager, MetadataCache metadataCache,
                    Time time, ReplicaFetcherManager fetcherManager, LeadershipListeners leadershipListeners,
@@ -86,10 +76,10 @@ public final class ReplicaManager {
         this.fetcherManager = fetcherManager;
         this.leadershipListeners = leadershipListeners;
         this.storageErrors = storageErrors;
-        this.readReplicaSelection = readReplicaSelection;
         this.replicaLagTimeMaxMs = replicaLagTimeMaxMs;
         this.stats = stats;
         this.topicStats = topicStats;
+        this.logReader = new LocalLogReader(partitions, readReplicaSelection, storageErrors, time);
     }
 
     /** Partitions whose replica here is offline (their log directory failed). */
@@ -254,13 +244,13 @@ public final class ReplicaManager {
      */
     public CompletableFuture<Map<TopicPartition, ProduceResult>> tryAppendRecordsWithoutBlocking(long timeoutMs,
             short requiredAcks, Map<TopicPartition, MemoryRecords> entries) {
-        record Prepared(TopicPartition tp, MemoryRecords records, Partition.LeaderAppend append, int minIsr) {
+        record Prepared(TopicPartition tp, MemoryRecords records, LeaderAppend append, int minIsr) {
         }
         List<Prepared> prepared = new ArrayList<>(entries.size());
         try {
             for (Map.Entry<TopicPartition, MemoryRecords> e : entries.entrySet()) {
                 Partition partition = Topic.isInternal(e.getKey().topic()) ? null : partitions.get(e.getKey()).orElse(null);
-                Partition.LeaderAppend append = partition == null ? null : partition.tryLockForLeaderAppend(e.getValue());
+                LeaderAppend append = partition == null ? null : partition.tryLockForLeaderAppend(e.getValue());
                 if (append == null) {
                     return null;
                 }
@@ -361,7 +351,7 @@ public final class ReplicaManager {
      */
     public CompletableFuture<Map<TopicPartition, FetchPartitionResult>> fetchMessages(
             FetchParams params, LinkedHashMap<TopicPartition, FetchPartition> fetchInfos) {
-        LogReadResults read = readFromLog(params, fetchInfos);
+        LogReadResults read = logReader.read(params, fetchInfos);
         read.highWatermarkMoved().forEach(delayed::checkAndComplete);
         CompletableFuture<Map<TopicPartition, FetchPartitionResult>> future = new CompletableFuture<>();
         if (params.maxWaitMs() <= 0 || fetchInfos.isEmpty() || read.bytesReadable() >= params.minBytes()
@@ -369,7 +359,7 @@ public final class ReplicaManager {
             future.complete(read.results());
             return future;
         }
-        DelayedFetch fetch = new DelayedFetch(params, fetchInfos, read.fetchOffsets(), partitions::get, this::readFromLog,
+        DelayedFetch fetch = new DelayedFetch(params, fetchInfos, read.fetchOffsets(), partitions::get, logReader::read,
             delayed, future::complete);
         delayed.watch(fetch, new ArrayList<>(fetchInfos.keySet()));
         return future;
@@ -382,96 +372,6 @@ public final class ReplicaManager {
     public int waitingFetches(TopicPartition tp) {
         return delayed.waitingFetches(tp);
     }
-
-    private LogReadResults readFromLog(FetchParams params, LinkedHashMap<TopicPartition, FetchPartition> fetchInfos) {
-        Map<TopicPartition, FetchPartitionResult> results = new LinkedHashMap<>();
-        Map<TopicPartition, LogOffsetMetadata> offsets = new LinkedHashMap<>();
-        FetchIsolation isolation = params.isFromFollower() ? FetchIsolation.LOG_END
-            : params.isolationLevel() == IsolationLevel.READ_COMMITTED ? FetchIsolation.TXN_COMMITTED
-            : FetchIsolation.HIGH_WATERMARK;
-        int limitBytes = params.maxBytes();
-        boolean minOneMessage = true;
-        long bytesReadable = 0;
-        boolean answerNow = false;
-        List<TopicPartition> highWatermarkMoved = new ArrayList<>();
-        for (Map.Entry<TopicPartition, FetchPartition> e : fetchInfos.entrySet()) {
-            TopicPartition tp = e.getKey();
-            FetchPartition request = e.getValue();
-            try {
-                Partition partition = partitionOrError(tp);
-                int maxBytes = Math.min(request.maxBytes(), limitBytes);
-                FetchDataInfo info;
-                PartitionLog partitionLog = partition.log().orElseThrow(() -> new NotLeaderOrFollowerException("No log"));
-                if (params.isFromFollower()) {
-                    Partition.FollowerRead read = partition.readForFollower(request.fetchOffset(),
-                        request.currentLeaderEpoch(), request.lastFetchedEpoch(), maxBytes, minOneMessage);
-                    if (read.divergingEpoch() != null) {
-                        long hw = partitionLog.highWatermark();
-                        results.put(tp, new FetchPartitionResult(Errors.NONE, hw, hw, partitionLog.logStartOffset(),
-                            MemoryRecords.EMPTY, read.divergingEpoch().epoch(), read.divergingEpoch().startOffset()));
-                        continue;
-                    }
-                    info = read.data();
-                    if (partition.updateFollowerFetchState(params.replicaId(), info.fetchOffsetMetadata(), -1,
-                            time.milliseconds(), read.leaderLogEndOffset())) {
-                        highWatermarkMoved.add(tp);
-                    }
-                } else if (params.mayReadFromFollower() && !partition.isLeader()) {
-                    info = partition.readAsFollower(request.fetchOffset(), request.currentLeaderEpoch(), maxBytes,
-                        minOneMessage);
-                } else {
-                    int preferred = params.mayReadFromFollower()
-                        ? readReplicaSelection.preferredReadReplica(partition, partitionLog, request.fetchOffset(),
-                            params.clientMetadata()) : -1;
-                    if (preferred >= 0) {
-                        long hw = partitionLog.highWatermark();
-                        results.put(tp, new FetchPartitionResult(Errors.NONE, hw, hw, partitionLog.logStartOffset(),
-                            MemoryRecords.EMPTY, -1, -1, preferred));
-                        answerNow = true;
-                        continue;
-                    }
-                    info = partition.read(request.fetchOffset(), request.currentLeaderEpoch(), maxBytes, isolation,
-                        minOneMessage);
-                }
-                int size = info.records().sizeInBytes();
-                limitBytes = Math.max(0, limitBytes - size);
-                if (size > 0) {
-                    minOneMessage = false;
-                }
-                bytesReadable += size;
-                long highWatermark = partitionLog.highWatermark();
-                results.put(tp, new FetchPartitionResult(Errors.NONE, highWatermark, highWatermark,
-                    partitionLog.logStartOffset(), info.records()));
-                offsets.put(tp, info.fetchOffsetMetadata());
-            } catch (KafkaStorageException ex) {
-                log.error("Storage error reading {}", tp, ex);
-                storageErrors.handle(tp, ex);
-                results.put(tp, FetchPartitionResult.error(Errors.KAFKA_STORAGE_ERROR));
-                answerNow = true;
-            } catch (ApiException ex) {
-                Errors error = Errors.forException(ex);
-                results.put(tp, withOffsets(tp, error));
-                answerNow = true;
-            } catch (RuntimeException ex) {
-                log.error("Unexpected error reading {}", tp, ex);
-                results.put(tp, FetchPartitionResult.error(Errors.UNKNOWN_SERVER_ERROR));
-                answerNow = true;
-            }
-        }
-        return new LogReadResults(results, offsets, bytesReadable, answerNow, highWatermarkMoved);
-    }
-
-    /** An error result that still tells the client the offsets it needs (e.g. for OFFSET_OUT_OF_RANGE). */
-    private FetchPartitionResult withOffsets(TopicPartition tp, Errors error) {
-        Partition partition = partitions.get(tp).orElse(null);
-        if (error == Errors.OFFSET_OUT_OF_RANGE && partition != null && partition.log().isPresent()) {
-            PartitionLog l = partition.log().get();
-            return new FetchPartitionResult(error, l.highWatermark(), l.highWatermark(), l.logStartOffset(),
-                MemoryRecords.EMPTY);
-        }
-        return FetchPartitionResult.error(error);
-    }
-
 
     /**
      * Reads committed batches of a partition led here.

@@ -50,13 +50,13 @@ public final class ReplicaStateChanges implements MetadataListener {
     private final ReplicaFetcherManager fetcherManager;
     private final DelayedRequests delayed;
     private final LeadershipListeners leadershipListeners;
-    private final Partition.Context partitionContext;
+    private final PartitionContext partitionContext;
     private final BrokerTopicStats topicStats;
 
     ReplicaStateChanges(HostedPartitions partitions, LogManager logManager, MetadataCache metadataCache,
                         BrokerEpoch brokerEpoch, Function<String, LogConfig> logConfigs, ReplicaFetcherManager fetcherManager,
                         DelayedRequests delayed, LeadershipListeners leadershipListeners,
-                        Partition.Context partitionContext, BrokerTopicStats topicStats) {
+                        PartitionContext partitionContext, BrokerTopicStats topicStats) {
         this.brokerId = partitions.brokerId();
         this.partitions = partitions;
         this.logManager = logManager;

@@ -49,7 +49,7 @@ class PartitionLogWithoutBlockingTest {
 
     /** Prepares, appends and unlocks, as the network thread does; null if it declined. */
     private LogAppendInfo appendWithoutBlocking(int leaderEpoch, String... values) {
-        PartitionLog.PreparedAppend prepared = log.tryLockForAppend(records(now(), values), leaderEpoch);
+        PreparedAppend prepared = log.tryLockForAppend(records(now(), values), leaderEpoch);
         if (prepared == null) {
             return null;
         }

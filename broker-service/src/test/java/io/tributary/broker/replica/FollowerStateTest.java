@@ -117,7 +117,7 @@ class FollowerStateTest {
 
     @Test
     void aDivergenceAnsweringAFetchOfAnotherEpochLeavesTheLogAlone() {
-        Partition partition = new Partition(TP, new Partition.Context(1, (tp, proposed, callback) -> { }, time, 10_000,
+        Partition partition = new Partition(TP, new PartitionContext(1, (tp, proposed, callback) -> { }, time, 10_000,
             tp -> { }, (tp, id) -> true, new ReplicaStats()));
         partition.makeFollower(new LeaderAndIsr(0, LEADER_EPOCH, List.of(0, 1), 0, 0), List.of(0, 1), Uuid.randomUuid(),
             log);

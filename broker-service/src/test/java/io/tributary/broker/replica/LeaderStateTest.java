@@ -58,7 +58,7 @@ class LeaderStateTest {
         IsrUpdater unused = (tp, proposed, callback) -> {
             throw new AssertionError("a leader state submits ISR changes through its submitter");
         };
-        Partition.Context context = new Partition.Context(0, unused, time, REPLICA_LAG_TIME_MAX_MS, tp -> { },
+        PartitionContext context = new PartitionContext(0, unused, time, REPLICA_LAG_TIME_MAX_MS, tp -> { },
             (tp, id) -> true, new ReplicaStats());
         return LeaderState.startEpoch(TP, context, new LeaderAndIsr(0, epoch, isr, 0, 0), replicas, log,
             submitted::add);

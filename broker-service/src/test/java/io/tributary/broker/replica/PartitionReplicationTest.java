@@ -59,7 +59,7 @@ class PartitionReplicationTest {
     }
 
     private Partition partition(int brokerId, IsrUpdater updater, String logName) {
-        return new Partition(TP, new Partition.Context(brokerId, updater, time, 10_000, tp -> { }, (tp, id) -> true, stats));
+        return new Partition(TP, new PartitionContext(brokerId, updater, time, 10_000, tp -> { }, (tp, id) -> true, stats));
     }
 
     private PartitionLog log(String name) {
@@ -159,7 +159,7 @@ class PartitionReplicationTest {
     void aFollowerThatMayNotJoinTheIsrIsNotAddedHoweverCaughtUp() {
         PartitionLog leaderLog = log("events");
         // Broker 2 is being removed by a reassignment (or shuts down, or lost its log directory).
-        Partition leader = new Partition(TP, new Partition.Context(0, heldUpdater, time, 10_000, tp -> { },
+        Partition leader = new Partition(TP, new PartitionContext(0, heldUpdater, time, 10_000, tp -> { },
             (tp, id) -> id != 2, stats));
         leader.makeLeader(new LeaderAndIsr(0, 0, List.of(0, 1), 0, 0), List.of(0, 1, 2), Uuid.randomUuid(), leaderLog);
         leader.appendRecordsToLeader(batch(5), (short) -1, 1);

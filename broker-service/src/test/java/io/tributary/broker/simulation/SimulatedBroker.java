@@ -6,7 +6,9 @@ import io.tributary.broker.log.EpochEntry;
 import io.tributary.broker.log.LogAppendInfo;
 import io.tributary.broker.log.LogManager;
 import io.tributary.broker.log.PartitionLog;
+import io.tributary.broker.replica.FollowerRead;
 import io.tributary.broker.replica.Partition;
+import io.tributary.broker.replica.PartitionContext;
 import io.tributary.broker.replica.ReplicaStats;
 import io.tributary.broker.testing.MockScheduler;
 import java.io.File;
@@ -134,7 +136,7 @@ final class SimulatedBroker {
                 () -> running && incarnation == inc, ReplicationSimulation.MAX_ISR_WRITE_DELAY_MS)
             : FakeIsrUpdater.conditional(sim.zk, sim.queue, sim.random, id, () -> session,
                 () -> running && incarnation == inc, ReplicationSimulation.MAX_ISR_WRITE_DELAY_MS);
-        Partition.Context context = new Partition.Context(id, isrUpdater, sim.time,
+        PartitionContext context = new PartitionContext(id, isrUpdater, sim.time,
             ReplicationSimulation.REPLICA_LAG_TIME_MAX_MS, tp -> {
                 if (running && incarnation == inc) {
                     completePendingProduces(tp);
@@ -279,7 +281,7 @@ final class SimulatedBroker {
     FetchResponse answerFetch(int follower, TopicPartition tp, long fetchOffset, int leaderEpoch, int lastFetchedEpoch) {
         Partition partition = partitions.get(tp);
         try {
-            Partition.FollowerRead read = partition.readForFollower(fetchOffset, leaderEpoch, lastFetchedEpoch,
+            FollowerRead read = partition.readForFollower(fetchOffset, leaderEpoch, lastFetchedEpoch,
                 ReplicationSimulation.FETCH_MAX_BYTES, true);
             PartitionLog log = partition.log().orElseThrow();
             if (read.divergingEpoch() != null) {
