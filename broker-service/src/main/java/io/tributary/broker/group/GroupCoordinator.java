@@ -101,7 +101,9 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
         this.time = time;
         this.timer = timer;
         this.groups = new GroupMetadataManager(coordinatorLog, config.offsetsTopicPartitions(), config.commitTimeoutMs(), time);
-        this.rebalance = new RebalanceCoordinator(groups, timer, time, config.initialRebalanceDelayMs());
+        JoinPhase joinPhase = new JoinPhase(groups, new RebalanceTimers(timer, config.initialRebalanceDelayMs()), time);
+        this.rebalance = new RebalanceCoordinator(groups, joinPhase, new SyncPhase(groups, joinPhase, time),
+            new StaticMembership(groups, joinPhase), time);
         this.offsets = new OffsetMetadataManager(groups, rebalance, config.offsetMetadataMaxBytes(),
             config.offsetsRetentionMs(), time);
     }
@@ -163,7 +165,7 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
                                                               boolean supportsSkipAssignment, String clientId,
                                                               String clientHost) {
         if (request.groupId() == null || request.groupId().isEmpty()) {
-            return CompletableFuture.completedFuture(RebalanceCoordinator.joinError(request.memberId(), Errors.INVALID_GROUP_ID));
+            return CompletableFuture.completedFuture(JoinPhase.joinError(request.memberId(), Errors.INVALID_GROUP_ID));
         }
         Errors error = groups.coordinatorError(request.groupId());
         if (error == Errors.NONE && (request.sessionTimeoutMs() < config.minSessionTimeoutMs()
@@ -171,7 +173,7 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
             error = Errors.INVALID_SESSION_TIMEOUT;
         }
         if (error != Errors.NONE) {
-            return CompletableFuture.completedFuture(RebalanceCoordinator.joinError(request.memberId(), error));
+            return CompletableFuture.completedFuture(JoinPhase.joinError(request.memberId(), error));
         }
         return rebalance.join(request, requireKnownMemberId, supportsSkipAssignment, clientId, clientHost, config.maxSize());
     }

@@ -120,7 +120,7 @@ final class OffsetMetadataManager {
         if (generationId < 0 && group.is(GroupState.EMPTY)) {
             return Errors.NONE;
         }
-        Errors memberError = RebalanceCoordinator.validateMember(group, memberId, groupInstanceId);
+        Errors memberError = StaticMembership.validateMember(group, memberId, groupInstanceId);
         if (memberError != Errors.NONE) {
             return memberError;
         }
