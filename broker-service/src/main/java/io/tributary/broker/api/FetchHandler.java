@@ -33,8 +33,8 @@ import org.apache.kafka.common.resource.ResourceType;
  * Fetch (v4-18): reads each partition from its fetch offset, up to the high watermark for
  * consumers, and long-polls up to {@code max.wait.ms} for {@code min.bytes}. Records go out
  * as file slices with zero copy. {@code max.bytes} and partition max bytes bound the response,
- * softly for the first batch (KIP-74). read_committed reads up to the last stable offset, which
- * equals the high watermark while there are no transactions.
+ * softly for the first batch (KIP-74). read_committed reads up to the last stable offset and gets
+ * the aborted transactions its records overlap, so the consumer skips them (KIP-98).
  *
  * <p>Incremental fetch sessions (KIP-227) are declined per protocol: every response carries
  * session id 0, so clients send full requests; a request naming a session gets
@@ -155,7 +155,7 @@ public final class FetchHandler extends VersionedHandler {
                 .setLastStableOffset(result.lastStableOffset())
                 .setLogStartOffset(result.logStartOffset())
                 .setAbortedTransactions(isolation == IsolationLevel.READ_COMMITTED && result.error() == Errors.NONE
-                    ? new ArrayList<>() : null)
+                    ? new ArrayList<>(result.abortedTransactions()) : null)
                 .setPreferredReadReplica(result.preferredReadReplica())
                 .setRecords(result.records() == null ? MemoryRecords.EMPTY : result.records());
             if (result.isDiverging()) {

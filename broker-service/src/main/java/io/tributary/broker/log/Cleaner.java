@@ -45,7 +45,7 @@ import org.slf4j.LoggerFactory;
  *       state is kept (emptied if need be) so idempotence survives a reload. Control batches
  *       follow Kafka's rules (markers kept until their transaction's records are gone and their
  *       own horizon passed);</li>
- *   <li>swaps the cleaned segment in ({@link PartitionLog#replaceSegments}).</li>
+ *   <li>swaps the cleaned segment in ({@link CleanerSwap#replaceSegments}).</li>
  * </ol>
  *
  * <p>Invariant: a record is dropped only if a later record of its key is kept, or it is a
@@ -268,7 +268,7 @@ final class Cleaner {
         }
         swap(partitionLog, cleaned, group.subList(0, replaced), version);
         if (replaced < group.size()
-                && !partitionLog.removeCleanedAwaySegments(group.subList(replaced, group.size()), version)) {
+                && !CleanerSwap.removeCleanedAwaySegments(partitionLog, group.subList(replaced, group.size()), version)) {
             throw new CleaningAbortedException("The log of " + partitionLog.topicPartition() + " changed while it was cleaned");
         }
     }
@@ -282,7 +282,7 @@ final class Cleaner {
             // From here on the files are left to the swap, or to the next load should this stop.
             swapStarted = true;
             swapHook.reached(SwapHook.Step.CLEANED_WRITTEN);
-            if (!partitionLog.replaceSegments(cleaned, old, version, swapHook)) {
+            if (!CleanerSwap.replaceSegments(partitionLog, cleaned, old, version, swapHook)) {
                 swapStarted = false;
                 throw new CleaningAbortedException("The log of " + partitionLog.topicPartition()
                     + " changed while it was cleaned");

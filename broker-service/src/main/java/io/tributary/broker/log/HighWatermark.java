@@ -1,6 +1,7 @@
 package io.tributary.broker.log;
 
 import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The high watermark of one partition log: the offset below which every record is on all in-sync
@@ -90,5 +91,29 @@ final class HighWatermark {
     @Override
     public String toString() {
         return "HighWatermark(" + metadata + ")";
+    }
+
+    /**
+     * The high watermark with its position, computing the position under {@code lock} (the log's)
+     * when it is unknown; it stays unknown if the offset is not in the log.
+     */
+    LogOffsetMetadata metadataWithPosition(ReentrantLock lock, LocalLog localLog) {
+        LogOffsetMetadata hw = metadata;
+        if (hw.positionKnown()) {
+            return hw;
+        }
+        lock.lock();
+        try {
+            hw = metadata;
+            if (!hw.positionKnown()) {
+                hw = localLog.convertToOffsetMetadata(hw.messageOffset());
+                if (hw.positionKnown()) {
+                    set(hw);
+                }
+            }
+            return hw;
+        } finally {
+            lock.unlock();
+        }
     }
 }

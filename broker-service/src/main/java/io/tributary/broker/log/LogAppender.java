@@ -2,10 +2,14 @@ package io.tributary.broker.log;
 
 import io.tributary.broker.producer.AppendOrigin;
 import io.tributary.broker.producer.BatchMetadata;
+import io.tributary.broker.producer.CompletedTxn;
 import io.tributary.broker.producer.ProducerAppendInfo;
 import io.tributary.broker.producer.ProducerStateManager;
 import io.tributary.broker.scheduler.Scheduler;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.common.TopicPartition;
@@ -66,6 +70,15 @@ final class LogAppender {
      */
     LogAppendInfo appendAsLeader(LogValidator.BatchSummary summary, MemoryRecords valid, int leaderEpoch,
                                  long logStartOffset) {
+        return appendAsLeader(summary, valid, leaderEpoch, logStartOffset, AppendOrigin.CLIENT);
+    }
+
+    /**
+     * As {@link #appendAsLeader(LogValidator.BatchSummary, MemoryRecords, int, long)}, for a client or
+     * a transaction coordinator's markers ({@link AppendOrigin#COORDINATOR}). Caller holds the lock.
+     */
+    LogAppendInfo appendAsLeader(LogValidator.BatchSummary summary, MemoryRecords valid, int leaderEpoch,
+                                 long logStartOffset, AppendOrigin origin) {
         localLog.checkOpen();
         if (summary.batchCount() == 0) {
             return LogAppendInfo.empty(localLog.logEndOffset(), logStartOffset);
@@ -82,7 +95,7 @@ final class LogAppender {
         LogValidator.AssignedOffsets assigned = LogValidator.validateAndAssignOffsets(topicPartition, valid,
             firstOffset, leaderEpoch, localLog.config(), now);
         Map<Long, ProducerAppendInfo> producers = summary.hasProducerId()
-            ? producerStateManager.prepareAppend(valid.batches(), AppendOrigin.CLIENT, now) : Map.of();
+            ? producerStateManager.prepareAppend(valid.batches(), origin, now) : Map.of();
         leaderEpochCache.assign(leaderEpoch, firstOffset);
         commitAppend(valid, producers, assigned.lastOffset(), assigned.maxTimestamp(),
             assigned.shallowOffsetOfMaxTimestamp(), now);
@@ -162,9 +175,45 @@ final class LogAppender {
             throw new KafkaStorageException("Error appending " + records.sizeInBytes() + " bytes to " + topicPartition
                 + " in " + localLog.dir() + ": " + e.getMessage(), e);
         }
-        producers.values().forEach(producerStateManager::update);
+        List<CompletedTxn> completed = List.of();
+        for (ProducerAppendInfo producer : producers.values()) {
+            producerStateManager.update(producer);
+            if (!producer.completedTransactions().isEmpty()) {
+                completed = completed.isEmpty() ? new ArrayList<>() : completed;
+                completed.addAll(producer.completedTransactions());
+            }
+        }
+        if (!completed.isEmpty()) {
+            completed.sort(Comparator.comparingLong(CompletedTxn::lastOffset)); // the index is in marker order
+            for (CompletedTxn txn : completed) {
+                completeTransaction(segment, txn);
+            }
+        }
         producerStateManager.updateMapEndOffset(lastOffset + 1);
         maybeFlushByMessages();
+    }
+
+    /**
+     * Records a transaction a marker closed: an aborted one in the segment's transaction index, with
+     * the last stable offset as of its end (Kafka's order: index first, then producer state).
+     */
+    private void completeTransaction(LogSegment segment, CompletedTxn txn) {
+        try {
+            completeTransaction(producerStateManager, segment, txn);
+        } catch (IOException e) {
+            throw new KafkaStorageException("Error writing the transaction index of " + topicPartition + ": " + e, e);
+        }
+    }
+
+    /** As an append completes a transaction, also for recovery's replay (which may find it indexed already). */
+    static void completeTransaction(ProducerStateManager producerStateManager, LogSegment segment, CompletedTxn txn)
+            throws IOException {
+        long lastStableOffset = producerStateManager.lastStableOffset(txn);
+        if (txn.isAborted()) {
+            segment.txnIndex().append(new TransactionIndex.AbortedTxnEntry(txn.producerId(), txn.firstOffset(),
+                txn.lastOffset(), lastStableOffset));
+        }
+        producerStateManager.completeTxn(txn);
     }
 
     private void maybeFlushByMessages() {

@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * never overlap. A thread with nothing to clean waits {@code backoffMs}.
  *
  * <p>Other changes to a log being cleaned (truncation, deletion) make the cleaning give up: its
- * swap is refused ({@link PartitionLog#replaceSegments}) and {@link #abortCleaning} stops it
+ * swap is refused ({@link CleanerSwap#replaceSegments}) and {@link #abortCleaning} stops it
  * early. The dedupe buffer ({@code dedupeBufferSize} bytes for all threads) is allocated when a
  * thread first cleans.
  *

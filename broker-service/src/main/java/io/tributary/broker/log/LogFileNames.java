@@ -13,6 +13,7 @@ final class LogFileNames {
     static final String LOG_SUFFIX = ".log";
     static final String INDEX_SUFFIX = ".index";
     static final String TIME_INDEX_SUFFIX = ".timeindex";
+    static final String TXN_INDEX_SUFFIX = TransactionIndex.SUFFIX;
     static final String SNAPSHOT_SUFFIX = ".snapshot";
     /** Added to segment files removed from the log, awaiting deletion. */
     static final String DELETED_SUFFIX = ".deleted";
@@ -40,6 +41,10 @@ final class LogFileNames {
 
     static File timeIndexFile(File dir, long offset, String suffix) {
         return new File(dir, filenamePrefixFromOffset(offset) + TIME_INDEX_SUFFIX + suffix);
+    }
+
+    static File txnIndexFile(File dir, long offset, String suffix) {
+        return new File(dir, filenamePrefixFromOffset(offset) + TXN_INDEX_SUFFIX + suffix);
     }
 
     static File producerSnapshotFile(File dir, long offset) {

@@ -1,6 +1,7 @@
 package io.tributary.broker.log;
 
 import io.tributary.broker.config.LogConfig;
+import io.tributary.broker.producer.CompletedTxn;
 import io.tributary.broker.producer.ProducerStateManager;
 import io.tributary.broker.scheduler.Scheduler;
 import java.io.File;
@@ -141,7 +142,7 @@ final class LogLoader {
             for (File old : files) {
                 String name = old.getName();
                 boolean segmentFile = name.endsWith(LogFileNames.LOG_SUFFIX) || name.endsWith(LogFileNames.INDEX_SUFFIX)
-                    || name.endsWith(LogFileNames.TIME_INDEX_SUFFIX);
+                    || name.endsWith(LogFileNames.TIME_INDEX_SUFFIX) || name.endsWith(LogFileNames.TXN_INDEX_SUFFIX);
                 if (segmentFile) {
                     long offset = LogFileNames.offsetFromFileName(name);
                     if (offset >= base && offset < end) {
@@ -195,8 +196,8 @@ final class LogLoader {
         }
         for (File f : files) {
             String name = f.getName();
-            if ((name.endsWith(LogFileNames.INDEX_SUFFIX) || name.endsWith(LogFileNames.TIME_INDEX_SUFFIX))
-                    && !logOffsets.contains(LogFileNames.offsetFromFileName(name))) {
+            if ((name.endsWith(LogFileNames.INDEX_SUFFIX) || name.endsWith(LogFileNames.TIME_INDEX_SUFFIX)
+                    || name.endsWith(LogFileNames.TXN_INDEX_SUFFIX)) && !logOffsets.contains(LogFileNames.offsetFromFileName(name))) {
                 log.warn("Deleting index {} which has no segment file", f);
                 Files.deleteIfExists(f.toPath());
             }
@@ -260,7 +261,9 @@ final class LogLoader {
 
     /**
      * Reloads producer state from the latest snapshot and replays batches from there to
-     * {@code logEndOffset}; snapshots the result when anything was replayed.
+     * {@code logEndOffset}, with the transactions they open and close (an abort found again goes to
+     * its segment's transaction index unless already there); snapshots the result when anything was
+     * replayed.
      */
     static void rebuildProducerState(PartitionLog partitionLog, ProducerStateManager producerStateManager,
                                      LogSegments segments, long logStartOffset,
@@ -277,7 +280,9 @@ final class LogLoader {
                 }
                 for (FileChannelRecordBatch batch : segment.log().batchesFrom(start.position)) {
                     if (batch.lastOffset() >= from && batch.baseOffset() < logEndOffset) {
-                        producerStateManager.replay(batch, now);
+                        for (CompletedTxn txn : producerStateManager.replay(batch, now)) {
+                            LogAppender.completeTransaction(producerStateManager, segment, txn);
+                        }
                         replayed++;
                     }
                 }
@@ -291,5 +296,6 @@ final class LogLoader {
         } else {
             producerStateManager.updateMapEndOffset(logEndOffset);
         }
+        producerStateManager.onHighWatermarkUpdated(partitionLog.highWatermark());
     }
 }

@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One segment of a partition log: a {@code .log} file of record batches (stored exactly as in
- * the protocol, magic v2) with its sparse {@code .index} and {@code .timeindex}. Files are
+ * the protocol, magic v2) with its sparse {@code .index} and {@code .timeindex}, and the
+ * {@code .txnindex} of the transactions aborted in it ({@link TransactionIndex}). Files are
  * named by the base offset, 20 digits.
  *
  * <p>Invariant: base offset &lt;= the first offset in this segment, and &gt; every offset of a
@@ -37,6 +38,7 @@ public final class LogSegment implements Closeable {
     private final FileRecords log;
     private final OffsetIndex offsetIndex;
     private final TimeIndex timeIndex;
+    private final TransactionIndex txnIndex;
     private final long baseOffset;
     private final int indexIntervalBytes;
     private final long rollJitterMs;
@@ -46,11 +48,12 @@ public final class LogSegment implements Closeable {
     private volatile OptionalLong rollingBasedTimestamp = OptionalLong.empty();
     private volatile TimestampOffset maxTimestampAndOffsetSoFar = UNKNOWN_MAX;
 
-    private LogSegment(FileRecords log, OffsetIndex offsetIndex, TimeIndex timeIndex, long baseOffset,
-                       int indexIntervalBytes, long rollJitterMs, Time time) {
+    private LogSegment(FileRecords log, OffsetIndex offsetIndex, TimeIndex timeIndex, TransactionIndex txnIndex,
+                       long baseOffset, int indexIntervalBytes, long rollJitterMs, Time time) {
         this.log = log;
         this.offsetIndex = offsetIndex;
         this.timeIndex = timeIndex;
+        this.txnIndex = txnIndex;
         this.baseOffset = baseOffset;
         this.indexIntervalBytes = indexIntervalBytes;
         this.rollJitterMs = rollJitterMs;
@@ -76,7 +79,9 @@ public final class LogSegment implements Closeable {
                 baseOffset, maxIndexSize);
             TimeIndex timeIndex = new TimeIndex(LogFileNames.timeIndexFile(dir, baseOffset, fileSuffix),
                 baseOffset, maxIndexSize);
-            return new LogSegment(records, offsetIndex, timeIndex, baseOffset, indexIntervalBytes, rollJitterMs, time);
+            TransactionIndex txnIndex = new TransactionIndex(LogFileNames.txnIndexFile(dir, baseOffset, fileSuffix));
+            return new LogSegment(records, offsetIndex, timeIndex, txnIndex, baseOffset, indexIntervalBytes,
+                rollJitterMs, time);
         } catch (IOException | RuntimeException e) {
             records.channel().close();
             throw e;
@@ -102,6 +107,11 @@ public final class LogSegment implements Closeable {
 
     TimeIndex timeIndex() {
         return timeIndex;
+    }
+
+    /** The aborted transactions whose marker is in this segment. */
+    TransactionIndex txnIndex() {
+        return txnIndex;
     }
 
     /** Whether an offset fits this segment's relative offsets. */
@@ -317,6 +327,7 @@ public final class LogSegment implements Closeable {
                 log.file().getAbsolutePath(), log.sizeInBytes(), validBytes, truncated);
         }
         log.truncateTo(validBytes);
+        txnIndex.truncateTo(nextExpectedOffset);
         bytesSinceLastIndexEntry = validBytes - lastIndexEntry;
         rollingBasedTimestamp = OptionalLong.empty();
         if (maxTimestampSoFar() >= 0) {
@@ -335,6 +346,7 @@ public final class LogSegment implements Closeable {
         FileRecords.LogOffsetPosition mapping = translateOffset(offset, 0);
         offsetIndex.truncateTo(offset);
         timeIndex.truncateTo(offset);
+        txnIndex.truncateTo(offset);
         offsetIndex.resizeToMax();
         timeIndex.resizeToMax();
         int bytesTruncated = mapping == null ? 0 : log.truncateTo(mapping.position);
@@ -406,6 +418,7 @@ public final class LogSegment implements Closeable {
         log.flush();
         offsetIndex.flush();
         timeIndex.flush();
+        txnIndex.flush();
     }
 
     /** Renames the files, e.g. adding {@code .deleted}. */
@@ -413,6 +426,7 @@ public final class LogSegment implements Closeable {
         log.renameTo(new File(LogFileNames.replaceSuffix(log.file().getPath(), oldSuffix, newSuffix)));
         offsetIndex.renameTo(new File(LogFileNames.replaceSuffix(offsetIndex.file().getPath(), oldSuffix, newSuffix)));
         timeIndex.renameTo(new File(LogFileNames.replaceSuffix(timeIndex.file().getPath(), oldSuffix, newSuffix)));
+        txnIndex.renameTo(new File(LogFileNames.replaceSuffix(txnIndex.file().getPath(), oldSuffix, newSuffix)));
     }
 
     /** Whether the .log file name carries {@code suffix}. */
@@ -425,6 +439,7 @@ public final class LogSegment implements Closeable {
         log.deleteIfExists();
         offsetIndex.deleteIfExists();
         timeIndex.deleteIfExists();
+        txnIndex.deleteIfExists();
     }
 
     /** Points the files at a renamed directory. */
@@ -432,6 +447,7 @@ public final class LogSegment implements Closeable {
         log.updateParentDir(dir);
         offsetIndex.updateParentDir(dir);
         timeIndex.updateParentDir(dir);
+        txnIndex.updateParentDir(dir);
     }
 
     /** Records the final time index entry, trims the indexes and closes the files. */
@@ -447,6 +463,7 @@ public final class LogSegment implements Closeable {
         }
         offsetIndex.close();
         timeIndex.close();
+        txnIndex.close();
         log.close();
     }
 

@@ -134,6 +134,25 @@ final class LogSegments {
         return FetchDataInfo.empty(end);
     }
 
+    /**
+     * The aborted transactions overlapping {@code [startOffset, upperBoundOffset)}, from the
+     * transaction indexes of the segment holding {@code startOffset} and those after it, until an
+     * entry shows that no later abort can overlap ({@link TransactionIndex#collect}).
+     */
+    List<AbortedTransaction> collectAbortedTransactions(long startOffset, long upperBoundOffset) throws IOException {
+        List<AbortedTransaction> out = new ArrayList<>();
+        for (LogSegment segment : holdingRange(startOffset, Long.MAX_VALUE)) {
+            TransactionIndex.Collected collected = segment.txnIndex().collect(startOffset, upperBoundOffset);
+            for (TransactionIndex.AbortedTxnEntry entry : collected.aborted()) {
+                out.add(new AbortedTransaction(entry.producerId(), entry.firstOffset()));
+            }
+            if (collected.isComplete()) {
+                break;
+            }
+        }
+        return out;
+    }
+
     /** Where {@code offset} lies on disk (the start of its batch), or unknown when it is not in the log. */
     LogOffsetMetadata convertToOffsetMetadata(long offset, LogOffsetMetadata end) {
         if (offset == end.messageOffset()) {

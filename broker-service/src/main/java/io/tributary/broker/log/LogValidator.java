@@ -1,6 +1,7 @@
 package io.tributary.broker.log;
 
 import io.tributary.broker.config.LogConfig;
+import io.tributary.broker.producer.AppendOrigin;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -107,11 +108,24 @@ public final class LogValidator {
     }
 
     /**
-     * Checks every batch of a client append.
+     * Checks every batch of a client append ({@code fromClient}, whose offsets the leader assigns)
+     * or of a follower's.
      *
      * @throws RecordValidationException  with INVALID_RECORD, MESSAGE_TOO_LARGE or CORRUPT_MESSAGE
      */
     public static BatchSummary analyze(TopicPartition tp, MemoryRecords records, LogConfig config, boolean fromClient) {
+        return analyze(tp, records, config, fromClient ? AppendOrigin.CLIENT : AppendOrigin.REPLICATION);
+    }
+
+    /**
+     * Checks every batch of an append: from a client or a transaction coordinator (the leader
+     * assigns offsets; only a coordinator may write control batches, its transaction markers), or
+     * from a follower.
+     *
+     * @throws RecordValidationException  with INVALID_RECORD, MESSAGE_TOO_LARGE or CORRUPT_MESSAGE
+     */
+    public static BatchSummary analyze(TopicPartition tp, MemoryRecords records, LogConfig config, AppendOrigin origin) {
+        boolean fromClient = origin == AppendOrigin.CLIENT || origin == AppendOrigin.COORDINATOR;
         int validBytes = 0;
         int batches = 0;
         int recordCount = 0;
@@ -142,12 +156,12 @@ public final class LogValidator {
                 throw new RecordValidationException(Errors.INVALID_RECORD, "Inconsistent batch offset range "
                     + batch.baseOffset() + ".." + batch.lastOffset() + " and record count " + count + " in the append to " + tp);
             }
-            if (fromClient && batch.isControlBatch()) {
+            if (origin == AppendOrigin.CLIENT && batch.isControlBatch()) {
                 throw new RecordValidationException(Errors.INVALID_RECORD, "Clients are not allowed to write control records");
             }
             if (batch.hasProducerId()) {
                 hasProducerId = true;
-                if (batch.baseSequence() < 0) {
+                if (batch.baseSequence() < 0 && !batch.isControlBatch()) {
                     throw new RecordValidationException(Errors.INVALID_RECORD, "Invalid sequence number "
                         + batch.baseSequence() + " in an idempotent batch appended to " + tp);
                 }

@@ -1,6 +1,7 @@
 package io.tributary.broker.log;
 
 import io.tributary.broker.config.LogConfig;
+import io.tributary.broker.producer.AppendOrigin;
 import io.tributary.broker.producer.ProducerStateManager;
 import io.tributary.broker.scheduler.Scheduler;
 import java.io.File;
@@ -23,13 +24,14 @@ import org.slf4j.LoggerFactory;
  * offset, log end offset (LEO), high watermark and recovery point, the producer state used for
  * idempotence and the leader epoch cache.
  *
- * <p>Invariants: logStartOffset &lt;= highWatermark &lt;= logEndOffset; segments are keyed by base
- * offset, the last is active; recoveryPoint &lt;= logEndOffset and everything below it is on disk.
+ * <p>Invariants: logStartOffset &lt;= lastStableOffset &lt;= highWatermark &lt;= logEndOffset; segments
+ * are keyed by base offset, the last is active; recoveryPoint &lt;= logEndOffset and everything below
+ * it is on disk.
  *
  * <p>Thread-safety: every change (append, roll, truncation, retention, config) holds the log's
  * lock, a {@link ReentrantLock} (so that a caller that must not wait can try it); reads never lock and see a consistent prefix bounded by the volatile end offsets.
  * The cleaner reads non-active segments without the lock and swaps cleaned segments in under it
- * ({@link #replaceSegments}); every other change that removes or rewrites segments bumps
+ * ({@link CleanerSwap}); every other change that removes or rewrites segments bumps
  * {@link #segmentsVersion()}, and a swap prepared against an older version is refused.
  * Retention and segment roll retention rely on delayed deletion: a removed segment is renamed
  * {@code .deleted} and its files closed only after {@code file.delete.delay.ms}, so reads in
@@ -41,12 +43,12 @@ import org.slf4j.LoggerFactory;
  * <p>Roles: as Kafka's {@code UnifiedLog}, this class owns the lock and the offsets that tie the
  * parts together (log start offset, high watermark), and delegates the rest: the segments, log end
  * offset, recovery point and files to {@link LocalLog}; the high watermark's position to
- * {@link HighWatermark}; appends, rolls and flushes to {@link LogAppender}; retention to
+ * {@link HighWatermark}; transactions and the last stable offset to the {@link ProducerStateManager}
+ * and each segment's {@link TransactionIndex}; appends, rolls and flushes to {@link LogAppender}; retention to
  * {@link LogRetention} (its rules in {@link RetentionPolicy}); lookups across segments to
  * {@link LogSegments}; loading and recovery to {@link LogLoader}; validation to {@link LogValidator};
  * truncation to {@link LogTruncation}; an append that must not wait to {@link PreparedAppend};
- * compaction to {@link Cleaner}. The cleaner's swap stays here, since it moves the segments and the
- * high watermark's position at once under the lock.
+ * compaction to {@link Cleaner}, whose swaps run under the lock in {@link CleanerSwap}.
  */
 public final class PartitionLog {
 
@@ -115,6 +117,17 @@ public final class PartitionLog {
         return highWatermark.offset();
     }
 
+    /**
+     * The last stable offset (KIP-98): the first offset of the oldest transaction still open, or
+     * closed by a marker not yet below the high watermark; the high watermark when there is none.
+     * read_committed consumers read below it. Any thread.
+     */
+    public long lastStableOffset() {
+        long firstUnstable = producerStateManager.firstUnstableOffset();
+        long hw = highWatermark();
+        return firstUnstable != ProducerStateManager.NO_UNSTABLE_OFFSET && firstUnstable < hw ? firstUnstable : hw;
+    }
+
     public long recoveryPoint() {
         return localLog.recoveryPoint();
     }
@@ -167,11 +180,23 @@ public final class PartitionLog {
      * @throws KafkaStorageException when the write fails
      */
     public LogAppendInfo appendAsLeader(MemoryRecords records, int leaderEpoch) {
-        LogValidator.BatchSummary summary = LogValidator.analyze(topicPartition, records, config(), true);
+        return appendAsLeader(records, leaderEpoch, AppendOrigin.CLIENT);
+    }
+
+    /**
+     * As {@link #appendAsLeader(MemoryRecords, int)}, for a client or for a transaction
+     * coordinator's markers ({@link AppendOrigin#COORDINATOR}, WriteTxnMarkers), which close the
+     * producer's transaction here.
+     *
+     * @throws org.apache.kafka.common.errors.TransactionCoordinatorFencedException for a marker of
+     *         an older coordinator epoch than the producer's last one
+     */
+    public LogAppendInfo appendAsLeader(MemoryRecords records, int leaderEpoch, AppendOrigin origin) {
+        LogValidator.BatchSummary summary = LogValidator.analyze(topicPartition, records, config(), origin);
         MemoryRecords valid = summary.wholeBatches(records);
         lock.lock();
         try {
-            return appender.appendAsLeader(summary, valid, leaderEpoch, logStartOffset);
+            return appender.appendAsLeader(summary, valid, leaderEpoch, logStartOffset, origin);
         } finally {
             lock.unlock();
         }
@@ -232,7 +257,8 @@ public final class PartitionLog {
             throw new OffsetOutOfRangeException("Offset " + startOffset + " is out of range for " + topicPartition
                 + ": log start offset " + logStart + ", log end offset " + end.messageOffset());
         }
-        LogOffsetMetadata maxOffsetMetadata = isolation == FetchIsolation.LOG_END ? end : fetchHighWatermarkMetadata();
+        LogOffsetMetadata maxOffsetMetadata = isolation == FetchIsolation.LOG_END ? end
+            : isolation == FetchIsolation.TXN_COMMITTED ? fetchLastStableOffsetMetadata() : fetchHighWatermarkMetadata();
         if (startOffset >= maxOffsetMetadata.messageOffset()) {
             return FetchDataInfo.empty(startOffset == maxOffsetMetadata.messageOffset()
                 ? maxOffsetMetadata : LogOffsetMetadata.unknownPosition(startOffset));
@@ -240,25 +266,30 @@ public final class PartitionLog {
         return segments.read(startOffset, maxLength, maxOffsetMetadata, minOneMessage, end);
     }
 
+    /**
+     * The aborted transactions a read_committed read from {@code startOffset} below
+     * {@code upperBoundOffset} must tell the consumer about, oldest marker first. Any thread.
+     *
+     * @throws KafkaStorageException when a transaction index cannot be read
+     */
+    public List<AbortedTransaction> collectAbortedTransactions(long startOffset, long upperBoundOffset) {
+        try {
+            return segments.collectAbortedTransactions(startOffset, upperBoundOffset);
+        } catch (IOException e) {
+            throw new KafkaStorageException("Error reading the transaction indexes of " + topicPartition + ": " + e, e);
+        }
+    }
+
     /** The high watermark with its position, computing the position if unknown. */
     public LogOffsetMetadata fetchHighWatermarkMetadata() {
-        LogOffsetMetadata hw = highWatermark.metadata();
-        if (hw.positionKnown()) {
-            return hw;
-        }
-        lock.lock();
-        try {
-            hw = highWatermark.metadata();
-            if (!hw.positionKnown()) {
-                hw = convertToOffsetMetadata(hw.messageOffset());
-                if (hw.positionKnown()) {
-                    highWatermark.set(hw);
-                }
-            }
-            return hw;
-        } finally {
-            lock.unlock();
-        }
+        return highWatermark.metadataWithPosition(lock, localLog);
+    }
+
+    /** The last stable offset with its position, computing the position if unknown. */
+    public LogOffsetMetadata fetchLastStableOffsetMetadata() {
+        LogOffsetMetadata hw = fetchHighWatermarkMetadata();
+        long lastStable = lastStableOffset();
+        return lastStable < hw.messageOffset() ? convertToOffsetMetadata(lastStable) : hw;
     }
 
     /** Where an offset lies on disk, or unknown when it is not in the log. */
@@ -274,8 +305,12 @@ public final class PartitionLog {
     public boolean maybeIncrementHighWatermark(LogOffsetMetadata newHighWatermark) {
         lock.lock();
         try {
-            return highWatermark.maybeIncrement(newHighWatermark, localLog.logEndOffsetMetadata(),
+            boolean moved = highWatermark.maybeIncrement(newHighWatermark, localLog.logEndOffsetMetadata(),
                 activeSegment().baseOffset());
+            if (moved) {
+                producerStateManager.onHighWatermarkUpdated(highWatermark.offset());
+            }
+            return moved;
         } finally {
             lock.unlock();
         }
@@ -286,6 +321,7 @@ public final class PartitionLog {
         lock.lock();
         try {
             highWatermark.update(offset, logStartOffset, localLog.logEndOffsetMetadata());
+            producerStateManager.onHighWatermarkUpdated(highWatermark.offset());
         } finally {
             lock.unlock();
         }
@@ -430,7 +466,7 @@ public final class PartitionLog {
         logStartOffset = offset;
     }
 
-    /** The segments, for the cleaner to read (it never changes them but through {@link #replaceSegments}). */
+    /** The segments, for the cleaner to read (it never changes them but through {@link CleanerSwap}). */
     LogSegments segments() {
         return segments;
     }
@@ -443,52 +479,6 @@ public final class PartitionLog {
     /** Changes whenever segments are removed or rewritten other than by the cleaner's swap. */
     long segmentsVersion() {
         return localLog.segmentsVersion();
-    }
-
-    /**
-     * Removes segments the cleaner found nothing to keep in (they follow a segment it just swapped
-     * in), oldest first, with delayed file deletion; refused like {@link #replaceSegments}.
-     *
-     * @return whether they were removed
-     */
-    boolean removeCleanedAwaySegments(List<LogSegment> emptied, long expectedVersion) {
-        lock.lock();
-        try {
-            if (!localLog.removeCleanedAwaySegments(emptied, expectedVersion)) {
-                return false;
-            }
-            highWatermark.forgetPositionIn(emptied);
-            return true;
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /**
-     * Swaps a cleaned segment in for the old segments it was cleaned from (see
-     * {@link LogSegments#replace} for the protocol on disk), unless the log changed since
-     * {@code expectedVersion} or is closed: then nothing is changed and the caller deletes the
-     * cleaned segment. A high watermark position inside a replaced segment is forgotten (it is
-     * recomputed on the next read). An I/O error closes the log; the next load completes the swap.
-     *
-     * @return whether the swap happened
-     */
-    boolean replaceSegments(LogSegment cleaned, List<LogSegment> oldSegments, long expectedVersion, SwapHook hook) {
-        lock.lock();
-        try {
-            try {
-                if (!localLog.replaceSegments(cleaned, oldSegments, expectedVersion, hook)) {
-                    return false;
-                }
-            } catch (IOException e) {
-                throw new KafkaStorageException("Error swapping a cleaned segment into " + topicPartition
-                    + "; the log is closed until restart, when the swap is completed: " + e, e);
-            }
-            highWatermark.forgetPositionIn(oldSegments);
-            return true;
-        } finally {
-            lock.unlock();
-        }
     }
 
     @Override

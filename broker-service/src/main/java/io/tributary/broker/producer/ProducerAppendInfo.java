@@ -1,9 +1,17 @@
 package io.tributary.broker.producer;
 
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
+import org.apache.kafka.common.errors.InvalidTxnStateException;
 import org.apache.kafka.common.errors.OutOfOrderSequenceException;
+import org.apache.kafka.common.errors.TransactionCoordinatorFencedException;
+import org.apache.kafka.common.record.internal.ControlRecordType;
 import org.apache.kafka.common.record.internal.DefaultRecordBatch;
+import org.apache.kafka.common.record.internal.EndTransactionMarker;
+import org.apache.kafka.common.record.internal.Record;
 import org.apache.kafka.common.record.internal.RecordBatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,6 +25,13 @@ import org.slf4j.LoggerFactory;
  * batch's first sequence follows the last one written ({@code OUT_OF_ORDER_SEQUENCE_NUMBER}
  * otherwise); a producer with no state on this partition (new, or expired) may start anywhere.
  *
+ * <p>Transactions (KIP-98): a producer's first transactional batch here opens its transaction at
+ * that batch's offset, and a non-transactional batch while one is open is refused
+ * ({@code INVALID_TXN_STATE}); a marker (a control batch with one COMMIT or ABORT record) closes it
+ * and yields a {@link CompletedTxn}. A marker from a coordinator epoch older than the last one seen
+ * is refused ({@code TRANSACTION_COORDINATOR_FENCED}). Followers and recovery take markers and
+ * batches as written, with a warning where a leader would have refused them.
+ *
  * <p>Not thread-safe: used under the log's lock.
  */
 public final class ProducerAppendInfo {
@@ -28,6 +43,8 @@ public final class ProducerAppendInfo {
     private final ProducerStateEntry currentEntry;
     private final ProducerStateEntry updatedEntry;
     private final AppendOrigin origin;
+    private final List<TxnMetadata> startedTransactions = new ArrayList<>();
+    private final List<CompletedTxn> completedTransactions = new ArrayList<>();
 
     ProducerAppendInfo(TopicPartition topicPartition, long producerId, ProducerStateEntry currentEntry, AppendOrigin origin) {
         this.topicPartition = topicPartition;
@@ -35,6 +52,8 @@ public final class ProducerAppendInfo {
         this.currentEntry = currentEntry;
         this.origin = origin;
         this.updatedEntry = new ProducerStateEntry(producerId, currentEntry.producerEpoch(), currentEntry.lastTimestamp());
+        this.updatedEntry.coordinatorEpoch(currentEntry.coordinatorEpoch());
+        this.updatedEntry.currentTxnFirstOffset(currentEntry.currentTxnFirstOffset());
     }
 
     public long producerId() {
@@ -45,15 +64,37 @@ public final class ProducerAppendInfo {
         return updatedEntry;
     }
 
+    /** Transactions this append opened, in offset order. */
+    List<TxnMetadata> startedTransactions() {
+        return startedTransactions;
+    }
+
+    /** Transactions this append's markers closed, in offset order. */
+    public List<CompletedTxn> completedTransactions() {
+        return completedTransactions;
+    }
+
     /**
      * Validates a batch (already carrying its final offsets) and records it.
      *
      * @param appendTimeMs broker time of the append, ms (drives producer expiry)
      * @throws InvalidProducerEpochException  when the epoch is older than the producer's current one
      * @throws OutOfOrderSequenceException    when the sequence does not follow the last one written
+     * @throws InvalidTxnStateException       for a non-transactional batch in an open transaction, or
+     *                                        a control batch that is not a transaction marker
+     * @throws TransactionCoordinatorFencedException for a marker of an older coordinator epoch
      */
     public void append(RecordBatch batch, long appendTimeMs) {
         short epoch = batch.producerEpoch();
+        if (batch.isControlBatch()) {
+            Iterator<Record> records = batch.iterator();
+            if (records.hasNext()) {
+                // An empty control batch is a marker the cleaner emptied: its transaction is gone.
+                appendEndTxnMarker(EndTransactionMarker.deserialize(records.next()), epoch, batch.baseOffset(),
+                    appendTimeMs);
+            }
+            return;
+        }
         int firstSeq = batch.baseSequence();
         checkProducerEpoch(epoch, batch.baseOffset());
         if (origin == AppendOrigin.CLIENT) {
@@ -62,17 +103,48 @@ public final class ProducerAppendInfo {
         updatedEntry.addBatch(epoch, batch.lastSequence(), batch.lastOffset(),
             (int) (batch.lastOffset() - batch.baseOffset()), batch.maxTimestamp());
         updatedEntry.setLastTimestamp(appendTimeMs);
+        long txnFirstOffset = updatedEntry.currentTxnFirstOffset();
+        if (batch.isTransactional() && txnFirstOffset == ProducerStateEntry.NO_TRANSACTION) {
+            updatedEntry.currentTxnFirstOffset(batch.baseOffset());
+            startedTransactions.add(TxnMetadata.started(producerId, batch.baseOffset()));
+        } else if (!batch.isTransactional() && txnFirstOffset != ProducerStateEntry.NO_TRANSACTION) {
+            refuseOrWarn(new InvalidTxnStateException("Expected a transactional write from producer " + producerId
+                + " at offset " + batch.baseOffset() + " in " + topicPartition + ": its transaction is open since offset "
+                + txnFirstOffset));
+        }
+    }
+
+    private void appendEndTxnMarker(EndTransactionMarker marker, short epoch, long offset, long appendTimeMs) {
+        checkProducerEpoch(epoch, offset);
+        if (updatedEntry.coordinatorEpoch() > marker.coordinatorEpoch()) {
+            refuseOrWarn(new TransactionCoordinatorFencedException("Marker of producer " + producerId + " at offset "
+                + offset + " in " + topicPartition + " is from coordinator epoch " + marker.coordinatorEpoch()
+                + ", older than the last seen " + updatedEntry.coordinatorEpoch()));
+        }
+        updatedEntry.maybeUpdateEpoch(epoch);
+        long firstOffset = updatedEntry.currentTxnFirstOffset() == ProducerStateEntry.NO_TRANSACTION
+            ? offset : updatedEntry.currentTxnFirstOffset();
+        updatedEntry.currentTxnFirstOffset(ProducerStateEntry.NO_TRANSACTION);
+        updatedEntry.coordinatorEpoch(marker.coordinatorEpoch());
+        updatedEntry.setLastTimestamp(appendTimeMs);
+        completedTransactions.add(new CompletedTxn(producerId, firstOffset, offset,
+            marker.controlType() == ControlRecordType.ABORT));
+    }
+
+    /** A leader refuses what breaks the rules; a follower or recovery takes the log as written. */
+    private void refuseOrWarn(RuntimeException e) {
+        if (origin == AppendOrigin.REPLICATION || origin == AppendOrigin.LOG) {
+            log.warn(e.getMessage());
+        } else {
+            throw e;
+        }
     }
 
     private void checkProducerEpoch(short epoch, long offset) {
         if (epoch < updatedEntry.producerEpoch()) {
-            String message = "Epoch of producer " + producerId + " at offset " + offset + " in " + topicPartition
-                + " is " + epoch + ", which is smaller than the last seen epoch " + updatedEntry.producerEpoch();
-            if (origin == AppendOrigin.REPLICATION) {
-                log.warn(message);
-            } else {
-                throw new InvalidProducerEpochException(message);
-            }
+            refuseOrWarn(new InvalidProducerEpochException("Epoch of producer " + producerId + " at offset " + offset
+                + " in " + topicPartition + " is " + epoch + ", which is smaller than the last seen epoch "
+                + updatedEntry.producerEpoch()));
         }
     }
 

@@ -17,13 +17,15 @@ import java.util.zip.CRC32C;
  *
  * <p>Format, big-endian:
  * <pre>
- *   version        : int16  (1)
+ *   version        : int16  (2; version 1 lacks the two transaction fields)
  *   crc            : int32  (CRC32C of everything after this field)
  *   producer count : int32
  *   per producer:
  *     producer id    : int64
  *     epoch          : int16
  *     last timestamp : int64
+ *     coordinator epoch        : int32  (-1 before any transaction marker; version 2)
+ *     current txn first offset : int64  (-1 without an open transaction; version 2)
  *     batch count    : int8   (at most 5, oldest first)
  *     per batch: last sequence int32, last offset int64, offset delta int32, timestamp int64
  * </pre>
@@ -34,9 +36,11 @@ import java.util.zip.CRC32C;
 public final class ProducerSnapshotFile {
 
     static final String SUFFIX = ".snapshot";
-    private static final short VERSION = 1;
+    private static final short VERSION = 2;
+    /** Snapshots written before transactions, still read. */
+    private static final short VERSION_WITHOUT_TRANSACTIONS = 1;
     private static final int HEADER = 2 + 4 + 4;
-    private static final int PRODUCER_BYTES = 8 + 2 + 8 + 1;
+    private static final int PRODUCER_BYTES = 8 + 2 + 8 + 4 + 8 + 1;
     private static final int BATCH_BYTES = 4 + 8 + 4 + 8;
 
     private ProducerSnapshotFile() {
@@ -65,6 +69,8 @@ public final class ProducerSnapshotFile {
             buffer.putLong(e.producerId());
             buffer.putShort(e.producerEpoch());
             buffer.putLong(e.lastTimestamp());
+            buffer.putInt(e.coordinatorEpoch());
+            buffer.putLong(e.currentTxnFirstOffset());
             buffer.put((byte) batches.size());
             for (BatchMetadata b : batches) {
                 buffer.putInt(b.lastSeq());
@@ -97,7 +103,7 @@ public final class ProducerSnapshotFile {
         ByteBuffer buffer = ByteBuffer.wrap(Files.readAllBytes(file.toPath()));
         try {
             short version = buffer.getShort();
-            if (version != VERSION) {
+            if (version != VERSION && version != VERSION_WITHOUT_TRANSACTIONS) {
                 throw new CorruptSnapshotException("Snapshot " + file + " has unknown version " + version);
             }
             int storedCrc = buffer.getInt();
@@ -113,8 +119,12 @@ public final class ProducerSnapshotFile {
                 long producerId = buffer.getLong();
                 short epoch = buffer.getShort();
                 long lastTimestamp = buffer.getLong();
-                int batches = buffer.get();
                 ProducerStateEntry entry = new ProducerStateEntry(producerId, epoch, lastTimestamp);
+                if (version >= VERSION) {
+                    entry.coordinatorEpoch(buffer.getInt());
+                    entry.currentTxnFirstOffset(buffer.getLong());
+                }
+                int batches = buffer.get();
                 for (int b = 0; b < batches; b++) {
                     entry.addBatch(epoch, buffer.getInt(), buffer.getLong(), buffer.getInt(), buffer.getLong());
                 }

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.record.internal.RecordBatch;
@@ -25,10 +26,20 @@ import org.slf4j.LoggerFactory;
  * record the state at an offset; on load the latest snapshot at or below the log end is read
  * and the log after it is replayed, so duplicates are still recognised after a restart.
  *
+ * <p>Transactions (KIP-98): the transactions open on the partition, by first offset, and those a
+ * marker closed but whose marker is not yet below the high watermark ("unreplicated"). The first
+ * offset of the oldest of either is the first unstable offset; the last stable offset (LSO) is the
+ * smaller of it and the high watermark, and read_committed consumers read no further. A snapshot
+ * keeps each producer's open transaction, so a restart mid-transaction still knows it.
+ *
  * <p>Not thread-safe: called under the owning log's lock (appends, truncation, recovery),
- * except {@link #activeProducers()} which returns a copy.
+ * except {@link #activeProducers()} which returns a copy and {@link #firstUnstableOffset()}, a
+ * volatile read.
  */
 public final class ProducerStateManager {
+
+    /** {@link #firstUnstableOffset()} when no transaction holds the last stable offset back. */
+    public static final long NO_UNSTABLE_OFFSET = -1L;
 
     private static final Logger log = LoggerFactory.getLogger(ProducerStateManager.class);
 
@@ -39,6 +50,11 @@ public final class ProducerStateManager {
     private volatile File logDir;
     private long lastMapOffset;
     private long lastSnapOffset;
+    /** Open transactions by first offset. */
+    private final TreeMap<Long, TxnMetadata> ongoingTxns = new TreeMap<>();
+    /** Transactions with a marker not yet below the high watermark, by first offset. */
+    private final TreeMap<Long, TxnMetadata> unreplicatedTxns = new TreeMap<>();
+    private volatile long firstUnstableOffset = NO_UNSTABLE_OFFSET;
 
     /**
      * @param topicPartition          for messages
@@ -132,7 +148,12 @@ public final class ProducerStateManager {
         return appends;
     }
 
-    /** Commits a validated append. */
+    /**
+     * Commits a validated append: the producer's state and the transactions it opened. The
+     * transactions its markers closed are completed by the caller, one by one, with
+     * {@link #lastStableOffset(CompletedTxn)} and {@link #completeTxn}, once the segment's transaction
+     * index has them.
+     */
     public void update(ProducerAppendInfo appendInfo) {
         ProducerStateEntry updated = appendInfo.updatedEntry();
         ProducerStateEntry current = producers.get(appendInfo.producerId());
@@ -141,20 +162,91 @@ public final class ProducerStateManager {
         } else {
             current.update(updated);
         }
+        for (TxnMetadata txn : appendInfo.startedTransactions()) {
+            ongoingTxns.put(txn.firstOffset(), txn);
+        }
+        updateFirstUnstableOffset();
     }
 
     /**
-     * Replays one batch read from the log (recovery); no checks. The append time of a replayed
+     * The last stable offset once {@code completedTxn} is complete, as its transaction index entry
+     * records it: the first offset of the oldest other open transaction, or the offset after the
+     * marker.
+     */
+    public long lastStableOffset(CompletedTxn completedTxn) {
+        for (TxnMetadata txn : ongoingTxns.values()) {
+            if (txn.producerId() != completedTxn.producerId()) {
+                return txn.firstOffset();
+            }
+        }
+        return completedTxn.lastOffset() + 1;
+    }
+
+    /**
+     * Closes an open transaction with its marker; it holds the last stable offset back until the
+     * high watermark passes the marker ({@link #onHighWatermarkUpdated}).
+     *
+     * @throws IllegalStateException when no transaction is open at {@code completedTxn.firstOffset()}
+     *                               though the marker follows batches of it
+     */
+    public void completeTxn(CompletedTxn completedTxn) {
+        TxnMetadata txn = ongoingTxns.remove(completedTxn.firstOffset());
+        if (txn == null) {
+            if (completedTxn.firstOffset() != completedTxn.lastOffset()) {
+                throw new IllegalStateException("No open transaction of producer " + completedTxn.producerId()
+                    + " at offset " + completedTxn.firstOffset() + " in " + topicPartition + " to complete");
+            }
+            return; // a marker for a transaction that wrote nothing here
+        }
+        unreplicatedTxns.put(txn.firstOffset(), txn.completedAt(completedTxn.lastOffset()));
+        updateFirstUnstableOffset();
+    }
+
+    /** The high watermark moved: transactions whose marker lies below it no longer hold the LSO back. */
+    public void onHighWatermarkUpdated(long highWatermark) {
+        if (unreplicatedTxns.values().removeIf(txn -> txn.lastOffset() < highWatermark)) {
+            updateFirstUnstableOffset();
+        }
+    }
+
+    /**
+     * First offset of the oldest transaction that is open or whose marker is above the high
+     * watermark, or {@link #NO_UNSTABLE_OFFSET}. Any thread.
+     */
+    public long firstUnstableOffset() {
+        return firstUnstableOffset;
+    }
+
+    /** Open transactions, oldest first (DescribeProducers, tests). */
+    public List<TxnMetadata> ongoingTransactions() {
+        return List.copyOf(ongoingTxns.values());
+    }
+
+    private void updateFirstUnstableOffset() {
+        long first = NO_UNSTABLE_OFFSET;
+        if (!ongoingTxns.isEmpty()) {
+            first = ongoingTxns.firstKey();
+        }
+        if (!unreplicatedTxns.isEmpty() && (first == NO_UNSTABLE_OFFSET || unreplicatedTxns.firstKey() < first)) {
+            first = unreplicatedTxns.firstKey();
+        }
+        firstUnstableOffset = first;
+    }
+
+    /**
+     * Replays one batch read from the log (recovery); no checks; answers the transactions its marker
+     * closed, which the caller completes as an append does. The append time of a replayed
      * batch is unknown, so the producer counts as active at {@code loadTimeMs}: a producer found in
      * the log keeps its state for a full expiry period after a restart.
      */
-    public void replay(RecordBatch batch, long loadTimeMs) {
+    public List<CompletedTxn> replay(RecordBatch batch, long loadTimeMs) {
         if (!batch.hasProducerId()) {
-            return;
+            return List.of();
         }
         ProducerAppendInfo info = prepareUpdate(batch.producerId(), AppendOrigin.LOG);
         info.append(batch, loadTimeMs);
         update(info);
+        return info.completedTransactions();
     }
 
     /** Records that the state now reflects the log up to {@code offset} (exclusive). */
@@ -175,7 +267,10 @@ public final class ProducerStateManager {
         }
         if (logEndOffset != mapEndOffset()) {
             producers.clear();
+            ongoingTxns.clear();
+            unreplicatedTxns.clear();
             loadFromSnapshot(logStartOffset, currentTimeMs);
+            updateFirstUnstableOffset();
         } else {
             onLogStartOffsetIncremented(logStartOffset);
         }
@@ -194,6 +289,10 @@ public final class ProducerStateManager {
                 for (ProducerStateEntry entry : loaded) {
                     if (!isExpired(currentTimeMs, entry)) {
                         producers.put(entry.producerId(), entry);
+                        if (entry.currentTxnFirstOffset() != ProducerStateEntry.NO_TRANSACTION) {
+                            ongoingTxns.put(entry.currentTxnFirstOffset(),
+                                TxnMetadata.started(entry.producerId(), entry.currentTxnFirstOffset()));
+                        }
                     }
                 }
                 lastSnapOffset = latest.getKey();
@@ -241,7 +340,10 @@ public final class ProducerStateManager {
      * lies below it are dropped, as are older snapshots.
      */
     public void onLogStartOffsetIncremented(long logStartOffset) throws IOException {
-        producers.values().removeIf(entry -> entry.lastDataOffset() >= 0 && entry.lastDataOffset() < logStartOffset);
+        producers.values().removeIf(entry -> entry.lastDataOffset() >= 0 && entry.lastDataOffset() < logStartOffset
+            && entry.currentTxnFirstOffset() == ProducerStateEntry.NO_TRANSACTION);
+        unreplicatedTxns.values().removeIf(txn -> txn.lastOffset() < logStartOffset);
+        updateFirstUnstableOffset();
         deleteSnapshotsBefore(logStartOffset);
         if (lastMapOffset < logStartOffset) {
             lastMapOffset = logStartOffset;
@@ -254,13 +356,18 @@ public final class ProducerStateManager {
         producers.values().removeIf(entry -> isExpired(currentTimeMs, entry));
     }
 
+    /** A producer with an open transaction never expires: its transaction must end first (by a marker). */
     private boolean isExpired(long currentTimeMs, ProducerStateEntry entry) {
-        return currentTimeMs - entry.lastTimestamp() >= producerIdExpirationMs;
+        return entry.currentTxnFirstOffset() == ProducerStateEntry.NO_TRANSACTION
+            && currentTimeMs - entry.lastTimestamp() >= producerIdExpirationMs;
     }
 
     /** Forgets every producer and snapshot; the log restarts at {@code offset}. */
     public void truncateFullyAndStartAt(long offset) throws IOException {
         producers.clear();
+        ongoingTxns.clear();
+        unreplicatedTxns.clear();
+        updateFirstUnstableOffset();
         for (Long snapshotOffset : new ArrayList<>(snapshots.keySet())) {
             removeSnapshot(snapshotOffset);
         }

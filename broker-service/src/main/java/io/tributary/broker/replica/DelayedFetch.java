@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -59,7 +60,9 @@ final class DelayedFetch extends DelayedOperation {
                 return forceComplete();
             }
             PartitionLog log = partition.get().log().get();
-            LogOffsetMetadata end = params.isFromFollower() ? log.logEndOffsetMetadata() : log.fetchHighWatermarkMetadata();
+            LogOffsetMetadata end = params.isFromFollower() ? log.logEndOffsetMetadata()
+                : params.isolationLevel() == IsolationLevel.READ_COMMITTED ? log.fetchLastStableOffsetMetadata()
+                : log.fetchHighWatermarkMetadata();
             LogOffsetMetadata fetchOffset = e.getValue();
             if (end.messageOffset() < fetchOffset.messageOffset()) {
                 return forceComplete();

@@ -1,5 +1,6 @@
 package io.tributary.broker.replica;
 
+import io.tributary.broker.log.AbortedTransaction;
 import io.tributary.broker.log.FetchDataInfo;
 import io.tributary.broker.log.FetchIsolation;
 import io.tributary.broker.log.LogOffsetMetadata;
@@ -13,6 +14,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.KafkaStorageException;
 import org.apache.kafka.common.errors.NotLeaderOrFollowerException;
+import org.apache.kafka.common.message.FetchResponseData;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.utils.Time;
@@ -24,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * a follower reads to the log end (or is told where its log diverges, KIP-595) and moves its fetch
  * state, which may move the high watermark; a consumer reads to the high watermark or, with
  * {@code read_committed}, the last stable offset, from the leader, from this follower (KIP-392), or is
- * sent to a preferred read replica. The first partition with records is read whole even above the
+ * sent to a preferred read replica. A read_committed read also gets the last stable offset's aborted
+ * transactions its range overlaps, from the transaction indexes. The first partition with records is read whole even above the
  * byte limits; after it, {@code maxBytes} of the request bounds what the rest add.
  *
  * <p>Errors are per partition: a partition's failure becomes its error code (KAFKA_STORAGE_ERROR
@@ -88,15 +91,15 @@ final class LocalLogReader {
                     }
                 } else if (params.mayReadFromFollower() && !partition.isLeader()) {
                     info = partition.readAsFollower(request.fetchOffset(), request.currentLeaderEpoch(), maxBytes,
-                        minOneMessage);
+                        isolation, minOneMessage);
                 } else {
                     int preferred = params.mayReadFromFollower()
                         ? readReplicaSelection.preferredReadReplica(partition, partitionLog, request.fetchOffset(),
                             params.clientMetadata()) : -1;
                     if (preferred >= 0) {
                         long hw = partitionLog.highWatermark();
-                        results.put(tp, new FetchPartitionResult(Errors.NONE, hw, hw, partitionLog.logStartOffset(),
-                            MemoryRecords.EMPTY, -1, -1, preferred));
+                        results.put(tp, new FetchPartitionResult(Errors.NONE, hw, partitionLog.lastStableOffset(),
+                            partitionLog.logStartOffset(), MemoryRecords.EMPTY, -1, -1, preferred));
                         answerNow = true;
                         continue;
                     }
@@ -110,8 +113,11 @@ final class LocalLogReader {
                 }
                 bytesReadable += size;
                 long highWatermark = partitionLog.highWatermark();
-                results.put(tp, new FetchPartitionResult(Errors.NONE, highWatermark, highWatermark,
-                    partitionLog.logStartOffset(), info.records()));
+                long lastStableOffset = partitionLog.lastStableOffset();
+                List<FetchResponseData.AbortedTransaction> aborted = isolation == FetchIsolation.TXN_COMMITTED && size > 0
+                    ? abortedTransactions(partitionLog, request.fetchOffset(), lastStableOffset) : List.of();
+                results.put(tp, new FetchPartitionResult(Errors.NONE, highWatermark, lastStableOffset,
+                    partitionLog.logStartOffset(), info.records(), -1, -1, -1, aborted));
                 offsets.put(tp, info.fetchOffsetMetadata());
             } catch (KafkaStorageException ex) {
                 log.error("Storage error reading {}", tp, ex);
@@ -140,5 +146,16 @@ final class LocalLogReader {
                 MemoryRecords.EMPTY);
         }
         return FetchPartitionResult.error(error);
+    }
+
+    private static List<FetchResponseData.AbortedTransaction> abortedTransactions(PartitionLog partitionLog,
+                                                                                 long fetchOffset, long upperBound) {
+        List<AbortedTransaction> aborted = partitionLog.collectAbortedTransactions(fetchOffset, upperBound);
+        List<FetchResponseData.AbortedTransaction> out = new ArrayList<>(aborted.size());
+        for (AbortedTransaction txn : aborted) {
+            out.add(new FetchResponseData.AbortedTransaction().setProducerId(txn.producerId())
+                .setFirstOffset(txn.firstOffset()));
+        }
+        return out;
     }
 }

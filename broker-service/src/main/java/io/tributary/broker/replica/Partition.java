@@ -354,14 +354,16 @@ public final class Partition {
     }
 
     /**
-     * A consumer's read from this follower, up to its high watermark (KIP-392), after checking
+     * A consumer's read from this follower, up to its high watermark or, for read_committed, its
+     * last stable offset (KIP-392), after checking
      * the consumer's leader epoch against the one this follower knows.
      *
      * @throws FencedLeaderEpochException  when the consumer's epoch is older
      * @throws UnknownLeaderEpochException when it is newer
      * @throws NotLeaderOrFollowerException when this broker has no log for it
      */
-    public FetchDataInfo readAsFollower(long fetchOffset, int currentLeaderEpoch, int maxBytes, boolean minOneMessage) {
+    public FetchDataInfo readAsFollower(long fetchOffset, int currentLeaderEpoch, int maxBytes, FetchIsolation isolation,
+                                        boolean minOneMessage) {
         return locked(leaderIsrUpdateLock.readLock(), () -> {
             PartitionRole r = role;
             PartitionLog l = r == null ? null : r.log();
@@ -369,7 +371,7 @@ public final class Partition {
                 throw new NotLeaderOrFollowerException("No replica of " + topicPartition + " on broker " + localBrokerId);
             }
             checkClientEpoch(currentLeaderEpoch);
-            return l.read(fetchOffset, maxBytes, FetchIsolation.HIGH_WATERMARK, minOneMessage);
+            return l.read(fetchOffset, maxBytes, isolation, minOneMessage);
         });
     }
 

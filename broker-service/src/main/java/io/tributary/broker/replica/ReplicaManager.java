@@ -394,7 +394,7 @@ public final class ReplicaManager {
         try {
             Partition partition = partitionOrError(tp);
             PartitionLog l = partition.log().orElseThrow(() -> new NotLeaderOrFollowerException("No log for " + tp));
-            long lastFetchable = l.highWatermark();
+            long lastFetchable = isolationLevel == IsolationLevel.READ_COMMITTED ? l.lastStableOffset() : l.highWatermark();
             Optional<FileRecords.TimestampAndOffset> found = partition.fetchOffsetForTimestamp(timestamp,
                 currentLeaderEpoch, lastFetchable);
             return found.map(t -> new ListOffsetResult(Errors.NONE, t.timestamp, t.offset, t.leaderEpoch.orElse(-1)))

@@ -305,4 +305,43 @@ class ProducerStateManagerTest {
         Files.write(file.toPath(), content);
         assertThatThrownBy(() -> ProducerSnapshotFile.read(file)).isInstanceOf(CorruptSnapshotException.class);
     }
+
+    @Test
+    void aSnapshotWrittenBeforeTransactionsStillLoads() throws IOException {
+        // Version 1: no coordinator epoch or transaction fields. One producer with one batch.
+        java.nio.ByteBuffer body = java.nio.ByteBuffer.allocate(4 + 8 + 2 + 8 + 1 + 24);
+        body.putInt(1).putLong(PID).putShort((short) 3).putLong(T).put((byte) 1)
+            .putInt(9).putLong(41L).putInt(4).putLong(T);
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(body.array());
+        java.nio.ByteBuffer file = java.nio.ByteBuffer.allocate(2 + 4 + body.capacity());
+        file.putShort((short) 1).putInt((int) crc.getValue()).put(body.array());
+        java.nio.file.Files.write(new File(dir, String.format("%020d", 42L) + ".snapshot").toPath(), file.array());
+
+        ProducerStateManager manager = newManager();
+        manager.truncateAndReload(0, 42, T);
+
+        ProducerStateEntry entry = manager.lastEntry(PID).orElseThrow();
+        assertThat(entry.producerEpoch()).isEqualTo((short) 3);
+        assertThat(entry.lastSeq()).isEqualTo(9);
+        assertThat(entry.lastDataOffset()).isEqualTo(41L);
+        assertThat(entry.currentTxnFirstOffset()).isEqualTo(ProducerStateEntry.NO_TRANSACTION);
+        assertThat(manager.firstUnstableOffset()).isEqualTo(ProducerStateManager.NO_UNSTABLE_OFFSET);
+    }
+
+    @Test
+    void aSnapshotKeepsAnOpenTransactionAndTheCoordinatorEpoch() throws IOException {
+        ProducerStateManager manager = newManager();
+        RecordBatch first = MemoryRecords.withTransactionalRecords(10L, Compression.NONE, PID, (short) 0, 0, 0,
+            new SimpleRecord(T, "a".getBytes())).batches().iterator().next();
+        append(manager, first, AppendOrigin.CLIENT);
+        manager.updateMapEndOffset(11);
+        manager.takeSnapshot();
+
+        ProducerStateManager reloaded = newManager();
+        reloaded.truncateAndReload(0, 11, T);
+
+        assertThat(reloaded.lastEntry(PID).orElseThrow().currentTxnFirstOffset()).isEqualTo(10L);
+        assertThat(reloaded.firstUnstableOffset()).isEqualTo(10L);
+    }
 }
