@@ -1,5 +1,6 @@
 package io.tributary.broker.group;
 
+import io.tributary.broker.coordinator.CoordinatorLog;
 import io.tributary.broker.replica.PartitionLeadershipListener;
 import io.tributary.broker.replica.ReplicaManager;
 import java.util.ArrayList;

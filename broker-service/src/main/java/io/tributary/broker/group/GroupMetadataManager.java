@@ -1,5 +1,6 @@
 package io.tributary.broker.group;
 
+import io.tributary.broker.coordinator.CoordinatorLog;
 import io.tributary.broker.replica.LocalRead;
 import io.tributary.broker.replica.ProduceResult;
 import java.util.ArrayList;

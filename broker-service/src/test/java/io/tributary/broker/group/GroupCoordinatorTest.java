@@ -1,5 +1,7 @@
 package io.tributary.broker.group;
 
+import io.tributary.broker.coordinator.CoordinatorLog;
+import io.tributary.broker.coordinator.InMemoryCoordinatorLog;
 import static io.tributary.broker.group.GroupTestSupport.join;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

@@ -1,4 +1,4 @@
-package io.tributary.broker.group;
+package io.tributary.broker.coordinator;
 
 import io.tributary.broker.replica.LocalRead;
 import io.tributary.broker.replica.ProduceResult;
@@ -17,11 +17,11 @@ import org.apache.kafka.common.record.internal.RecordBatch;
 import org.apache.kafka.common.record.internal.SimpleRecord;
 
 /**
- * The offsets topic as lists of records in memory. Appends are stored at once and normally
+ * A coordinator's topic (offsets or transaction state) as lists of records in memory. Appends are stored at once and normally
  * acknowledged at once; their acknowledgement can be held back (a write waiting for
  * replication), and reads can be held back to keep a partition loading.
  */
-final class InMemoryCoordinatorLog implements CoordinatorLog {
+public final class InMemoryCoordinatorLog implements CoordinatorLog {
 
     private final Map<TopicPartition, List<SimpleRecord>> partitions = new HashMap<>();
     private volatile CountDownLatch readGate = new CountDownLatch(0);
@@ -48,12 +48,12 @@ final class InMemoryCoordinatorLog implements CoordinatorLog {
     }
 
     /** Appends are stored but not acknowledged until {@link #releaseAppends()}. */
-    synchronized void holdAppends() {
+    public synchronized void holdAppends() {
         holdAcks = true;
     }
 
     /** Acknowledges the held appends, in order, and stops holding. */
-    void releaseAppends() {
+    public void releaseAppends() {
         List<Runnable> toRun;
         synchronized (this) {
             holdAcks = false;
@@ -80,16 +80,16 @@ final class InMemoryCoordinatorLog implements CoordinatorLog {
     }
 
     /** Records of a partition, tombstones included. */
-    synchronized List<SimpleRecord> records(TopicPartition tp) {
+    public synchronized List<SimpleRecord> records(TopicPartition tp) {
         return List.copyOf(partitions.getOrDefault(tp, List.of()));
     }
 
     /** Reads wait until {@link #openReads()}. */
-    void holdReads() {
+    public void holdReads() {
         readGate = new CountDownLatch(1);
     }
 
-    void openReads() {
+    public void openReads() {
         readGate.countDown();
     }
 }

@@ -1,4 +1,4 @@
-package io.tributary.broker.group;
+package io.tributary.broker.coordinator;
 
 import io.tributary.broker.replica.LocalRead;
 import io.tributary.broker.replica.ProduceResult;
@@ -8,16 +8,19 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 
 /**
- * What the group coordinator needs of the {@code __consumer_offsets} partitions this broker
- * leads: appends that complete once replicated (acks=all), and reads of the committed part when
- * a partition is loaded. {@link ReplicaManager} provides it; tests give an in-memory one.
+ * What a coordinator needs of the internal topic partitions this broker leads
+ * ({@code __consumer_offsets} for the group coordinator, {@code __transaction_state} for the
+ * transaction coordinator): appends that complete once replicated (acks=all), and reads of the
+ * committed part when a partition is loaded. {@link ReplicaManager} provides it; tests give an
+ * in-memory one.
  */
-interface CoordinatorLog {
+public interface CoordinatorLog {
 
     /**
-     * Appends records to a partition of the offsets topic.
+     * Appends records to a partition of the coordinator's topic.
      *
-     * @param timeoutMs how long to wait for the ISR, ms ({@code offsets.commit.timeout.ms})
+     * @param timeoutMs how long to wait for the ISR, ms ({@code offsets.commit.timeout.ms},
+     *                  {@code transaction.state.log}'s request timeout)
      * @return completes with the append's result (error NONE, or the Kafka error of the failure)
      */
     CompletableFuture<ProduceResult> append(TopicPartition tp, MemoryRecords records, long timeoutMs);
