@@ -5,14 +5,11 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-import java.util.Set;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.CorruptRecordException;
-import org.apache.kafka.common.record.internal.ControlRecordType;
 import org.apache.kafka.common.record.internal.FileLogInputStream.FileChannelRecordBatch;
 import org.apache.kafka.common.record.internal.FileRecords;
 import org.apache.kafka.common.record.internal.MemoryRecords;
@@ -42,9 +39,9 @@ import org.slf4j.LoggerFactory;
  *       of its key is mapped; a tombstone (null value) also needs its batch's delete horizon not
  *       yet reached; the first cleaning of a batch holding a tombstone stamps the horizon at now +
  *       {@code delete.retention.ms} (KIP-534). The last batch of each producer in the producer
- *       state is kept (emptied if need be) so idempotence survives a reload. Control batches
- *       follow Kafka's rules (markers kept until their transaction's records are gone and their
- *       own horizon passed);</li>
+ *       state is kept (emptied if need be) so idempotence survives a reload. Records of aborted
+ *       transactions are dropped, and markers follow Kafka's rules ({@link CleanedTransactions}:
+ *       kept until their transaction's records are gone and their own horizon passed);</li>
  *   <li>swaps the cleaned segment in ({@link CleanerSwap#replaceSegments}).</li>
  * </ol>
  *
@@ -254,6 +251,10 @@ final class Cleaner {
         LogSegment cleaned = newCleanedSegment(partitionLog, group.get(0).baseOffset());
         long lastRetained = -1;
         try {
+            LogSegment next = partitionLog.segments().higher(group.get(group.size() - 1).baseOffset());
+            long upperBound = next == null ? partitionLog.logEndOffset() : next.baseOffset();
+            filter.startGroup(new CleanedTransactions(partitionLog.segments().collectAbortedTxnEntries(
+                partitionLog.logStartOffset(), upperBound), cleaned.txnIndex()));
             for (LogSegment segment : group) {
                 lastRetained = Math.max(lastRetained, cleanInto(partitionLog, segment, cleaned, filter));
                 bytesRead += segment.size();
@@ -302,6 +303,7 @@ final class Cleaner {
         Files.deleteIfExists(LogFileNames.logFile(dir, baseOffset, LogFileNames.CLEANED_SUFFIX).toPath());
         Files.deleteIfExists(LogFileNames.offsetIndexFile(dir, baseOffset, LogFileNames.CLEANED_SUFFIX).toPath());
         Files.deleteIfExists(LogFileNames.timeIndexFile(dir, baseOffset, LogFileNames.CLEANED_SUFFIX).toPath());
+        Files.deleteIfExists(LogFileNames.txnIndexFile(dir, baseOffset, LogFileNames.CLEANED_SUFFIX).toPath());
         return LogSegment.open(dir, baseOffset, config.segmentIndexBytes(), config.indexIntervalBytes(), 0, false,
             config.segmentBytes(), time, false, LogFileNames.CLEANED_SUFFIX);
     }
@@ -398,12 +400,17 @@ final class Cleaner {
     /** Decides, batch by batch and record by record, what survives a cleaning (Kafka's cleaner filter). */
     private final class CleanerFilter extends RecordFilter {
         private final Map<Long, LogToClean.ProducerBatchRef> lastBatchesOfProducers;
-        private final Set<Long> ongoingTransactions = new HashSet<>();
+        private CleanedTransactions transactions;
         private boolean discardBatchRecords;
 
         CleanerFilter(long now, long deleteRetentionMs, Map<Long, LogToClean.ProducerBatchRef> lastBatchesOfProducers) {
             super(now, deleteRetentionMs);
             this.lastBatchesOfProducers = lastBatchesOfProducers;
+        }
+
+        /** The transactions of the next group of segments. */
+        void startGroup(CleanedTransactions groupTransactions) {
+            this.transactions = groupTransactions;
         }
 
         @Override
@@ -455,29 +462,9 @@ final class Cleaner {
                 : batch.isControlBatch() && batch.producerEpoch() == last.producerEpoch();
         }
 
-        /**
-         * Kafka's transaction bookkeeping without a transaction index (Tributary has no
-         * transactions yet, so every transaction counts as committed): data batches are never
-         * discarded whole; a commit or abort marker may go once no batch of its transaction was
-         * seen in this cleaning, an already emptied control batch may go.
-         */
+        /** Whether the batch's transaction lets it go (aborted data; a marker whose transaction is gone). */
         private boolean canDiscard(RecordBatch batch) {
-            if (batch.isControlBatch()) {
-                try (CloseableIterator<Record> it = batch.streamingIterator(decompression)) {
-                    if (!it.hasNext()) {
-                        return true;
-                    }
-                    ControlRecordType type = ControlRecordType.parse(it.next().key());
-                    if (type == ControlRecordType.COMMIT || type == ControlRecordType.ABORT) {
-                        return !ongoingTransactions.remove(batch.producerId());
-                    }
-                    return false;
-                }
-            }
-            if (batch.isTransactional()) {
-                ongoingTransactions.add(batch.producerId());
-            }
-            return false;
+            return batch.isControlBatch() ? transactions.onControlBatchRead(batch) : transactions.onBatchRead(batch);
         }
     }
 }

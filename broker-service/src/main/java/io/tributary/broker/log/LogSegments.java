@@ -141,11 +141,19 @@ final class LogSegments {
      */
     List<AbortedTransaction> collectAbortedTransactions(long startOffset, long upperBoundOffset) throws IOException {
         List<AbortedTransaction> out = new ArrayList<>();
+        for (TransactionIndex.AbortedTxnEntry entry : collectAbortedTxnEntries(startOffset, upperBoundOffset)) {
+            out.add(new AbortedTransaction(entry.producerId(), entry.firstOffset()));
+        }
+        return out;
+    }
+
+    /** As {@link #collectAbortedTransactions}, whole entries (for the cleaner). */
+    List<TransactionIndex.AbortedTxnEntry> collectAbortedTxnEntries(long startOffset, long upperBoundOffset)
+            throws IOException {
+        List<TransactionIndex.AbortedTxnEntry> out = new ArrayList<>();
         for (LogSegment segment : holdingRange(startOffset, Long.MAX_VALUE)) {
             TransactionIndex.Collected collected = segment.txnIndex().collect(startOffset, upperBoundOffset);
-            for (TransactionIndex.AbortedTxnEntry entry : collected.aborted()) {
-                out.add(new AbortedTransaction(entry.producerId(), entry.firstOffset()));
-            }
+            out.addAll(collected.aborted());
             if (collected.isComplete()) {
                 break;
             }

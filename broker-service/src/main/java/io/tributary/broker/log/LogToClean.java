@@ -11,7 +11,8 @@ import java.util.OptionalLong;
  * {@code [logStartOffset, firstDirtyOffset)}, the dirty section that may be cleaned now is
  * {@code [firstDirtyOffset, firstUncleanableOffset)}, where {@code firstUncleanableOffset} is the
  * base offset of the first segment that must not be cleaned: the active segment, the segment
- * holding the high watermark, or the first segment with a record younger than
+ * holding the last stable offset (the high watermark, or an earlier open transaction's first
+ * offset: its outcome is not known yet), or the first segment with a record younger than
  * {@code min.compaction.lag.ms}. Sizes are whole segments, bytes.
  *
  * @param log                    the log
@@ -69,7 +70,7 @@ record LogToClean(PartitionLog log, long firstDirtyOffset, long firstUncleanable
         LogSegments segments = log.segments();
         LogConfig config = log.config();
         LogSegment active = segments.active();
-        long uncleanable = Math.min(log.highWatermark(), active.baseOffset());
+        long uncleanable = Math.min(log.lastStableOffset(), active.baseOffset());
         if (config.minCompactionLagMs() > 0) {
             for (LogSegment s : segments.overlapping(firstDirtyOffset, active.baseOffset())) {
                 if (s.largestTimestamp() > nowMs - config.minCompactionLagMs()) {
