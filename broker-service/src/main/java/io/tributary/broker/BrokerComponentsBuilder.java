@@ -230,7 +230,7 @@ final class BrokerComponentsBuilder {
         stops.add(Step.ACL_STORE, aclStore::close);
         KafkaApis apis = new KafkaApis(ApiHandlers.create(properties, metadataCache, replicaManager, adminManager,
             new ZkProducerIdManager(properties.id(), zkClient), groupCoordinator, controller, scramCredentialStore,
-            aclStore, authorizer),
+            aclStore, authorizer, time),
             requestMetrics, time);
 
         metadataCache.start(zooKeeper.clusterId(), properties.zookeeperConnectionTimeoutMs());

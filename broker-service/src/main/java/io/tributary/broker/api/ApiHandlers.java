@@ -11,6 +11,7 @@ import io.tributary.broker.security.AclStore;
 import io.tributary.broker.security.BrokerAuthorizer;
 import io.tributary.broker.security.ScramCredentialStore;
 import java.util.List;
+import org.apache.kafka.common.utils.Time;
 
 /** Builds the handler of every api this broker serves. */
 public final class ApiHandlers {
@@ -25,7 +26,7 @@ public final class ApiHandlers {
                                           ReplicaManager replicaManager, AdminManager adminManager,
                                           ProducerIdManager producerIdManager, GroupCoordinator groupCoordinator,
                                           Controller controller, ScramCredentialStore scramCredentialStore,
-                                          AclStore aclStore, BrokerAuthorizer authorizer) {
+                                          AclStore aclStore, BrokerAuthorizer authorizer, Time time) {
         ConfigDescriber configDescriber = new ConfigDescriber(properties, adminManager.logConfigDefaults());
         List<ApiHandler> handlers = List.of(
             new ProduceHandler(replicaManager, metadataCache, authorizer),
@@ -64,7 +65,8 @@ public final class ApiHandlers {
             new AlterUserScramCredentialsHandler(scramCredentialStore, authorizer),
             new DescribeAclsHandler(aclStore, authorizer),
             new CreateAclsHandler(aclStore, authorizer),
-            new DeleteAclsHandler(aclStore, authorizer));
+            new DeleteAclsHandler(aclStore, authorizer),
+            new WriteTxnMarkersHandler(replicaManager, metadataCache, authorizer, properties.requestTimeoutMs(), time));
         return new ApiVersionsHandler(handlers, metadataCache::clusterId, properties.id()).allHandlers();
     }
 }

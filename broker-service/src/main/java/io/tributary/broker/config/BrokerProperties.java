@@ -117,6 +117,8 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
  *                                           coordinated here are refreshed, ms; 0 turns them off (Tributary's own)
  * @param fetchMaxBytes                      most bytes a consumer's fetch gets, whatever it asks for ({@code fetch.max.bytes},
  *                                           55 MiB); at least one batch still comes back (KIP-74)
+ * @param requestTimeoutMs                   how long a request this broker serves for another broker may wait, ms
+ *                                           ({@code request.timeout.ms}): a transaction marker's wait for its ISR
  */
 @ConfigurationProperties("broker")
 public record BrokerProperties(
@@ -203,7 +205,8 @@ public record BrokerProperties(
         @DefaultValue("5000") long controlledShutdownRetryBackoffMs,
         String replicaSelectorClass,
         @DefaultValue("30000") long consumerLagMetricsIntervalMs,
-        @DefaultValue("57671680") int fetchMaxBytes) {
+        @DefaultValue("57671680") int fetchMaxBytes,
+        @DefaultValue("30000") int requestTimeoutMs) {
 
     public BrokerProperties {
         if (id < 0) {
@@ -228,6 +231,9 @@ public record BrokerProperties(
         }
         if (queuedMaxRequests <= 0) {
             throw new IllegalArgumentException("broker.queued-max-requests must be positive, was " + queuedMaxRequests);
+        }
+        if (requestTimeoutMs <= 0) {
+            throw new IllegalArgumentException("broker.request-timeout-ms must be positive, was " + requestTimeoutMs);
         }
         if (connectionsMaxIdleMs <= 0) {
             throw new IllegalArgumentException("broker.connections-max-idle-ms must be positive, was " + connectionsMaxIdleMs);

@@ -7,6 +7,7 @@ import io.tributary.broker.log.LogAppendInfo;
 import io.tributary.broker.log.LogOffsetMetadata;
 import io.tributary.broker.log.PartitionLog;
 import io.tributary.broker.log.PreparedAppend;
+import io.tributary.broker.producer.AppendOrigin;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -227,8 +228,13 @@ final class LeaderState implements PartitionRole {
      * @throws NotEnoughReplicasException with acks=all when the ISR is below {@code min.insync.replicas}
      */
     LogAppendInfo appendRecords(MemoryRecords records, short requiredAcks, int minInSyncReplicas) {
+        return appendRecords(records, requiredAcks, minInSyncReplicas, AppendOrigin.CLIENT);
+    }
+
+    /** As {@link #appendRecords(MemoryRecords, short, int)}, for a client or a coordinator's markers. */
+    LogAppendInfo appendRecords(MemoryRecords records, short requiredAcks, int minInSyncReplicas, AppendOrigin origin) {
         checkEnoughInSync(requiredAcks, minInSyncReplicas);
-        LogAppendInfo info = log.appendAsLeader(records, leaderEpoch);
+        LogAppendInfo info = log.appendAsLeader(records, leaderEpoch, origin);
         maybeIncrementHighWatermark();
         return info;
     }

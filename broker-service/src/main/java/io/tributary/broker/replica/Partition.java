@@ -8,6 +8,7 @@ import io.tributary.broker.log.LogAppendInfo;
 import io.tributary.broker.log.LogOffsetMetadata;
 import io.tributary.broker.log.PartitionLog;
 import io.tributary.broker.log.PreparedAppend;
+import io.tributary.broker.producer.AppendOrigin;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.locks.Lock;
@@ -237,12 +238,21 @@ public final class Partition {
      * @throws NotEnoughReplicasException  with acks=all when the ISR is below {@code min.insync.replicas}
      */
     public LogAppendInfo appendRecordsToLeader(MemoryRecords records, short requiredAcks, int minInSyncReplicas) {
+        return appendRecordsToLeader(records, requiredAcks, minInSyncReplicas, AppendOrigin.CLIENT);
+    }
+
+    /**
+     * As {@link #appendRecordsToLeader(MemoryRecords, short, int)}, for a client or a transaction
+     * coordinator's markers ({@link AppendOrigin#COORDINATOR}).
+     */
+    public LogAppendInfo appendRecordsToLeader(MemoryRecords records, short requiredAcks, int minInSyncReplicas,
+                                               AppendOrigin origin) {
         return locked(leaderIsrUpdateLock.readLock(), () -> {
             if (!(role instanceof LeaderState leader)) {
                 throw new NotLeaderOrFollowerException("Leader not local for partition " + topicPartition
                     + " on broker " + localBrokerId);
             }
-            return leader.appendRecords(records, requiredAcks, minInSyncReplicas);
+            return leader.appendRecords(records, requiredAcks, minInSyncReplicas, origin);
         });
     }
 

@@ -9,6 +9,7 @@ import io.tributary.broker.log.LogManager;
 import io.tributary.broker.log.PartitionLog;
 import io.tributary.broker.log.RecordValidationException;
 import io.tributary.broker.metrics.BrokerTopicStats;
+import io.tributary.broker.producer.AppendOrigin;
 import io.tributary.broker.scheduler.Scheduler;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -200,7 +201,7 @@ public final class ReplicaManager {
      */
     public CompletableFuture<Map<TopicPartition, ProduceResult>> appendRecords(long timeoutMs, short requiredAcks,
                                                                               Map<TopicPartition, MemoryRecords> entries) {
-        return append(timeoutMs, requiredAcks, entries, false);
+        return append(timeoutMs, requiredAcks, entries, false, AppendOrigin.CLIENT);
     }
 
     /**
@@ -208,16 +209,28 @@ public final class ReplicaManager {
      * with acks=all: the future completes once every in-sync replica has them.
      */
     public CompletableFuture<ProduceResult> appendToInternalTopic(TopicPartition tp, MemoryRecords records, long timeoutMs) {
-        return append(timeoutMs, (short) -1, Map.of(tp, records), true).thenApply(results -> results.get(tp));
+        return append(timeoutMs, (short) -1, Map.of(tp, records), true, AppendOrigin.CLIENT)
+            .thenApply(results -> results.get(tp));
+    }
+
+    /**
+     * Appends a transaction coordinator's markers (WriteTxnMarkers, KIP-98), internal topics
+     * included, with acks=all: each partition's result completes once its ISR has the marker.
+     * A marker from an older coordinator epoch than the producer's last gets
+     * TRANSACTION_COORDINATOR_FENCED.
+     */
+    public CompletableFuture<Map<TopicPartition, ProduceResult>> appendTransactionMarkers(long timeoutMs,
+            Map<TopicPartition, MemoryRecords> markers) {
+        return append(timeoutMs, (short) -1, markers, true, AppendOrigin.COORDINATOR);
     }
 
     private CompletableFuture<Map<TopicPartition, ProduceResult>> append(long timeoutMs, short requiredAcks,
                                                                          Map<TopicPartition, MemoryRecords> entries,
-                                                                         boolean internal) {
+                                                                         boolean internal, AppendOrigin origin) {
         Map<TopicPartition, ProduceResult> results = new LinkedHashMap<>();
         for (Map.Entry<TopicPartition, MemoryRecords> e : entries.entrySet()) {
             TopicPartition tp = e.getKey();
-            results.put(tp, appendToPartition(tp, e.getValue(), requiredAcks, internal));
+            results.put(tp, appendToPartition(tp, e.getValue(), requiredAcks, internal, origin));
         }
         CompletableFuture<Map<TopicPartition, ProduceResult>> future = new CompletableFuture<>();
         if (requiredAcks == -1) {
@@ -279,11 +292,12 @@ public final class ReplicaManager {
         }
     }
 
-    private ProduceResult appendToPartition(TopicPartition tp, MemoryRecords records, short requiredAcks, boolean internal) {
+    private ProduceResult appendToPartition(TopicPartition tp, MemoryRecords records, short requiredAcks, boolean internal,
+                                            AppendOrigin origin) {
         return appendToPartition(tp, records, internal, () -> {
             Partition partition = partitionOrError(tp);
             int minIsr = partition.log().map(l -> l.config().minInSyncReplicas()).orElse(1);
-            return partition.appendRecordsToLeader(records, requiredAcks, minIsr);
+            return partition.appendRecordsToLeader(records, requiredAcks, minIsr, origin);
         });
     }
 
