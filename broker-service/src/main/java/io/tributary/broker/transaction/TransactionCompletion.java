@@ -81,8 +81,10 @@ final class TransactionCompletion {
             return; // no longer the coordinator: the next one resumes it
         }
         boolean commit = prepared.state() == TransactionState.PREPARE_COMMIT;
-        markers.writeMarkers(prepared.producerId(), prepared.producerEpoch(), coordinatorEpoch.getAsInt(), commit,
-                prepared.partitions())
+        int epoch = coordinatorEpoch.getAsInt();
+        String id = prepared.transactionalId();
+        markers.writeMarkers(prepared.producerId(), prepared.producerEpoch(), epoch, commit, prepared.partitions(),
+                () -> state.coordinatorEpoch(id).equals(OptionalInt.of(epoch)))
             .whenComplete((written, failure) -> {
                 if (failure != null) {
                     log.info("Markers of {} not all written here ({}); the next coordinator writes them",

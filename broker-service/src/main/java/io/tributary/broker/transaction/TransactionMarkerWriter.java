@@ -2,6 +2,7 @@ package io.tributary.broker.transaction;
 
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -18,9 +19,12 @@ public interface TransactionMarkerWriter {
      * @param producerEpoch    its epoch (the bumped one for a fenced producer's abort)
      * @param coordinatorEpoch the coordinator epoch the markers carry, which the leaders check
      * @param commit           COMMIT markers, else ABORT
-     * @return completes once every partition has its marker (or no longer exists); fails only when
-     *         this coordinator stops coordinating the transaction (the next one writes them)
+     * @param stillCoordinating whether this broker still coordinates the transaction in
+     *                          {@code coordinatorEpoch}; once it does not, the writes stop
+     * @return completes once every partition has its marker (or no longer exists); fails when this
+     *         coordinator stops coordinating the transaction or a leader finds it fenced (the next
+     *         coordinator writes them)
      */
     CompletableFuture<Void> writeMarkers(long producerId, short producerEpoch, int coordinatorEpoch, boolean commit,
-                                         Set<TopicPartition> partitions);
+                                         Set<TopicPartition> partitions, BooleanSupplier stillCoordinating);
 }

@@ -45,7 +45,7 @@ class TransactionCoordinatorTest {
     private boolean markersWrittenAtOnce = true;
     private final List<TransactionStateManager> managers = new CopyOnWriteArrayList<>();
 
-    private final TransactionMarkerWriter markers = (producerId, epoch, coordinatorEpoch, commit, partitions) -> {
+    private final TransactionMarkerWriter markers = (producerId, epoch, coordinatorEpoch, commit, partitions, current) -> {
         CompletableFuture<Void> written = new CompletableFuture<>();
         markerCalls.add(new MarkerCall(producerId, epoch, coordinatorEpoch, commit, partitions, written));
         if (markersWrittenAtOnce) {
