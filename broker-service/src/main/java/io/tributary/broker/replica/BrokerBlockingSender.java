@@ -35,10 +35,10 @@ import org.apache.kafka.common.utils.internals.LogContext;
  * kafka-clients' {@link NetworkClient} (the same codec, framing and version negotiation every
  * Kafka client uses), as Kafka's own replica fetchers do. One request in flight at a time.
  *
- * <p>Not thread-safe: owned by one fetcher thread; {@link #wakeup()} and {@link #close()} may
- * be called from others.
+ * <p>Not thread-safe: owned by one thread (a replica fetcher, a transaction marker sender);
+ * {@link #wakeup()} and {@link #close()} may be called from others.
  */
-final class BrokerBlockingSender implements Closeable {
+public final class BrokerBlockingSender implements Closeable {
 
     private final NetworkClient client;
     private final ChannelBuilder channelBuilder;
@@ -55,7 +55,7 @@ final class BrokerBlockingSender implements Closeable {
      * @param clientConfigs   {@code security.protocol} and, for a secured listener, TLS and SASL client configs
      * @param socketTimeoutMs how long to wait for a connection or a response, ms
      */
-    BrokerBlockingSender(String clientId, String listenerName, Map<String, Object> clientConfigs, int socketTimeoutMs,
+    public BrokerBlockingSender(String clientId, String listenerName, Map<String, Object> clientConfigs, int socketTimeoutMs,
                          long reconnectBackoffMs, Time time) {
         this.time = time;
         this.socketTimeoutMs = socketTimeoutMs;
@@ -96,7 +96,8 @@ final class BrokerBlockingSender implements Closeable {
      * @throws IOException on a connection failure, a disconnect or a timeout; the connection is
      *                     closed so the next call reconnects
      */
-    ClientResponse sendRequest(Node node, AbstractRequest.Builder<? extends AbstractRequest> request) throws IOException {
+    public ClientResponse sendRequest(Node node, AbstractRequest.Builder<? extends AbstractRequest> request)
+            throws IOException {
         try {
             if (!NetworkClientUtils.awaitReady(client, node, time, socketTimeoutMs)) {
                 throw new SocketTimeoutException("Failed to connect to broker " + node + " within " + socketTimeoutMs + " ms");
@@ -127,7 +128,7 @@ final class BrokerBlockingSender implements Closeable {
     }
 
     /** Interrupts a blocking send (shutdown). */
-    void wakeup() {
+    public void wakeup() {
         client.wakeup();
     }
 
