@@ -40,6 +40,7 @@ import io.tributary.broker.security.ListenerSecurity;
 import io.tributary.broker.security.ScramCredentialStore;
 import io.tributary.broker.security.SecurityBootstrap;
 import io.tributary.broker.security.SslStoreWatcher;
+import io.tributary.broker.transaction.TransactionComponents;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -211,6 +212,14 @@ final class BrokerComponentsBuilder {
         GroupCoordinator groupCoordinator = new GroupCoordinator(replicaManager, groupCoordinatorConfig(properties), time);
         stops.add(Step.GROUP_COORDINATOR, groupCoordinator::shutdown);
         replicaManager.addLeadershipListener(groupCoordinator);
+        ZkProducerIdManager producerIds = new ZkProducerIdManager(properties.id(), zkClient);
+        TransactionComponents transactions = new TransactionComponents(new TransactionComponents.Settings(
+                properties.id(), properties.transactionStateLogNumPartitions(), properties.transactionMaxTimeoutMs(),
+                properties.requestTimeoutMs(), properties.transactionAbortTimedOutTransactionCleanupIntervalMs(),
+                properties.interBrokerListener(), interBrokerClientConfigs()),
+            replicaManager, metadataCache, producerIds, time);
+        stops.add(Step.TRANSACTION_COORDINATOR, transactions::close);
+        replicaManager.addLeadershipListener(transactions);
         metadataCache.addListener(replicas.stateChanges());
         metadataCache.addListener(controller);
 
@@ -229,8 +238,7 @@ final class BrokerComponentsBuilder {
         AclStore aclStore = new AclStore(zkClient, time);
         stops.add(Step.ACL_STORE, aclStore::close);
         KafkaApis apis = new KafkaApis(ApiHandlers.create(properties, metadataCache, replicaManager, adminManager,
-            new ZkProducerIdManager(properties.id(), zkClient), groupCoordinator, controller, scramCredentialStore,
-            aclStore, authorizer, time),
+            producerIds, groupCoordinator, transactions, controller, scramCredentialStore, aclStore, authorizer, time),
             requestMetrics, time);
 
         metadataCache.start(zooKeeper.clusterId(), properties.zookeeperConnectionTimeoutMs());
@@ -242,6 +250,7 @@ final class BrokerComponentsBuilder {
         replicaManager.startup(scheduler);
         logManager.startup();
         groupCoordinator.startup();
+        transactions.start();
 
         SslStoreWatcher sslStoreWatcher = security.sslReloadIntervalMs() > 0
             ? new SslStoreWatcher(security, registry) : null;

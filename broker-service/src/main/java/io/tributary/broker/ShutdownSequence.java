@@ -39,6 +39,7 @@ final class ShutdownSequence {
         SCRAM_CREDENTIAL_STORE("SCRAM credential store"),
         ACL_STORE("ACL store"),
         GROUP_COORDINATOR("group coordinator"),
+        TRANSACTION_COORDINATOR("transaction coordinator"),
         REPLICA_MANAGER("replica manager"),
         ISR_UPDATER("ISR updater"),
         /** Logs flushed, checkpointed and marked clean, once nothing writes to them. */

@@ -48,7 +48,7 @@ class BrokerApplicationTest {
             "log.retention.hours=2",
             "log.segment.bytes=1048576",
             "group.initial.rebalance.delay.ms=0",
-            "transaction.state.log.min.isr=1",
+            "transaction.state.log.load.buffer.size=5242880",
             ""));
         String[] args = {"--server-properties=" + serverProperties, "--broker.num-partitions=5", "--server.port=0",
             "--broker.data-dir=" + dir.resolve("data"), "--broker.embedded-zookeeper-port=0"};
@@ -59,7 +59,7 @@ class BrokerApplicationTest {
             assertThat(properties.logRetentionMs()).isEqualTo(7_200_000L);
             assertThat(properties.logDirPaths()).containsExactly(dir.resolve("a"), dir.resolve("b"));
             assertThat(properties.groupInitialRebalanceDelayMs()).isZero();
-            assertThat(output.getOut()).containsOnlyOnce("does not support: [transaction.state.log.min.isr]");
+            assertThat(output.getOut()).containsOnlyOnce("does not support: [transaction.state.log.load.buffer.size]");
 
             String httpPort = context.getEnvironment().getProperty("local.server.port");
             // The controller election runs on its own thread once the broker has registered: it may

@@ -10,6 +10,7 @@ import io.tributary.broker.replica.ReplicaManager;
 import io.tributary.broker.security.AclStore;
 import io.tributary.broker.security.BrokerAuthorizer;
 import io.tributary.broker.security.ScramCredentialStore;
+import io.tributary.broker.transaction.TransactionComponents;
 import java.util.List;
 import org.apache.kafka.common.utils.Time;
 
@@ -25,6 +26,7 @@ public final class ApiHandlers {
     public static List<ApiHandler> create(BrokerProperties properties, MetadataCache metadataCache,
                                           ReplicaManager replicaManager, AdminManager adminManager,
                                           ProducerIdManager producerIdManager, GroupCoordinator groupCoordinator,
+                                          TransactionComponents transactions,
                                           Controller controller, ScramCredentialStore scramCredentialStore,
                                           AclStore aclStore, BrokerAuthorizer authorizer, Time time) {
         ConfigDescriber configDescriber = new ConfigDescriber(properties, adminManager.logConfigDefaults());
@@ -39,12 +41,14 @@ public final class ApiHandlers {
             new DeleteTopicsHandler(adminManager, metadataCache, authorizer),
             new CreatePartitionsHandler(adminManager, metadataCache, authorizer),
             new DeleteRecordsHandler(replicaManager, authorizer),
-            new InitProducerIdHandler(producerIdManager, authorizer),
+            new InitProducerIdHandler(producerIdManager, transactions.coordinator(), authorizer),
+            new AddPartitionsToTxnHandler(transactions.coordinator(), metadataCache, authorizer),
+            new EndTxnHandler(transactions.coordinator(), authorizer),
             new DescribeConfigsHandler(adminManager, configDescriber, properties.id(), authorizer),
             new IncrementalAlterConfigsHandler(adminManager, authorizer),
             new DescribeClusterHandler(metadataCache, authorizer),
             new DescribeLogDirsHandler(replicaManager, authorizer),
-            new FindCoordinatorHandler(metadataCache, adminManager, groupCoordinator, properties, authorizer),
+            new FindCoordinatorHandler(metadataCache, adminManager, groupCoordinator, transactions, properties, authorizer),
             new JoinGroupHandler(groupCoordinator, authorizer),
             new SyncGroupHandler(groupCoordinator, authorizer),
             new HeartbeatHandler(groupCoordinator, authorizer),

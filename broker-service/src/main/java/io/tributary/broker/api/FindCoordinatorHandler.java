@@ -9,6 +9,7 @@ import io.tributary.broker.group.GroupCoordinator;
 import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.Response;
 import io.tributary.broker.security.BrokerAuthorizer;
+import io.tributary.broker.transaction.TransactionComponents;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -31,28 +32,34 @@ import org.slf4j.LoggerFactory;
  * FindCoordinator (v0-6, batched from v4, KIP-699): the coordinator of a group is the leader of
  * its {@code __consumer_offsets} partition. The first lookup creates the offsets topic (compacted,
  * {@code offsets.topic.num.partitions} partitions, {@code offsets.topic.replication.factor});
- * until it has a leader the answer is COORDINATOR_NOT_AVAILABLE and clients retry. Transaction
- * and share-group coordinators do not exist here: INVALID_REQUEST, so a transactional producer
- * fails at once with a clear message.
+ * until it has a leader the answer is COORDINATOR_NOT_AVAILABLE and clients retry. The coordinator
+ * of a transactional id is the leader of its {@code __transaction_state} partition, created the
+ * same way on first lookup (compacted, {@code transaction.state.log.*}; its replication factor is
+ * capped by the live brokers, its {@code min.insync.replicas} by that, with a warning), and needs
+ * DESCRIBE on the id (TRANSACTIONAL_ID_AUTHORIZATION_FAILED). Share-group coordinators do not
+ * exist here: INVALID_REQUEST.
  */
 public final class FindCoordinatorHandler extends VersionedHandler {
 
     private static final Logger log = LoggerFactory.getLogger(FindCoordinatorHandler.class);
     private static final byte GROUP_KEY_TYPE = 0;
+    private static final byte TRANSACTION_KEY_TYPE = 1;
 
     private final MetadataCache metadataCache;
     private final BrokerAuthorizer authorizer;
     private final AdminManager adminManager;
     private final GroupCoordinator groupCoordinator;
+    private final TransactionComponents transactions;
     private final BrokerProperties properties;
 
     FindCoordinatorHandler(MetadataCache metadataCache, AdminManager adminManager, GroupCoordinator groupCoordinator,
-                           BrokerProperties properties, BrokerAuthorizer authorizer) {
+                           TransactionComponents transactions, BrokerProperties properties, BrokerAuthorizer authorizer) {
         super(ApiKeys.FIND_COORDINATOR, 0, 6);
         this.authorizer = authorizer;
         this.metadataCache = metadataCache;
         this.adminManager = adminManager;
         this.groupCoordinator = groupCoordinator;
+        this.transactions = transactions;
         this.properties = properties;
     }
 
@@ -77,9 +84,12 @@ public final class FindCoordinatorHandler extends VersionedHandler {
     private FindCoordinatorResponseData.Coordinator find(RequestContext context, byte keyType, String key) {
         FindCoordinatorResponseData.Coordinator coordinator = new FindCoordinatorResponseData.Coordinator().setKey(key)
             .setNodeId(-1).setHost("").setPort(-1);
+        if (keyType == TRANSACTION_KEY_TYPE) {
+            return findTransactionCoordinator(context, coordinator, key);
+        }
         if (keyType != GROUP_KEY_TYPE) {
             return coordinator.setErrorCode(Errors.INVALID_REQUEST.code())
-                .setErrorMessage("Only group coordinators exist on this broker; transactions are not supported");
+                .setErrorMessage("Only group and transaction coordinators exist on this broker");
         }
         if (key == null || key.isEmpty()) {
             return coordinator.setErrorCode(Errors.INVALID_REQUEST.code()).setErrorMessage("Empty group id");
@@ -92,7 +102,30 @@ public final class FindCoordinatorHandler extends VersionedHandler {
             createOffsetsTopic();
             return coordinator.setErrorCode(Errors.COORDINATOR_NOT_AVAILABLE.code());
         }
-        TopicPartition tp = new TopicPartition(Topic.GROUP_METADATA_TOPIC_NAME, groupCoordinator.partitionFor(key));
+        return leaderOf(context, coordinator,
+            new TopicPartition(Topic.GROUP_METADATA_TOPIC_NAME, groupCoordinator.partitionFor(key)));
+    }
+
+    private FindCoordinatorResponseData.Coordinator findTransactionCoordinator(
+            RequestContext context, FindCoordinatorResponseData.Coordinator coordinator, String key) {
+        if (key == null || key.isEmpty()) {
+            return coordinator.setErrorCode(Errors.INVALID_REQUEST.code()).setErrorMessage("Empty transactional id");
+        }
+        if (!authorizer.authorize(context, AclOperation.DESCRIBE, ResourceType.TRANSACTIONAL_ID, key)) {
+            return coordinator.setErrorCode(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED.code())
+                .setErrorMessage(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED.message());
+        }
+        if (metadataCache.topic(Topic.TRANSACTION_STATE_TOPIC_NAME).isEmpty()) {
+            createTransactionStateTopic();
+            return coordinator.setErrorCode(Errors.COORDINATOR_NOT_AVAILABLE.code());
+        }
+        return leaderOf(context, coordinator,
+            new TopicPartition(Topic.TRANSACTION_STATE_TOPIC_NAME, transactions.partitionFor(key)));
+    }
+
+    private FindCoordinatorResponseData.Coordinator leaderOf(RequestContext context,
+                                                             FindCoordinatorResponseData.Coordinator coordinator,
+                                                             TopicPartition tp) {
         Optional<EndPoint> endPoint = metadataCache.partitionState(tp).filter(LeaderAndIsr::hasLeader)
             .flatMap(s -> metadataCache.broker(s.leader())).flatMap(b -> b.endPoint(context.listenerName()));
         if (endPoint.isEmpty()) {
@@ -101,6 +134,29 @@ public final class FindCoordinatorHandler extends VersionedHandler {
         int leader = metadataCache.partitionState(tp).map(LeaderAndIsr::leader).orElse(-1);
         return coordinator.setErrorCode(Errors.NONE.code()).setNodeId(leader).setHost(endPoint.get().host())
             .setPort(endPoint.get().port());
+    }
+
+    private void createTransactionStateTopic() {
+        int liveBrokers = metadataCache.aliveBrokers().size();
+        short replicationFactor = (short) Math.max(1, Math.min(properties.transactionStateLogReplicationFactor(),
+            liveBrokers));
+        if (replicationFactor < properties.transactionStateLogReplicationFactor()) {
+            log.warn("Creating {} with replication factor {}: only {} broker(s) are live, below "
+                    + "broker.transaction-state-log-replication-factor {}", Topic.TRANSACTION_STATE_TOPIC_NAME,
+                replicationFactor, liveBrokers, properties.transactionStateLogReplicationFactor());
+        }
+        int minIsr = Math.min(properties.transactionStateLogMinIsr(), replicationFactor);
+        AdminManager.CreateTopicResult result = adminManager.createTopic(new AdminManager.TopicCreation(
+            Topic.TRANSACTION_STATE_TOPIC_NAME, properties.transactionStateLogNumPartitions(), replicationFactor,
+            Map.of(), Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT,
+                TopicConfig.SEGMENT_BYTES_CONFIG, Integer.toString(properties.transactionStateLogSegmentBytes()),
+                TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, Integer.toString(minIsr),
+                TopicConfig.UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG, "false",
+                TopicConfig.COMPRESSION_TYPE_CONFIG, "producer")), false);
+        Errors error = result.error().error();
+        if (error != Errors.NONE && error != Errors.TOPIC_ALREADY_EXISTS) {
+            log.warn("Could not create {}: {} {}", Topic.TRANSACTION_STATE_TOPIC_NAME, error, result.error().message());
+        }
     }
 
     private void createOffsetsTopic() {

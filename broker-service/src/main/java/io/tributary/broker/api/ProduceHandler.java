@@ -32,7 +32,9 @@ import org.apache.kafka.common.resource.ResourceType;
  * log append time and log start offset per partition, or the partition's error code and, for
  * invalid records, the records at fault (KIP-467). v13 names topics by id (UNKNOWN_TOPIC_ID when
  * unknown). acks=0 gets no response; if such a produce fails the connection is closed, as Kafka
- * does, so the client notices. Transactional batches are refused (no transaction support yet).
+ * does, so the client notices. Transactional batches need the request's {@code transactional.id}
+ * and WRITE on it (TRANSACTIONAL_ID_AUTHORIZATION_FAILED otherwise, KIP-98); the partition log
+ * checks they belong to the producer's open transaction.
  */
 public final class ProduceHandler extends VersionedHandler {
 
@@ -93,6 +95,8 @@ public final class ProduceHandler extends VersionedHandler {
         List<Entry> entries = new ArrayList<>();
         Map<Entry, ProduceResult> early = new IdentityHashMap<>();
         Map<TopicPartition, MemoryRecords> toAppend = new LinkedHashMap<>();
+        boolean transactionalAllowed = request.transactionalId() != null && (!authorizer.enabled()
+            || authorizer.authorize(context, AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, request.transactionalId()));
         // WRITE on each topic; null (everything allowed) without an authorizer, which costs no lookups.
         java.util.Set<String> writable = !authorizer.enabled() ? null
             : authorizer.filter(context, AclOperation.WRITE, ResourceType.TOPIC,
@@ -110,7 +114,7 @@ public final class ProduceHandler extends VersionedHandler {
                 entries.add(entry);
                 ProduceResult problem = name != null && writable != null && !writable.contains(name)
                     ? ProduceResult.error(Errors.TOPIC_AUTHORIZATION_FAILED, null)
-                    : precheck(entry, acks, version, request.transactionalId());
+                    : precheck(entry, acks, version, transactionalAllowed);
                 if (problem != null) {
                     early.put(entry, problem);
                 } else if (toAppend.putIfAbsent(tp, entry.records()) != null) {
@@ -157,7 +161,8 @@ public final class ProduceHandler extends VersionedHandler {
         });
     }
 
-    private static ProduceResult precheck(Entry entry, short acks, short version, String transactionalId) {
+    /** @param transactionalAllowed the request names a transactional id the caller may write */
+    private static ProduceResult precheck(Entry entry, short acks, short version, boolean transactionalAllowed) {
         if (entry.tp() == null) {
             return ProduceResult.error(Errors.UNKNOWN_TOPIC_ID, "Unknown topic id " + entry.topicId());
         }
@@ -172,13 +177,12 @@ public final class ProduceHandler extends VersionedHandler {
         } catch (org.apache.kafka.common.errors.ApiException e) {
             return ProduceResult.error(Errors.forException(e), e.getMessage());
         }
-        if (transactionalId != null) {
-            return ProduceResult.error(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED,
-                "Transactions are not supported by this broker");
-        }
-        for (RecordBatch batch : entry.records().batches()) {
-            if (batch.isTransactional()) {
-                return ProduceResult.error(Errors.INVALID_TXN_STATE, "Transactions are not supported by this broker");
+        if (!transactionalAllowed) {
+            for (RecordBatch batch : entry.records().batches()) {
+                if (batch.isTransactional()) {
+                    return ProduceResult.error(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED,
+                        "Transactional records need the request's transactional id and WRITE on it");
+                }
             }
         }
         return null;

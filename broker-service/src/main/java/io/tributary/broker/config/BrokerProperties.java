@@ -119,6 +119,16 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
  *                                           55 MiB); at least one batch still comes back (KIP-74)
  * @param requestTimeoutMs                   how long a request this broker serves for another broker may wait, ms
  *                                           ({@code request.timeout.ms}): a transaction marker's wait for its ISR
+ * @param transactionStateLogNumPartitions   partitions of {@code __transaction_state} (50)
+ * @param transactionStateLogReplicationFactor replication factor of {@code __transaction_state} (3; capped by the
+ *                                           live brokers when it is created, with a warning)
+ * @param transactionStateLogMinIsr          {@code min.insync.replicas} of {@code __transaction_state} (2; capped
+ *                                           by its replication factor)
+ * @param transactionStateLogSegmentBytes    {@code segment.bytes} of {@code __transaction_state} (100 MiB)
+ * @param transactionMaxTimeoutMs            the largest {@code transaction.timeout.ms} a producer may ask for, ms
+ *                                           ({@code transaction.max.timeout.ms}, 15 minutes)
+ * @param transactionAbortTimedOutTransactionCleanupIntervalMs how often transactions past their timeout are
+ *                                           looked for and aborted, ms (10 s)
  */
 @ConfigurationProperties("broker")
 public record BrokerProperties(
@@ -206,7 +216,13 @@ public record BrokerProperties(
         String replicaSelectorClass,
         @DefaultValue("30000") long consumerLagMetricsIntervalMs,
         @DefaultValue("57671680") int fetchMaxBytes,
-        @DefaultValue("30000") int requestTimeoutMs) {
+        @DefaultValue("30000") int requestTimeoutMs,
+        @DefaultValue("50") int transactionStateLogNumPartitions,
+        @DefaultValue("3") short transactionStateLogReplicationFactor,
+        @DefaultValue("2") int transactionStateLogMinIsr,
+        @DefaultValue("104857600") int transactionStateLogSegmentBytes,
+        @DefaultValue("900000") int transactionMaxTimeoutMs,
+        @DefaultValue("10000") long transactionAbortTimedOutTransactionCleanupIntervalMs) {
 
     public BrokerProperties {
         if (id < 0) {
@@ -231,6 +247,16 @@ public record BrokerProperties(
         }
         if (queuedMaxRequests <= 0) {
             throw new IllegalArgumentException("broker.queued-max-requests must be positive, was " + queuedMaxRequests);
+        }
+        if (transactionStateLogNumPartitions <= 0 || transactionStateLogReplicationFactor <= 0
+                || transactionStateLogMinIsr <= 0 || transactionMaxTimeoutMs <= 0
+                || transactionAbortTimedOutTransactionCleanupIntervalMs <= 0) {
+            throw new IllegalArgumentException("broker.transaction-state-log-* and broker.transaction*-ms settings "
+                + "must be positive");
+        }
+        if (transactionStateLogSegmentBytes < LogConfig.MIN_TOPIC_SEGMENT_BYTES) {
+            throw new IllegalArgumentException("broker.transaction-state-log-segment-bytes must be at least "
+                + LogConfig.MIN_TOPIC_SEGMENT_BYTES + ", was " + transactionStateLogSegmentBytes);
         }
         if (requestTimeoutMs <= 0) {
             throw new IllegalArgumentException("broker.request-timeout-ms must be positive, was " + requestTimeoutMs);

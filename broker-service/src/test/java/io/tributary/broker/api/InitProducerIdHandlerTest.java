@@ -2,9 +2,14 @@ package io.tributary.broker.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.broker.coordinator.InMemoryCoordinatorLog;
 import io.tributary.broker.producer.ProducerIdManager;
 import io.tributary.broker.security.BrokerAuthorizer;
+import io.tributary.broker.testing.MockTime;
+import io.tributary.broker.transaction.TransactionCoordinator;
+import io.tributary.broker.transaction.TransactionStateManager;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.acl.AccessControlEntry;
 import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclOperation;
@@ -22,7 +27,8 @@ import org.junit.jupiter.api.Test;
 /**
  * {@link InitProducerIdHandler} over a counting {@link ProducerIdManager} and Kafka's
  * StandardAuthorizer: an idempotent producer gets a fresh id at epoch 0, also when it asks to bump
- * the id it has (KIP-360); a transactional id is INVALID_REQUEST; without IDEMPOTENT_WRITE on the
+ * the id it has (KIP-360); a transactional id goes to the transaction coordinator, with WRITE on
+ * it (TRANSACTIONAL_ID_AUTHORIZATION_FAILED otherwise); without IDEMPOTENT_WRITE on the
  * cluster or WRITE on some topic (KIP-679) it is CLUSTER_AUTHORIZATION_FAILED. Refusals take no id.
  * The handler runs on the request-handler pool, since taking an id may wait on ZooKeeper.
  */
@@ -30,11 +36,16 @@ class InitProducerIdHandlerTest {
 
     private final CountingProducerIds ids = new CountingProducerIds(4000);
     private final BrokerAuthorizer authorizer = BrokerAuthorizer.standard("User:admin", false);
-    private final InitProducerIdHandler handler = new InitProducerIdHandler(ids, authorizer);
+    private final TransactionStateManager transactionState = new TransactionStateManager(new InMemoryCoordinatorLog(),
+        50, 5_000, new MockTime());
+    private final InitProducerIdHandler handler = new InitProducerIdHandler(ids, new TransactionCoordinator(
+        transactionState, (pid, epoch, coordinatorEpoch, commit, partitions, current) -> new CompletableFuture<>(), ids,
+        900_000, new MockTime()), authorizer);
 
     @AfterEach
     void closeAuthorizer() throws Exception {
         authorizer.close();
+        transactionState.shutdown();
     }
 
     /** Hands out ids counting up. */
@@ -119,15 +130,18 @@ class InitProducerIdHandlerTest {
     }
 
     @Test
-    void aTransactionalIdIsInvalidRequest() {
-        allowAlice(ResourceType.CLUSTER, BrokerAuthorizer.CLUSTER_NAME, AclOperation.IDEMPOTENT_WRITE);
+    void aTransactionalIdGoesToTheTransactionCoordinatorWithWriteOnIt() {
         InitProducerIdRequest transactional = new InitProducerIdRequest.Builder(new InitProducerIdRequestData()
             .setTransactionalId("tx-1").setTransactionTimeoutMs(60_000)).build((short) 4);
 
-        InitProducerIdResponse response = exchange(transactional);
+        InitProducerIdResponse refused = exchange(transactional);
+        allowAlice(ResourceType.TRANSACTIONAL_ID, "tx-1", AclOperation.WRITE);
+        InitProducerIdResponse allowed = exchange(transactional);
 
-        assertThat(response.error()).isEqualTo(Errors.INVALID_REQUEST);
-        assertThat(response.data().producerId()).isEqualTo(-1);
+        assertThat(refused.error()).isEqualTo(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
+        assertThat(allowed.error()).as("this broker's coordinator has not loaded the id's partition")
+            .isEqualTo(Errors.NOT_COORDINATOR);
+        assertThat(allowed.data().producerId()).isEqualTo(-1);
         assertThat(ids.handedOut).isZero();
     }
 }
