@@ -217,7 +217,7 @@ final class BrokerComponentsBuilder {
                 properties.id(), properties.transactionStateLogNumPartitions(), properties.transactionMaxTimeoutMs(),
                 properties.requestTimeoutMs(), properties.transactionAbortTimedOutTransactionCleanupIntervalMs(),
                 properties.interBrokerListener(), interBrokerClientConfigs()),
-            replicaManager, metadataCache, producerIds, time);
+            replicaManager, metadataCache, groupCoordinator, producerIds, time);
         stops.add(Step.TRANSACTION_COORDINATOR, transactions::close);
         replicaManager.addLeadershipListener(transactions);
         metadataCache.addListener(replicas.stateChanges());

@@ -43,6 +43,8 @@ public final class ApiHandlers {
             new DeleteRecordsHandler(replicaManager, authorizer),
             new InitProducerIdHandler(producerIdManager, transactions.coordinator(), authorizer),
             new AddPartitionsToTxnHandler(transactions.coordinator(), metadataCache, authorizer),
+            new AddOffsetsToTxnHandler(transactions.coordinator(), groupCoordinator, authorizer),
+            new TxnOffsetCommitHandler(groupCoordinator, authorizer),
             new EndTxnHandler(transactions.coordinator(), authorizer),
             new DescribeConfigsHandler(adminManager, configDescriber, properties.id(), authorizer),
             new IncrementalAlterConfigsHandler(adminManager, authorizer),
@@ -70,7 +72,8 @@ public final class ApiHandlers {
             new DescribeAclsHandler(aclStore, authorizer),
             new CreateAclsHandler(aclStore, authorizer),
             new DeleteAclsHandler(aclStore, authorizer),
-            new WriteTxnMarkersHandler(replicaManager, metadataCache, authorizer, properties.requestTimeoutMs(), time));
+            new WriteTxnMarkersHandler(replicaManager, metadataCache, groupCoordinator, authorizer,
+                properties.requestTimeoutMs(), time));
         return new ApiVersionsHandler(handlers, metadataCache::clusterId, properties.id()).allHandlers();
     }
 }

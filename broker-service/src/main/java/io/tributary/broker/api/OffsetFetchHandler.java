@@ -28,7 +28,9 @@ import org.apache.kafka.common.resource.ResourceType;
  * OffsetFetch (served v1-10, advertised from v0; v0 gets UNSUPPORTED_VERSION): committed offsets
  * of one group (v1-7) or several (v8+, KIP-709), for the partitions asked or, with no topics
  * (v2+), every committed one. A partition without a commit answers offset -1. v10 names topics
- * by id. There are no transactions, so {@code requireStable} has nothing to wait for.
+ * by id. With {@code requireStable} (KIP-447, read_committed consumers), a partition whose offset an
+ * open transaction has committed but not yet ended answers UNSTABLE_OFFSET_COMMIT, and the client
+ * retries.
  */
 public final class OffsetFetchHandler extends VersionedHandler {
 
@@ -50,12 +52,13 @@ public final class OffsetFetchHandler extends VersionedHandler {
      * all-offsets answer and answered TOPIC_AUTHORIZATION_FAILED when named.
      */
     private OffsetFetchResponseData.OffsetFetchResponseGroup authorizedFetch(RequestContext context, String groupId,
-                                                                               List<Requested> requested, boolean byId) {
+                                                                               List<Requested> requested, boolean byId,
+                                                                               boolean requireStable) {
         if (!authorizer.authorize(context, AclOperation.DESCRIBE, ResourceType.GROUP, groupId)) {
             return new OffsetFetchResponseData.OffsetFetchResponseGroup().setGroupId(groupId)
                 .setErrorCode(Errors.GROUP_AUTHORIZATION_FAILED.code());
         }
-        OffsetFetchResponseData.OffsetFetchResponseGroup group = fetchGroup(groupId, requested, byId);
+        OffsetFetchResponseData.OffsetFetchResponseGroup group = fetchGroup(groupId, requested, byId, requireStable);
         if (!authorizer.enabled()) {
             return group;
         }
@@ -99,7 +102,8 @@ public final class OffsetFetchHandler extends VersionedHandler {
                         requested.add(new Requested(t.name(), t.topicId(), t.partitionIndexes()));
                     }
                 }
-                response.groups().add(authorizedFetch(context, group.groupId(), requested, version >= 10));
+                response.groups().add(authorizedFetch(context, group.groupId(), requested, version >= 10,
+                    data.requireStable()));
             }
         } else {
             List<Requested> requested = null;
@@ -110,7 +114,7 @@ public final class OffsetFetchHandler extends VersionedHandler {
                 }
             }
             OffsetFetchResponseData.OffsetFetchResponseGroup group = authorizedFetch(context, data.groupId(), requested,
-                false);
+                false, data.requireStable());
             if (version < 2 && group.errorCode() != Errors.NONE.code() && data.topics() != null) {
                 // v0-1 have no group-level error: it goes on every requested partition (as Kafka does).
                 for (OffsetFetchRequestData.OffsetFetchRequestTopic t : data.topics()) {
@@ -148,7 +152,8 @@ public final class OffsetFetchHandler extends VersionedHandler {
     private record Requested(String name, Uuid topicId, List<Integer> partitions) {
     }
 
-    private OffsetFetchResponseData.OffsetFetchResponseGroup fetchGroup(String groupId, List<Requested> requested, boolean byId) {
+    private OffsetFetchResponseData.OffsetFetchResponseGroup fetchGroup(String groupId, List<Requested> requested, boolean byId,
+                                                                          boolean requireStable) {
         OffsetFetchResponseData.OffsetFetchResponseGroup out = new OffsetFetchResponseData.OffsetFetchResponseGroup()
             .setGroupId(groupId);
         List<TopicPartition> partitions = null;
@@ -192,7 +197,9 @@ public final class OffsetFetchHandler extends VersionedHandler {
                 out.topics().add(t);
                 return t;
             });
-            topic.partitions().add(partition(e.getKey().partition(), e.getValue(), Errors.NONE));
+            boolean unstable = requireStable && coordinator.hasPendingTransactionalOffset(groupId, e.getKey());
+            topic.partitions().add(unstable ? partition(e.getKey().partition(), null, Errors.UNSTABLE_OFFSET_COMMIT)
+                : partition(e.getKey().partition(), e.getValue(), Errors.NONE));
         }
         return out;
     }

@@ -1,6 +1,7 @@
 package io.tributary.broker.api;
 
 import io.tributary.broker.cluster.MetadataCache;
+import io.tributary.broker.group.GroupCoordinator;
 import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.Response;
 import io.tributary.broker.replica.ProduceResult;
@@ -32,7 +33,9 @@ import org.apache.kafka.common.utils.Time;
  * and the answer, per producer and partition, comes once the ISR has it: NONE;
  * TRANSACTION_COORDINATOR_FENCED when an older coordinator epoch writes; NOT_LEADER_OR_FOLLOWER
  * or UNKNOWN_TOPIC_OR_PARTITION, on which the coordinator looks the leader up again; the
- * append's error otherwise. Only a broker may send it: CLUSTER_ACTION on the cluster, else
+ * append's error otherwise. A marker written to an offsets partition completes the producer's
+ * transactional offset commits there ({@link GroupCoordinator#onTransactionCompleted}). Only a
+ * broker may send it: CLUSTER_ACTION on the cluster, else
  * CLUSTER_AUTHORIZATION_FAILED for every partition.
  *
  * <p>Runs on a request handler thread: an append may wait on the log's lock.
@@ -41,6 +44,7 @@ public final class WriteTxnMarkersHandler extends VersionedHandler {
 
     private final ReplicaManager replicaManager;
     private final MetadataCache metadataCache;
+    private final GroupCoordinator groupCoordinator;
     private final BrokerAuthorizer authorizer;
     private final long timeoutMs;
     private final Time time;
@@ -50,10 +54,11 @@ public final class WriteTxnMarkersHandler extends VersionedHandler {
      *                  of the coordinator's request)
      */
     public WriteTxnMarkersHandler(ReplicaManager replicaManager, MetadataCache metadataCache,
-                                  BrokerAuthorizer authorizer, long timeoutMs, Time time) {
+                                  GroupCoordinator groupCoordinator, BrokerAuthorizer authorizer, long timeoutMs, Time time) {
         super(ApiKeys.WRITE_TXN_MARKERS, 1, 2);
         this.replicaManager = replicaManager;
         this.metadataCache = metadataCache;
+        this.groupCoordinator = groupCoordinator;
         this.authorizer = authorizer;
         this.timeoutMs = timeoutMs;
         this.time = time;
@@ -97,6 +102,9 @@ public final class WriteTxnMarkersHandler extends VersionedHandler {
         return replicaManager.appendTransactionMarkers(timeoutMs, toAppend).thenApply(appended -> {
             Map<TopicPartition, Errors> errors = new LinkedHashMap<>(refused);
             appended.forEach((tp, produce) -> errors.put(tp, markerError(produce)));
+            groupCoordinator.onTransactionCompleted(marker.producerId(), appended.entrySet().stream()
+                .filter(e -> e.getValue().error() == Errors.NONE).map(Map.Entry::getKey).toList(),
+                marker.transactionResult());
             return result(marker, Errors.NONE, errors);
         });
     }

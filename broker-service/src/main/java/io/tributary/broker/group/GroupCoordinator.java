@@ -262,6 +262,41 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
     }
 
     /**
+     * A TxnOffsetCommit (KIP-98): offsets committed inside a producer's transaction.
+     *
+     * @param generationId {@code -1} and an empty member id from clients before KIP-447
+     */
+    public record TxnOffsetCommit(String groupId, long producerId, short producerEpoch, int generationId,
+                                  String memberId, String groupInstanceId, Map<TopicPartition, CommitRequest> commits) {
+    }
+
+    /**
+     * TxnOffsetCommit; see {@link OffsetMetadataManager#commitTransactional}.
+     *
+     * @return an error per partition
+     */
+    public CompletableFuture<Map<TopicPartition, Errors>> commitTransactionalOffsets(TxnOffsetCommit request) {
+        return offsets.commitTransactional(request);
+    }
+
+    /**
+     * A transaction's markers were written to {@code partitions}: its offsets in the offsets
+     * partitions among them become committed (COMMIT) or are dropped (ABORT).
+     */
+    public void onTransactionCompleted(long producerId, Collection<TopicPartition> partitions, boolean commit) {
+        for (TopicPartition tp : partitions) {
+            if (Topic.GROUP_METADATA_TOPIC_NAME.equals(tp.topic())) {
+                groups.completeTransaction(producerId, tp.partition(), commit);
+            }
+        }
+    }
+
+    /** Whether an open transaction has an offset of {@code tp} pending for the group (OffsetFetch requireStable). */
+    public boolean hasPendingTransactionalOffset(String groupId, TopicPartition tp) {
+        return groups.transactionalOffsets().hasPending(groupId, tp);
+    }
+
+    /**
      * OffsetFetch.
      *
      * @param partitions the partitions asked for, or null for every committed offset of the group

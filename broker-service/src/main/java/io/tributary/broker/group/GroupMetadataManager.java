@@ -19,6 +19,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.internal.ControlRecordType;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.Record;
 import org.apache.kafka.common.record.internal.RecordBatch;
@@ -54,6 +55,7 @@ final class GroupMetadataManager {
     private final long commitTimeoutMs;
     private final Time time;
     private final Map<String, ClassicGroup> groups = new ConcurrentHashMap<>();
+    private final TransactionalOffsets transactionalOffsets = new TransactionalOffsets();
     /** The offsets-topic partitions this broker leads, loading or loaded; registration and unloading hold {@code this}. */
     private final Map<Integer, PartitionLoad> ownedPartitions = new ConcurrentHashMap<>();
     private final ExecutorService loader = Executors.newSingleThreadExecutor(r -> {
@@ -150,6 +152,7 @@ final class GroupMetadataManager {
      */
     synchronized List<ClassicGroup> unloadPartition(int partition) {
         ownedPartitions.remove(partition);
+        transactionalOffsets.forgetPartition(partition, this::partitionFor);
         List<ClassicGroup> unloaded = new ArrayList<>();
         for (ClassicGroup group : groups.values()) {
             if (partitionFor(group.groupId()) == partition) {
@@ -164,6 +167,8 @@ final class GroupMetadataManager {
         TopicPartition tp = new TopicPartition(Topic.GROUP_METADATA_TOPIC_NAME, partition);
         Map<String, Map<TopicPartition, OffsetAndMetadata>> offsets = new HashMap<>();
         Map<String, GroupRecords.StoredGroup> stored = new HashMap<>();
+        // Offsets committed inside transactions, by producer, until their marker (KIP-98).
+        Map<Long, Map<String, Map<TopicPartition, OffsetAndMetadata>>> inTransactions = new HashMap<>();
         LocalRead read = coordinatorLog.read(tp, 0, 1);
         long position = read.logStartOffset();
         while (position < read.highWatermark()) {
@@ -173,9 +178,15 @@ final class GroupMetadataManager {
                 if (batch.lastOffset() < position) {
                     continue;
                 }
-                for (Record record : batch) {
-                    if (record.offset() >= position && record.hasKey()) {
-                        apply(record, offsets, stored);
+                if (batch.isControlBatch()) {
+                    completeTransaction(batch, offsets, inTransactions);
+                } else {
+                    Map<String, Map<TopicPartition, OffsetAndMetadata>> target = batch.isTransactional()
+                        ? inTransactions.computeIfAbsent(batch.producerId(), p -> new HashMap<>()) : offsets;
+                    for (Record record : batch) {
+                        if (record.offset() >= position && record.hasKey()) {
+                            apply(record, target, stored);
+                        }
                     }
                 }
                 next = batch.nextOffset();
@@ -185,6 +196,8 @@ final class GroupMetadataManager {
             }
             position = next;
         }
+        inTransactions.forEach((producerId, byGroup) -> byGroup.forEach(
+            (groupId, pending) -> transactionalOffsets.add(producerId, groupId, pending)));
         long now = time.milliseconds();
         List<ClassicGroup> loaded = new ArrayList<>();
         Set<String> ids = new HashSet<>(stored.keySet());
@@ -208,6 +221,43 @@ final class GroupMetadataManager {
             loaded.add(group);
         }
         return loaded;
+    }
+
+    /** A transaction marker read on load: a COMMIT makes its producer's offsets committed, an ABORT drops them. */
+    private static void completeTransaction(RecordBatch marker, Map<String, Map<TopicPartition, OffsetAndMetadata>> offsets,
+                                            Map<Long, Map<String, Map<TopicPartition, OffsetAndMetadata>>> inTransactions) {
+        Map<String, Map<TopicPartition, OffsetAndMetadata>> pending = inTransactions.remove(marker.producerId());
+        java.util.Iterator<Record> records = marker.iterator();
+        if (pending != null && records.hasNext()
+                && ControlRecordType.parse(records.next().key()) == ControlRecordType.COMMIT) {
+            pending.forEach((groupId, committed) -> offsets.computeIfAbsent(groupId, g -> new HashMap<>())
+                .putAll(committed));
+        }
+    }
+
+    /**
+     * A transaction's marker reached offsets partition {@code partition}: its offsets there become
+     * the groups' committed offsets (COMMIT) or are dropped (ABORT).
+     */
+    void completeTransaction(long producerId, int partition, boolean commit) {
+        Map<String, Map<TopicPartition, OffsetAndMetadata>> taken =
+            transactionalOffsets.take(producerId, p -> p == partition, this::partitionFor);
+        if (!commit) {
+            return;
+        }
+        taken.forEach((groupId, committed) -> {
+            ClassicGroup group = getOrCreate(groupId);
+            synchronized (group) {
+                if (!group.is(GroupState.DEAD)) {
+                    committed.forEach(group::commit);
+                }
+            }
+        });
+    }
+
+    /** The offsets committed inside transactions that have not ended. */
+    TransactionalOffsets transactionalOffsets() {
+        return transactionalOffsets;
     }
 
     private static void apply(Record record, Map<String, Map<TopicPartition, OffsetAndMetadata>> offsets,
@@ -270,6 +320,21 @@ final class GroupMetadataManager {
         return append(groupId, records, true);
     }
 
+    /**
+     * Writes a transaction's offset commits (TxnOffsetCommit) as a transactional batch of the
+     * producer, so they take effect only with its COMMIT marker (KIP-98).
+     */
+    CompletableFuture<Errors> storeTransactionalOffsets(String groupId, long producerId, short producerEpoch,
+                                                       Map<TopicPartition, OffsetAndMetadata> commits) {
+        List<SimpleRecord> records = new ArrayList<>();
+        long now = time.milliseconds();
+        commits.forEach((tp, offset) -> records.add(new SimpleRecord(now, GroupRecords.offsetKey(groupId, tp),
+            GroupRecords.offsetValue(offset))));
+        MemoryRecords batch = MemoryRecords.withTransactionalRecords(Compression.NONE, producerId, producerEpoch, 0,
+            records.toArray(new SimpleRecord[0]));
+        return append(groupId, batch, true);
+    }
+
     /** Writes tombstones for offsets and, if {@code deleteGroup}, for the group's metadata. */
     CompletableFuture<Errors> storeTombstones(String groupId, Collection<TopicPartition> offsetsToDelete, boolean deleteGroup) {
         List<SimpleRecord> records = new ArrayList<>();
@@ -287,8 +352,12 @@ final class GroupMetadataManager {
     }
 
     private CompletableFuture<Errors> append(String groupId, List<SimpleRecord> records, boolean offsetCommit) {
+        return append(groupId, MemoryRecords.withRecords(Compression.NONE, records.toArray(new SimpleRecord[0])),
+            offsetCommit);
+    }
+
+    private CompletableFuture<Errors> append(String groupId, MemoryRecords batch, boolean offsetCommit) {
         TopicPartition tp = new TopicPartition(Topic.GROUP_METADATA_TOPIC_NAME, partitionFor(groupId));
-        MemoryRecords batch = MemoryRecords.withRecords(Compression.NONE, records.toArray(new SimpleRecord[0]));
         return coordinatorLog.append(tp, batch, commitTimeoutMs)
             .thenApply(result -> toCoordinatorError(result, offsetCommit))
             .exceptionally(e -> {

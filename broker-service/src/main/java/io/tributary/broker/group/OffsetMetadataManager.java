@@ -110,6 +110,53 @@ final class OffsetMetadataManager {
     }
 
     /**
+     * TxnOffsetCommit (KIP-98, KIP-447): offsets written as the producer's transactional batch,
+     * pending until its transaction's marker; the group is created if it does not exist. With a
+     * member id and generation (v3+, KIP-447) they are checked as a commit's; without (older
+     * clients), any producer may commit.
+     *
+     * @return an error per partition
+     */
+    CompletableFuture<Map<TopicPartition, Errors>> commitTransactional(GroupCoordinator.TxnOffsetCommit request) {
+        String groupId = request.groupId();
+        Map<TopicPartition, Errors> results = new LinkedHashMap<>();
+        Errors error = GroupCoordinator.invalidGroupId(groupId) ? Errors.INVALID_GROUP_ID : groups.coordinatorError(groupId);
+        if (error != Errors.NONE) {
+            request.commits().keySet().forEach(tp -> results.put(tp, error));
+            return CompletableFuture.completedFuture(results);
+        }
+        long now = time.milliseconds();
+        Map<TopicPartition, OffsetAndMetadata> valid = new LinkedHashMap<>();
+        request.commits().forEach((tp, c) -> {
+            if (c.metadata() != null && c.metadata().length() > offsetMetadataMaxBytes) {
+                results.put(tp, Errors.OFFSET_METADATA_TOO_LARGE);
+            } else {
+                valid.put(tp, new OffsetAndMetadata(c.offset(), c.leaderEpoch(), c.metadata(), now,
+                    OffsetAndMetadata.NO_EXPIRE_TIMESTAMP));
+            }
+        });
+        ClassicGroup group = groups.getOrCreate(groupId);
+        CompletableFuture<Errors> stored;
+        synchronized (group) {
+            Errors groupError = group.is(GroupState.DEAD) ? Errors.COORDINATOR_NOT_AVAILABLE
+                : request.generationId() < 0 || request.memberId() == null || request.memberId().isEmpty() ? Errors.NONE
+                : commitError(group, request.generationId(), request.memberId(), request.groupInstanceId());
+            if (groupError != Errors.NONE || valid.isEmpty()) {
+                valid.keySet().forEach(tp -> results.put(tp, groupError));
+                return CompletableFuture.completedFuture(results);
+            }
+            stored = groups.storeTransactionalOffsets(groupId, request.producerId(), request.producerEpoch(), valid);
+        }
+        return stored.thenApply(storeError -> {
+            if (storeError == Errors.NONE) {
+                groups.transactionalOffsets().add(request.producerId(), groupId, valid);
+            }
+            valid.keySet().forEach(tp -> results.put(tp, storeError));
+            return results;
+        });
+    }
+
+    /**
      * Kafka's order (ClassicGroup#validateOffsetCommit): a simple commit to an empty group is
      * accepted; otherwise the member, then the generation, and only then a pending assignment.
      */

@@ -83,7 +83,8 @@ final class LogAppender {
         if (summary.batchCount() == 0) {
             return LogAppendInfo.empty(localLog.logEndOffset(), logStartOffset);
         }
-        Optional<BatchMetadata> duplicate = summary.hasProducerId()
+        // Only a client retries (Kafka's rule): a coordinator's batches reuse sequence 0 on purpose.
+        Optional<BatchMetadata> duplicate = summary.hasProducerId() && origin == AppendOrigin.CLIENT
             ? producerStateManager.findDuplicate(valid.batches()) : Optional.empty();
         if (duplicate.isPresent()) {
             BatchMetadata d = duplicate.get();

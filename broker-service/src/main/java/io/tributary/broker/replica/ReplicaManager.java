@@ -205,11 +205,13 @@ public final class ReplicaManager {
     }
 
     /**
-     * Appends records the broker itself writes to an internal topic ({@code __consumer_offsets}),
-     * with acks=all: the future completes once every in-sync replica has them.
+     * Appends records the broker's coordinators write to an internal topic ({@code __consumer_offsets},
+     * {@code __transaction_state}), with acks=all, as {@code AppendOrigin.COORDINATOR} (a
+     * transactional offset commit's batches reuse sequence 0 and are not checked as a client's):
+     * the future completes once every in-sync replica has them.
      */
     public CompletableFuture<ProduceResult> appendToInternalTopic(TopicPartition tp, MemoryRecords records, long timeoutMs) {
-        return append(timeoutMs, (short) -1, Map.of(tp, records), true, AppendOrigin.CLIENT)
+        return append(timeoutMs, (short) -1, Map.of(tp, records), true, AppendOrigin.COORDINATOR)
             .thenApply(results -> results.get(tp));
     }
 

@@ -2,10 +2,13 @@ package io.tributary.broker.transaction;
 
 import io.tributary.broker.cluster.MetadataCache;
 import io.tributary.broker.coordinator.CoordinatorLog;
+import io.tributary.broker.group.GroupCoordinator;
 import io.tributary.broker.producer.ProducerIdManager;
 import io.tributary.broker.replica.BrokerBlockingSender;
 import io.tributary.broker.replica.PartitionLeadershipListener;
+import io.tributary.broker.replica.ProduceResult;
 import io.tributary.broker.replica.ReplicaManager;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.Executors;
@@ -14,6 +17,10 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.internals.Topic;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.internal.ControlRecordType;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.RecordBatch;
 import org.apache.kafka.common.utils.Time;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,8 +63,12 @@ public final class TransactionComponents implements PartitionLeadershipListener,
     private final BrokerMarkerSender remote;
     private final ScheduledExecutorService scheduler;
 
+    /**
+     * @param groupCoordinator told of markers written here to offsets partitions, which complete
+     *                         transactional offset commits
+     */
     public TransactionComponents(Settings settings, ReplicaManager replicaManager, MetadataCache metadataCache,
-                                 ProducerIdManager producerIds, Time time) {
+                                 GroupCoordinator groupCoordinator, ProducerIdManager producerIds, Time time) {
         this.settings = settings;
         this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "transaction-coordinator-" + settings.localBrokerId());
@@ -74,9 +85,26 @@ public final class TransactionComponents implements PartitionLeadershipListener,
         TransactionMarkerChannel markers = new TransactionMarkerChannel(settings.localBrokerId(),
             tp -> metadataCache.partitionState(tp).map(s -> OptionalInt.of(s.hasLeader() ? s.leader() : -1))
                 .orElse(OptionalInt.empty()),
-            replicaManager::appendTransactionMarkers, remote, scheduler, settings.requestTimeoutMs(),
+            (timeoutMs, records) -> replicaManager.appendTransactionMarkers(timeoutMs, records).thenApply(results -> {
+                completeOffsetCommits(groupCoordinator, records, results);
+                return results;
+            }),
+            remote, scheduler, settings.requestTimeoutMs(),
             MARKER_RETRY_BACKOFF_MS, time);
         this.coordinator = new TransactionCoordinator(state, markers, producerIds, settings.maxTimeoutMs(), time);
+    }
+
+    /** Markers written here to offsets partitions complete the producer's transactional offset commits there. */
+    private static void completeOffsetCommits(GroupCoordinator groupCoordinator, Map<TopicPartition, MemoryRecords> markers,
+                                              Map<TopicPartition, ProduceResult> results) {
+        markers.forEach((tp, records) -> {
+            ProduceResult result = results.get(tp);
+            if (result != null && result.error() == Errors.NONE) {
+                RecordBatch batch = records.batches().iterator().next();
+                boolean commit = ControlRecordType.parse(batch.iterator().next().key()) == ControlRecordType.COMMIT;
+                groupCoordinator.onTransactionCompleted(batch.producerId(), List.of(tp), commit);
+            }
+        });
     }
 
     public TransactionCoordinator coordinator() {

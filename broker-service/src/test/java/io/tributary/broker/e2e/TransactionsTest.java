@@ -46,7 +46,8 @@ class TransactionsTest {
         broker = TestBroker.start(dir, Map.of("broker.transaction-abort-timed-out-transaction-cleanup-interval-ms", "200"));
         admin = broker.admin();
         admin.createTopics(List.of(new NewTopic("orders", PARTITIONS, (short) 1), new NewTopic("fenced", 1, (short) 1),
-            new NewTopic("open", 1, (short) 1), new NewTopic("timed-out", 1, (short) 1))).all().get();
+            new NewTopic("open", 1, (short) 1), new NewTopic("timed-out", 1, (short) 1),
+            new NewTopic("cttp-in", 1, (short) 1), new NewTopic("cttp-out", 1, (short) 1))).all().get();
     }
 
     @AfterAll
@@ -170,6 +171,48 @@ class TransactionsTest {
             await().atMost(Duration.ofSeconds(20)).until(() -> committed.endOffsets(List.of(tp)).get(tp) == 2L);
             assertThat(readToEnd(committed)).as("aborted by the coordinator").isEmpty();
             assertThatThrownBy(producer::commitTransaction).isInstanceOf(KafkaException.class);
+        }
+    }
+
+    @Test
+    void offsetsSentToATransactionAreCommittedWithItAndDroppedWhenItAborts() throws Exception {
+        TopicPartition input = new TopicPartition("cttp-in", 0);
+        try (KafkaProducer<byte[], byte[]> plain = broker.producer(Map.of())) {
+            for (int i = 0; i < 6; i++) {
+                plain.send(record("cttp-in", 0, "in-" + i)).get();
+            }
+        }
+        try (KafkaProducer<byte[], byte[]> producer = transactional("cttp-app", Map.of());
+             KafkaConsumer<byte[], byte[]> consumer = broker.consumer(Map.of(ConsumerConfig.GROUP_ID_CONFIG, "cttp",
+                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed", ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest", ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 3))) {
+            consumer.assign(List.of(input));
+            for (boolean commit : new boolean[] {true, false}) {
+                List<ConsumerRecord<byte[], byte[]>> batch = new ArrayList<>();
+                await().atMost(Duration.ofSeconds(20)).until(() -> {
+                    consumer.poll(Duration.ofMillis(100)).forEach(batch::add);
+                    return batch.size() >= 3;
+                });
+                producer.beginTransaction();
+                for (ConsumerRecord<byte[], byte[]> r : batch) {
+                    producer.send(record("cttp-out", 0, "out-" + new String(r.value(), StandardCharsets.UTF_8)));
+                }
+                long next = batch.get(batch.size() - 1).offset() + 1;
+                producer.sendOffsetsToTransaction(Map.of(input, new org.apache.kafka.clients.consumer.OffsetAndMetadata(next)),
+                    consumer.groupMetadata());
+                if (commit) {
+                    producer.commitTransaction();
+                } else {
+                    producer.abortTransaction();
+                }
+            }
+        }
+
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(admin.listConsumerGroupOffsets("cttp")
+            .partitionsToOffsetAndMetadata().get()).as("the aborted transaction's offsets are dropped")
+            .containsEntry(input, new org.apache.kafka.clients.consumer.OffsetAndMetadata(3)));
+        try (KafkaConsumer<byte[], byte[]> committed = consumer("read_committed", "cttp-out", 1)) {
+            assertThat(readToEnd(committed)).containsExactly("out-in-0", "out-in-1", "out-in-2");
         }
     }
 }
