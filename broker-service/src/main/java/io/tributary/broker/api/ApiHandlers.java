@@ -45,6 +45,8 @@ public final class ApiHandlers {
             new AddPartitionsToTxnHandler(transactions.coordinator(), metadataCache, authorizer),
             new AddOffsetsToTxnHandler(transactions.coordinator(), groupCoordinator, authorizer),
             new TxnOffsetCommitHandler(groupCoordinator, authorizer),
+            new DescribeTransactionsHandler(transactions.coordinator(), authorizer),
+            new ListTransactionsHandler(transactions.coordinator(), authorizer),
             new EndTxnHandler(transactions.coordinator(), authorizer),
             new DescribeConfigsHandler(adminManager, configDescriber, properties.id(), authorizer),
             new IncrementalAlterConfigsHandler(adminManager, authorizer),

@@ -233,6 +233,44 @@ public final class TransactionCoordinator {
         return aborted;
     }
 
+    /** What DescribeTransactions answers for one id: an error, or its metadata. */
+    public record Described(Errors error, TransactionMetadata metadata) {
+    }
+
+    /**
+     * DescribeTransactions of one id: NOT_COORDINATOR or COORDINATOR_LOAD_IN_PROGRESS when this
+     * broker does not serve it now, TRANSACTIONAL_ID_NOT_FOUND when it has no such id.
+     */
+    public Described describe(String transactionalId) {
+        Errors error = state.coordinatorError(transactionalId);
+        if (error != Errors.NONE) {
+            return new Described(error, null);
+        }
+        return state.get(transactionalId).map(m -> new Described(Errors.NONE, m))
+            .orElse(new Described(Errors.TRANSACTIONAL_ID_NOT_FOUND, null));
+    }
+
+    /**
+     * ListTransactions (KIP-664, KIP-994): the ids this broker coordinates, filtered by state name
+     * (Kafka's, e.g. "Ongoing"; none: every state), producer id (none: every id), how long the
+     * transaction has been open ({@code minDurationMs}, -1: any), and a regular expression the id
+     * must match (null: any).
+     */
+    public List<TransactionMetadata> list(Set<String> states, Set<Long> producerIds, long minDurationMs,
+                                          java.util.regex.Pattern pattern) {
+        long now = time.milliseconds();
+        List<TransactionMetadata> out = new ArrayList<>();
+        for (TransactionMetadata m : state.all()) {
+            if ((states.isEmpty() || states.contains(m.state().stateName()))
+                    && (producerIds.isEmpty() || producerIds.contains(m.producerId()))
+                    && (minDurationMs < 0 || m.transactionStartTimeMs() >= 0 && now - m.transactionStartTimeMs() >= minDurationMs)
+                    && (pattern == null || pattern.matcher(m.transactionalId()).matches())) {
+                out.add(m);
+            }
+        }
+        return out;
+    }
+
     /** The id's metadata when this broker serves it and the producer id and epoch are its current ones. */
     private Optional<TransactionMetadata> checkProducer(String transactionalId, long producerId, short producerEpoch) {
         if (transactionalId.isEmpty() || state.coordinatorError(transactionalId) != Errors.NONE) {

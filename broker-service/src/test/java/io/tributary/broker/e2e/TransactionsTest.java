@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.tributary.broker.testing.KafkaTool;
 import io.tributary.broker.testing.TestBroker;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -214,5 +215,44 @@ class TransactionsTest {
         try (KafkaConsumer<byte[], byte[]> committed = consumer("read_committed", "cttp-out", 1)) {
             assertThat(readToEnd(committed)).containsExactly("out-in-0", "out-in-1", "out-in-2");
         }
+    }
+
+    @Test
+    void anOperatorListsAndDescribesTransactionsAsKafkaToolsDo() throws Exception {
+        try (KafkaProducer<byte[], byte[]> producer = transactional("listed-app", Map.of())) {
+            producer.beginTransaction();
+            producer.send(record("open", 0, "listed"));
+            producer.flush();
+
+            assertThat(admin.listTransactions(new org.apache.kafka.clients.admin.ListTransactionsOptions()
+                    .filterStates(List.of(org.apache.kafka.clients.admin.TransactionState.ONGOING))).all().get())
+                .anySatisfy(t -> {
+                    assertThat(t.transactionalId()).isEqualTo("listed-app");
+                    assertThat(t.state()).isEqualTo(org.apache.kafka.clients.admin.TransactionState.ONGOING);
+                });
+            org.apache.kafka.clients.admin.TransactionDescription ongoing =
+                admin.describeTransactions(List.of("listed-app")).description("listed-app").get();
+            assertThat(ongoing.state()).isEqualTo(org.apache.kafka.clients.admin.TransactionState.ONGOING);
+            assertThat(ongoing.topicPartitions()).containsExactly(new TopicPartition("open", 0));
+            assertThat(ongoing.transactionStartTimeMs()).isPresent();
+            KafkaTool.Result listed = KafkaTool.run(null, "org.apache.kafka.tools.TransactionsCommand",
+                "--bootstrap-server", broker.bootstrapServers(), "list");
+            assertThat(listed.exitCode()).as(listed.output()).isZero();
+            assertThat(listed.output()).as("kafka-transactions list").containsPattern("listed-app\\s+\\d+\\s+\\d+\\s+Ongoing");
+            KafkaTool.Result described = KafkaTool.run(null, "org.apache.kafka.tools.TransactionsCommand",
+                "--bootstrap-server", broker.bootstrapServers(), "describe", "--transactional-id", "listed-app");
+            assertThat(described.exitCode()).as(described.output()).isZero();
+            assertThat(described.output()).as("kafka-transactions describe").contains("Ongoing").contains("open-0");
+
+            producer.commitTransaction();
+            await().atMost(Duration.ofSeconds(10)).until(() -> admin.describeTransactions(List.of("listed-app"))
+                .description("listed-app").get().state() == org.apache.kafka.clients.admin.TransactionState.COMPLETE_COMMIT);
+        }
+        assertThat(admin.listTransactions(new org.apache.kafka.clients.admin.ListTransactionsOptions()
+                .filterStates(List.of(org.apache.kafka.clients.admin.TransactionState.ONGOING))).all().get())
+            .noneSatisfy(t -> assertThat(t.transactionalId()).isEqualTo("listed-app"));
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> admin.describeTransactions(List.of("never-used"))
+            .description("never-used").get())).hasCauseInstanceOf(
+                org.apache.kafka.common.errors.TransactionalIdNotFoundException.class);
     }
 }
