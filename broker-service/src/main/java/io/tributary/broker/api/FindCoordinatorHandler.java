@@ -146,28 +146,29 @@ public final class FindCoordinatorHandler extends VersionedHandler {
                 replicationFactor, liveBrokers, properties.transactionStateLogReplicationFactor());
         }
         int minIsr = Math.min(properties.transactionStateLogMinIsr(), replicationFactor);
-        AdminManager.CreateTopicResult result = adminManager.createTopic(new AdminManager.TopicCreation(
-            Topic.TRANSACTION_STATE_TOPIC_NAME, properties.transactionStateLogNumPartitions(), replicationFactor,
-            Map.of(), Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT,
+        createInternalTopic(Topic.TRANSACTION_STATE_TOPIC_NAME, properties.transactionStateLogNumPartitions(),
+            replicationFactor, Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT,
                 TopicConfig.SEGMENT_BYTES_CONFIG, Integer.toString(properties.transactionStateLogSegmentBytes()),
                 TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, Integer.toString(minIsr),
                 TopicConfig.UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG, "false",
-                TopicConfig.COMPRESSION_TYPE_CONFIG, "producer")), false);
-        Errors error = result.error().error();
-        if (error != Errors.NONE && error != Errors.TOPIC_ALREADY_EXISTS) {
-            log.warn("Could not create {}: {} {}", Topic.TRANSACTION_STATE_TOPIC_NAME, error, result.error().message());
-        }
+                TopicConfig.COMPRESSION_TYPE_CONFIG, "producer"));
     }
 
     private void createOffsetsTopic() {
-        AdminManager.CreateTopicResult result = adminManager.createTopic(new AdminManager.TopicCreation(
-            Topic.GROUP_METADATA_TOPIC_NAME, properties.offsetsTopicNumPartitions(), properties.offsetsTopicReplicationFactor(),
-            Map.of(), Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT,
+        createInternalTopic(Topic.GROUP_METADATA_TOPIC_NAME, properties.offsetsTopicNumPartitions(),
+            properties.offsetsTopicReplicationFactor(), Map.of(TopicConfig.CLEANUP_POLICY_CONFIG,
+                TopicConfig.CLEANUP_POLICY_COMPACT,
                 TopicConfig.SEGMENT_BYTES_CONFIG, Integer.toString(properties.offsetsTopicSegmentBytes()),
-                TopicConfig.COMPRESSION_TYPE_CONFIG, "producer")), false);
+                TopicConfig.COMPRESSION_TYPE_CONFIG, "producer"));
+    }
+
+    /** Creates a coordinator's internal topic; one that exists already is left as it is. */
+    private void createInternalTopic(String name, int partitions, short replicationFactor, Map<String, String> configs) {
+        AdminManager.CreateTopicResult result = adminManager.createTopic(new AdminManager.TopicCreation(
+            name, partitions, replicationFactor, Map.of(), configs), false);
         Errors error = result.error().error();
         if (error != Errors.NONE && error != Errors.TOPIC_ALREADY_EXISTS) {
-            log.warn("Could not create {}: {} {}", Topic.GROUP_METADATA_TOPIC_NAME, error, result.error().message());
+            log.warn("Could not create {}: {} {}", name, error, result.error().message());
         }
     }
 }

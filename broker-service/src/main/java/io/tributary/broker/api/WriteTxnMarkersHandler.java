@@ -4,7 +4,6 @@ import io.tributary.broker.cluster.MetadataCache;
 import io.tributary.broker.group.GroupCoordinator;
 import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.Response;
-import io.tributary.broker.replica.ProduceResult;
 import io.tributary.broker.replica.ReplicaManager;
 import io.tributary.broker.security.BrokerAuthorizer;
 import java.util.ArrayList;
@@ -101,17 +100,12 @@ public final class WriteTxnMarkersHandler extends VersionedHandler {
         }
         return replicaManager.appendTransactionMarkers(timeoutMs, toAppend).thenApply(appended -> {
             Map<TopicPartition, Errors> errors = new LinkedHashMap<>(refused);
-            appended.forEach((tp, produce) -> errors.put(tp, markerError(produce)));
+            appended.forEach((tp, produce) -> errors.put(tp, produce.error()));
             groupCoordinator.onTransactionCompleted(marker.producerId(), appended.entrySet().stream()
                 .filter(e -> e.getValue().error() == Errors.NONE).map(Map.Entry::getKey).toList(),
                 marker.transactionResult());
             return result(marker, Errors.NONE, errors);
         });
-    }
-
-    /** The append's error as the coordinator expects it. */
-    private static Errors markerError(ProduceResult produce) {
-        return produce.error() == Errors.INVALID_PRODUCER_EPOCH ? Errors.INVALID_PRODUCER_EPOCH : produce.error();
     }
 
     /** The marker's answer: {@code allError} for every partition, or each partition's own. */

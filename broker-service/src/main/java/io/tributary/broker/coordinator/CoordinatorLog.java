@@ -6,6 +6,7 @@ import io.tributary.broker.replica.ReplicaManager;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.RecordBatch;
 
 /**
  * What a coordinator needs of the internal topic partitions this broker leads
@@ -30,6 +31,44 @@ public interface CoordinatorLog {
      * {@code maxBytes} (at least one batch).
      */
     LocalRead read(TopicPartition tp, long startOffset, int maxBytes);
+
+    /** How much a load reads at a time, bytes (at least one batch). */
+    int LOAD_CHUNK_BYTES = 5 * 1024 * 1024;
+
+    /** Receives the batches of a load, in offset order. */
+    @FunctionalInterface
+    interface BatchVisitor {
+
+        /**
+         * @param fromOffset the first offset of the batch not seen before: a chunk may start inside
+         *                   a batch whose earlier records the previous chunk had
+         */
+        void visit(RecordBatch batch, long fromOffset);
+    }
+
+    /**
+     * Reads the committed part of {@code tp} (log start offset to high watermark) chunk by chunk,
+     * as a coordinator loading a partition does, and gives each batch to {@code visitor}.
+     */
+    default void readCommittedBatches(TopicPartition tp, BatchVisitor visitor) {
+        LocalRead read = read(tp, 0, 1);
+        long position = read.logStartOffset();
+        while (position < read.highWatermark()) {
+            LocalRead chunk = read(tp, position, LOAD_CHUNK_BYTES);
+            long next = position;
+            for (RecordBatch batch : chunk.records().batches()) {
+                if (batch.lastOffset() < position) {
+                    continue;
+                }
+                visitor.visit(batch, position);
+                next = batch.nextOffset();
+            }
+            if (next == position) {
+                break;
+            }
+            position = next;
+        }
+    }
 
     /** The replica manager as the coordinator's log. */
     static CoordinatorLog of(ReplicaManager replicaManager) {

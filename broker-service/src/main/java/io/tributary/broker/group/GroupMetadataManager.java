@@ -1,7 +1,6 @@
 package io.tributary.broker.group;
 
 import io.tributary.broker.coordinator.CoordinatorLog;
-import io.tributary.broker.replica.LocalRead;
 import io.tributary.broker.replica.ProduceResult;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -43,7 +42,6 @@ import org.slf4j.LoggerFactory;
 final class GroupMetadataManager {
 
     private static final Logger log = LoggerFactory.getLogger(GroupMetadataManager.class);
-    private static final int LOAD_CHUNK_BYTES = 5 * 1024 * 1024;
 
     /** One load of a partition of the offsets topic; a later load of the same partition is another instance. */
     private static final class PartitionLoad {
@@ -169,33 +167,19 @@ final class GroupMetadataManager {
         Map<String, GroupRecords.StoredGroup> stored = new HashMap<>();
         // Offsets committed inside transactions, by producer, until their marker (KIP-98).
         Map<Long, Map<String, Map<TopicPartition, OffsetAndMetadata>>> inTransactions = new HashMap<>();
-        LocalRead read = coordinatorLog.read(tp, 0, 1);
-        long position = read.logStartOffset();
-        while (position < read.highWatermark()) {
-            LocalRead chunk = coordinatorLog.read(tp, position, LOAD_CHUNK_BYTES);
-            long next = position;
-            for (RecordBatch batch : chunk.records().batches()) {
-                if (batch.lastOffset() < position) {
-                    continue;
-                }
-                if (batch.isControlBatch()) {
-                    completeTransaction(batch, offsets, inTransactions);
-                } else {
-                    Map<String, Map<TopicPartition, OffsetAndMetadata>> target = batch.isTransactional()
-                        ? inTransactions.computeIfAbsent(batch.producerId(), p -> new HashMap<>()) : offsets;
-                    for (Record record : batch) {
-                        if (record.offset() >= position && record.hasKey()) {
-                            apply(record, target, stored);
-                        }
-                    }
-                }
-                next = batch.nextOffset();
+        coordinatorLog.readCommittedBatches(tp, (batch, fromOffset) -> {
+            if (batch.isControlBatch()) {
+                completeTransaction(batch, offsets, inTransactions);
+                return;
             }
-            if (next == position) {
-                break;
+            Map<String, Map<TopicPartition, OffsetAndMetadata>> target = batch.isTransactional()
+                ? inTransactions.computeIfAbsent(batch.producerId(), p -> new HashMap<>()) : offsets;
+            for (Record record : batch) {
+                if (record.offset() >= fromOffset && record.hasKey()) {
+                    apply(record, target, stored);
+                }
             }
-            position = next;
-        }
+        });
         inTransactions.forEach((producerId, byGroup) -> byGroup.forEach(
             (groupId, pending) -> transactionalOffsets.add(producerId, groupId, pending)));
         long now = time.milliseconds();

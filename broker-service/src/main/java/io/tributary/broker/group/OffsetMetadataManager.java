@@ -57,7 +57,7 @@ final class OffsetMetadataManager {
     CompletableFuture<Map<TopicPartition, Errors>> commit(GroupCoordinator.OffsetCommit request) {
         String groupId = request.groupId();
         Map<TopicPartition, Errors> results = new LinkedHashMap<>();
-        Errors error = GroupCoordinator.invalidGroupId(groupId) ? Errors.INVALID_GROUP_ID : groups.coordinatorError(groupId);
+        Errors error = servingError(groupId);
         if (error != Errors.NONE) {
             request.commits().keySet().forEach(tp -> results.put(tp, error));
             return CompletableFuture.completedFuture(results);
@@ -65,14 +65,7 @@ final class OffsetMetadataManager {
         long now = time.milliseconds();
         long expireTimestamp = request.retentionTimeMs() < 0 ? OffsetAndMetadata.NO_EXPIRE_TIMESTAMP
             : now + request.retentionTimeMs();
-        Map<TopicPartition, OffsetAndMetadata> valid = new LinkedHashMap<>();
-        request.commits().forEach((tp, c) -> {
-            if (c.metadata() != null && c.metadata().length() > offsetMetadataMaxBytes) {
-                results.put(tp, Errors.OFFSET_METADATA_TOO_LARGE);
-            } else {
-                valid.put(tp, new OffsetAndMetadata(c.offset(), c.leaderEpoch(), c.metadata(), now, expireTimestamp));
-            }
-        });
+        Map<TopicPartition, OffsetAndMetadata> valid = validCommits(request.commits(), now, expireTimestamp, results);
         ClassicGroup group = groups.group(groupId);
         if (group == null) {
             if (request.generationId() >= 0) {
@@ -120,21 +113,13 @@ final class OffsetMetadataManager {
     CompletableFuture<Map<TopicPartition, Errors>> commitTransactional(GroupCoordinator.TxnOffsetCommit request) {
         String groupId = request.groupId();
         Map<TopicPartition, Errors> results = new LinkedHashMap<>();
-        Errors error = GroupCoordinator.invalidGroupId(groupId) ? Errors.INVALID_GROUP_ID : groups.coordinatorError(groupId);
+        Errors error = servingError(groupId);
         if (error != Errors.NONE) {
             request.commits().keySet().forEach(tp -> results.put(tp, error));
             return CompletableFuture.completedFuture(results);
         }
-        long now = time.milliseconds();
-        Map<TopicPartition, OffsetAndMetadata> valid = new LinkedHashMap<>();
-        request.commits().forEach((tp, c) -> {
-            if (c.metadata() != null && c.metadata().length() > offsetMetadataMaxBytes) {
-                results.put(tp, Errors.OFFSET_METADATA_TOO_LARGE);
-            } else {
-                valid.put(tp, new OffsetAndMetadata(c.offset(), c.leaderEpoch(), c.metadata(), now,
-                    OffsetAndMetadata.NO_EXPIRE_TIMESTAMP));
-            }
-        });
+        Map<TopicPartition, OffsetAndMetadata> valid = validCommits(request.commits(), time.milliseconds(),
+            OffsetAndMetadata.NO_EXPIRE_TIMESTAMP, results);
         ClassicGroup group = groups.getOrCreate(groupId);
         CompletableFuture<Errors> stored;
         synchronized (group) {
@@ -154,6 +139,29 @@ final class OffsetMetadataManager {
             valid.keySet().forEach(tp -> results.put(tp, storeError));
             return results;
         });
+    }
+
+    /** INVALID_GROUP_ID, or whether this broker serves the group now ({@link GroupMetadataManager#coordinatorError}). */
+    private Errors servingError(String groupId) {
+        return GroupCoordinator.invalidGroupId(groupId) ? Errors.INVALID_GROUP_ID : groups.coordinatorError(groupId);
+    }
+
+    /**
+     * The commits to write, stamped with {@code now} and {@code expireTimestamp}; one whose metadata
+     * is over {@code offset.metadata.max.bytes} gets OFFSET_METADATA_TOO_LARGE in {@code results}.
+     */
+    private Map<TopicPartition, OffsetAndMetadata> validCommits(Map<TopicPartition, GroupCoordinator.CommitRequest> commits,
+                                                                long now, long expireTimestamp,
+                                                                Map<TopicPartition, Errors> results) {
+        Map<TopicPartition, OffsetAndMetadata> valid = new LinkedHashMap<>();
+        commits.forEach((tp, c) -> {
+            if (c.metadata() != null && c.metadata().length() > offsetMetadataMaxBytes) {
+                results.put(tp, Errors.OFFSET_METADATA_TOO_LARGE);
+            } else {
+                valid.put(tp, new OffsetAndMetadata(c.offset(), c.leaderEpoch(), c.metadata(), now, expireTimestamp));
+            }
+        });
+        return valid;
     }
 
     /**
@@ -183,7 +191,7 @@ final class OffsetMetadataManager {
      * @param partitions the partitions asked for, or null for every committed offset of the group
      */
     GroupCoordinator.FetchedOffsets fetch(String groupId, List<TopicPartition> partitions) {
-        Errors error = GroupCoordinator.invalidGroupId(groupId) ? Errors.INVALID_GROUP_ID : groups.coordinatorError(groupId);
+        Errors error = servingError(groupId);
         if (error != Errors.NONE) {
             return new GroupCoordinator.FetchedOffsets(error, Map.of());
         }
@@ -213,7 +221,7 @@ final class OffsetMetadataManager {
      */
     CompletableFuture<Map.Entry<Errors, Map<TopicPartition, Errors>>> deleteOffsets(String groupId,
                                                                               List<TopicPartition> partitions) {
-        Errors error = GroupCoordinator.invalidGroupId(groupId) ? Errors.INVALID_GROUP_ID : groups.coordinatorError(groupId);
+        Errors error = servingError(groupId);
         ClassicGroup group = groups.group(groupId);
         if (error == Errors.NONE && (group == null || group.is(GroupState.DEAD))) {
             error = Errors.GROUP_ID_NOT_FOUND;

@@ -1,7 +1,6 @@
 package io.tributary.broker.transaction;
 
 import io.tributary.broker.coordinator.CoordinatorLog;
-import io.tributary.broker.replica.LocalRead;
 import io.tributary.broker.replica.ProduceResult;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -22,7 +21,6 @@ import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.Record;
-import org.apache.kafka.common.record.internal.RecordBatch;
 import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.coordinator.transaction.TransactionState;
@@ -48,7 +46,6 @@ import org.slf4j.LoggerFactory;
 public final class TransactionStateManager {
 
     private static final Logger log = LoggerFactory.getLogger(TransactionStateManager.class);
-    private static final int LOAD_CHUNK_BYTES = 5 * 1024 * 1024;
 
     /** One load of a partition, in one coordinator epoch; a later load of the same partition is another instance. */
     private static final class PartitionLoad {
@@ -247,27 +244,13 @@ public final class TransactionStateManager {
     private List<TransactionMetadata> load(int partition) {
         TopicPartition tp = new TopicPartition(Topic.TRANSACTION_STATE_TOPIC_NAME, partition);
         Map<String, TransactionMetadata> latest = new HashMap<>();
-        LocalRead read = coordinatorLog.read(tp, 0, 1);
-        long position = read.logStartOffset();
-        while (position < read.highWatermark()) {
-            LocalRead chunk = coordinatorLog.read(tp, position, LOAD_CHUNK_BYTES);
-            long next = position;
-            for (RecordBatch batch : chunk.records().batches()) {
-                if (batch.lastOffset() < position) {
-                    continue;
+        coordinatorLog.readCommittedBatches(tp, (batch, fromOffset) -> {
+            for (Record record : batch) {
+                if (record.offset() >= fromOffset && record.hasKey()) {
+                    apply(record, latest);
                 }
-                for (Record record : batch) {
-                    if (record.offset() >= position && record.hasKey()) {
-                        apply(record, latest);
-                    }
-                }
-                next = batch.nextOffset();
             }
-            if (next == position) {
-                break;
-            }
-            position = next;
-        }
+        });
         return List.copyOf(latest.values());
     }
 
