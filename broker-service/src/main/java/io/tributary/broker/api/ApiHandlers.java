@@ -47,6 +47,7 @@ public final class ApiHandlers {
             new TxnOffsetCommitHandler(groupCoordinator, authorizer),
             new DescribeTransactionsHandler(transactions.coordinator(), authorizer),
             new ListTransactionsHandler(transactions.coordinator(), authorizer),
+            new DescribeProducersHandler(replicaManager, metadataCache, authorizer),
             new EndTxnHandler(transactions.coordinator(), authorizer),
             new DescribeConfigsHandler(adminManager, configDescriber, properties.id(), authorizer),
             new IncrementalAlterConfigsHandler(adminManager, authorizer),

@@ -1,6 +1,7 @@
 package io.tributary.broker.log;
 
 import io.tributary.broker.config.LogConfig;
+import io.tributary.broker.producer.ActiveProducer;
 import io.tributary.broker.producer.AppendOrigin;
 import io.tributary.broker.producer.ProducerStateManager;
 import io.tributary.broker.scheduler.Scheduler;
@@ -394,6 +395,16 @@ public final class PartitionLog {
         lock.lock();
         try {
             producerStateManager.removeExpiredProducers(time.milliseconds());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The producers with state here, read under the log's lock (DescribeProducers, KIP-664). */
+    public List<ActiveProducer> activeProducers() {
+        lock.lock();
+        try {
+            return producerStateManager.describeProducers();
         } finally {
             lock.unlock();
         }

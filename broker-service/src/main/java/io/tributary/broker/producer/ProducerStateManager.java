@@ -100,6 +100,12 @@ public final class ProducerStateManager {
         return Collections.unmodifiableMap(copy);
     }
 
+    /** The known producers as DescribeProducers reports them, by producer id; callers hold the log's lock. */
+    public List<ActiveProducer> describeProducers() {
+        return producers.values().stream().map(ActiveProducer::of)
+            .sorted(java.util.Comparator.comparingLong(ActiveProducer::producerId)).toList();
+    }
+
     /** Starts validating an append for one producer. */
     public ProducerAppendInfo prepareUpdate(long producerId, AppendOrigin origin) {
         ProducerStateEntry current = producers.getOrDefault(producerId, ProducerStateEntry.empty(producerId));

@@ -9,6 +9,7 @@ import io.tributary.broker.log.LogManager;
 import io.tributary.broker.log.PartitionLog;
 import io.tributary.broker.log.RecordValidationException;
 import io.tributary.broker.metrics.BrokerTopicStats;
+import io.tributary.broker.producer.ActiveProducer;
 import io.tributary.broker.producer.AppendOrigin;
 import io.tributary.broker.scheduler.Scheduler;
 import java.util.ArrayList;
@@ -442,6 +443,18 @@ public final class ReplicaManager {
         }
     }
 
+
+    /**
+     * The producers with state on this broker's replica of {@code tp}, leader or follower, as
+     * Kafka answers DescribeProducers (KIP-664).
+     *
+     * @throws ApiException UNKNOWN_TOPIC_OR_PARTITION, NOT_LEADER_OR_FOLLOWER (no local replica)
+     *                      or KAFKA_STORAGE_ERROR (its log directory is offline)
+     */
+    public List<ActiveProducer> activeProducers(TopicPartition tp) {
+        return partitionOrError(tp).log().orElseThrow(() -> new NotLeaderOrFollowerException("No log for " + tp))
+            .activeProducers();
+    }
 
     /** The log directories and the size of each partition in them. */
     public List<LogDirInfo> describeLogDirs() {

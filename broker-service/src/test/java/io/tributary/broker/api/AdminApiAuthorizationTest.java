@@ -243,6 +243,22 @@ class AdminApiAuthorizationTest {
     }
 
     @Test
+    @Order(4)
+    void describeProducersNeedsReadAndAbortingATransactionNeedsClusterAction() throws Throwable {
+        createTopic("produced", 1);
+        TopicPartition partition = new TopicPartition("produced", 0);
+        allow(AclOperation.DESCRIBE, ResourceType.TOPIC, "produced");
+        assertFailsWith(TopicAuthorizationException.class,
+            () -> alice.describeProducers(List.of(partition)).partitionResult(partition).get());
+        allow(AclOperation.READ, ResourceType.TOPIC, "produced");
+        assertThat(alice.describeProducers(List.of(partition)).partitionResult(partition).get().activeProducers())
+            .isEmpty();
+
+        assertFailsWith(ClusterAuthorizationException.class, () -> alice.abortTransaction(
+            new org.apache.kafka.clients.admin.AbortTransactionSpec(partition, 4711L, (short) 0, 0)).all().get());
+    }
+
+    @Test
     @Order(5)
     void configsNeedDescribeConfigsAndAlterConfigsOnTheirResource() throws Throwable {
         createTopic("configured", 1);

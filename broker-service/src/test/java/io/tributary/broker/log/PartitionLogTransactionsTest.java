@@ -264,4 +264,18 @@ class PartitionLogTransactionsTest {
 
         assertThat(log.producerStateManager().lastEntry(PID_A)).isPresent();
     }
+
+    @Test
+    void activeProducersReportEachOpenTransactionsFirstOffsetAndTheLastMarkersCoordinatorEpoch() throws IOException {
+        open();
+        log.appendAsLeader(records(f.time.milliseconds(), "plain"), 0);  // 0
+        transactional(PID_A, 0, "a1", "a2");                              // 1-2: A opens
+        transactional(PID_B, 0, "b1");                                    // 3: B opens
+        long appendTimeMs = f.time.milliseconds();
+        marker(PID_B, ControlRecordType.COMMIT, COORDINATOR_EPOCH);      // 4: B commits
+
+        assertThat(log.activeProducers()).containsExactly(
+            new io.tributary.broker.producer.ActiveProducer(PID_A, EPOCH, 1, appendTimeMs, -1, 1),
+            new io.tributary.broker.producer.ActiveProducer(PID_B, EPOCH, 0, appendTimeMs, COORDINATOR_EPOCH, -1));
+    }
 }
