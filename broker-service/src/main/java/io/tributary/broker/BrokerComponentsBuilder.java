@@ -216,6 +216,7 @@ final class BrokerComponentsBuilder {
         TransactionComponents transactions = new TransactionComponents(new TransactionComponents.Settings(
                 properties.id(), properties.transactionStateLogNumPartitions(), properties.transactionMaxTimeoutMs(),
                 properties.requestTimeoutMs(), properties.transactionAbortTimedOutTransactionCleanupIntervalMs(),
+                properties.transactionalIdExpirationMs(), properties.transactionRemoveExpiredTransactionCleanupIntervalMs(),
                 properties.interBrokerListener(), interBrokerClientConfigs()),
             replicaManager, metadataCache, groupCoordinator, producerIds, time);
         stops.add(Step.TRANSACTION_COORDINATOR, transactions::close);

@@ -129,6 +129,11 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
  *                                           ({@code transaction.max.timeout.ms}, 15 minutes)
  * @param transactionAbortTimedOutTransactionCleanupIntervalMs how often transactions past their timeout are
  *                                           looked for and aborted, ms (10 s)
+ * @param transactionalIdExpirationMs        how long a transactional id may go unused, with no transaction open,
+ *                                           before its coordinator removes it, ms ({@code transactional.id.expiration.ms},
+ *                                           7 days)
+ * @param transactionRemoveExpiredTransactionCleanupIntervalMs how often expired transactional ids are looked for,
+ *                                           ms (1 hour)
  */
 @ConfigurationProperties("broker")
 public record BrokerProperties(
@@ -222,7 +227,9 @@ public record BrokerProperties(
         @DefaultValue("2") int transactionStateLogMinIsr,
         @DefaultValue("104857600") int transactionStateLogSegmentBytes,
         @DefaultValue("900000") int transactionMaxTimeoutMs,
-        @DefaultValue("10000") long transactionAbortTimedOutTransactionCleanupIntervalMs) {
+        @DefaultValue("10000") long transactionAbortTimedOutTransactionCleanupIntervalMs,
+        @DefaultValue("604800000") int transactionalIdExpirationMs,
+        @DefaultValue("3600000") long transactionRemoveExpiredTransactionCleanupIntervalMs) {
 
     public BrokerProperties {
         if (id < 0) {
@@ -250,7 +257,8 @@ public record BrokerProperties(
         }
         if (transactionStateLogNumPartitions <= 0 || transactionStateLogReplicationFactor <= 0
                 || transactionStateLogMinIsr <= 0 || transactionMaxTimeoutMs <= 0
-                || transactionAbortTimedOutTransactionCleanupIntervalMs <= 0) {
+                || transactionAbortTimedOutTransactionCleanupIntervalMs <= 0 || transactionalIdExpirationMs <= 0
+                || transactionRemoveExpiredTransactionCleanupIntervalMs <= 0) {
             throw new IllegalArgumentException("broker.transaction-state-log-* and broker.transaction*-ms settings "
                 + "must be positive");
         }

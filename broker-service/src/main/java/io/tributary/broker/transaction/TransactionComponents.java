@@ -28,8 +28,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The transaction coordinator of one broker with what it runs on: its state in
  * {@code __transaction_state} (loaded and unloaded as this broker's leaderships of its partitions
- * change), the marker channel to the partition leaders, and the periodic abort of transactions
- * past their timeout. Built once by the broker's composition root, started once the broker
+ * change), the marker channel to the partition leaders, the periodic abort of transactions
+ * past their timeout and the removal of ids unused past {@code transactional.id.expiration.ms}. Built once by the broker's composition root, started once the broker
  * serves requests, closed at shutdown.
  *
  * <p>Thread-safety: thread-safe; leadership changes arrive on the metadata event thread and are
@@ -49,11 +49,14 @@ public final class TransactionComponents implements PartitionLeadershipListener,
      * @param maxTimeoutMs             {@code transaction.max.timeout.ms}
      * @param requestTimeoutMs         how long a write to {@code __transaction_state} or a marker waits for its ISR, ms
      * @param abortCheckIntervalMs     {@code transaction.abort.timed.out.transaction.cleanup.interval.ms}
+     * @param idExpirationMs           {@code transactional.id.expiration.ms}
+     * @param expirationCheckIntervalMs {@code transaction.remove.expired.transaction.cleanup.interval.ms}
      * @param interBrokerListener      the listener markers go to other brokers over
      * @param interBrokerClientConfigs its client security configs
      */
     public record Settings(int localBrokerId, int numPartitions, int maxTimeoutMs, long requestTimeoutMs,
-                           long abortCheckIntervalMs, String interBrokerListener,
+                           long abortCheckIntervalMs, int idExpirationMs, long expirationCheckIntervalMs,
+                           String interBrokerListener,
                            Map<String, Object> interBrokerClientConfigs) {
     }
 
@@ -116,7 +119,7 @@ public final class TransactionComponents implements PartitionLeadershipListener,
         return state.partitionFor(transactionalId);
     }
 
-    /** Starts the periodic abort of transactions past their timeout. */
+    /** Starts the periodic abort of transactions past their timeout and removal of expired ids. */
     public void start() {
         scheduler.scheduleWithFixedDelay(() -> {
             try {
@@ -125,6 +128,13 @@ public final class TransactionComponents implements PartitionLeadershipListener,
                 log.error("Could not abort timed-out transactions", e);
             }
         }, settings.abortCheckIntervalMs(), settings.abortCheckIntervalMs(), TimeUnit.MILLISECONDS);
+        scheduler.scheduleWithFixedDelay(() -> {
+            try {
+                coordinator.expireTransactionalIds(settings.idExpirationMs());
+            } catch (RuntimeException e) {
+                log.error("Could not remove expired transactional ids", e);
+            }
+        }, settings.expirationCheckIntervalMs(), settings.expirationCheckIntervalMs(), TimeUnit.MILLISECONDS);
     }
 
     @Override

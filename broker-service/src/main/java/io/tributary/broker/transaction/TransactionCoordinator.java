@@ -233,6 +233,34 @@ public final class TransactionCoordinator {
         return aborted;
     }
 
+    /**
+     * Removes the ids unused for {@code expirationMs} ({@code transactional.id.expiration.ms}, as
+     * Kafka's {@code TransactionStateManager}): an id in Empty, CompleteCommit or CompleteAbort
+     * whose metadata last changed that long ago goes Dead, written as a tombstone to
+     * {@code __transaction_state}, and is forgotten; its next InitProducerId gets a new producer
+     * id. Ids with a transaction open or ending are kept, however old.
+     *
+     * @return the ids whose removal was started
+     */
+    public List<String> expireTransactionalIds(long expirationMs) {
+        long now = time.milliseconds();
+        List<String> expired = new ArrayList<>();
+        for (TransactionMetadata m : state.all()) {
+            if (m.state().isExpirationAllowed() && m.lastUpdateTimeMs() <= now - expirationMs) {
+                expired.add(m.transactionalId());
+                state.write(m, m.withDead(now)).thenAccept(error -> {
+                    if (error == Errors.NONE) {
+                        log.info("Removed transactional id {} (producer {}): unused for {} ms", m.transactionalId(),
+                            m.producerId(), expirationMs);
+                    } else {
+                        log.debug("Did not remove transactional id {}: {}", m.transactionalId(), error);
+                    }
+                });
+            }
+        }
+        return expired;
+    }
+
     /** What DescribeTransactions answers for one id: an error, or its metadata. */
     public record Described(Errors error, TransactionMetadata metadata) {
     }

@@ -224,4 +224,33 @@ class TransactionCoordinatorTest {
         assertThat(next).isEqualTo(new InitProducerIdResult(Errors.NONE, 1001, (short) 0));
         assertThat(manager.get(ID).orElseThrow().previousProducerId()).isEqualTo(1000);
     }
+
+    @Test
+    void anIdUnusedPastTheExpirationIsRemovedAndComesBackWithANewProducerId() {
+        long expirationMs = 604_800_000L;
+        TransactionCoordinator c = coordinator(COORDINATOR_EPOCH);
+        init(c, 60_000);
+        c.addPartitions(ID, 1000, (short) 0, Set.of(A0)).join();
+        c.endTransaction(ID, 1000, (short) 0, true).join();
+        await().atMost(Duration.ofSeconds(10)).until(() -> state() == TransactionState.COMPLETE_COMMIT);
+        String open = java.util.stream.IntStream.range(0, 100).mapToObj(i -> "still-open-" + i)
+            .filter(id -> manager.partitionFor(id) == manager.partitionFor(ID)).findFirst().orElseThrow();
+        assertThat(c.initProducerId(open, 60_000, -1, (short) -1).join().error()).isEqualTo(Errors.NONE);
+        long openProducerId = manager.get(open).orElseThrow().producerId();
+        c.addPartitions(open, openProducerId, (short) 0, Set.of(B1)).join();
+
+        time.sleep(expirationMs - 1);
+        assertThat(c.expireTransactionalIds(expirationMs)).as("one ms before its expiration").isEmpty();
+        time.sleep(1);
+        assertThat(c.expireTransactionalIds(expirationMs)).as("an open transaction keeps its id").containsExactly(ID);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> manager.get(ID).isEmpty());
+        assertThat(manager.get(open)).isPresent();
+        assertThat(c.describe(ID).error()).isEqualTo(Errors.TRANSACTIONAL_ID_NOT_FOUND);
+        c.onResignation(manager.partitionFor(ID));
+        TransactionCoordinator next = coordinator(COORDINATOR_EPOCH + 1);
+        assertThat(manager.get(ID)).as("the tombstone in __transaction_state removes it for the next coordinator too")
+            .isEmpty();
+        assertThat(init(next, 60_000)).isEqualTo(new InitProducerIdResult(Errors.NONE, 1002, (short) 0));
+    }
 }
