@@ -239,7 +239,13 @@ final class BrokerComponentsBuilder {
         AclStore aclStore = new AclStore(zkClient, time);
         stops.add(Step.ACL_STORE, aclStore::close);
         KafkaApis apis = new KafkaApis(ApiHandlers.create(properties, metadataCache, replicaManager, adminManager,
-            producerIds, groupCoordinator, transactions, controller, scramCredentialStore, aclStore, authorizer, time),
+            producerIds, groupCoordinator, transactions, controller, scramCredentialStore, aclStore, authorizer,
+            // Resumed work queues like a request; when the queue is full it runs where it resumed.
+            task -> {
+                if (!requestChannel.offer(task)) {
+                    task.run();
+                }
+            }, time),
             requestMetrics, time);
 
         metadataCache.start(zooKeeper.clusterId(), properties.zookeeperConnectionTimeoutMs());

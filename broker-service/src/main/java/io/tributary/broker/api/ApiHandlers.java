@@ -21,6 +21,8 @@ public final class ApiHandlers {
     }
 
     /**
+     * @param handlerExecutor runs work a handler resumes after waiting on another broker, on a
+     *                        request handler thread
      * @return every handler, ApiVersions included
      */
     public static List<ApiHandler> create(BrokerProperties properties, MetadataCache metadataCache,
@@ -28,10 +30,12 @@ public final class ApiHandlers {
                                           ProducerIdManager producerIdManager, GroupCoordinator groupCoordinator,
                                           TransactionComponents transactions,
                                           Controller controller, ScramCredentialStore scramCredentialStore,
-                                          AclStore aclStore, BrokerAuthorizer authorizer, Time time) {
+                                          AclStore aclStore, BrokerAuthorizer authorizer,
+                                          java.util.concurrent.Executor handlerExecutor, Time time) {
         ConfigDescriber configDescriber = new ConfigDescriber(properties, adminManager.logConfigDefaults());
         List<ApiHandler> handlers = List.of(
-            new ProduceHandler(replicaManager, metadataCache, authorizer),
+            new ProduceHandler(replicaManager, metadataCache, authorizer,
+                properties.transactionPartitionVerificationEnable() ? transactions.verifier() : null, handlerExecutor),
             new FetchHandler(replicaManager, metadataCache, replicaManager.topicStats(), authorizer,
                 properties.fetchMaxBytes()),
             new ListOffsetsHandler(replicaManager, authorizer),

@@ -6,12 +6,14 @@ import io.tributary.broker.network.Response;
 import io.tributary.broker.replica.ProduceResult;
 import io.tributary.broker.replica.ReplicaManager;
 import io.tributary.broker.security.BrokerAuthorizer;
+import io.tributary.broker.transaction.AddPartitionsToTxnManager;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.acl.AclOperation;
@@ -34,19 +36,31 @@ import org.apache.kafka.common.resource.ResourceType;
  * unknown). acks=0 gets no response; if such a produce fails the connection is closed, as Kafka
  * does, so the client notices. Transactional batches need the request's {@code transactional.id}
  * and WRITE on it (TRANSACTIONAL_ID_AUTHORIZATION_FAILED otherwise, KIP-98); the partition log
- * checks they belong to the producer's open transaction.
+ * checks they belong to the producer's open transaction. With
+ * {@code transaction.partition.verification.enable} (the default), a transaction's first batch on
+ * a partition is appended only once its coordinator confirms the partition is in the transaction
+ * ({@link ProduceVerification}, KIP-890 part 1), on a request handler thread.
  */
 public final class ProduceHandler extends VersionedHandler {
 
     private final ReplicaManager replicaManager;
     private final MetadataCache metadataCache;
     private final BrokerAuthorizer authorizer;
+    /** Null when {@code transaction.partition.verification.enable} is off. */
+    private final ProduceVerification verification;
 
-    public ProduceHandler(ReplicaManager replicaManager, MetadataCache metadataCache, BrokerAuthorizer authorizer) {
+    /**
+     * @param verifier        the coordinator check of transactional produces, or null to append them unverified
+     * @param handlerExecutor runs an append whose verification was answered over the network on a
+     *                        request handler thread
+     */
+    public ProduceHandler(ReplicaManager replicaManager, MetadataCache metadataCache, BrokerAuthorizer authorizer,
+                          AddPartitionsToTxnManager verifier, Executor handlerExecutor) {
         super(ApiKeys.PRODUCE, 3, 13);
         this.replicaManager = replicaManager;
         this.metadataCache = metadataCache;
         this.authorizer = authorizer;
+        this.verification = verifier == null ? null : new ProduceVerification(replicaManager, verifier, handlerExecutor);
     }
 
     @Override
@@ -68,7 +82,12 @@ public final class ProduceHandler extends VersionedHandler {
 
     @Override
     public CompletableFuture<Response> handle(RequestContext context, AbstractRequest r) {
-        return produce(context, (ProduceRequest) r, replicaManager::appendRecords);
+        ProduceRequest request = (ProduceRequest) r;
+        if (verification != null && request.transactionalId() != null) {
+            return produce(context, request, (timeoutMs, acks, entries) -> verification.append(request.transactionalId(),
+                context.apiVersion() > 10, timeoutMs, acks, entries));
+        }
+        return produce(context, request, replicaManager::appendRecords);
     }
 
     @Override
@@ -79,11 +98,12 @@ public final class ProduceHandler extends VersionedHandler {
     /**
      * Serves the produce on the network thread when every partition can take its records without
      * waiting ({@link ReplicaManager#tryAppendRecordsWithoutBlocking}). Not with an authorizer: its
-     * decisions may be logged, and logging may block.
+     * decisions may be logged, and logging may block. Not for a transactional produce, which may
+     * need verifying with its coordinator.
      */
     @Override
     public CompletableFuture<Response> handleWithoutBlocking(RequestContext context, AbstractRequest r) {
-        if (authorizer.enabled()) {
+        if (authorizer.enabled() || (verification != null && ((ProduceRequest) r).transactionalId() != null)) {
             return null;
         }
         return produce(context, (ProduceRequest) r, replicaManager::tryAppendRecordsWithoutBlocking);

@@ -134,6 +134,8 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
  *                                           7 days)
  * @param transactionRemoveExpiredTransactionCleanupIntervalMs how often expired transactional ids are looked for,
  *                                           ms (1 hour)
+ * @param transactionPartitionVerificationEnable whether a partition leader verifies a transaction's first
+ *                                           batch with its coordinator before appending it (KIP-890 part 1; true)
  */
 @ConfigurationProperties("broker")
 public record BrokerProperties(
@@ -229,7 +231,8 @@ public record BrokerProperties(
         @DefaultValue("900000") int transactionMaxTimeoutMs,
         @DefaultValue("10000") long transactionAbortTimedOutTransactionCleanupIntervalMs,
         @DefaultValue("604800000") int transactionalIdExpirationMs,
-        @DefaultValue("3600000") long transactionRemoveExpiredTransactionCleanupIntervalMs) {
+        @DefaultValue("3600000") long transactionRemoveExpiredTransactionCleanupIntervalMs,
+        @DefaultValue("true") boolean transactionPartitionVerificationEnable) {
 
     public BrokerProperties {
         if (id < 0) {

@@ -5,6 +5,7 @@ import io.tributary.broker.producer.BatchMetadata;
 import io.tributary.broker.producer.CompletedTxn;
 import io.tributary.broker.producer.ProducerAppendInfo;
 import io.tributary.broker.producer.ProducerStateManager;
+import io.tributary.broker.producer.VerificationGuard;
 import io.tributary.broker.scheduler.Scheduler;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -70,15 +71,17 @@ final class LogAppender {
      */
     LogAppendInfo appendAsLeader(LogValidator.BatchSummary summary, MemoryRecords valid, int leaderEpoch,
                                  long logStartOffset) {
-        return appendAsLeader(summary, valid, leaderEpoch, logStartOffset, AppendOrigin.CLIENT);
+        return appendAsLeader(summary, valid, leaderEpoch, logStartOffset, AppendOrigin.CLIENT,
+            VerificationGuard.NOT_REQUIRED);
     }
 
     /**
      * As {@link #appendAsLeader(LogValidator.BatchSummary, MemoryRecords, int, long)}, for a client or
-     * a transaction coordinator's markers ({@link AppendOrigin#COORDINATOR}). Caller holds the lock.
+     * a transaction coordinator's markers ({@link AppendOrigin#COORDINATOR}); a client's append holds
+     * {@code requestGuard} (KIP-890 part 1). Caller holds the lock.
      */
     LogAppendInfo appendAsLeader(LogValidator.BatchSummary summary, MemoryRecords valid, int leaderEpoch,
-                                 long logStartOffset, AppendOrigin origin) {
+                                 long logStartOffset, AppendOrigin origin, VerificationGuard requestGuard) {
         localLog.checkOpen();
         if (summary.batchCount() == 0) {
             return LogAppendInfo.empty(localLog.logEndOffset(), logStartOffset);
@@ -96,7 +99,7 @@ final class LogAppender {
         LogValidator.AssignedOffsets assigned = LogValidator.validateAndAssignOffsets(topicPartition, valid,
             firstOffset, leaderEpoch, localLog.config(), now);
         Map<Long, ProducerAppendInfo> producers = summary.hasProducerId()
-            ? producerStateManager.prepareAppend(valid.batches(), origin, now) : Map.of();
+            ? producerStateManager.prepareAppend(valid.batches(), origin, requestGuard, now) : Map.of();
         leaderEpochCache.assign(leaderEpoch, firstOffset);
         commitAppend(valid, producers, assigned.lastOffset(), assigned.maxTimestamp(),
             assigned.shallowOffsetOfMaxTimestamp(), now);

@@ -263,7 +263,7 @@ public final class LogManager {
             INITIAL_TASK_DELAY_MS, settings.checkpointIntervalMs()));
         tasks.add(scheduler.schedule("high-watermark-checkpoint", this::checkpointHighWatermarks,
             settings.highWatermarkCheckpointIntervalMs(), settings.highWatermarkCheckpointIntervalMs()));
-        tasks.add(scheduler.schedule("producer-expiration", () -> logs.values().forEach(PartitionLog::removeExpiredProducers),
+        tasks.add(scheduler.schedule("producer-expiration", () -> logs.values().forEach(l -> l.producers().removeExpired()),
             settings.producerExpirationCheckIntervalMs(), settings.producerExpirationCheckIntervalMs()));
     }
 

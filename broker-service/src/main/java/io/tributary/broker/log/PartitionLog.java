@@ -1,9 +1,9 @@
 package io.tributary.broker.log;
 
 import io.tributary.broker.config.LogConfig;
-import io.tributary.broker.producer.ActiveProducer;
 import io.tributary.broker.producer.AppendOrigin;
 import io.tributary.broker.producer.ProducerStateManager;
+import io.tributary.broker.producer.VerificationGuard;
 import io.tributary.broker.scheduler.Scheduler;
 import java.io.File;
 import java.io.IOException;
@@ -61,6 +61,7 @@ public final class PartitionLog {
     private final LogAppender appender;
     private final LogSegments segments;
     private final ProducerStateManager producerStateManager;
+    private final LogProducers producers;
     private final LeaderEpochFileCache leaderEpochCache;
     private final PartitionMetadataFile partitionMetadataFile;
     private final Time time;
@@ -80,6 +81,7 @@ public final class PartitionLog {
         this.time = time;
         this.localLog = new LocalLog(lock, dir, topicPartition, config, segments, recoveryPoint, nextOffsetMetadata,
             scheduler, time);
+        this.producers = new LogProducers(lock, producerStateManager, time);
         this.appender = new LogAppender(topicPartition, localLog, producerStateManager, leaderEpochCache, scheduler, time);
         this.highWatermark = HighWatermark.fromCheckpoint(highWatermark, logStartOffset, nextOffsetMetadata);
     }
@@ -193,11 +195,23 @@ public final class PartitionLog {
      *         an older coordinator epoch than the producer's last one
      */
     public LogAppendInfo appendAsLeader(MemoryRecords records, int leaderEpoch, AppendOrigin origin) {
+        return appendAsLeader(records, leaderEpoch, origin, VerificationGuard.NOT_REQUIRED);
+    }
+
+    /**
+     * As {@link #appendAsLeader(MemoryRecords, int, AppendOrigin)}, for a client's produce holding
+     * {@code requestGuard} (KIP-890 part 1, {@link LogProducers#maybeStartTransactionVerification}).
+     *
+     * @throws org.apache.kafka.common.errors.InvalidTxnStateException for a transactional batch that
+     *         would open a transaction here without the producer's current verification guard
+     */
+    public LogAppendInfo appendAsLeader(MemoryRecords records, int leaderEpoch, AppendOrigin origin,
+                                        VerificationGuard requestGuard) {
         LogValidator.BatchSummary summary = LogValidator.analyze(topicPartition, records, config(), origin);
         MemoryRecords valid = summary.wholeBatches(records);
         lock.lock();
         try {
-            return appender.appendAsLeader(summary, valid, leaderEpoch, logStartOffset, origin);
+            return appender.appendAsLeader(summary, valid, leaderEpoch, logStartOffset, origin, requestGuard);
         } finally {
             lock.unlock();
         }
@@ -390,24 +404,9 @@ public final class PartitionLog {
         return localLog.lastFlushedTimeMs();
     }
 
-    /** Drops idle producers ({@code producer.id.expiration.ms}). */
-    public void removeExpiredProducers() {
-        lock.lock();
-        try {
-            producerStateManager.removeExpiredProducers(time.milliseconds());
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** The producers with state here, read under the log's lock (DescribeProducers, KIP-664). */
-    public List<ActiveProducer> activeProducers() {
-        lock.lock();
-        try {
-            return producerStateManager.describeProducers();
-        } finally {
-            lock.unlock();
-        }
+    /** The producer state as read and tended outside appends: DescribeProducers, expiry, KIP-890 verification. */
+    public LogProducers producers() {
+        return producers;
     }
 
     /** Points files at a renamed directory (topic deletion renames it before deleting). */

@@ -32,6 +32,12 @@ import org.slf4j.LoggerFactory;
  * is refused ({@code TRANSACTION_COORDINATOR_FENCED}). Followers and recovery take markers and
  * batches as written, with a warning where a leader would have refused them.
  *
+ * <p>Verification (KIP-890 part 1): when a client's append is checked (its guard is not
+ * {@link VerificationGuard#NOT_REQUIRED}), a transactional batch that would open a transaction here
+ * needs the guard of the producer's verification ({@code INVALID_TXN_STATE} otherwise, "Record was
+ * not part of an ongoing transaction"), and a batch above the lowest sequence waiting for that
+ * verification is refused (OUT_OF_ORDER_SEQUENCE_NUMBER).
+ *
  * <p>Not thread-safe: used under the log's lock.
  */
 public final class ProducerAppendInfo {
@@ -43,14 +49,20 @@ public final class ProducerAppendInfo {
     private final ProducerStateEntry currentEntry;
     private final ProducerStateEntry updatedEntry;
     private final AppendOrigin origin;
+    private final VerificationStateEntry verification;
+    private final VerificationGuard requestGuard;
+    private boolean sawTransactionalBatch;
     private final List<TxnMetadata> startedTransactions = new ArrayList<>();
     private final List<CompletedTxn> completedTransactions = new ArrayList<>();
 
-    ProducerAppendInfo(TopicPartition topicPartition, long producerId, ProducerStateEntry currentEntry, AppendOrigin origin) {
+    ProducerAppendInfo(TopicPartition topicPartition, long producerId, ProducerStateEntry currentEntry, AppendOrigin origin,
+                       VerificationStateEntry verification, VerificationGuard requestGuard) {
         this.topicPartition = topicPartition;
         this.producerId = producerId;
         this.currentEntry = currentEntry;
         this.origin = origin;
+        this.verification = verification;
+        this.requestGuard = origin == AppendOrigin.CLIENT ? requestGuard : VerificationGuard.NOT_REQUIRED;
         this.updatedEntry = new ProducerStateEntry(producerId, currentEntry.producerEpoch(), currentEntry.lastTimestamp());
         this.updatedEntry.coordinatorEpoch(currentEntry.coordinatorEpoch());
         this.updatedEntry.currentTxnFirstOffset(currentEntry.currentTxnFirstOffset());
@@ -62,6 +74,11 @@ public final class ProducerAppendInfo {
 
     ProducerStateEntry updatedEntry() {
         return updatedEntry;
+    }
+
+    /** Whether this append held a transactional batch or a marker of the producer: its verification is over. */
+    boolean sawTransactionalBatch() {
+        return sawTransactionalBatch;
     }
 
     /** Transactions this append opened, in offset order. */
@@ -86,6 +103,7 @@ public final class ProducerAppendInfo {
      */
     public void append(RecordBatch batch, long appendTimeMs) {
         short epoch = batch.producerEpoch();
+        sawTransactionalBatch |= batch.isTransactional();
         if (batch.isControlBatch()) {
             Iterator<Record> records = batch.iterator();
             if (records.hasNext()) {
@@ -98,6 +116,7 @@ public final class ProducerAppendInfo {
         int firstSeq = batch.baseSequence();
         checkProducerEpoch(epoch, batch.baseOffset());
         if (origin == AppendOrigin.CLIENT) {
+            checkVerified(batch);
             checkSequence(epoch, firstSeq, batch.baseOffset());
         }
         updatedEntry.addBatch(epoch, batch.lastSequence(), batch.lastOffset(),
@@ -145,6 +164,23 @@ public final class ProducerAppendInfo {
             refuseOrWarn(new InvalidProducerEpochException("Epoch of producer " + producerId + " at offset " + offset
                 + " in " + topicPartition + " is " + epoch + ", which is smaller than the last seen epoch "
                 + updatedEntry.producerEpoch()));
+        }
+    }
+
+    private void checkVerified(RecordBatch batch) {
+        if (requestGuard == VerificationGuard.NOT_REQUIRED) {
+            return;
+        }
+        if (batch.isTransactional() && updatedEntry.currentTxnFirstOffset() == ProducerStateEntry.NO_TRANSACTION
+                && (verification == null || !verification.guard().verifies(requestGuard))) {
+            throw new InvalidTxnStateException("Record was not part of an ongoing transaction: producer " + producerId
+                + " has no verified transaction on " + topicPartition);
+        }
+        if (verification != null && batch.producerEpoch() == verification.epoch()
+                && batch.baseSequence() > verification.lowestSequence()) {
+            throw new OutOfOrderSequenceException("Out of order sequence number for producer " + producerId + " at "
+                + "offset " + batch.baseOffset() + " in " + topicPartition + ": " + batch.baseSequence()
+                + " (incoming seq. number), " + verification.lowestSequence() + " (earliest seen sequence)");
         }
     }
 

@@ -46,6 +46,8 @@ public final class ProducerStateManager {
     private final TopicPartition topicPartition;
     private final int producerIdExpirationMs;
     private final Map<Long, ProducerStateEntry> producers = new HashMap<>();
+    /** Verifications under way (KIP-890 part 1), by producer id; never snapshotted. */
+    private final Map<Long, VerificationStateEntry> verificationStates = new HashMap<>();
     private final ConcurrentSkipListMap<Long, File> snapshots = new ConcurrentSkipListMap<>();
     private volatile File logDir;
     private long lastMapOffset;
@@ -106,10 +108,35 @@ public final class ProducerStateManager {
             .sorted(java.util.Comparator.comparingLong(ActiveProducer::producerId)).toList();
     }
 
-    /** Starts validating an append for one producer. */
+    /** Starts validating an append for one producer, unverified (KIP-890 does not apply). */
     public ProducerAppendInfo prepareUpdate(long producerId, AppendOrigin origin) {
+        return prepareUpdate(producerId, origin, VerificationGuard.NOT_REQUIRED);
+    }
+
+    /** Starts validating an append for one producer, a client's holding {@code requestGuard} (KIP-890 part 1). */
+    public ProducerAppendInfo prepareUpdate(long producerId, AppendOrigin origin, VerificationGuard requestGuard) {
         ProducerStateEntry current = producers.getOrDefault(producerId, ProducerStateEntry.empty(producerId));
-        return new ProducerAppendInfo(topicPartition, producerId, current, origin);
+        return new ProducerAppendInfo(topicPartition, producerId, current, origin, verificationStates.get(producerId),
+            requestGuard);
+    }
+
+    /**
+     * Starts, or joins, the verification of a producer's transaction here (KIP-890 part 1) for a
+     * batch of {@code sequence} in {@code epoch}: the guard the append must present once the
+     * coordinator confirms the partition is in the transaction; {@link VerificationGuard#SENTINEL}
+     * when the producer's transaction is already open here (nothing to verify). Callers hold the log's lock.
+     *
+     * @param nowMs when the verification starts, ms (an unfinished one expires with {@code producer.id.expiration.ms})
+     */
+    public VerificationGuard maybeStartTransactionVerification(long producerId, int sequence, short epoch, long nowMs) {
+        ProducerStateEntry entry = producers.get(producerId);
+        if (entry != null && entry.currentTxnFirstOffset() != ProducerStateEntry.NO_TRANSACTION) {
+            return VerificationGuard.SENTINEL;
+        }
+        VerificationStateEntry verification = verificationStates.computeIfAbsent(producerId,
+            id -> new VerificationStateEntry(nowMs, sequence, epoch));
+        verification.maybeUpdateLowestSequenceAndEpoch(sequence, epoch);
+        return verification.guard();
     }
 
     /** The batch already written that {@code batch} retries, if any. */
@@ -145,10 +172,23 @@ public final class ProducerStateManager {
      */
     public Map<Long, ProducerAppendInfo> prepareAppend(Iterable<? extends RecordBatch> batches, AppendOrigin origin,
                                                        long nowMs) {
+        return prepareAppend(batches, origin, VerificationGuard.NOT_REQUIRED, nowMs);
+    }
+
+    /**
+     * As {@link #prepareAppend(Iterable, AppendOrigin, long)}, for a client's append holding
+     * {@code requestGuard} (KIP-890 part 1).
+     *
+     * @throws org.apache.kafka.common.errors.InvalidTxnStateException for a transactional batch that
+     *         would open a transaction here without the producer's current verification guard
+     */
+    public Map<Long, ProducerAppendInfo> prepareAppend(Iterable<? extends RecordBatch> batches, AppendOrigin origin,
+                                                       VerificationGuard requestGuard, long nowMs) {
         Map<Long, ProducerAppendInfo> appends = new HashMap<>();
         for (RecordBatch batch : batches) {
             if (batch.hasProducerId()) {
-                appends.computeIfAbsent(batch.producerId(), id -> prepareUpdate(id, origin)).append(batch, nowMs);
+                appends.computeIfAbsent(batch.producerId(), id -> prepareUpdate(id, origin, requestGuard))
+                    .append(batch, nowMs);
             }
         }
         return appends;
@@ -170,6 +210,10 @@ public final class ProducerStateManager {
         }
         for (TxnMetadata txn : appendInfo.startedTransactions()) {
             ongoingTxns.put(txn.firstOffset(), txn);
+        }
+        if (appendInfo.sawTransactionalBatch()) {
+            // The transaction is open here now, or a marker ended it: either way its verification is over.
+            verificationStates.remove(appendInfo.producerId());
         }
         updateFirstUnstableOffset();
     }
@@ -360,6 +404,7 @@ public final class ProducerStateManager {
     /** Drops producers idle for longer than {@code producer.id.expiration.ms}. */
     public void removeExpiredProducers(long currentTimeMs) {
         producers.values().removeIf(entry -> isExpired(currentTimeMs, entry));
+        verificationStates.values().removeIf(v -> currentTimeMs - v.startMs() >= producerIdExpirationMs);
     }
 
     /** A producer with an open transaction never expires: its transaction must end first (by a marker). */

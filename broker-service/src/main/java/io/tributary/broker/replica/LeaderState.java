@@ -8,6 +8,7 @@ import io.tributary.broker.log.LogOffsetMetadata;
 import io.tributary.broker.log.PartitionLog;
 import io.tributary.broker.log.PreparedAppend;
 import io.tributary.broker.producer.AppendOrigin;
+import io.tributary.broker.producer.VerificationGuard;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -228,13 +229,17 @@ final class LeaderState implements PartitionRole {
      * @throws NotEnoughReplicasException with acks=all when the ISR is below {@code min.insync.replicas}
      */
     LogAppendInfo appendRecords(MemoryRecords records, short requiredAcks, int minInSyncReplicas) {
-        return appendRecords(records, requiredAcks, minInSyncReplicas, AppendOrigin.CLIENT);
+        return appendRecords(records, requiredAcks, minInSyncReplicas, AppendOrigin.CLIENT, VerificationGuard.NOT_REQUIRED);
     }
 
-    /** As {@link #appendRecords(MemoryRecords, short, int)}, for a client or a coordinator's markers. */
-    LogAppendInfo appendRecords(MemoryRecords records, short requiredAcks, int minInSyncReplicas, AppendOrigin origin) {
+    /**
+     * As {@link #appendRecords(MemoryRecords, short, int)}, for a client (holding {@code requestGuard},
+     * KIP-890 part 1) or a coordinator's markers.
+     */
+    LogAppendInfo appendRecords(MemoryRecords records, short requiredAcks, int minInSyncReplicas, AppendOrigin origin,
+                                VerificationGuard requestGuard) {
         checkEnoughInSync(requiredAcks, minInSyncReplicas);
-        LogAppendInfo info = log.appendAsLeader(records, leaderEpoch, origin);
+        LogAppendInfo info = log.appendAsLeader(records, leaderEpoch, origin, requestGuard);
         maybeIncrementHighWatermark();
         return info;
     }

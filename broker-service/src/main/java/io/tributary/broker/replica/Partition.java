@@ -9,6 +9,7 @@ import io.tributary.broker.log.LogOffsetMetadata;
 import io.tributary.broker.log.PartitionLog;
 import io.tributary.broker.log.PreparedAppend;
 import io.tributary.broker.producer.AppendOrigin;
+import io.tributary.broker.producer.VerificationGuard;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.locks.Lock;
@@ -238,21 +239,22 @@ public final class Partition {
      * @throws NotEnoughReplicasException  with acks=all when the ISR is below {@code min.insync.replicas}
      */
     public LogAppendInfo appendRecordsToLeader(MemoryRecords records, short requiredAcks, int minInSyncReplicas) {
-        return appendRecordsToLeader(records, requiredAcks, minInSyncReplicas, AppendOrigin.CLIENT);
+        return appendRecordsToLeader(records, requiredAcks, minInSyncReplicas, AppendOrigin.CLIENT,
+            VerificationGuard.NOT_REQUIRED);
     }
 
     /**
-     * As {@link #appendRecordsToLeader(MemoryRecords, short, int)}, for a client or a transaction
-     * coordinator's markers ({@link AppendOrigin#COORDINATOR}).
+     * As {@link #appendRecordsToLeader(MemoryRecords, short, int)}, for a client holding
+     * {@code requestGuard} (KIP-890 part 1) or a transaction coordinator's markers ({@link AppendOrigin#COORDINATOR}).
      */
     public LogAppendInfo appendRecordsToLeader(MemoryRecords records, short requiredAcks, int minInSyncReplicas,
-                                               AppendOrigin origin) {
+                                               AppendOrigin origin, VerificationGuard requestGuard) {
         return locked(leaderIsrUpdateLock.readLock(), () -> {
             if (!(role instanceof LeaderState leader)) {
                 throw new NotLeaderOrFollowerException("Leader not local for partition " + topicPartition
                     + " on broker " + localBrokerId);
             }
-            return leader.appendRecords(records, requiredAcks, minInSyncReplicas, origin);
+            return leader.appendRecords(records, requiredAcks, minInSyncReplicas, origin, requestGuard);
         });
     }
 

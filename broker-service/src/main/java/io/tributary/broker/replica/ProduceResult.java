@@ -28,4 +28,22 @@ public record ProduceResult(Errors error, String errorMessage, long baseOffset, 
     public ProduceResult withError(Errors newError, String message) {
         return new ProduceResult(newError, message, baseOffset, logAppendTime, logStartOffset, recordErrors, lastOffset);
     }
+
+    /**
+     * Whether a failed append counts in {@code FailedProduceRequestsPerSec}: as in Kafka's
+     * ReplicaManager, every failure but the known outcomes a client or a leadership change causes
+     * and storage errors (counted by the log directory's own metrics).
+     */
+    static boolean countsAsFailedProduce(RuntimeException e) {
+        if (e instanceof io.tributary.broker.log.RecordValidationException rve) {
+            return rve.error() != Errors.MESSAGE_TOO_LARGE && rve.error() != Errors.RECORD_LIST_TOO_LARGE
+                && rve.error() != Errors.CORRUPT_MESSAGE;
+        }
+        return !(e instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException
+            || e instanceof org.apache.kafka.common.errors.NotLeaderOrFollowerException
+            || e instanceof org.apache.kafka.common.errors.RecordTooLargeException
+            || e instanceof org.apache.kafka.common.errors.RecordBatchTooLargeException
+            || e instanceof org.apache.kafka.common.errors.CorruptRecordException
+            || e instanceof org.apache.kafka.common.errors.KafkaStorageException);
+    }
 }

@@ -11,6 +11,7 @@ import io.tributary.broker.log.RecordValidationException;
 import io.tributary.broker.metrics.BrokerTopicStats;
 import io.tributary.broker.producer.ActiveProducer;
 import io.tributary.broker.producer.AppendOrigin;
+import io.tributary.broker.producer.VerificationGuard;
 import io.tributary.broker.scheduler.Scheduler;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -202,7 +203,35 @@ public final class ReplicaManager {
      */
     public CompletableFuture<Map<TopicPartition, ProduceResult>> appendRecords(long timeoutMs, short requiredAcks,
                                                                               Map<TopicPartition, MemoryRecords> entries) {
-        return append(timeoutMs, requiredAcks, entries, false, AppendOrigin.CLIENT);
+        return append(timeoutMs, requiredAcks, entries, false, AppendOrigin.CLIENT, null);
+    }
+
+    /**
+     * As {@link #appendRecords(long, short, Map)}, for a transactional produce whose partitions were
+     * verified with the transaction coordinator (KIP-890 part 1): each partition's append holds its
+     * guard ({@link VerificationGuard#SENTINEL} when none is given), and a transactional batch that
+     * would open a transaction without the partition's current guard gets INVALID_TXN_STATE.
+     */
+    public CompletableFuture<Map<TopicPartition, ProduceResult>> appendRecords(long timeoutMs, short requiredAcks,
+            Map<TopicPartition, MemoryRecords> entries, Map<TopicPartition, VerificationGuard> guards) {
+        return append(timeoutMs, requiredAcks, entries, false, AppendOrigin.CLIENT, guards);
+    }
+
+    /**
+     * Starts the verification of a producer's transaction on a partition this broker leads
+     * (KIP-890 part 1): the guard its append must hold once the coordinator confirms the
+     * partition, or {@link VerificationGuard#SENTINEL} when the transaction is already open there.
+     *
+     * @throws ApiException NOT_LEADER_OR_FOLLOWER, UNKNOWN_TOPIC_OR_PARTITION or KAFKA_STORAGE_ERROR
+     */
+    public VerificationGuard maybeStartTransactionVerification(TopicPartition tp, long producerId, int sequence,
+                                                               short producerEpoch) {
+        Partition partition = partitionOrError(tp);
+        if (!partition.isLeader()) {
+            throw new NotLeaderOrFollowerException("Leader not local for partition " + tp + " on broker " + brokerId());
+        }
+        return partition.log().orElseThrow(() -> new NotLeaderOrFollowerException("No log for " + tp))
+            .producers().maybeStartTransactionVerification(producerId, sequence, producerEpoch);
     }
 
     /**
@@ -212,7 +241,7 @@ public final class ReplicaManager {
      * the future completes once every in-sync replica has them.
      */
     public CompletableFuture<ProduceResult> appendToInternalTopic(TopicPartition tp, MemoryRecords records, long timeoutMs) {
-        return append(timeoutMs, (short) -1, Map.of(tp, records), true, AppendOrigin.COORDINATOR)
+        return append(timeoutMs, (short) -1, Map.of(tp, records), true, AppendOrigin.COORDINATOR, null)
             .thenApply(results -> results.get(tp));
     }
 
@@ -224,16 +253,20 @@ public final class ReplicaManager {
      */
     public CompletableFuture<Map<TopicPartition, ProduceResult>> appendTransactionMarkers(long timeoutMs,
             Map<TopicPartition, MemoryRecords> markers) {
-        return append(timeoutMs, (short) -1, markers, true, AppendOrigin.COORDINATOR);
+        return append(timeoutMs, (short) -1, markers, true, AppendOrigin.COORDINATOR, null);
     }
 
     private CompletableFuture<Map<TopicPartition, ProduceResult>> append(long timeoutMs, short requiredAcks,
                                                                          Map<TopicPartition, MemoryRecords> entries,
-                                                                         boolean internal, AppendOrigin origin) {
+                                                                         boolean internal, AppendOrigin origin,
+                                                                         Map<TopicPartition, VerificationGuard> guards) {
+        // guards: null when nothing is verified; else each partition's, SENTINEL for one not listed
         Map<TopicPartition, ProduceResult> results = new LinkedHashMap<>();
         for (Map.Entry<TopicPartition, MemoryRecords> e : entries.entrySet()) {
             TopicPartition tp = e.getKey();
-            results.put(tp, appendToPartition(tp, e.getValue(), requiredAcks, internal, origin));
+            VerificationGuard guard = guards == null ? VerificationGuard.NOT_REQUIRED
+                : guards.getOrDefault(tp, VerificationGuard.SENTINEL);
+            results.put(tp, appendToPartition(tp, e.getValue(), requiredAcks, internal, origin, guard));
         }
         CompletableFuture<Map<TopicPartition, ProduceResult>> future = new CompletableFuture<>();
         if (requiredAcks == -1) {
@@ -296,11 +329,11 @@ public final class ReplicaManager {
     }
 
     private ProduceResult appendToPartition(TopicPartition tp, MemoryRecords records, short requiredAcks, boolean internal,
-                                            AppendOrigin origin) {
+                                            AppendOrigin origin, VerificationGuard guard) {
         return appendToPartition(tp, records, internal, () -> {
             Partition partition = partitionOrError(tp);
             int minIsr = partition.log().map(l -> l.config().minInSyncReplicas()).orElse(1);
-            return partition.appendRecordsToLeader(records, requiredAcks, minIsr, origin);
+            return partition.appendRecordsToLeader(records, requiredAcks, minIsr, origin, guard);
         });
     }
 
@@ -315,7 +348,7 @@ public final class ReplicaManager {
             try {
                 info = append.get();
             } catch (RuntimeException e) {
-                topicStats.recordProduceFailed(tp.topic(), countsAsFailedProduce(e));
+                topicStats.recordProduceFailed(tp.topic(), ProduceResult.countsAsFailedProduce(e));
                 throw e;
             }
             topicStats.recordProduced(tp.topic(), records.sizeInBytes(), info.recordCount());
@@ -336,24 +369,6 @@ public final class ReplicaManager {
             log.error("Unexpected error appending to {}", tp, e);
             return ProduceResult.error(Errors.UNKNOWN_SERVER_ERROR, e.toString());
         }
-    }
-
-    /**
-     * Whether a failed append counts in {@code FailedProduceRequestsPerSec}: as in Kafka's
-     * ReplicaManager, every failure but the known outcomes a client or a leadership change causes
-     * and storage errors (counted by the log directory's own metrics).
-     */
-    private static boolean countsAsFailedProduce(RuntimeException e) {
-        if (e instanceof RecordValidationException rve) {
-            return rve.error() != Errors.MESSAGE_TOO_LARGE && rve.error() != Errors.RECORD_LIST_TOO_LARGE
-                && rve.error() != Errors.CORRUPT_MESSAGE;
-        }
-        return !(e instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException
-            || e instanceof NotLeaderOrFollowerException
-            || e instanceof org.apache.kafka.common.errors.RecordTooLargeException
-            || e instanceof org.apache.kafka.common.errors.RecordBatchTooLargeException
-            || e instanceof org.apache.kafka.common.errors.CorruptRecordException
-            || e instanceof KafkaStorageException);
     }
 
     private Partition partitionOrError(TopicPartition tp) {
@@ -404,7 +419,6 @@ public final class ReplicaManager {
         return new LocalRead(info.records(), l.highWatermark(), l.logStartOffset());
     }
 
-
     /** ListOffsets for one partition: earliest, latest, max timestamp or by timestamp. */
     public ListOffsetResult listOffset(TopicPartition tp, long timestamp, IsolationLevel isolationLevel,
                                        int currentLeaderEpoch) {
@@ -421,7 +435,6 @@ public final class ReplicaManager {
         }
     }
 
-
     public DeleteRecordsResult deleteRecords(TopicPartition tp, long offset) {
         try {
             if (Topic.isInternal(tp.topic())) {
@@ -433,7 +446,6 @@ public final class ReplicaManager {
         }
     }
 
-
     public EpochEndOffset lastOffsetForLeaderEpoch(TopicPartition tp, int currentLeaderEpoch, int requestedEpoch) {
         try {
             EpochEntry entry = partitionOrError(tp).lastOffsetForLeaderEpoch(currentLeaderEpoch, requestedEpoch);
@@ -442,7 +454,6 @@ public final class ReplicaManager {
             return new EpochEndOffset(Errors.forException(e), -1, -1);
         }
     }
-
 
     /**
      * The producers with state on this broker's replica of {@code tp}, leader or follower, as
@@ -453,7 +464,7 @@ public final class ReplicaManager {
      */
     public List<ActiveProducer> activeProducers(TopicPartition tp) {
         return partitionOrError(tp).log().orElseThrow(() -> new NotLeaderOrFollowerException("No log for " + tp))
-            .activeProducers();
+            .producers().active();
     }
 
     /** The log directories and the size of each partition in them. */

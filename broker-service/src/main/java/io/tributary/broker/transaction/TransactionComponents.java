@@ -64,6 +64,7 @@ public final class TransactionComponents implements PartitionLeadershipListener,
     private final TransactionStateManager state;
     private final TransactionCoordinator coordinator;
     private final BrokerMarkerSender remote;
+    private final AddPartitionsToTxnManager verifier;
     private final ScheduledExecutorService scheduler;
 
     /**
@@ -95,6 +96,12 @@ public final class TransactionComponents implements PartitionLeadershipListener,
             remote, scheduler, settings.requestTimeoutMs(),
             MARKER_RETRY_BACKOFF_MS, time);
         this.coordinator = new TransactionCoordinator(state, markers, producerIds, settings.maxTimeoutMs(), time);
+        this.verifier = new AddPartitionsToTxnManager(settings.localBrokerId(), coordinator,
+            id -> metadataCache.partitionState(new TopicPartition(Topic.TRANSACTION_STATE_TOPIC_NAME, state.partitionFor(id)))
+                .filter(s -> s.hasLeader()).map(s -> OptionalInt.of(s.leader())).orElse(OptionalInt.empty()),
+            id -> metadataCache.broker(id).flatMap(b -> b.endPoint(listener)).map(e -> new Node(id, e.host(), e.port())),
+            id -> new BrokerBlockingSender("add-partitions-to-txn-" + settings.localBrokerId() + "-to-" + id, listener,
+                settings.interBrokerClientConfigs(), (int) settings.requestTimeoutMs(), RECONNECT_BACKOFF_MS, time));
     }
 
     /** Markers written here to offsets partitions complete the producer's transactional offset commits there. */
@@ -112,6 +119,11 @@ public final class TransactionComponents implements PartitionLeadershipListener,
 
     public TransactionCoordinator coordinator() {
         return coordinator;
+    }
+
+    /** A partition leader's verification of transactional produces with their coordinators (KIP-890 part 1). */
+    public AddPartitionsToTxnManager verifier() {
+        return verifier;
     }
 
     /** The {@code __transaction_state} partition of a transactional id. */
@@ -155,6 +167,7 @@ public final class TransactionComponents implements PartitionLeadershipListener,
     public void close() {
         scheduler.shutdownNow();
         remote.close();
+        verifier.close();
         state.shutdown();
     }
 }

@@ -2,7 +2,10 @@ package io.tributary.broker.transaction;
 
 import io.tributary.broker.producer.ProducerIdManager;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -187,6 +190,33 @@ public final class TransactionCoordinator {
             return done(Errors.NONE);
         }
         return state.write(current, current.withPartitionsAdded(partitions, time.milliseconds()));
+    }
+
+    /**
+     * AddPartitionsToTxn with {@code VerifyOnly} (v4+, from a partition leader; KIP-890 part 1):
+     * whether each partition is in the producer's ongoing transaction, without adding any. Answers
+     * from memory, so it never waits. Every partition gets the same error when the producer does
+     * not match (INVALID_PRODUCER_ID_MAPPING, PRODUCER_FENCED), the transaction is ending
+     * (CONCURRENT_TRANSACTIONS) or this broker does not serve the id (NOT_COORDINATOR,
+     * COORDINATOR_LOAD_IN_PROGRESS); otherwise NONE for a partition in the transaction and
+     * TRANSACTION_ABORTABLE for one that is not, as Kafka answers.
+     */
+    public Map<TopicPartition, Errors> verifyPartitions(String transactionalId, long producerId, short producerEpoch,
+                                                        Collection<TopicPartition> partitions) {
+        Errors error = Errors.NONE;
+        Optional<TransactionMetadata> checked = checkProducer(transactionalId, producerId, producerEpoch);
+        if (checked.isEmpty()) {
+            error = producerError(transactionalId, producerId, producerEpoch);
+        } else if (checked.get().state() == TransactionState.PREPARE_COMMIT
+                || checked.get().state() == TransactionState.PREPARE_ABORT) {
+            error = Errors.CONCURRENT_TRANSACTIONS;
+        }
+        Map<TopicPartition, Errors> errors = new LinkedHashMap<>();
+        for (TopicPartition tp : partitions) {
+            errors.put(tp, error != Errors.NONE ? error
+                : checked.get().partitions().contains(tp) ? Errors.NONE : Errors.TRANSACTION_ABORTABLE);
+        }
+        return errors;
     }
 
     /**

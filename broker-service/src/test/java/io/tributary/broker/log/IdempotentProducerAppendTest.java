@@ -251,12 +251,12 @@ class IdempotentProducerAppendTest {
         append(1, "b");
 
         f.time.advance(PRODUCER_ID_EXPIRATION_MS - 1);
-        log.removeExpiredProducers();
+        log.producers().removeExpired();
         assertThat(log.producerStateManager().lastEntry(PID)).isPresent();
         assertOffsets(append(1, "b"), 1, 1, true);
 
         f.time.advance(1);
-        log.removeExpiredProducers();
+        log.producers().removeExpired();
         assertThat(log.producerStateManager().lastEntry(PID)).isEmpty();
         // Unknown again, the producer may continue from any sequence.
         assertOffsets(append(17, "c"), 2, 2, false);

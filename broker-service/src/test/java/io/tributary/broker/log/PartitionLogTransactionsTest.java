@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tributary.broker.log.LogTestSupport.LogFixture;
 import io.tributary.broker.producer.AppendOrigin;
+import io.tributary.broker.producer.VerificationGuard;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -260,7 +261,7 @@ class PartitionLogTransactionsTest {
         transactional(PID_A, 0, "a1");
         f.time.sleep(LogTestSupport.PRODUCER_ID_EXPIRATION_MS + 1);
 
-        log.removeExpiredProducers();
+        log.producers().removeExpired();
 
         assertThat(log.producerStateManager().lastEntry(PID_A)).isPresent();
     }
@@ -274,8 +275,88 @@ class PartitionLogTransactionsTest {
         long appendTimeMs = f.time.milliseconds();
         marker(PID_B, ControlRecordType.COMMIT, COORDINATOR_EPOCH);      // 4: B commits
 
-        assertThat(log.activeProducers()).containsExactly(
+        assertThat(log.producers().active()).containsExactly(
             new io.tributary.broker.producer.ActiveProducer(PID_A, EPOCH, 1, appendTimeMs, -1, 1),
             new io.tributary.broker.producer.ActiveProducer(PID_B, EPOCH, 0, appendTimeMs, COORDINATOR_EPOCH, -1));
+    }
+
+    private LogAppendInfo verifiedTransactional(long producerId, int baseSequence, VerificationGuard guard,
+                                                String... values) {
+        return log.appendAsLeader(MemoryRecords.withTransactionalRecords(Compression.NONE, producerId, EPOCH,
+            baseSequence, simpleRecords(f.time.milliseconds(), values)), 0, AppendOrigin.CLIENT, guard);
+    }
+
+    @Test
+    void aTransactionOpensOnlyWithTheGuardOfItsVerificationAndContinuesWithoutOne() throws IOException {
+        open();
+        assertThatThrownBy(() -> verifiedTransactional(PID_A, 0, VerificationGuard.SENTINEL, "unverified"))
+            .isInstanceOf(InvalidTxnStateException.class).hasMessageContaining("not part of an ongoing transaction");
+
+        VerificationGuard guard = log.producers().maybeStartTransactionVerification(PID_A, 0, EPOCH);
+        assertThat(log.producers().maybeStartTransactionVerification(PID_A, 0, EPOCH))
+            .as("a second request of the same transaction joins the verification").isSameAs(guard);
+        verifiedTransactional(PID_A, 0, guard, "a1");
+        assertThat(log.producers().maybeStartTransactionVerification(PID_A, 1, EPOCH))
+            .as("the transaction is open here: nothing to verify").isSameAs(VerificationGuard.SENTINEL);
+        verifiedTransactional(PID_A, 1, VerificationGuard.SENTINEL, "a2");
+
+        assertThat(log.logEndOffset()).isEqualTo(2);
+        assertThat(log.producerStateManager().ongoingTransactions()).hasSize(1);
+    }
+
+    @Test
+    void aVerificationThatRacedWithTheEndOfTheTransactionCannotOpenAHangingOne() throws IOException {
+        open();
+        VerificationGuard first = log.producers().maybeStartTransactionVerification(PID_A, 0, EPOCH);
+        verifiedTransactional(PID_A, 0, first, "a1");
+        // A retried batch of the same transaction is verified while the transaction is open...
+        VerificationGuard stale = log.producers().maybeStartTransactionVerification(PID_A, 1, EPOCH);
+        assertThat(stale).isSameAs(VerificationGuard.SENTINEL);
+        // ...and its append comes after the abort marker: it may not open a new transaction.
+        marker(PID_A, ControlRecordType.ABORT, COORDINATOR_EPOCH);
+        assertThatThrownBy(() -> verifiedTransactional(PID_A, 1, stale, "late"))
+            .isInstanceOf(InvalidTxnStateException.class);
+
+        // The ABA case: verification started, a marker ends the transaction, the guard is void.
+        VerificationGuard raced = log.producers().maybeStartTransactionVerification(PID_A, 1, EPOCH);
+        marker(PID_A, ControlRecordType.ABORT, COORDINATOR_EPOCH);
+        assertThatThrownBy(() -> verifiedTransactional(PID_A, 1, raced, "late"))
+            .isInstanceOf(InvalidTxnStateException.class);
+
+        replicatedToTheEnd();
+        assertThat(log.producerStateManager().ongoingTransactions()).isEmpty();
+        assertThat(log.lastStableOffset()).as("no hanging transaction holds the LSO").isEqualTo(log.logEndOffset());
+    }
+
+    @Test
+    void aHigherSequenceWaitingForTheSameVerificationCannotOvertakeTheLowest() throws IOException {
+        open();
+        VerificationGuard guard = log.producers().maybeStartTransactionVerification(PID_A, 0, EPOCH);
+        assertThat(log.producers().maybeStartTransactionVerification(PID_A, 3, EPOCH)).isSameAs(guard);
+
+        assertThatThrownBy(() -> verifiedTransactional(PID_A, 3, guard, "d"))
+            .isInstanceOf(org.apache.kafka.common.errors.OutOfOrderSequenceException.class);
+        verifiedTransactional(PID_A, 0, guard, "a", "b", "c");
+        verifiedTransactional(PID_A, 3, VerificationGuard.SENTINEL, "d");
+        assertThat(log.logEndOffset()).isEqualTo(4);
+    }
+
+    @Test
+    void withoutVerificationATransactionalBatchOpensItsTransactionAsBeforeKip890() throws IOException {
+        open();
+        verifiedTransactional(PID_A, 0, VerificationGuard.NOT_REQUIRED, "a1");
+        assertThat(log.producerStateManager().ongoingTransactions()).hasSize(1);
+    }
+
+    @Test
+    void anUnfinishedVerificationExpiresWithTheProducerIdExpiration() throws IOException {
+        open();
+        VerificationGuard abandoned = log.producers().maybeStartTransactionVerification(PID_A, 0, EPOCH);
+        f.time.sleep(LogTestSupport.PRODUCER_ID_EXPIRATION_MS);
+        log.producers().removeExpired();
+
+        assertThat(log.producers().maybeStartTransactionVerification(PID_A, 0, EPOCH)).isNotSameAs(abandoned);
+        assertThatThrownBy(() -> verifiedTransactional(PID_A, 0, abandoned, "a1"))
+            .isInstanceOf(InvalidTxnStateException.class);
     }
 }

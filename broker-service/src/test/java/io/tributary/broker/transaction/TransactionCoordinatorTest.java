@@ -253,4 +253,30 @@ class TransactionCoordinatorTest {
             .isEmpty();
         assertThat(init(next, 60_000)).isEqualTo(new InitProducerIdResult(Errors.NONE, 1002, (short) 0));
     }
+
+    @Test
+    void verificationAnswersWhetherEachPartitionIsInTheOngoingTransaction() {
+        TransactionCoordinator c = coordinator(COORDINATOR_EPOCH);
+        assertThat(c.verifyPartitions(ID, 1000, (short) 0, List.of(A0))).as("an id never initialized")
+            .containsExactly(java.util.Map.entry(A0, Errors.INVALID_PRODUCER_ID_MAPPING));
+        init(c, 60_000);
+        c.addPartitions(ID, 1000, (short) 0, Set.of(A0)).join();
+
+        assertThat(c.verifyPartitions(ID, 1000, (short) 0, List.of(A0, B1))).containsExactly(
+            java.util.Map.entry(A0, Errors.NONE), java.util.Map.entry(B1, Errors.TRANSACTION_ABORTABLE));
+        assertThat(c.verifyPartitions(ID, 1000, (short) 1, List.of(A0))).containsEntry(A0, Errors.PRODUCER_FENCED);
+        assertThat(c.verifyPartitions(ID, 999, (short) 0, List.of(A0))).containsEntry(A0, Errors.INVALID_PRODUCER_ID_MAPPING);
+        assertThat(c.verifyPartitions("", 1000, (short) 0, List.of(A0))).containsEntry(A0, Errors.INVALID_REQUEST);
+
+        markersWrittenAtOnce = false;
+        c.endTransaction(ID, 1000, (short) 0, true).join();
+        assertThat(c.verifyPartitions(ID, 1000, (short) 0, List.of(A0))).as("while its markers are written")
+            .containsEntry(A0, Errors.CONCURRENT_TRANSACTIONS);
+        markerCalls.get(0).written().complete(null);
+        await().atMost(Duration.ofSeconds(10)).until(() -> state() == TransactionState.COMPLETE_COMMIT);
+        assertThat(c.verifyPartitions(ID, 1000, (short) 0, List.of(A0))).as("the transaction ended")
+            .containsEntry(A0, Errors.TRANSACTION_ABORTABLE);
+        c.onResignation(manager.partitionFor(ID));
+        assertThat(c.verifyPartitions(ID, 1000, (short) 0, List.of(A0))).containsEntry(A0, Errors.NOT_COORDINATOR);
+    }
 }

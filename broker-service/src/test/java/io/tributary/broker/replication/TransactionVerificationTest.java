@@ -1,0 +1,135 @@
+package io.tributary.broker.replication;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.tributary.broker.testing.TestCluster;
+import io.tributary.broker.testing.WireClient;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TransactionDescription;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.message.ProduceRequestData;
+import org.apache.kafka.common.message.ProduceResponseData;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.SimpleRecord;
+import org.apache.kafka.common.requests.ProduceRequest;
+import org.apache.kafka.common.requests.ProduceResponse;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * KIP-890 part 1 on a real two-broker cluster: a partition leader verifies a transaction's first
+ * batch with the transaction coordinator before appending it, from memory when it is the
+ * coordinator and over the inter-broker listener (AddPartitionsToTxn v5, verify only) when it is
+ * not. A transaction of kafka-clients' producer across both brokers commits; a late transactional
+ * batch, sent after its transaction committed, is refused on either broker and opens no hanging
+ * transaction.
+ */
+class TransactionVerificationTest {
+
+    private static final String ID = "verified-app";
+
+    @TempDir
+    static Path dir;
+    static TestCluster cluster;
+
+    @BeforeAll
+    static void start() throws Exception {
+        cluster = TestCluster.start(dir, 2, Map.of());
+        try (Admin admin = cluster.admin()) {
+            admin.createTopics(List.of(new NewTopic("on-zero", Map.of(0, List.of(0, 1))),
+                new NewTopic("on-one", Map.of(0, List.of(1, 0))))).all().get();
+        }
+        assertThat(cluster.awaitLeader(new TopicPartition("on-zero", 0))).isZero();
+        assertThat(cluster.awaitLeader(new TopicPartition("on-one", 0))).isEqualTo(1);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    void aTransactionAcrossBothBrokersIsVerifiedAndALateBatchOpensNoHangingTransaction() throws Exception {
+        TopicPartition onZero = new TopicPartition("on-zero", 0);
+        TopicPartition onOne = new TopicPartition("on-one", 0);
+        TransactionDescription committed;
+        try (KafkaProducer<byte[], byte[]> producer = cluster.producer(Map.of(ProducerConfig.TRANSACTIONAL_ID_CONFIG, ID,
+                ProducerConfig.MAX_BLOCK_MS_CONFIG, 30_000));
+             Admin admin = cluster.admin()) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>(onZero.topic(), 0, null, bytes("a"))).get();
+            producer.send(new ProducerRecord<>(onOne.topic(), 0, null, bytes("b"))).get();
+            producer.commitTransaction();
+            await().atMost(Duration.ofSeconds(20)).until(() -> admin.describeTransactions(List.of(ID)).description(ID)
+                .get().state() == org.apache.kafka.clients.admin.TransactionState.COMPLETE_COMMIT);
+            committed = admin.describeTransactions(List.of(ID)).description(ID).get();
+        }
+        // The partitions are led by different brokers: one of them is verified from memory, the other
+        // over the network; the late batches below are answered the coordinator's error through both.
+        for (TopicPartition tp : List.of(onZero, onOne)) {
+            int leader = cluster.awaitLeader(tp);
+            try (WireClient client = WireClient.connect(cluster.broker(leader).bootstrapServers())) {
+                ProduceResponseData.PartitionProduceResponse v12 = lateBatch(client, tp, committed, (short) 12);
+                assertThat(Errors.forCode(v12.errorCode())).as("%s led by %d, coordinator %d", tp, leader,
+                    committed.coordinatorId()).isEqualTo(Errors.TRANSACTION_ABORTABLE);
+                ProduceResponseData.PartitionProduceResponse v9 = lateBatch(client, tp, committed, (short) 9);
+                assertThat(Errors.forCode(v9.errorCode())).as("an older client gets INVALID_TXN_STATE")
+                    .isEqualTo(Errors.INVALID_TXN_STATE);
+            }
+        }
+
+        try (Admin admin = cluster.admin();
+             KafkaConsumer<byte[], byte[]> consumer = cluster.consumer(Map.of(
+                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed", ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"))) {
+            assertThat(admin.describeProducers(List.of(onZero, onOne)).all().get().values())
+                .allSatisfy(state -> assertThat(state.activeProducers())
+                    .allSatisfy(p -> assertThat(p.currentTransactionStartOffset()).isEmpty()));
+            consumer.assign(List.of(onZero, onOne));
+            assertThat(consumer.endOffsets(List.of(onZero, onOne))).as("no open transaction holds the LSO")
+                .containsEntry(onZero, 2L).containsEntry(onOne, 2L);
+            List<String> values = new ArrayList<>();
+            await().atMost(Duration.ofSeconds(20)).until(() -> {
+                consumer.poll(Duration.ofMillis(100)).forEach(r -> values.add(new String(r.value(), StandardCharsets.UTF_8)));
+                return values.size() >= 2;
+            });
+            assertThat(values).containsExactlyInAnyOrder("a", "b");
+        }
+    }
+
+    /** A transactional batch of the committed transaction's producer, next sequence, sent after the commit. */
+    private static ProduceResponseData.PartitionProduceResponse lateBatch(WireClient client, TopicPartition tp,
+            TransactionDescription txn, short version) throws Exception {
+        MemoryRecords batch = MemoryRecords.withTransactionalRecords(Compression.NONE, txn.producerId(),
+            (short) txn.producerEpoch(), 1, new SimpleRecord(bytes("late")));
+        ProduceRequestData data = new ProduceRequestData().setAcks((short) -1).setTimeoutMs(30_000).setTransactionalId(ID);
+        ProduceRequestData.TopicProduceData topic = new ProduceRequestData.TopicProduceData().setName(tp.topic());
+        topic.partitionData().add(new ProduceRequestData.PartitionProduceData().setIndex(tp.partition()).setRecords(batch));
+        data.topicData().add(topic);
+        ProduceResponse response = client.send(new ProduceRequest(data, version));
+        return response.data().responses().iterator().next().partitionResponses().get(0);
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}
