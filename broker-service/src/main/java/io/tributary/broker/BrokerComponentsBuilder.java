@@ -41,6 +41,7 @@ import io.tributary.broker.security.ScramCredentialStore;
 import io.tributary.broker.security.SecurityBootstrap;
 import io.tributary.broker.security.SslStoreWatcher;
 import io.tributary.broker.transaction.TransactionComponents;
+import io.tributary.broker.transaction.TransactionMetrics;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -218,7 +219,7 @@ final class BrokerComponentsBuilder {
                 properties.requestTimeoutMs(), properties.transactionAbortTimedOutTransactionCleanupIntervalMs(),
                 properties.transactionalIdExpirationMs(), properties.transactionRemoveExpiredTransactionCleanupIntervalMs(),
                 properties.interBrokerListener(), interBrokerClientConfigs()),
-            replicaManager, metadataCache, groupCoordinator, producerIds, time);
+            replicaManager, metadataCache, groupCoordinator, producerIds, new TransactionMetrics(registry), time);
         stops.add(Step.TRANSACTION_COORDINATOR, transactions::close);
         replicaManager.addLeadershipListener(transactions);
         metadataCache.addListener(replicas.stateChanges());

@@ -171,16 +171,22 @@ public final class AddPartitionsToTxnManager implements Closeable {
     private final IntFunction<Optional<Node>> nodeOf;
     private final IntFunction<BrokerBlockingSender> connect;
     private final Map<Integer, Destination> destinations = new ConcurrentHashMap<>();
+    private final TransactionMetrics metrics;
+    private final org.apache.kafka.common.utils.Time time;
 
     /**
      * @param coordinatorOf the broker leading a transactional id's {@code __transaction_state}
      *                      partition, empty when it has no leader
      * @param nodeOf        a broker's inter-broker endpoint
      * @param connect       opens a connection to a broker
+     * @param metrics       where verification times and failures are counted
      */
     public AddPartitionsToTxnManager(int localBrokerId, TransactionCoordinator coordinator,
                                      Function<String, OptionalInt> coordinatorOf, IntFunction<Optional<Node>> nodeOf,
-                                     IntFunction<BrokerBlockingSender> connect) {
+                                     IntFunction<BrokerBlockingSender> connect, TransactionMetrics metrics,
+                                     org.apache.kafka.common.utils.Time time) {
+        this.metrics = metrics;
+        this.time = time;
         this.localBrokerId = localBrokerId;
         this.coordinator = coordinator;
         this.coordinatorOf = coordinatorOf;
@@ -197,7 +203,14 @@ public final class AddPartitionsToTxnManager implements Closeable {
      */
     public CompletableFuture<Map<TopicPartition, Errors>> verifyTransaction(String transactionalId, long producerId,
             short producerEpoch, Collection<TopicPartition> partitions, boolean abortableSupported) {
-        List<TopicPartition> list = List.copyOf(partitions);
+        long startMs = time.milliseconds();
+        return verify(transactionalId, producerId, producerEpoch, List.copyOf(partitions), abortableSupported)
+            .whenComplete((unverified, failure) -> metrics.verified(time.milliseconds() - startMs,
+                unverified == null ? partitions.size() : unverified.size()));
+    }
+
+    private CompletableFuture<Map<TopicPartition, Errors>> verify(String transactionalId, long producerId,
+            short producerEpoch, List<TopicPartition> list, boolean abortableSupported) {
         OptionalInt coordinatorId = coordinatorOf.apply(transactionalId);
         if (coordinatorId.isEmpty()) {
             return CompletableFuture.completedFuture(all(list, Errors.COORDINATOR_NOT_AVAILABLE));

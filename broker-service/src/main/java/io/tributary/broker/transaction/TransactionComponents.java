@@ -72,7 +72,8 @@ public final class TransactionComponents implements PartitionLeadershipListener,
      *                         transactional offset commits
      */
     public TransactionComponents(Settings settings, ReplicaManager replicaManager, MetadataCache metadataCache,
-                                 GroupCoordinator groupCoordinator, ProducerIdManager producerIds, Time time) {
+                                 GroupCoordinator groupCoordinator, ProducerIdManager producerIds,
+                                 TransactionMetrics metrics, Time time) {
         this.settings = settings;
         this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "transaction-coordinator-" + settings.localBrokerId());
@@ -80,7 +81,7 @@ public final class TransactionComponents implements PartitionLeadershipListener,
             return t;
         });
         this.state = new TransactionStateManager(CoordinatorLog.of(replicaManager), settings.numPartitions(),
-            settings.requestTimeoutMs(), time);
+            settings.requestTimeoutMs(), metrics, time);
         String listener = settings.interBrokerListener();
         this.remote = new BrokerMarkerSender(
             id -> metadataCache.broker(id).flatMap(b -> b.endPoint(listener)).map(e -> new Node(id, e.host(), e.port())),
@@ -101,7 +102,9 @@ public final class TransactionComponents implements PartitionLeadershipListener,
                 .filter(s -> s.hasLeader()).map(s -> OptionalInt.of(s.leader())).orElse(OptionalInt.empty()),
             id -> metadataCache.broker(id).flatMap(b -> b.endPoint(listener)).map(e -> new Node(id, e.host(), e.port())),
             id -> new BrokerBlockingSender("add-partitions-to-txn-" + settings.localBrokerId() + "-to-" + id, listener,
-                settings.interBrokerClientConfigs(), (int) settings.requestTimeoutMs(), RECONNECT_BACKOFF_MS, time));
+                settings.interBrokerClientConfigs(), (int) settings.requestTimeoutMs(), RECONNECT_BACKOFF_MS, time),
+            metrics, time);
+        metrics.pendingMarkers(markers::pendingMarkers);
     }
 
     /** Markers written here to offsets partitions complete the producer's transactional offset commits there. */

@@ -62,6 +62,7 @@ public final class TransactionMarkerChannel implements TransactionMarkerWriter {
     private final long timeoutMs;
     private final long retryBackoffMs;
     private final Time time;
+    private final java.util.concurrent.atomic.AtomicInteger pending = new java.util.concurrent.atomic.AtomicInteger();
 
     /**
      * @param leaderOf       a partition's leader: empty when the partition does not exist, -1 while it has none
@@ -87,8 +88,15 @@ public final class TransactionMarkerChannel implements TransactionMarkerWriter {
                                                 BooleanSupplier stillCoordinating) {
         MarkerTask task = new MarkerTask(producerId, producerEpoch, coordinatorEpoch, commit, partitions,
             stillCoordinating);
+        pending.incrementAndGet();
+        task.done.whenComplete((ok, failure) -> pending.decrementAndGet());
         scheduler.execute(task::attempt);
         return task.done;
+    }
+
+    /** Transactions whose markers are being written or retried now. */
+    public int pendingMarkers() {
+        return pending.get();
     }
 
     /** The markers of one transaction, with the partitions that still need theirs. */

@@ -58,6 +58,7 @@ public final class TransactionStateManager {
     }
 
     private final CoordinatorLog coordinatorLog;
+    private final TransactionMetrics metrics;
     private final int numPartitions;
     private final long writeTimeoutMs;
     private final Time time;
@@ -77,6 +78,13 @@ public final class TransactionStateManager {
      * @param writeTimeoutMs how long a write waits for replication, ms
      */
     public TransactionStateManager(CoordinatorLog coordinatorLog, int numPartitions, long writeTimeoutMs, Time time) {
+        this(coordinatorLog, numPartitions, writeTimeoutMs, TransactionMetrics.unregistered(), time);
+    }
+
+    /** @param metrics where partition load times are recorded */
+    public TransactionStateManager(CoordinatorLog coordinatorLog, int numPartitions, long writeTimeoutMs,
+                                   TransactionMetrics metrics, Time time) {
+        this.metrics = metrics;
         this.coordinatorLog = coordinatorLog;
         this.numPartitions = numPartitions;
         this.writeTimeoutMs = writeTimeoutMs;
@@ -136,7 +144,9 @@ public final class TransactionStateManager {
         }
         loader.execute(() -> {
             try {
+                long startMs = time.milliseconds();
                 List<TransactionMetadata> loaded = load(partition);
+                metrics.partitionLoaded(time.milliseconds() - startMs);
                 synchronized (this) {
                     if (ownedPartitions.get(partition) != load) {
                         return; // resigned (or led again) while loading: this load is stale

@@ -98,6 +98,19 @@ class TransactionVerificationTest {
             }
         }
 
+        for (int broker : List.of(0, 1)) {
+            io.micrometer.core.instrument.MeterRegistry meters = cluster.broker(broker).meterRegistry();
+            assertThat(meters.get("kafka.server.addpartitionstotxnmanager.verificationtimems").summary().count())
+                .as("broker %d verified the committed transaction's batch and the two late ones", broker).isEqualTo(3);
+            assertThat(meters.get("kafka.server.addpartitionstotxnmanager.verificationfailurerate").counter().count())
+                .as("the late batches' partitions were not verified").isEqualTo(2);
+            assertThat(meters.get("kafka.coordinator.transaction.transactionmarkerchannelmanager.pendingmarkers")
+                .gauge().value()).isZero();
+        }
+        assertThat(cluster.broker(committed.coordinatorId()).meterRegistry()
+            .get("kafka.server.transaction.coordinator.metrics.partition.load.time").summary().count())
+            .as("the coordinator loaded its __transaction_state partitions").isPositive();
+
         try (Admin admin = cluster.admin();
              KafkaConsumer<byte[], byte[]> consumer = cluster.consumer(Map.of(
                  ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed", ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"))) {
