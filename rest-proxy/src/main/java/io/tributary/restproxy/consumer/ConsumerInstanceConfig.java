@@ -20,6 +20,9 @@ import tools.jackson.databind.JsonNode;
  * @param fetchMinBytes     bytes a {@code GET .../records} waits for before answering (0: any record)
  * @param requestTimeoutMs  how long a {@code GET .../records} without {@code timeout} waits, ms; null for
  *                          the proxy's default
+ * @param isolationLevel    {@code read_committed} (only committed transactions' records, up to the last
+ *                          stable offset) or {@code read_uncommitted}; null for the proxy's {@code kafka.*}
+ *                          consumer settings, else Kafka's default, read_uncommitted (as Confluent's proxy)
  */
 public record ConsumerInstanceConfig(
         String name,
@@ -28,7 +31,8 @@ public record ConsumerInstanceConfig(
         boolean autoCommitEnable,
         long autoCommitIntervalMs,
         long fetchMinBytes,
-        Long requestTimeoutMs) {
+        Long requestTimeoutMs,
+        String isolationLevel) {
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,200}");
     private static final Set<String> OFFSET_RESETS = Set.of("earliest", "latest", "none");
@@ -68,8 +72,9 @@ public record ConsumerInstanceConfig(
         long interval = number(body, "auto.commit.interval.ms", 5000L, 1);
         long minBytes = number(body, "fetch.min.bytes", 0L, -1);
         Long requestTimeout = number(body, "consumer.request.timeout.ms", null, 0);
+        String isolation = io.tributary.restproxy.config.KafkaConsumerFactory.isolationLevel(text(body, "isolation.level"));
         return new ConsumerInstanceConfig(name, format, reset, autoCommitEnable, interval, Math.max(0, minBytes),
-            requestTimeout);
+            requestTimeout, isolation);
     }
 
     private static String text(JsonNode body, String field) {

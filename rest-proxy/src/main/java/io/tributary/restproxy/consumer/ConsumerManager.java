@@ -89,7 +89,7 @@ public class ConsumerManager {
                 throw new ConsumerInstanceExistsException();
             }
             created[0] = new ConsumerInstance(group, id, config,
-                consumers.member(login, group, "rest-proxy-" + id, config.autoOffsetReset()), clock,
+                consumers.member(login, group, "rest-proxy-" + id, config.autoOffsetReset(), config.isolationLevel()), clock,
                 properties.consumerBufferMaxBytes().toBytes(), timer);
             owners.put(k, login.principal());
             return created[0];

@@ -36,6 +36,8 @@ public class RecordStreamController {
             @Parameter(description = "where to start on partitions Last-Event-ID does not name: end (default) or "
                 + "beginning") @RequestParam(defaultValue = "end") String from,
             @Parameter(description = "json (default) or binary") @RequestParam(defaultValue = "json") String format,
+            @Parameter(description = "read_uncommitted (default) or read_committed: only committed transactions' "
+                + "records") @RequestParam(name = "isolation_level", required = false) String isolationLevel,
             @RequestHeader(name = "Last-Event-ID", required = false) String lastEventId) {
         RecordStreamer.Start start = switch (from.toLowerCase(Locale.ROOT)) {
             case "beginning", "earliest" -> RecordStreamer.Start.BEGINNING;
@@ -48,6 +50,12 @@ public class RecordStreamController {
         } catch (RestException e) {
             throw RestError.BAD_REQUEST.exception("format must be json or binary");
         }
-        return streamer.open(topic, start, lastEventId, embedded);
+        String isolation;
+        try {
+            isolation = io.tributary.restproxy.config.KafkaConsumerFactory.isolationLevel(isolationLevel);
+        } catch (RuntimeException e) {
+            throw RestError.BAD_REQUEST.exception("isolation_level must be read_committed or read_uncommitted");
+        }
+        return streamer.open(topic, start, lastEventId, embedded, isolation);
     }
 }

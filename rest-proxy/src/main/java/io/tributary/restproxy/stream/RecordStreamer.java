@@ -76,6 +76,14 @@ public class RecordStreamer {
      * @throws CapacityExceededException when {@code rest-proxy.max-streams} streams are open
      */
     public SseEmitter open(String topic, Start start, String lastEventId, EmbeddedFormat format) {
+        return open(topic, start, lastEventId, format, null);
+    }
+
+    /**
+     * As {@link #open(String, Start, String, EmbeddedFormat)}, reading with {@code isolationLevel}
+     * ({@code read_committed}: only committed transactions' records; null: the default).
+     */
+    public SseEmitter open(String topic, Start start, String lastEventId, EmbeddedFormat format, String isolationLevel) {
         int partitions = metadata.partitionCount(topic);
         StreamPositions positions = StreamPositions.parse(lastEventId);
         if (!streams.tryAcquire()) {
@@ -92,7 +100,7 @@ public class RecordStreamer {
         AtomicBoolean stopped = new AtomicBoolean();
         Thread thread = new Thread(() -> {
             try {
-                run(login, topic, partitions, start, positions, format, emitter, stopped);
+                run(login, topic, partitions, start, positions, format, isolationLevel, emitter, stopped);
             } finally {
                 streams.release();
                 running.remove(stopped);
@@ -109,13 +117,14 @@ public class RecordStreamer {
     }
 
     private void run(KafkaLogin login, String topic, int partitionCount,
-            Start start, StreamPositions positions, EmbeddedFormat format,
+            Start start, StreamPositions positions, EmbeddedFormat format, String isolationLevel,
             SseEmitter emitter, AtomicBoolean stopped) {
         List<TopicPartition> partitions = new ArrayList<>();
         for (int p = 0; p < partitionCount; p++) {
             partitions.add(new TopicPartition(topic, p));
         }
-        try (KafkaConsumer<byte[], byte[]> consumer = consumers.groupless(login, "rest-proxy-stream", "earliest")) {
+        try (KafkaConsumer<byte[], byte[]> consumer = consumers.groupless(login, "rest-proxy-stream", "earliest",
+                isolationLevel)) {
             consumer.assign(partitions);
             // A resumed position past the log end (the log was truncated or recreated) resumes at the end;
             // one before the log start is reset to the start by the consumer (auto.offset.reset=earliest).

@@ -153,6 +153,38 @@ class RecordStreamTest extends ProxyTestBase {
     }
 
     @Test
+    void aReadCommittedStreamShowsOnlyCommittedTransactions() throws Exception {
+        broker().createTopic("stream-transactions", 1);
+        try (org.apache.kafka.clients.producer.KafkaProducer<byte[], byte[]> producer =
+                 new org.apache.kafka.clients.producer.KafkaProducer<>(java.util.Map.of(
+                     org.apache.kafka.clients.producer.ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker().bootstrapServers(),
+                     org.apache.kafka.clients.producer.ProducerConfig.TRANSACTIONAL_ID_CONFIG, "stream-read-committed"),
+                 new org.apache.kafka.common.serialization.ByteArraySerializer(),
+                 new org.apache.kafka.common.serialization.ByteArraySerializer())) {
+            producer.initTransactions();
+            for (String value : List.of("kept", "dropped", "kept-too")) {
+                producer.beginTransaction();
+                producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>("stream-transactions",
+                    ("\"" + value + "\"").getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+                if (value.equals("dropped")) {
+                    producer.flush(); // written, then aborted
+                    producer.abortTransaction();
+                } else {
+                    producer.commitTransaction();
+                }
+            }
+        }
+        try (EventReader reader = open("/topics/stream-transactions/records/stream?from=beginning"
+                + "&isolation_level=read_committed", null)) {
+            assertThat(reader.next().data().get("value").asString()).isEqualTo("kept");
+            assertThat(reader.next().data().get("value").asString()).isEqualTo("kept-too");
+            assertThat(reader.events.poll(500, TimeUnit.MILLISECONDS)).as("no aborted record, no marker").isNull();
+        }
+        assertThat(http.get("/topics/stream-transactions/records/stream?isolation_level=maybe", "text/event-stream")
+            .status()).isEqualTo(400);
+    }
+
+    @Test
     void unknownTopicIs40401() {
         assertThat(http.get("/topics/stream-missing/records/stream", "text/event-stream").errorCode()).isEqualTo(40401);
     }
