@@ -34,7 +34,8 @@ record BenchmarkSettings(long records, int recordSize, int partitions, int round
                     + " positive and warmup-records not negative");
         }
         if (scenarios.isEmpty()) {
-            throw new IllegalArgumentException("benchmark.scenarios names no scenario (acks1, acksall, lz4, consume, roll)");
+            throw new IllegalArgumentException("benchmark.scenarios names no scenario (acks1, acksall, lz4, consume, roll, txn, "
+                + "consumecommitted)");
         }
     }
 

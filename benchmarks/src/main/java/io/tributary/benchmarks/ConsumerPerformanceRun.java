@@ -24,8 +24,12 @@ final class ConsumerPerformanceRun {
     /** Consumes {@code records} records of {@code topic} on {@code broker} in group {@code topic}-group. */
     RunResult run(BrokerUnderTest broker, Scenario scenario, int round, String topic, long records)
             throws IOException, InterruptedException {
-        List<String> args = List.of("--bootstrap-server", broker.bootstrap(), "--topic", topic, "--messages",
-                Long.toString(records), "--group", topic + "-group", "--timeout", "60000");
+        List<String> args = new java.util.ArrayList<>(List.of("--bootstrap-server", broker.bootstrap(), "--topic", topic,
+                "--messages", Long.toString(records), "--group", topic + "-group", "--timeout", "60000"));
+        if (!scenario.consumerProps().isEmpty()) {
+            args.add("--command-property");
+            scenario.consumerProps().forEach((k, v) -> args.add(k + "=" + v));
+        }
         PerfToolRun.Measured m = tool.run(broker, "org.apache.kafka.tools.ConsumerPerformance", args,
                 topic + "-" + broker.name() + "-consumer.out");
 

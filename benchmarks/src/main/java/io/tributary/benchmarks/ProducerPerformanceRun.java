@@ -23,6 +23,13 @@ final class ProducerPerformanceRun {
                 "--record-size", Integer.toString(settings.recordSize()), "--throughput", "-1",
                 "--bootstrap-server", broker.bootstrap(), "--command-property"));
         scenario.producerProps().forEach((k, v) -> args.add(k + "=" + v));
+        if (scenario.producerProps().isEmpty()) {
+            args.remove(args.size() - 1); // no --command-property without a property
+        }
+        if (scenario.transactionDurationMs() > 0) {
+            args.addAll(List.of("--transactional-id", topic + "-" + broker.name() + "-txn",
+                    "--transaction-duration-ms", Long.toString(scenario.transactionDurationMs())));
+        }
         PerfToolRun.Measured m = tool.run(broker, "org.apache.kafka.tools.ProducerPerformance", args,
                 topic + "-" + broker.name() + ".out");
 

@@ -11,19 +11,27 @@ import java.util.Map;
  *                      consumer scenario, those of the unmeasured run that fills the topic
  * @param consume       whether ConsumerPerformance is measured (after filling the topic) rather than the producer
  * @param topicConfigs  configs of the scenario's topic (e.g. {@code segment.bytes}), on both brokers
+ * @param transactionDurationMs for a transactional producer ({@code --transaction-duration-ms}: one
+ *                      transaction per this many ms, committed), else 0
+ * @param consumerProps consumer settings given to ConsumerPerformance ({@code isolation.level})
  */
-record Scenario(String name, Map<String, String> producerProps, boolean consume, Map<String, String> topicConfigs) {
+record Scenario(String name, Map<String, String> producerProps, boolean consume, Map<String, String> topicConfigs,
+                long transactionDurationMs, Map<String, String> consumerProps) {
 
     /**
      * The scenarios by name: {@code acks1}, {@code acksall}, {@code lz4} (acks=all, lz4, linger 5 ms),
      * {@code consume} (a consumer group member reading what acks=1 wrote), and {@code roll} (acks=1 to a
      * topic with {@code segment.bytes=1048576}, the smallest Kafka allows: a segment roll every 1 MiB per
-     * partition, so the produce latency includes the rolls).
+     * partition, so the produce latency includes the rolls), {@code txn} (a transactional producer
+     * committing every 100 ms, as {@code --transactional-id} and {@code --transaction-duration-ms 100}),
+     * and {@code consumecommitted} (a read_committed group member reading what {@code txn} wrote).
      */
     static Scenario named(String name) {
         Map<String, String> props = new LinkedHashMap<>();
         boolean consume = false;
         Map<String, String> topicConfigs = Map.of();
+        long transactionDurationMs = 0;
+        Map<String, String> consumerProps = Map.of();
         switch (name) {
             case "acks1" -> props.put("acks", "1");
             case "acksall" -> props.put("acks", "all");
@@ -40,10 +48,16 @@ record Scenario(String name, Map<String, String> producerProps, boolean consume,
                 props.put("acks", "1");
                 topicConfigs = Map.of("segment.bytes", "1048576");
             }
-            default -> throw new IllegalArgumentException(
-                    "unknown scenario '" + name + "', expected acks1, acksall, lz4, consume or roll");
+            case "txn" -> transactionDurationMs = 100;
+            case "consumecommitted" -> {
+                transactionDurationMs = 100;
+                consume = true;
+                consumerProps = Map.of("isolation.level", "read_committed");
+            }
+            default -> throw new IllegalArgumentException("unknown scenario '" + name
+                    + "', expected acks1, acksall, lz4, consume, roll, txn or consumecommitted");
         }
-        return new Scenario(name, Map.copyOf(props), consume, topicConfigs);
+        return new Scenario(name, Map.copyOf(props), consume, topicConfigs, transactionDurationMs, consumerProps);
     }
 
     /** The settings as {@code key=value} words, in a stable order. */
@@ -52,6 +66,11 @@ record Scenario(String name, Map<String, String> producerProps, boolean consume,
                 .map(e -> e.getKey() + "=" + e.getValue()).toList());
         String topic = topicConfigs.isEmpty() ? "" : ", topic " + String.join(" ", topicConfigs.entrySet().stream()
                 .sorted(Map.Entry.comparingByKey()).map(e -> e.getKey() + "=" + e.getValue()).toList());
-        return (consume ? "ConsumerPerformance, one group member, topic filled with " + producer : producer) + topic;
+        String txn = transactionDurationMs > 0 ? (producer.isEmpty() ? "" : " ") + "transactional, one commit per "
+                + transactionDurationMs + " ms" : "";
+        String consumer = consumerProps.isEmpty() ? "" : " " + String.join(" ", consumerProps.entrySet().stream()
+                .sorted(Map.Entry.comparingByKey()).map(e -> e.getKey() + "=" + e.getValue()).toList());
+        return (consume ? "ConsumerPerformance, one group member" + consumer + ", topic filled with " + producer + txn
+                : producer + txn) + topic;
     }
 }
