@@ -61,7 +61,7 @@ public class PartitionReader {
     private final Semaphore permits;
     private final Callers callers;
     /** A consumer between reads and the login it was made for. */
-    private record IdleConsumer(KafkaLogin login, KafkaConsumer<byte[], byte[]> consumer) {
+    private record IdleConsumer(KafkaLogin login, String isolationLevel, KafkaConsumer<byte[], byte[]> consumer) {
     }
 
     /**
@@ -122,6 +122,16 @@ public class PartitionReader {
      */
     public CompletableFuture<List<ConsumerRecord<byte[], byte[]>>> read(TopicPartition tp, long offset, int count,
             long maxBytes, long timeoutMs) {
+        return read(tp, offset, count, maxBytes, timeoutMs, null);
+    }
+
+    /**
+     * As {@link #read(TopicPartition, long, int, long, long)}, with {@code isolationLevel}
+     * ({@code read_committed}: only committed transactions' records, up to the last stable offset;
+     * null: the default, read_uncommitted).
+     */
+    public CompletableFuture<List<ConsumerRecord<byte[], byte[]>>> read(TopicPartition tp, long offset, int count,
+            long maxBytes, long timeoutMs, String isolationLevel) {
         PartitionOffsets range = offsets(tp);
         if (offset < range.beginningOffset() || offset > range.endOffset()) {
             throw new InvalidArgumentException("Offset " + offset + " of " + tp + " is outside its records ["
@@ -135,7 +145,8 @@ public class PartitionReader {
         try {
             executor.execute(() -> {
                 try {
-                    result.complete(readWithPooledConsumer(login, tp, offset, count, maxBytes, waitMs, result));
+                    result.complete(readWithPooledConsumer(login, isolationLevel, tp, offset, count, maxBytes, waitMs,
+                        result));
                 } catch (RuntimeException e) {
                     result.completeExceptionally(e);
                 }
@@ -148,13 +159,13 @@ public class PartitionReader {
     }
 
     /** Polls until a record arrives, the wait is over, or {@code request} is cancelled (its client went away). */
-    private List<ConsumerRecord<byte[], byte[]>> readWithPooledConsumer(KafkaLogin login, TopicPartition tp,
-            long offset, int count, long maxBytes, long waitMs, CompletableFuture<?> request) {
-        KafkaConsumer<byte[], byte[]> consumer = borrowIdle(login);
+    private List<ConsumerRecord<byte[], byte[]>> readWithPooledConsumer(KafkaLogin login, String isolationLevel,
+            TopicPartition tp, long offset, int count, long maxBytes, long waitMs, CompletableFuture<?> request) {
+        KafkaConsumer<byte[], byte[]> consumer = borrowIdle(login, isolationLevel);
         boolean healthy = true;
         try {
             if (consumer == null) {
-                consumer = consumers.groupless(login, "rest-proxy-partition-reader", "none");
+                consumer = consumers.groupless(login, "rest-proxy-partition-reader", "none", isolationLevel);
             }
             consumer.assign(List.of(tp));
             consumer.seek(tp, offset);
@@ -181,7 +192,7 @@ public class PartitionReader {
             if (consumer != null) {
                 if (healthy) {
                     consumer.unsubscribe();
-                    returnIdle(login, consumer);
+                    returnIdle(login, isolationLevel, consumer);
                 } else {
                     consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
                 }
@@ -190,12 +201,12 @@ public class PartitionReader {
         }
     }
 
-    /** The most recently returned idle consumer made for {@code login}, or null. */
-    private KafkaConsumer<byte[], byte[]> borrowIdle(KafkaLogin login) {
+    /** The most recently returned idle consumer made for {@code login} and the isolation level, or null. */
+    private KafkaConsumer<byte[], byte[]> borrowIdle(KafkaLogin login, String isolationLevel) {
         synchronized (idle) {
             for (Iterator<IdleConsumer> it = idle.descendingIterator(); it.hasNext(); ) {
                 IdleConsumer candidate = it.next();
-                if (candidate.login().equals(login)) {
+                if (candidate.login().equals(login) && java.util.Objects.equals(candidate.isolationLevel(), isolationLevel)) {
                     it.remove();
                     return candidate.consumer();
                 }
@@ -205,10 +216,10 @@ public class PartitionReader {
     }
 
     /** Keeps {@code consumer} for the login's next read, closing the oldest idle one past the pool size. */
-    private void returnIdle(KafkaLogin login, KafkaConsumer<byte[], byte[]> consumer) {
+    private void returnIdle(KafkaLogin login, String isolationLevel, KafkaConsumer<byte[], byte[]> consumer) {
         IdleConsumer evicted = null;
         synchronized (idle) {
-            idle.addLast(new IdleConsumer(login, consumer));
+            idle.addLast(new IdleConsumer(login, isolationLevel, consumer));
             if (idle.size() > poolSize) {
                 evicted = idle.removeFirst();
             }

@@ -73,8 +73,16 @@ public class PartitionRecordsController {
             @RequestParam(name = "max_bytes", required = false) Long maxBytes,
             @Parameter(description = "longest wait for a record, ms") @RequestParam(required = false) Long timeout,
             @Parameter(description = "json or binary") @RequestParam(required = false) String format,
+            @Parameter(description = "read_uncommitted (default) or read_committed: only committed transactions' "
+                + "records") @RequestParam(name = "isolation_level", required = false) String isolationLevel,
             @RequestHeader(name = "Accept", required = false) String accept) {
         EmbeddedFormat embedded = format(format, accept);
+        String isolation;
+        try {
+            isolation = io.tributary.restproxy.config.KafkaConsumerFactory.isolationLevel(isolationLevel);
+        } catch (RuntimeException e) {
+            throw RestError.BAD_REQUEST.exception("isolation_level must be read_committed or read_uncommitted");
+        }
         if ((offset == null) == (timestamp == null)) {
             throw RestError.BAD_REQUEST.exception("Give either offset or timestamp");
         }
@@ -89,7 +97,7 @@ public class PartitionRecordsController {
         long timeoutMs = LongPoll.waitMs(timeout, properties.consumerRequestTimeout().toMillis(),
             properties.consumerRequestMaxTimeout().toMillis());
         long max = maxBytes != null && maxBytes > 0 ? maxBytes : properties.consumerRequestMaxBytes().toBytes();
-        return LongPoll.of(reader.read(tp, start, count, max, timeoutMs), timeoutMs, records -> {
+        return LongPoll.of(reader.read(tp, start, count, max, timeoutMs, isolation), timeoutMs, records -> {
             metrics.consumed("partition-read", records.size(), records.stream().mapToLong(RecordMetrics::size).sum());
             return ResponseEntity.ok().contentType(embedded.mediaType())
                 .body(records.stream().map(record -> RecordView.of(record, embedded, mapper)).toList());

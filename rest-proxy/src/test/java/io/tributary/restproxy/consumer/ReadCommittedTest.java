@@ -20,7 +20,8 @@ import tools.jackson.databind.JsonNode;
  * Consumer instances read with the {@code isolation.level} their create request gives (KIP-98):
  * {@code read_committed} gets only committed transactions' records, the default
  * ({@code read_uncommitted}, as Confluent's proxy and Kafka) gets aborted ones too, and no instance
- * ever gets a transaction marker as a record.
+ * ever gets a transaction marker as a record. Stateless partition reads take
+ * {@code isolation_level} the same way.
  */
 class ReadCommittedTest extends ProxyTestBase {
 
@@ -81,5 +82,24 @@ class ReadCommittedTest extends ProxyTestBase {
             "{\"isolation.level\":\"read_some\"}");
         assertThat(response.errorCode()).isEqualTo(42204);
         assertThat(response.text()).contains("read_committed");
+    }
+
+    @Test
+    void aStatelessReadTakesTheIsolationLevelToo() {
+        Response committed = http.get("/topics/" + TOPIC + "/partitions/0/records?offset=0&count=10&format=json"
+            + "&isolation_level=read_committed&timeout=2000", JSON);
+        Response all = http.get("/topics/" + TOPIC + "/partitions/0/records?offset=0&count=10&format=json&timeout=2000",
+            JSON);
+        assertThat(values(committed)).containsExactly("committed-1", "committed-2");
+        assertThat(values(all)).containsExactly("committed-1", "aborted", "committed-2");
+        assertThat(http.get("/topics/" + TOPIC + "/partitions/0/records?offset=0&isolation_level=x", JSON).status())
+            .isEqualTo(400);
+    }
+
+    private static List<String> values(Response response) {
+        assertThat(response.status()).as(response.text()).isEqualTo(200);
+        List<String> values = new java.util.ArrayList<>();
+        response.body().forEach(r -> values.add(r.get("value").asString()));
+        return values;
     }
 }
