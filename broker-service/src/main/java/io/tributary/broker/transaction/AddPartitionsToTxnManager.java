@@ -77,7 +77,14 @@ public final class AddPartitionsToTxnManager implements Closeable {
             queue.add(pending);
             if (!flushScheduled) {
                 flushScheduled = true;
-                thread.execute(this::flush);
+                try {
+                    thread.execute(this::flush);
+                } catch (java.util.concurrent.RejectedExecutionException e) {
+                    // Closing: nothing will send, so nothing waits.
+                    flushScheduled = false;
+                    queue.forEach(p -> p.result().complete(all(p.partitions(), Errors.NETWORK_EXCEPTION)));
+                    queue.clear();
+                }
             }
         }
 
@@ -171,6 +178,7 @@ public final class AddPartitionsToTxnManager implements Closeable {
     private final IntFunction<Optional<Node>> nodeOf;
     private final IntFunction<BrokerBlockingSender> connect;
     private final Map<Integer, Destination> destinations = new ConcurrentHashMap<>();
+    private volatile boolean closed;
     private final TransactionMetrics metrics;
     private final org.apache.kafka.common.utils.Time time;
 
@@ -219,6 +227,9 @@ public final class AddPartitionsToTxnManager implements Closeable {
             return CompletableFuture.completedFuture(forProducer(
                 coordinator.verifyPartitions(transactionalId, producerId, producerEpoch, list), abortableSupported));
         }
+        if (closed) {
+            return CompletableFuture.completedFuture(all(list, Errors.NETWORK_EXCEPTION));
+        }
         CompletableFuture<Map<TopicPartition, Errors>> result = new CompletableFuture<>();
         destinations.computeIfAbsent(coordinatorId.getAsInt(), Destination::new)
             .enqueue(new Pending(transactionalId, producerId, producerEpoch, list, abortableSupported, result));
@@ -248,6 +259,7 @@ public final class AddPartitionsToTxnManager implements Closeable {
 
     @Override
     public void close() {
+        closed = true;
         destinations.values().forEach(Destination::close);
         destinations.clear();
     }

@@ -196,8 +196,8 @@ public final class TransactionCoordinator {
      * AddPartitionsToTxn with {@code VerifyOnly} (v4+, from a partition leader; KIP-890 part 1):
      * whether each partition is in the producer's ongoing transaction, without adding any. Answers
      * from memory, so it never waits. Every partition gets the same error when the producer does
-     * not match (INVALID_PRODUCER_ID_MAPPING, PRODUCER_FENCED), the transaction is ending
-     * (CONCURRENT_TRANSACTIONS) or this broker does not serve the id (NOT_COORDINATOR,
+     * not match (INVALID_PRODUCER_ID_MAPPING, PRODUCER_FENCED), the transaction is ending or a change
+     * of the id is being written (CONCURRENT_TRANSACTIONS) or this broker does not serve the id (NOT_COORDINATOR,
      * COORDINATOR_LOAD_IN_PROGRESS); otherwise NONE for a partition in the transaction and
      * TRANSACTION_ABORTABLE for one that is not, as Kafka answers.
      */
@@ -208,8 +208,9 @@ public final class TransactionCoordinator {
         if (checked.isEmpty()) {
             error = producerError(transactionalId, producerId, producerEpoch);
         } else if (checked.get().state() == TransactionState.PREPARE_COMMIT
-                || checked.get().state() == TransactionState.PREPARE_ABORT) {
-            error = Errors.CONCURRENT_TRANSACTIONS;
+                || checked.get().state() == TransactionState.PREPARE_ABORT
+                || state.isWriteInFlight(transactionalId)) {
+            error = Errors.CONCURRENT_TRANSACTIONS; // ending, or changing (Kafka's pendingTransitionInProgress)
         }
         Map<TopicPartition, Errors> errors = new LinkedHashMap<>();
         for (TopicPartition tp : partitions) {

@@ -115,6 +115,11 @@ public final class TransactionStateManager {
         return load == null || !load.loaded ? OptionalInt.empty() : OptionalInt.of(load.coordinatorEpoch);
     }
 
+    /** Whether a write of the id's metadata is in flight (its next state is not current yet). */
+    public synchronized boolean isWriteInFlight(String transactionalId) {
+        return writesInFlight.contains(transactionalId);
+    }
+
     /** The id's current metadata, if this broker has it loaded. */
     public Optional<TransactionMetadata> get(String transactionalId) {
         return Optional.ofNullable(transactions.get(transactionalId));

@@ -268,6 +268,14 @@ class TransactionCoordinatorTest {
         assertThat(c.verifyPartitions(ID, 999, (short) 0, List.of(A0))).containsEntry(A0, Errors.INVALID_PRODUCER_ID_MAPPING);
         assertThat(c.verifyPartitions("", 1000, (short) 0, List.of(A0))).containsEntry(A0, Errors.INVALID_REQUEST);
 
+        coordinatorLog.holdAppends();
+        CompletableFuture<Errors> adding = c.addPartitions(ID, 1000, (short) 0, Set.of(B1));
+        assertThat(c.verifyPartitions(ID, 1000, (short) 0, List.of(A0))).as("while a change of the id is written")
+            .containsEntry(A0, Errors.CONCURRENT_TRANSACTIONS);
+        coordinatorLog.releaseAppends();
+        assertThat(adding.join()).isEqualTo(Errors.NONE);
+        assertThat(c.verifyPartitions(ID, 1000, (short) 0, List.of(B1))).containsEntry(B1, Errors.NONE);
+
         markersWrittenAtOnce = false;
         c.endTransaction(ID, 1000, (short) 0, true).join();
         assertThat(c.verifyPartitions(ID, 1000, (short) 0, List.of(A0))).as("while its markers are written")
