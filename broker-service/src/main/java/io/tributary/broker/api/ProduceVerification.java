@@ -75,13 +75,13 @@ final class ProduceVerification {
         short epoch = epochs.iterator().next();
         Map<TopicPartition, VerificationGuard> guards = new HashMap<>();
         Map<TopicPartition, ProduceResult> refused = new LinkedHashMap<>();
-        Map<TopicPartition, VerificationGuard> toVerify = new LinkedHashMap<>();
+        java.util.List<TopicPartition> toVerify = new java.util.ArrayList<>();
         firstSequences.forEach((tp, sequence) -> {
             try {
                 VerificationGuard guard = replicaManager.maybeStartTransactionVerification(tp, producerId, sequence, epoch);
                 guards.put(tp, guard);
                 if (guard != VerificationGuard.SENTINEL) {
-                    toVerify.put(tp, guard);
+                    toVerify.add(tp);
                 }
             } catch (ApiException e) {
                 refused.put(tp, ProduceResult.error(Errors.forException(e), e.getMessage()));
@@ -91,7 +91,7 @@ final class ProduceVerification {
             return appendRest(timeoutMs, acks, entries, guards, refused);
         }
         CompletableFuture<Map<TopicPartition, Errors>> verified = verifier.verifyTransaction(transactionalId, producerId,
-            epoch, toVerify.keySet(), abortableSupported);
+            epoch, toVerify, abortableSupported);
         java.util.function.Function<Map<TopicPartition, Errors>, CompletableFuture<Map<TopicPartition, ProduceResult>>>
             then = unverified -> {
                 unverified.forEach((tp, error) -> refused.put(tp, forProducer(error)));

@@ -106,11 +106,8 @@ class ConsumeTransformProduceCrashTest {
     }
 
     private Process startApp(TestBroker broker, int instance) throws IOException {
-        List<String> command = new ArrayList<>(TestJvm.javaCommand());
-        command.addAll(List.of("-Xmx128m", "-cp", System.getProperty("java.class.path"), TransformApp.class.getName(),
-            broker.bootstrapServers(), IN, OUT, GROUP, "crash-transformer-0", "100"));
-        return new ProcessBuilder(command).redirectErrorStream(true)
-            .redirectOutput(dir.resolve("app-" + instance + ".log").toFile()).start();
+        return TestJvm.startMain(TransformApp.class, "128m", dir.resolve("app-" + instance + ".log"),
+            broker.bootstrapServers(), IN, OUT, GROUP, "crash-transformer-0", "100");
     }
 
     private static long committed(Admin admin) throws Exception {

@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -108,11 +107,8 @@ class StreamsExactlyOnceCrashTest {
     }
 
     private Process startApp(TestBroker broker, int instance) throws IOException {
-        List<String> command = new ArrayList<>(TestJvm.javaCommand());
-        command.addAll(List.of("-Xmx192m", "-cp", System.getProperty("java.class.path"), WordCountApp.class.getName(),
-            broker.bootstrapServers(), "word-count-crash", dir.resolve("streams-state").toString()));
-        return new ProcessBuilder(command).redirectErrorStream(true)
-            .redirectOutput(dir.resolve("streams-" + instance + ".log").toFile()).start();
+        return TestJvm.startMain(WordCountApp.class, "192m", dir.resolve("streams-" + instance + ".log"),
+            broker.bootstrapServers(), "word-count-crash", dir.resolve("streams-state").toString());
     }
 
     private static byte[] bytes(String s) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.tributary.broker.testing.TestBroker;
+import io.tributary.broker.testing.WordCountApp;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,13 +22,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.kstream.Consumed;
-import org.apache.kafka.streams.kstream.Grouped;
-import org.apache.kafka.streams.kstream.Materialized;
-import org.apache.kafka.streams.kstream.Produced;
-import org.apache.kafka.streams.state.Stores;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -76,24 +70,11 @@ class StreamsExactlyOnceTest {
             }
         }
 
-        StreamsBuilder builder = new StreamsBuilder();
-        builder.stream("lines", Consumed.with(Serdes.String(), Serdes.String()))
-            .flatMapValues(line -> Arrays.asList(line.split(" ")))
-            .groupBy((key, word) -> word, Grouped.with(Serdes.String(), Serdes.String()))
-            .count(Materialized.<String, Long>as(Stores.inMemoryKeyValueStore("counts"))
-                .withKeySerde(Serdes.String()).withValueSerde(Serdes.Long()))
-            .toStream().to("word-counts", Produced.with(Serdes.String(), Serdes.Long()));
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "word-count-eos");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
-        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
-        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
-        props.put(StreamsConfig.STATE_DIR_CONFIG, dir.resolve("streams").toString());
-        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+        Properties props = WordCountApp.properties(broker.bootstrapServers(), "word-count-eos",
+            dir.resolve("streams").toString());
 
         Map<String, Long> latest = new HashMap<>();
-        try (KafkaStreams streams = new KafkaStreams(builder.build(), props);
+        try (KafkaStreams streams = new KafkaStreams(WordCountApp.topology(), props);
              KafkaConsumer<byte[], byte[]> output = broker.consumer(Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG,
                  "read_committed", ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
                  ConsumerConfig.GROUP_ID_CONFIG, "word-count-reader"))) {

@@ -38,4 +38,16 @@ public final class TestJvm {
     public static List<String> toolFlags() {
         return flags().stream().map(f -> "-J" + f).toList();
     }
+
+    /**
+     * Starts {@code mainClass} of the test classpath in its own JVM with a heap of {@code heap}
+     * (e.g. {@code 128m}), its stdout and stderr going to {@code output}; the caller stops it.
+     */
+    public static Process startMain(Class<?> mainClass, String heap, java.nio.file.Path output, String... args)
+            throws java.io.IOException {
+        List<String> command = javaCommand();
+        command.addAll(List.of("-Xmx" + heap, "-cp", System.getProperty("java.class.path"), mainClass.getName()));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+    }
 }
