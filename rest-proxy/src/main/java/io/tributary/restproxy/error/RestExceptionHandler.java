@@ -56,6 +56,7 @@ public class RestExceptionHandler {
         Map.entry(ConsumerGroupNotEmptyException.class, RestError.CONFLICT),
         Map.entry(InvalidArgumentException.class, RestError.BAD_REQUEST),
         Map.entry(InvalidConsumerConfigException.class, RestError.INVALID_CONSUMER_CONFIG),
+        Map.entry(IdempotencyKeyReusedException.class, RestError.UNPROCESSABLE_ENTITY),
         Map.entry(OperationTimeoutException.class, RestError.KAFKA_RETRIABLE_ERROR),
         Map.entry(CapacityExceededException.class, RestError.SERVICE_UNAVAILABLE));
 

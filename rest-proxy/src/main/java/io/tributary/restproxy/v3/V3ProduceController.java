@@ -14,9 +14,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -40,7 +38,6 @@ import tools.jackson.databind.node.ObjectNode;
 @Tag(name = "Produce (v3)", description = "Confluent REST Proxy API v3 produce, single, streamed and batched")
 public class V3ProduceController {
 
-    private static final int MAX_BATCH = 1000;
     /** Records sent ahead of the oldest unanswered one in a stream. */
     private static final int MAX_IN_FLIGHT = 1000;
 
@@ -100,20 +97,8 @@ public class V3ProduceController {
             @RequestBody JsonNode body) {
         admin.checkCluster(clusterId);
         int partitions = produceService.checkTopic(topic, null);
-        JsonNode entries = body.get("entries");
-        if (entries == null || !entries.isArray() || entries.isEmpty() || entries.size() > MAX_BATCH) {
-            throw RestError.BAD_REQUEST.exception("entries must be an array of 1 to " + MAX_BATCH + " records");
-        }
-        // The whole batch is checked before any record is sent: a 400 means nothing was written.
-        List<String> ids = new ArrayList<>();
-        Set<String> seen = new HashSet<>();
-        for (JsonNode entry : entries) {
-            JsonNode id = entry.isObject() ? entry.get("id") : null;
-            if (id == null || !id.isValueNode() || id.isNull() || !seen.add(id.asString())) {
-                throw RestError.BAD_REQUEST.exception("every entry must be an object with a unique \"id\"");
-            }
-            ids.add(id.asString());
-        }
+        JsonNode entries = V3BatchEntries.entries(body);
+        List<String> ids = V3BatchEntries.ids(entries);
         List<CompletableFuture<ObjectNode>> results = new ArrayList<>();
         for (JsonNode entry : entries) {
             results.add(produceOne(clusterId, topic, partitions, entry));

@@ -40,12 +40,14 @@ class KafkaKnowsNoHttpTest {
     /**
      * The classes of the feature packages that read or write HTTP themselves: controllers and,
      * beside them, the v2 produce answer (its per-record error code), the v3 record codec (errors
-     * of the request body) and links (from the current request), the Server-Sent Events writer,
+     * of the request body) and links (from the current request), the batch bodies' entries (their
+ * 400s), the Server-Sent Events writer,
      * and the OpenAPI document's error bodies.
      */
     private static final DescribedPredicate<JavaClass> WEB_LAYER = controllers()
         .or(belongToAnyOf(PartitionOffset.class, RecordStreamer.class, OpenApiConfiguration.class))
-        .or(named("io.tributary.restproxy.v3.V3RecordCodec", "io.tributary.restproxy.v3.V3Links"))
+        .or(named("io.tributary.restproxy.v3.V3RecordCodec", "io.tributary.restproxy.v3.V3Links",
+            "io.tributary.restproxy.v3.V3BatchEntries"))
         .as("in the web layer");
 
     private static JavaClasses classes;
@@ -58,7 +60,7 @@ class KafkaKnowsNoHttpTest {
 
     @Test
     void kafkaFacingClassesDoNotDependOnHttp() {
-        noClasses().that(resideInAnyPackage("..restproxy.config..", "..restproxy.consumer..", "..restproxy.metadata..",
+        noClasses().that(resideInAnyPackage("..restproxy.atomic..", "..restproxy.config..", "..restproxy.consumer..", "..restproxy.metadata..",
                 "..restproxy.produce..", "..restproxy.search..", "..restproxy.simple..", "..restproxy.stream..",
                 "..restproxy.v3..").and(not(WEB_LAYER)))
             .should().dependOnClassesThat(HTTP)

@@ -3,6 +3,7 @@ package io.tributary.restproxy.forwarding;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.restproxy.RestProxyApplication;
+import io.tributary.restproxy.testing.AtomicBodies;
 import io.tributary.restproxy.testing.BrokerFixture;
 import io.tributary.restproxy.testing.HttpJson;
 import io.tributary.restproxy.testing.HttpJson.Response;
@@ -103,6 +104,61 @@ class TwoReplicasTest {
 
         assertThat(throughB.status()).as(throughB.text()).isEqualTo(200);
         assertThat(onA.delete().status()).isEqualTo(204);
+    }
+
+    @Test
+    void anIdempotencyKeyCommittedThroughOneReplicaIsReplayedByTheOther() {
+        BrokerFixture.get().createTopic("two-replicas-atomic", 2);
+        String cluster = a.get("/v3/clusters").body().get("data").get(0).get("cluster_id").asString();
+        String body = AtomicBodies.entries(List.of("k1-a", "k1-b"), java.util.Arrays.asList(0, 1));
+
+        Response first = AtomicBodies.post(a, cluster, "two-replicas-atomic", "key-1", body);
+        Response retry = AtomicBodies.post(b, cluster, "two-replicas-atomic", "key-1", body);
+
+        assertThat(first.status()).as(first.text()).isEqualTo(200);
+        assertThat(retry.status()).as(retry.text()).isEqualTo(200);
+        assertThat(retry.header("Idempotent-Replayed")).isEqualTo("true");
+        assertThat(AtomicBodies.offsets(retry)).isEqualTo(AtomicBodies.offsets(first));
+        assertThat(BrokerFixture.get().records("two-replicas-atomic", true)).extracting(BrokerFixture.StoredRecord::value)
+            .containsExactlyInAnyOrder("k1-a", "k1-b");
+    }
+
+    @Test
+    void theSameKeysSentToBothReplicasAtOnceAreWrittenOnce() throws Exception {
+        BrokerFixture.get().createTopic("two-replicas-racing", 3);
+        String cluster = a.get("/v3/clusters").body().get("data").get(0).get("cluster_id").asString();
+        int keys = 6;
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2 * keys);
+        try {
+            List<java.util.concurrent.Future<Response>> answers = new java.util.ArrayList<>();
+            for (int k = 0; k < keys; k++) {
+                String body = AtomicBodies.entries(List.of("race-" + k + "-a", "race-" + k + "-b"),
+                    java.util.Arrays.asList(null, null));
+                String key = "race-" + k;
+                for (HttpJson replica : List.of(a, b)) {
+                    answers.add(pool.submit(() -> AtomicBodies.postUntilSettled(replica, cluster, "two-replicas-racing",
+                        key, body)));
+                }
+            }
+            for (int k = 0; k < keys; k++) {
+                Response onA = answers.get(2 * k).get();
+                Response onB = answers.get(2 * k + 1).get();
+                assertThat(onA.status()).as(onA.text()).isEqualTo(200);
+                assertThat(onB.status()).as(onB.text()).isEqualTo(200);
+                assertThat(AtomicBodies.offsets(onA)).as("key race-" + k).isEqualTo(AtomicBodies.offsets(onB));
+                assertThat(java.util.Arrays.asList(onA.header("Idempotent-Replayed"), onB.header("Idempotent-Replayed")))
+                    .as("one of the two wrote").contains((String) null);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        List<String> expected = new java.util.ArrayList<>();
+        for (int k = 0; k < keys; k++) {
+            expected.add("race-" + k + "-a");
+            expected.add("race-" + k + "-b");
+        }
+        assertThat(BrokerFixture.get().records("two-replicas-racing", true)).extracting(BrokerFixture.StoredRecord::value)
+            .containsExactlyInAnyOrderElementsOf(expected);
     }
 
     private static ConfigurableApplicationContext replica(BrokerFixture broker, String id, int port, int peerPort) {

@@ -205,6 +205,37 @@ public final class BrokerFixture implements AutoCloseable {
         }
     }
 
+    /** A record as read back: where it is and its value as UTF-8. */
+    public record StoredRecord(int partition, long offset, String value) {
+    }
+
+    /**
+     * Every record of every partition of {@code topic} up to its end (the last stable offset when
+     * {@code readCommitted}), ordered by partition and offset, read as the internal listener's super user.
+     */
+    public List<StoredRecord> records(String topic, boolean readCommitted) {
+        Map<String, Object> settings = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, internalServers,
+            ConsumerConfig.ISOLATION_LEVEL_CONFIG, readCommitted ? "read_committed" : "read_uncommitted");
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(settings, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                .map(info -> new TopicPartition(topic, info.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+            List<StoredRecord> records = new ArrayList<>();
+            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < ends.get(tp))) {
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
+                    records.add(new StoredRecord(record.partition(), record.offset(),
+                        record.value() == null ? null : new String(record.value(), StandardCharsets.UTF_8)));
+                }
+            }
+            records.sort(java.util.Comparator.comparingInt(StoredRecord::partition)
+                .thenComparingLong(StoredRecord::offset));
+            return records;
+        }
+    }
+
     /** A new Admin client for the broker; close it. */
     public Admin admin() {
         return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, internalServers));
