@@ -1,4 +1,4 @@
-// Hash router: #/ overview, #/topics, #/topics/<name>. Each page module exports render(view, params)
+// Hash router: #/ overview, #/topics, #/topics/<name>, #/groups, #/transactions. Each page module exports render(view, params)
 // and builds its content into the view element; a failing page shows its error, never a blank page.
 import { errorBox, h } from './dom.js';
 import * as overview from './pages/overview.js';
@@ -7,6 +7,7 @@ import * as groups from './pages/groups.js';
 import * as groupDetail from './pages/group-detail.js';
 import * as topicDetail from './pages/topic-detail.js';
 import * as messages from './pages/messages.js';
+import * as transactions from './pages/transactions.js';
 import { session } from './session.js';
 
 const routes = [
@@ -16,6 +17,7 @@ const routes = [
   { pattern: /^\/topics\/(.+)$/, page: topicDetail, nav: 'topics' },
   { pattern: /^\/groups\/?$/, page: groups, nav: 'groups' },
   { pattern: /^\/groups\/(.+)$/, page: groupDetail, nav: 'groups' },
+  { pattern: /^\/transactions\/?$/, page: transactions, nav: 'transactions' },
 ];
 
 let current = 0;

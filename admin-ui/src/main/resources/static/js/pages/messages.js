@@ -88,6 +88,10 @@ export async function render([name]) {
   };
   from.addEventListener('change', showPositionFields);
   showPositionFields();
+  // Read committed: transactions' records only once committed, aborted ones never (markers never show).
+  const committed = h('input', { id: 'msg-committed', type: 'checkbox' });
+  const committedField = h('div', { class: 'field check' }, h('label', { for: 'msg-committed' }, committed,
+    ' Committed only'), h('small', {}, 'read_committed: skips aborted and open transactions'));
 
   const list = h('ol', { id: 'messages', class: 'messages', 'aria-label': 'Messages' });
   const range = h('p', { id: 'msg-range', class: 'range', 'aria-live': 'polite' });
@@ -105,7 +109,8 @@ export async function render([name]) {
     next.disabled = true;
     try {
       const which = partition.value === 'all' ? { partitions: 'all' } : { partition: partition.value };
-      const result = await messagesApi.page(name, { ...which, count: PAGE_SIZE, ...params });
+      const result = await messagesApi.page(name, { ...which, count: PAGE_SIZE, committed: committed.checked,
+        ...params });
       if (token !== loadToken) return;
       page = result;
       browseMessage.replaceChildren();
@@ -158,7 +163,7 @@ export async function render([name]) {
       }
     } },
   field('msg-partition', 'Partition', partition), field('msg-from', 'Start at', from), offsetField, timeField,
-  h('div', { class: 'field' }, h('button', { type: 'submit', id: 'msg-load' }, 'Show messages')));
+  committedField, h('div', { class: 'field' }, h('button', { type: 'submit', id: 'msg-load' }, 'Show messages')));
   prev.addEventListener('click', () => page && load(page.partitions
     ? { from: 'before', cursor: page.previousCursor } : { from: 'offset', offset: page.previousOffset }));
   next.addEventListener('click', () => page && load(page.partitions
@@ -277,7 +282,7 @@ export async function render([name]) {
     tailStatus.textContent = 'Connecting…';
     tailStart.disabled = true;
     tailStop.disabled = false;
-    source = new EventSource(`/api/topics/${enc(name)}/messages/stream`);
+    source = new EventSource(`/api/topics/${enc(name)}/messages/stream?committed=${committed.checked}`);
     source.addEventListener('open', () => {
       tailStatus.textContent = 'Following new messages; the newest is at the top.';
     });

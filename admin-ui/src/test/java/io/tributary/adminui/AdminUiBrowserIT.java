@@ -445,6 +445,12 @@ class AdminUiBrowserIT {
 
     /** A second UI in this JVM on a stub proxy of a cluster with brokers down; closed at the end. */
     @Test
+    void readCommittedMessagesAndAbortAnOpenTransaction() throws Exception {
+        new io.tributary.adminui.transactions.TransactionsBrowserSteps(browser, wait, ui, cluster.bootstrapServers(),
+            screenshots).run();
+    }
+
+    @Test
     void overviewListsBrokersThatAreDown() throws Exception {
         try (StubRestProxy degraded = io.tributary.adminui.cluster.BrokerStatusBrowserSteps.degradedCluster();
              ConfigurableApplicationContext degradedUi = SpringApplication.run(AdminUiApplication.class,
@@ -485,7 +491,7 @@ class AdminUiBrowserIT {
         keys.sendKeys(org.openqa.selenium.Keys.ENTER).perform();
         wait.until(d -> "view".equals(((JavascriptExecutor) d).executeScript("return document.activeElement.id")));
         String[][] pages = {{"Topics", "topics-title", "#/topics"}, {"Consumer groups", "groups-title", "#/groups"},
-            {"Overview", "overview-title", "#/"}};
+            {"Transactions", "transactions-title", "#/transactions"}, {"Overview", "overview-title", "#/"}};
         for (int p = 0; p < pages.length; p++) {
             String[] page = pages[p];
             // Tab from the top of a freshly loaded page until the navigation link has focus, then follow it.

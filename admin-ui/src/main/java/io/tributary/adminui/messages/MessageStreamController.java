@@ -12,6 +12,7 @@ import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
@@ -41,8 +42,9 @@ public class MessageStreamController {
     @GetMapping("/api/topics/{name}/messages/stream")
     public void stream(@PathVariable String name,
             @RequestHeader(name = "Last-Event-ID", required = false) String lastEventId,
+            @RequestParam(defaultValue = "false") boolean committed,
             HttpServletResponse response) throws IOException {
-        InputStream upstream = records.openStream(name, lastEventId);
+        InputStream upstream = records.openStream(name, lastEventId, committed);
         if (!openTails.add(upstream)) {
             response.sendError(HttpServletResponse.SC_SERVICE_UNAVAILABLE, "Shutting down");
             return;

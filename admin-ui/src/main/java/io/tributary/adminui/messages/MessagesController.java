@@ -85,12 +85,14 @@ public class MessagesController {
     /**
      * A page of up to {@code count} (1..100) records of partition {@code partition}, oldest first,
      * starting {@code from} {@code oldest}, {@code newest} (the last page), {@code offset} (clamped to
-     * the partition's records) or {@code timestamp} (the first record at or after it, ms).
+     * the partition's records) or {@code timestamp} (the first record at or after it, ms). With
+     * {@code committed}, only committed transactions' records (read_committed; markers are never shown).
      */
     @GetMapping(path = "/topics/{name}/messages", params = "!partitions")
     public MessagePage page(@PathVariable String name, @RequestParam(defaultValue = "0") int partition,
             @RequestParam(defaultValue = "oldest") String from, @RequestParam(required = false) Long offset,
-            @RequestParam(required = false) Long timestamp, @RequestParam(defaultValue = "50") int count) {
+            @RequestParam(required = false) Long timestamp, @RequestParam(defaultValue = "50") int count,
+            @RequestParam(defaultValue = "false") boolean committed) {
         if (count < 1 || count > MAX_COUNT) {
             throw bad("count must be between 1 and " + MAX_COUNT);
         }
@@ -102,19 +104,19 @@ public class MessagesController {
         long end = offsets.endOffset();
         List<ProxyRecord> read;
         switch (from.toLowerCase(Locale.ROOT)) {
-            case "oldest" -> read = readFrom(name, partition, begin, end, count);
-            case "newest" -> read = readFrom(name, partition, Math.max(begin, end - count), end, count);
+            case "oldest" -> read = readFrom(name, partition, begin, end, count, committed);
+            case "newest" -> read = readFrom(name, partition, Math.max(begin, end - count), end, count, committed);
             case "offset" -> {
                 if (offset == null) {
                     throw bad("from=offset needs offset");
                 }
-                read = readFrom(name, partition, Math.min(Math.max(offset, begin), end), end, count);
+                read = readFrom(name, partition, Math.min(Math.max(offset, begin), end), end, count, committed);
             }
             case "timestamp" -> {
                 if (timestamp == null || timestamp < 0) {
                     throw bad("from=timestamp needs timestamp, ms since the epoch");
                 }
-                read = begin >= end ? List.of() : records.read(name, partition, null, timestamp, count);
+                read = begin >= end ? List.of() : records.read(name, partition, null, timestamp, count, committed);
             }
             default -> throw bad("from must be oldest, newest, offset or timestamp");
         }
@@ -137,13 +139,14 @@ public class MessagesController {
      * A page of up to {@code count} records of several partitions ({@code partitions}: ids
      * comma-separated, or {@code all}; at most 32), in timestamp order, from {@code oldest},
      * {@code newest}, {@code offset} (the same in each), {@code timestamp}, or a cursor of the page
-     * before ({@code from=after&cursor=...}, {@code from=before&cursor=...}).
+     * before ({@code from=after&cursor=...}, {@code from=before&cursor=...}); {@code committed} as for
+     * one partition.
      */
     @GetMapping(path = "/topics/{name}/messages", params = "partitions")
     public MultiMessagePage multiPage(@PathVariable String name, @RequestParam String partitions,
             @RequestParam(defaultValue = "oldest") String from, @RequestParam(required = false) Long offset,
             @RequestParam(required = false) Long timestamp, @RequestParam(required = false) String cursor,
-            @RequestParam(defaultValue = "50") int count) {
+            @RequestParam(defaultValue = "50") int count, @RequestParam(defaultValue = "false") boolean committed) {
         if (count < 1 || count > MAX_COUNT) {
             throw bad("count must be between 1 and " + MAX_COUNT);
         }
@@ -170,7 +173,7 @@ public class MessagesController {
         }
         MultiPartitionPages.Page page;
         try {
-            page = new MultiPartitionPages(records).page(name, ids, mode, offset, timestamp, cursor, count);
+            page = new MultiPartitionPages(records, committed).page(name, ids, mode, offset, timestamp, cursor, count);
         } catch (IllegalArgumentException e) {
             throw bad(e.getMessage());
         }
@@ -179,11 +182,12 @@ public class MessagesController {
             page.previousCursor(), page.nextCursor());
     }
 
-    private List<ProxyRecord> readFrom(String topic, int partition, long start, long end, int count) {
+    private List<ProxyRecord> readFrom(String topic, int partition, long start, long end, int count,
+            boolean committed) {
         if (start >= end) {
             return List.of();
         }
-        return records.read(topic, partition, start, null, (int) Math.min(count, end - start));
+        return records.read(topic, partition, start, null, (int) Math.min(count, end - start), committed);
     }
 
     /**

@@ -70,13 +70,18 @@ public class MessagesProxyClient {
 
     /**
      * Up to {@code count} records of a partition from {@code offset}, or from the first record at or
-     * after {@code timestamp} when offset is null.
+     * after {@code timestamp} when offset is null; with {@code committed}, only committed transactions'
+     * records (the proxy reads with {@code isolation_level=read_committed}, up to the last stable offset).
      */
-    public List<ProxyRecord> read(String topic, int partition, Long offset, Long timestamp, int count) {
+    public List<ProxyRecord> read(String topic, int partition, Long offset, Long timestamp, int count,
+            boolean committed) {
         List<ProxyRecord> records = call(() -> http.get().uri(uri -> {
             uri.path("/topics/{t}/partitions/{p}/records").queryParam("count", count)
                 .queryParam("max_bytes", MAX_PAGE_BYTES).queryParam("timeout", READ_TIMEOUT_MS)
                 .queryParam("format", "binary");
+            if (committed) {
+                uri.queryParam("isolation_level", "read_committed");
+            }
             if (offset != null) {
                 uri.queryParam("offset", offset);
             } else {
@@ -139,13 +144,17 @@ public class MessagesProxyClient {
 
     /**
      * Opens the proxy's SSE stream of a topic (binary format) from the log end, or after
-     * {@code lastEventId}, as the calling thread's signed-in user. The caller closes the stream; an
-     * error answer is thrown before that.
+     * {@code lastEventId}, as the calling thread's signed-in user; with {@code committed}, only
+     * committed transactions' records. The caller closes the stream; an error answer is thrown before that.
      */
-    public InputStream openStream(String topic, String lastEventId) {
+    public InputStream openStream(String topic, String lastEventId, boolean committed) {
         URI base = locator.current();
-        URI uri = UriComponentsBuilder.fromUri(base).path("/topics/{t}/records/stream")
-            .queryParam("from", "end").queryParam("format", "binary").build(topic);
+        UriComponentsBuilder builder = UriComponentsBuilder.fromUri(base).path("/topics/{t}/records/stream")
+            .queryParam("from", "end").queryParam("format", "binary");
+        if (committed) {
+            builder.queryParam("isolation_level", "read_committed");
+        }
+        URI uri = builder.build(topic);
         HttpRequest.Builder request = HttpRequest.newBuilder(uri).header("Accept", MediaType.TEXT_EVENT_STREAM_VALUE);
         if (lastEventId != null && !lastEventId.isBlank()) {
             request.header("Last-Event-ID", lastEventId);

@@ -59,7 +59,11 @@ final class MultiPartitionPages {
 
     private final MessagesProxyClient proxy;
 
-    MultiPartitionPages(MessagesProxyClient proxy) {
+    /** Whether only committed transactions' records are read. */
+    private final boolean committed;
+
+    MultiPartitionPages(MessagesProxyClient proxy, boolean committed) {
+        this.committed = committed;
         this.proxy = proxy;
     }
 
@@ -105,7 +109,7 @@ final class MultiPartitionPages {
             case "timestamp" -> each(offsets.keySet(), p -> {
                 ProxyOffsets o = offsets.get(p);
                 List<ProxyRecord> first = o.beginningOffset() >= o.endOffset() ? List.of()
-                    : proxy.read(topic, p, null, timestamp, 1);
+                    : proxy.read(topic, p, null, timestamp, 1, committed);
                 return first.isEmpty() ? o.endOffset() : first.get(0).offset();
             }).forEach(positions::put);
             case "after", "before" -> {
@@ -123,7 +127,7 @@ final class MultiPartitionPages {
             long start = ahead ? pos : Math.max(o.beginningOffset(), pos - count);
             long stop = ahead ? Math.min(o.endOffset(), pos + count) : pos;
             List<ProxyRecord> read = start >= stop ? List.of()
-                : proxy.read(topic, p, start, null, (int) (stop - start));
+                : proxy.read(topic, p, start, null, (int) (stop - start), committed);
             return read.stream().filter(r -> r.offset() >= start && r.offset() < stop)
                 .sorted(Comparator.comparingLong(ProxyRecord::offset))
                 .collect(Collectors.toCollection(ArrayDeque::new));

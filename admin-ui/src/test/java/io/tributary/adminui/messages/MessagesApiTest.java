@@ -20,6 +20,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.List;
 import org.hamcrest.Matchers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -331,6 +332,32 @@ class MessagesApiTest {
             "\"text\":\"{\\n  \\\"n\\\" : 1\\n}\"");
         assertThat(proxy.queries("GET", "/topics/orders/records/stream")).singleElement()
             .satisfies(q -> assertThat(q).contains("from=end", "format=binary"));
+    }
+
+    @Test
+    void committedOnlyReadsWithReadCommittedEverywhere() throws Exception {
+        offsets(0, 10);
+        proxy.on("GET", "/topics/orders/partitions/1/offsets", 200, "{\"beginning_offset\":0,\"end_offset\":10}");
+        proxy.on("GET", RECORDS, 200, "[" + record(0, "null", b64("a"), "[]") + "]");
+        proxy.on("GET", "/topics/orders/partitions/1/records", 200, "[]");
+        proxy.on("GET", "/topics/orders/records/stream", 200, ": streaming orders\n\n");
+        MockMvc api = api(true);
+
+        api.perform(get("/api/topics/orders/messages").param("committed", "true")).andExpect(status().isOk());
+        api.perform(get("/api/topics/orders/messages")).andExpect(status().isOk());
+        api.perform(get("/api/topics/orders/messages").param("partitions", "0,1").param("committed", "true"))
+            .andExpect(status().isOk());
+        api.perform(get("/api/topics/orders/messages/stream").param("committed", "true")).andExpect(status().isOk());
+
+        List<String> reads = proxy.queries("GET", RECORDS);
+        assertThat(reads.get(0)).contains("isolation_level=read_committed");
+        assertThat(reads.get(1)).doesNotContain("isolation_level");
+        assertThat(reads.subList(2, reads.size())).isNotEmpty().allSatisfy(q -> assertThat(q)
+            .contains("isolation_level=read_committed"));
+        assertThat(proxy.queries("GET", "/topics/orders/partitions/1/records")).isNotEmpty()
+            .allSatisfy(q -> assertThat(q).contains("isolation_level=read_committed"));
+        assertThat(proxy.queries("GET", "/topics/orders/records/stream")).singleElement()
+            .satisfies(q -> assertThat(q).contains("isolation_level=read_committed"));
     }
 
     private static OpenTails startedTails() {
