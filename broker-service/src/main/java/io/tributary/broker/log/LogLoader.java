@@ -95,7 +95,12 @@ final class LogLoader {
 
         PartitionLog partitionLog = new PartitionLog(dir, tp, config, segments, logStartOffset, recoveryPoint,
             nextOffsetMetadata, highWatermarkCheckpoint, producerStateManager, leaderEpochCache, scheduler, time);
-        rebuildProducerState(partitionLog, producerStateManager, segments, logStartOffset, nextOffset, time.milliseconds());
+        // A recovered segment's transaction index may lack aborts (lost with an unflushed page, or deleted with
+        // its other indexes): the replay starts at or before the first recovered segment and adds them again.
+        long replayFrom = toRecover.stream().mapToLong(LogSegment::baseOffset).filter(segments::contains).min()
+            .orElse(Long.MAX_VALUE);
+        rebuildProducerState(partitionLog, producerStateManager, segments, logStartOffset, nextOffset, replayFrom,
+            time.milliseconds());
         log.info("Loaded {} from {}: {} segment(s), log start offset {}, log end offset {}, {} shutdown",
             tp, dir, segments.count(), logStartOffset, nextOffset, hadCleanShutdown ? "clean" : "unclean");
         return partitionLog;
@@ -268,7 +273,20 @@ final class LogLoader {
     static void rebuildProducerState(PartitionLog partitionLog, ProducerStateManager producerStateManager,
                                      LogSegments segments, long logStartOffset,
                                      long logEndOffset, long now) throws IOException {
-        producerStateManager.truncateAndReload(logStartOffset, logEndOffset, now);
+        rebuildProducerState(partitionLog, producerStateManager, segments, logStartOffset, logEndOffset, Long.MAX_VALUE,
+            now);
+    }
+
+    /**
+     * As {@link #rebuildProducerState(PartitionLog, ProducerStateManager, LogSegments, long, long, long)}, but
+     * replaying from a snapshot at or below {@code replayFrom} (later snapshots are deleted, and a new one is
+     * taken at the end), so every transaction completed from there on is found again: how a rebuilt segment
+     * gets its transaction index back.
+     */
+    static void rebuildProducerState(PartitionLog partitionLog, ProducerStateManager producerStateManager,
+                                     LogSegments segments, long logStartOffset,
+                                     long logEndOffset, long replayFrom, long now) throws IOException {
+        producerStateManager.truncateAndReload(logStartOffset, Math.min(logEndOffset, replayFrom), now);
         long from = producerStateManager.mapEndOffset();
         if (from < logEndOffset) {
             LogSegment first = segments.floor(from);

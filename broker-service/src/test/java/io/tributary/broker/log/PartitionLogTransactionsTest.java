@@ -196,6 +196,32 @@ class PartitionLogTransactionsTest {
     }
 
     @Test
+    void aSegmentRebuiltWithoutItsIndexesGetsBackAbortsOlderThanTheLatestProducerSnapshot() throws IOException {
+        open();
+        transactional(PID_A, 0, "a1");                               // 0
+        marker(PID_A, ControlRecordType.ABORT, COORDINATOR_EPOCH);  // 1
+        log.roll();                                                  // producer snapshot at 2
+        transactional(PID_B, 0, "b1");                               // 2
+        marker(PID_B, ControlRecordType.COMMIT, COORDINATOR_EPOCH); // 3
+        log.roll();                                                  // producer snapshot at 4
+        replicatedToTheEnd();
+        long highWatermark = log.highWatermark();
+        log.flush(log.logEndOffset());
+        f.crash();
+        // Every index file of the first segment is gone: it is rebuilt from its records.
+        for (String suffix : List.of(".index", ".timeindex", ".txnindex")) {
+            Files.deleteIfExists(new File(f.dir, "00000000000000000000" + suffix).toPath());
+        }
+
+        log = f.reloadUnclean(4, 0, highWatermark);
+
+        assertThat(log.collectAbortedTransactions(0, log.lastStableOffset()))
+            .as("the abort at offset 1, behind the snapshots at 2 and 4").containsExactly(new AbortedTransaction(PID_A, 0));
+        assertThat(readCommitted(0)).extracting(r -> new String(org.apache.kafka.common.utils.Utils.toArray(r.value())))
+            .as("the read_committed read still returns a1, for the consumer to skip").containsExactly("a1");
+    }
+
+    @Test
     void aTornEntryAtTheEndOfTheIndexIsCutOffOnOpen() throws IOException {
         File file = new File(tmp, "00000000000000000000.txnindex");
         TransactionIndex index = new TransactionIndex(file);
