@@ -46,7 +46,7 @@ export async function render() {
         + 'read_committed consumers. This cannot be undone.', 'Abort'))) return;
     announce(`Aborting the transaction on ${t.topic}-${t.partition}…`);
     try {
-      await abort({ topic: t.topic, partition: t.partition, producerId: t.producerId });
+      await abort({ topic: t.topic, partition: t.partition, startOffset: t.startOffset, producerId: t.producerId });
       announce(`Transaction of producer ${t.producerId} on ${t.topic}-${t.partition} aborted.`);
       load();
     } catch (e) {

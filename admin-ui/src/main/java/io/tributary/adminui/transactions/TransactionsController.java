@@ -39,7 +39,7 @@ public class TransactionsController {
     }
 
     /** Body of an abort. */
-    public record AbortRequest(String topic, Integer partition, Long producerId) {
+    public record AbortRequest(String topic, Integer partition, Long startOffset, Long producerId) {
     }
 
     private static final List<String> ONGOING = List.of("Ongoing", "PrepareCommit", "PrepareAbort",
@@ -75,16 +75,19 @@ public class TransactionsController {
     }
 
     /**
-     * Aborts a producer's open transaction on a partition: 204; 400 for a body without topic,
-     * partition and producer id; the proxy's 404 when the partition has none, 403 without CLUSTER_ACTION.
+     * Aborts a producer's transaction open on a partition since an offset: 204; 400 for a body without
+     * topic, partition, start offset and producer id; the proxy's 404 when that transaction is no longer
+     * open, 403 without CLUSTER_ACTION.
      */
     @PostMapping("/abort")
     public ResponseEntity<Void> abort(@RequestBody AbortRequest request) {
         if (request.topic() == null || request.topic().isBlank() || request.partition() == null
-                || request.partition() < 0 || request.producerId() == null) {
-            throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "topic, partition and producerId are needed");
+                || request.partition() < 0 || request.startOffset() == null || request.producerId() == null) {
+            throw new ResponseStatusException(HttpStatus.BAD_REQUEST,
+                "topic, partition, startOffset and producerId are needed");
         }
-        proxy.abort(cluster.cluster().clusterId(), request.topic().strip(), request.partition(), request.producerId());
+        proxy.abort(cluster.cluster().clusterId(), request.topic().strip(), request.partition(), request.startOffset(),
+            request.producerId());
         return ResponseEntity.noContent().build();
     }
 }

@@ -64,11 +64,15 @@ public class TransactionsProxyClient {
             new ParameterizedTypeReference<ResourceList<ProxyOpenTransaction>>() { }, clusterId);
     }
 
-    /** Aborts the producer's open transaction on the partition; the proxy's 404 when there is none. */
-    public void abort(String clusterId, String topic, int partition, long producerId) {
+    /**
+     * Aborts the producer's transaction open on the partition since {@code startOffset}; the proxy's 404
+     * when there is none (it ended, or the producer has started another since).
+     */
+    public void abort(String clusterId, String topic, int partition, long startOffset, long producerId) {
         RestProxyClient.call(() -> http.post()
             .uri("/v3/clusters/{c}/topics/{t}/partitions/{p}/transactions:abort", clusterId, topic, partition)
-            .contentType(MediaType.APPLICATION_JSON).body(Map.of("producer_id", producerId)).retrieve()
+            .contentType(MediaType.APPLICATION_JSON)
+            .body(Map.of("start_offset", startOffset, "producer_id", producerId)).retrieve()
             .onStatus(HttpStatusCode::isError, RestProxyClient::fail).toBodilessEntity());
     }
 

@@ -89,20 +89,21 @@ class TransactionsApiTest {
         proxy.on("POST", path, 204, "");
 
         mvc.perform(post("/api/transactions/abort").contentType(MediaType.APPLICATION_JSON)
-            .content("{\"topic\":\"payments\",\"partition\":3,\"producerId\":99}")).andExpect(status().isNoContent());
+            .content("{\"topic\":\"payments\",\"partition\":3,\"startOffset\":40,\"producerId\":99}"))
+            .andExpect(status().isNoContent());
 
         assertThat(proxy.received()).filteredOn(r -> r.path().equals(path)).singleElement()
-            .satisfies(r -> assertThat(r.body()).isEqualTo("{\"producer_id\":99}"));
+            .satisfies(r -> assertThat(r.body()).contains("\"start_offset\":40", "\"producer_id\":99"));
     }
 
     @Test
     void aBadAbortIsRefusedAndTheProxysRefusalPassedOn() throws Exception {
         mvc.perform(post("/api/transactions/abort").contentType(MediaType.APPLICATION_JSON)
-            .content("{\"topic\":\"payments\"}")).andExpect(status().isBadRequest());
+            .content("{\"topic\":\"payments\",\"partition\":0,\"producerId\":7}")).andExpect(status().isBadRequest());
         proxy.on("POST", V3 + "/topics/payments/partitions/0/transactions:abort", 404,
             "{\"error_code\":404,\"message\":\"Partition payments-0 has no open transaction of producer 7\"}");
         mvc.perform(post("/api/transactions/abort").contentType(MediaType.APPLICATION_JSON)
-                .content("{\"topic\":\"payments\",\"partition\":0,\"producerId\":7}"))
+                .content("{\"topic\":\"payments\",\"partition\":0,\"startOffset\":3,\"producerId\":7}"))
             .andExpect(status().isNotFound())
             .andExpect(jsonPath("$.message").value("Partition payments-0 has no open transaction of producer 7"));
         proxy.on("GET", V3 + "/transactions", 403, "{\"error_code\":40301,\"message\":\"Not authorized\"}");

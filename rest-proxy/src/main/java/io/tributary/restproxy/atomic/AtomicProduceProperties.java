@@ -13,7 +13,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                                   request's own transaction; created on first use
  * @param idempotencyTopicPartitions partitions of that topic when this proxy creates it; a key's partition is
  *                                   also its transactional id's slot, so this bounds the atomic requests
- *                                   in flight per caller, across all proxy replicas
+ *                                   in flight per caller, across all proxy replicas. Never add partitions
+ *                                   to the topic afterwards: replicas would then put the same key in
+ *                                   different slots, and could write it twice
  * @param idempotencyKeyRetention    how long a key is remembered ({@code retention.ms} of the topic); a retry
  *                                   after that is written again
  * @param transactionalIdPrefix      prefix of the transactional ids, followed by the caller's user name (with

@@ -6,6 +6,7 @@ import io.tributary.restproxy.atomic.AtomicOutcome.Unknown;
 import io.tributary.restproxy.atomic.StoredOutcome.Written;
 import io.tributary.restproxy.config.KafkaClientSettings;
 import io.tributary.restproxy.error.IdempotencyKeyReusedException;
+import io.tributary.restproxy.error.OperationTimeoutException;
 import io.tributary.restproxy.metrics.RecordMetrics;
 import io.tributary.restproxy.security.KafkaLogin;
 import java.time.Clock;
@@ -64,7 +65,7 @@ public class AtomicProduceService implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(AtomicProduceService.class);
     private static final Duration LOOKUP_TIMEOUT = Duration.ofSeconds(15);
-    private static final int ATTEMPTS = 2;
+    private static final int ATTEMPTS = 3;
 
     private final TransactionalProducers producers;
     private final Supplier<IdempotencyKeys> keySource;
@@ -88,12 +89,20 @@ public class AtomicProduceService implements AutoCloseable {
                 config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, IsolationLevel.READ_COMMITTED.toString());
                 config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
                 config.put(ConsumerConfig.CLIENT_ID_CONFIG, "rest-proxy-idempotency-keys");
+                // Out of range (retention deleted what the tail had not read yet) goes back, never past keys.
+                config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
                 config.remove(ConsumerConfig.GROUP_ID_CONFIG);
                 KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(),
                     new ByteArrayDeserializer());
-                this.admin = serviceAdmin;
-                return new IdempotencyKeys(consumer, serviceAdmin, properties.idempotencyTopic(), partitions, mapper,
-                    clock, properties.idempotencyKeyRetention());
+                try {
+                    IdempotencyKeys started = new IdempotencyKeys(consumer, serviceAdmin, properties.idempotencyTopic(),
+                        partitions, mapper, clock, properties.idempotencyKeyRetention());
+                    this.admin = serviceAdmin;
+                    return started;
+                } catch (RuntimeException e) {
+                    consumer.close(Duration.ZERO);
+                    throw e;
+                }
             } catch (RuntimeException e) {
                 serviceAdmin.close(Duration.ZERO);
                 throw e;
@@ -130,11 +139,20 @@ public class AtomicProduceService implements AutoCloseable {
                 return producers.with(login, slot, producer -> attempt(producer, idempotencyKeys, slot,
                     transactionalId, topic, records, key, fingerprint), AtomicProduceService::fatal);
             } catch (ProducerFencedException | InvalidProducerEpochException e) {
-                // Another replica took the slot; its transaction is done once ours initializes again.
+                // Another replica took the slot before our commit was sent: nothing of ours can commit, and
+                // its transaction is done once ours initializes again.
                 if (attempt == ATTEMPTS) {
                     return new Aborted(transactionalId, -1, e);
                 }
                 log.debug("Transactional producer {} fenced; retrying with a new one", transactionalId);
+            } catch (FencedAtCommitException e) {
+                // Fenced while committing: the commit may have been written. With a key, the next attempt
+                // learns which (its initialization waits for our transaction to end, then it looks the key up).
+                if (key == null || attempt == ATTEMPTS) {
+                    return new Unknown(transactionalId, e.cause);
+                }
+                log.debug("Transactional producer {} fenced while committing; looking the key up again",
+                    transactionalId);
             } catch (ProducerBrokenException e) {
                 return e.outcome;
             }
@@ -144,7 +162,14 @@ public class AtomicProduceService implements AutoCloseable {
     private AtomicOutcome attempt(Producer<byte[], byte[]> producer, IdempotencyKeys idempotencyKeys, int slot,
             String transactionalId, String topic, List<AtomicRecord> records, IdempotencyKey key, String fingerprint) {
         if (key != null) {
-            Optional<StoredOutcome> stored = idempotencyKeys.lookup(slot, key, LOOKUP_TIMEOUT);
+            Optional<StoredOutcome> stored;
+            try {
+                stored = idempotencyKeys.lookup(slot, key, LOOKUP_TIMEOUT);
+            } catch (org.apache.kafka.common.errors.TimeoutException e) {
+                // Nothing was written; the producer stays usable.
+                throw new OperationTimeoutException("Could not look the Idempotency-Key up in time: " + e.getMessage()
+                    + "; nothing was written");
+            }
             if (stored.isPresent()) {
                 if (!stored.get().fingerprint().equals(fingerprint)) {
                     throw new IdempotencyKeyReusedException(key.key());
@@ -153,19 +178,12 @@ public class AtomicProduceService implements AutoCloseable {
             }
         }
         producer.beginTransaction();
-        List<CompletableFuture<RecordMetadata>> sent = new ArrayList<>(records.size());
+        List<CompletableFuture<RecordMetadata>> sent = new ArrayList<>(records.size() + 1);
+        StoredOutcome outcome;
         try {
             for (AtomicRecord atomic : records) {
-                CompletableFuture<RecordMetadata> result = new CompletableFuture<>();
-                producer.send(new ProducerRecord<>(topic, atomic.record().partition(), atomic.timestampMs(),
-                    atomic.record().key(), atomic.record().value(), atomic.record().headers()), (metadata, e) -> {
-                        if (e == null) {
-                            result.complete(metadata);
-                        } else {
-                            result.completeExceptionally(e);
-                        }
-                    });
-                sent.add(result);
+                sent.add(send(producer, new ProducerRecord<>(topic, atomic.record().partition(), atomic.timestampMs(),
+                    atomic.record().key(), atomic.record().value(), atomic.record().headers())));
             }
             producer.flush();
             List<Written> written = new ArrayList<>(records.size());
@@ -177,19 +195,16 @@ public class AtomicProduceService implements AutoCloseable {
                 RecordMetadata metadata = result.join();
                 written.add(new Written(metadata.partition(), metadata.offset(), metadata.timestamp()));
             }
-            StoredOutcome outcome = new StoredOutcome(fingerprint, clock.millis(), written);
+            outcome = new StoredOutcome(fingerprint, clock.millis(), written);
             if (key != null) {
-                producer.send(new ProducerRecord<>(idempotencyKeys.topic(), slot, key.encode(),
-                    idempotencyKeys.encode(outcome)));
+                // Written and acknowledged before the commit, so a failure here is known to leave nothing.
+                CompletableFuture<RecordMetadata> keyRecord = send(producer, new ProducerRecord<>(
+                    idempotencyKeys.topic(), slot, key.encode(), idempotencyKeys.encode(outcome)));
+                producer.flush();
+                if (keyRecord.isCompletedExceptionally()) {
+                    return abort(producer, new Aborted(transactionalId, -1, unwrap(keyRecord)));
+                }
             }
-            commit(producer, transactionalId);
-            if (key != null) {
-                idempotencyKeys.remember(key, outcome);
-            }
-            for (AtomicRecord atomic : records) {
-                metrics.produced("v3", atomic.record().size());
-            }
-            return new Committed(transactionalId, written, false);
         } catch (ProducerBrokenException | ProducerFencedException | InvalidProducerEpochException
                 | AuthorizationException | AuthenticationException e) {
             throw e;
@@ -201,39 +216,76 @@ public class AtomicProduceService implements AutoCloseable {
             }
             return abort(producer, aborted);
         }
+        commit(producer, transactionalId);
+        if (key != null) {
+            idempotencyKeys.remember(key, outcome);
+        }
+        for (AtomicRecord atomic : records) {
+            metrics.produced("v3", atomic.record().size());
+        }
+        return new Committed(transactionalId, outcome.records(), false);
+    }
+
+    private static CompletableFuture<RecordMetadata> send(Producer<byte[], byte[]> producer,
+            ProducerRecord<byte[], byte[]> record) {
+        CompletableFuture<RecordMetadata> result = new CompletableFuture<>();
+        producer.send(record, (metadata, e) -> {
+            if (e == null) {
+                result.complete(metadata);
+            } else {
+                result.completeExceptionally(e);
+            }
+        });
+        return result;
     }
 
     /**
-     * Commits. A failure that leaves the outcome unknown (a timeout, a fatal error) becomes a
-     * {@link ProducerBrokenException} with {@link Unknown}; an abortable one (the key's record
-     * failed) is thrown as it is, for the caller to abort.
+     * Commits. Once the commit is sent its outcome is known only when it returns: a fence becomes
+     * {@link FencedAtCommitException} (the caller may learn the outcome through the key), any other
+     * failure a {@link ProducerBrokenException} with {@link Unknown}, and the producer is replaced.
      */
     private static void commit(Producer<byte[], byte[]> producer, String transactionalId) {
         try {
             producer.commitTransaction();
         } catch (ProducerFencedException | InvalidProducerEpochException e) {
-            // Fenced before the commit was written: the new holder aborts our transaction.
-            throw e;
+            throw new FencedAtCommitException(e);
         } catch (RuntimeException e) {
-            if (fatal(e)) {
-                throw new ProducerBrokenException(new Unknown(transactionalId, e));
-            }
-            throw e;
+            throw new ProducerBrokenException(new Unknown(transactionalId, e));
         }
     }
 
     /**
-     * Aborts and answers {@code aborted}; when even the abort fails, the producer is closed (no
-     * commit was sent, so the brokers abort the transaction when the slot is next taken, or at
-     * its timeout) and the answer is the same.
+     * Aborts and answers {@code aborted}; no commit was sent, so nothing is committed whatever
+     * happens here. A record refused because another replica fenced this producer, or an abort
+     * failing so, is rethrown as the fence, for the request to run again with a new producer; any
+     * other failure of the abort closes the producer (the brokers abort the transaction when the
+     * slot is next taken, or at its timeout) and answers the same.
      */
     private static AtomicOutcome abort(Producer<byte[], byte[]> producer, Aborted aborted) {
+        RuntimeException fenced = fence(aborted.cause());
+        if (fenced != null) {
+            throw fenced;
+        }
         try {
             producer.abortTransaction();
             return aborted;
         } catch (RuntimeException e) {
+            RuntimeException fencedAbort = fence(e);
+            if (fencedAbort != null) {
+                throw fencedAbort;
+            }
             throw new ProducerBrokenException(aborted);
         }
+    }
+
+    /** The fence in {@code e}'s causes, if any. */
+    private static RuntimeException fence(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof ProducerFencedException || t instanceof InvalidProducerEpochException) {
+                return (RuntimeException) t;
+            }
+        }
+        return null;
     }
 
     private static RuntimeException unwrap(CompletableFuture<?> failed) {
@@ -250,9 +302,20 @@ public class AtomicProduceService implements AutoCloseable {
         return e instanceof ProducerFencedException || e instanceof InvalidProducerEpochException
             || e instanceof OutOfOrderSequenceException || e instanceof AuthorizationException
             || e instanceof AuthenticationException || e instanceof UnsupportedVersionException
-            || e instanceof ProducerBrokenException || e instanceof IllegalStateException
+            || e instanceof ProducerBrokenException || e instanceof FencedAtCommitException
+            || e instanceof IllegalStateException
             || e instanceof org.apache.kafka.common.errors.TimeoutException
             || e instanceof org.apache.kafka.common.errors.InterruptException;
+    }
+
+    /** A fence while committing: the commit may or may not have been written. */
+    private static final class FencedAtCommitException extends RuntimeException {
+        final transient RuntimeException cause;
+
+        FencedAtCommitException(RuntimeException cause) {
+            super(cause);
+            this.cause = cause;
+        }
     }
 
     /** The producer must be closed; the request's answer is {@link #outcome}. */

@@ -28,12 +28,15 @@ import tools.jackson.databind.json.JsonMapper;
  * partitions of the idempotency topic from the beginning into memory, keeping each key for the
  * retention.
  *
- * <p>{@link #lookup} first reads the partition's last stable offset and waits until the tail has
- * read up to it, so it sees every key whose transaction completed before the lookup began, on any
- * replica. The caller holds the partition's transactional id (its producer has fenced all earlier
- * ones, whose transactions are therefore complete), so no other writer of that key can commit
- * between the lookup and the caller's own commit: that is what makes a key's records written at
- * most once.
+ * <p>{@link #lookup} first reads the partition's end offset (its high watermark) and waits until
+ * the read_committed tail has read past it, so it sees every key whose transaction completed before
+ * the lookup began, on any replica. Past the end offset, not to the last stable offset: the
+ * partition is shared by every caller of the slot, and another caller's transaction still open
+ * there holds the LSO in front of keys committed after it began; the wait lasts until such a
+ * transaction ends. The caller holds the slot's transactional id (its producer has fenced all
+ * earlier ones, whose transactions are therefore complete), so no other writer of that key can
+ * commit between the lookup and the caller's own commit: that is what makes a key's records
+ * written at most once.
  *
  * <p>Thread-safe: the consumer is used only by the tail thread; {@link #lookup} runs on request
  * threads and waits on this object's monitor for the tail's positions.
@@ -61,7 +64,7 @@ public final class IdempotencyKeys implements AutoCloseable {
      * Starts tailing {@code topic} (which must exist, with {@code partitions} partitions).
      *
      * @param consumer a read_committed consumer, unassigned, owned by this object from now on
-     * @param admin    reads last stable offsets; not closed here
+     * @param admin    reads end offsets; not closed here
      */
     public IdempotencyKeys(Consumer<byte[], byte[]> consumer, Admin admin, String topic, int partitions,
             JsonMapper mapper, Clock clock, Duration retention) {
@@ -95,37 +98,37 @@ public final class IdempotencyKeys implements AutoCloseable {
     }
 
     /**
-     * The outcome committed under {@code key}, if any, once every transaction on {@code partition}
-     * completed before this call is read.
+     * The outcome committed under {@code key}, if any, once the tail has read {@code partition} past
+     * its end offset as of this call (so every transaction with a record before it has ended).
      *
-     * @throws TimeoutException when the last stable offset cannot be read, or the tail does not
-     *                          reach it, within {@code timeout}
+     * @throws TimeoutException when the end offset cannot be read, or the tail does not pass it
+     *                          (e.g. behind another transaction still open) within {@code timeout}
      */
     public Optional<StoredOutcome> lookup(int partition, IdempotencyKey key, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         TopicPartition tp = new TopicPartition(topic, partition);
-        long stableOffset;
+        long endOffset;
         try {
-            stableOffset = admin.listOffsets(Map.of(tp, OffsetSpec.latest()),
-                    new ListOffsetsOptions(IsolationLevel.READ_COMMITTED))
+            endOffset = admin.listOffsets(Map.of(tp, OffsetSpec.latest()),
+                    new ListOffsetsOptions(IsolationLevel.READ_UNCOMMITTED))
                 .partitionResult(tp).get(timeout.toMillis(), TimeUnit.MILLISECONDS).offset();
         } catch (ExecutionException e) {
-            throw new TimeoutException("Cannot read the last stable offset of " + tp + ": " + e.getCause(), e.getCause());
+            throw new TimeoutException("Cannot read the end offset of " + tp + ": " + e.getCause(), e.getCause());
         } catch (java.util.concurrent.TimeoutException e) {
-            throw new TimeoutException("Timed out reading the last stable offset of " + tp);
+            throw new TimeoutException("Timed out reading the end offset of " + tp);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new TimeoutException("Interrupted reading the last stable offset of " + tp);
+            throw new TimeoutException("Interrupted reading the end offset of " + tp);
         }
         synchronized (this) {
-            if (positions[partition] < stableOffset) {
+            if (positions[partition] < endOffset) {
                 consumer.wakeup();
             }
-            while (positions[partition] < stableOffset) {
+            while (positions[partition] < endOffset) {
                 long remainingMs = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
                 if (remainingMs <= 0 || closed) {
                     throw new TimeoutException("The idempotency keys of " + tp + " were not read up to offset "
-                        + stableOffset + " in time (at " + positions[partition] + ")");
+                        + endOffset + " in time (at " + positions[partition] + ", behind a transaction still open?)");
                 }
                 try {
                     wait(remainingMs);

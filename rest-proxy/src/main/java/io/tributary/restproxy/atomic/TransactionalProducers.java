@@ -50,6 +50,7 @@ public final class TransactionalProducers implements AutoCloseable {
     private final Function<Map<String, Object>, Producer<byte[], byte[]>> factory;
     private final Clock clock;
     private final Map<SlotId, Slot> slots = new ConcurrentHashMap<>();
+    private volatile boolean closed;
     private final ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread thread = new Thread(r, "rest-transactional-producer-sweeper");
         thread.setDaemon(true);
@@ -70,10 +71,18 @@ public final class TransactionalProducers implements AutoCloseable {
         sweeper.scheduleWithFixedDelay(this::closeIdle, checkMs, checkMs, TimeUnit.MILLISECONDS);
     }
 
-    /** The transactional id of {@code login}'s producer for {@code slot}. */
+    /**
+     * The transactional id of {@code login}'s producer for {@code slot}: the prefix, the user name
+     * (when it has characters other than letters, digits, '.', '_' and '-', those become '_' and a
+     * hash of the name follows, so that two users never share ids) and the slot.
+     */
     public String transactionalId(KafkaLogin login, int slot) {
-        String user = login.username() == null ? ""
-            : login.username().replaceAll("[^A-Za-z0-9._-]", "_") + "-";
+        String name = login.username();
+        String user = "";
+        if (name != null) {
+            String safe = name.replaceAll("[^A-Za-z0-9._-]", "_");
+            user = (safe.equals(name) ? name : safe + "-" + Integer.toHexString(name.hashCode())) + "-";
+        }
         return properties.transactionalIdPrefix() + user + slot;
     }
 
@@ -87,6 +96,9 @@ public final class TransactionalProducers implements AutoCloseable {
         Slot holder = slots.computeIfAbsent(new SlotId(login.key(), slot), id -> new Slot());
         holder.lock.lock();
         try {
+            if (closed) {
+                throw new org.apache.kafka.common.errors.InterruptException("The REST proxy is shutting down");
+            }
             holder.lastUsedMs = clock.millis();
             if (holder.producer == null) {
                 Producer<byte[], byte[]> producer = factory.apply(config(login, slot));
@@ -170,6 +182,7 @@ public final class TransactionalProducers implements AutoCloseable {
 
     @Override
     public void close() {
+        closed = true;
         sweeper.shutdownNow();
         for (Slot slot : slots.values()) {
             slot.lock.lock();

@@ -1,7 +1,6 @@
 package io.tributary.restproxy.v3;
 
 import io.tributary.restproxy.error.KafkaFutures;
-import io.tributary.restproxy.error.RestException;
 import io.tributary.restproxy.error.TopicNotFoundException;
 import io.tributary.restproxy.error.TransactionNotFoundException;
 import java.time.Clock;
@@ -57,7 +56,7 @@ public class TransactionsAdmin {
     }
 
     private static final Set<TransactionState> OPEN = Set.of(TransactionState.ONGOING,
-        TransactionState.PREPARE_COMMIT, TransactionState.PREPARE_ABORT);
+        TransactionState.PREPARE_COMMIT, TransactionState.PREPARE_ABORT, TransactionState.PREPARE_EPOCH_FENCE);
 
     private final Admin admin;
     private final Clock clock;
@@ -95,20 +94,14 @@ public class TransactionsAdmin {
         for (String id : ids) {
             try {
                 transactions.add(new Transaction(id, KafkaFutures.get(result.description(id), cause ->
-                    cause instanceof TransactionalIdNotFoundException ? new NotFound() : null)));
-            } catch (NotFound e) {
+                    cause instanceof TransactionalIdNotFoundException
+                        ? new TransactionNotFoundException("No coordinator knows transactional id " + id) : null)));
+            } catch (TransactionNotFoundException e) {
                 // Expired or removed between the list and the describe.
             }
         }
         transactions.sort(Comparator.comparing(Transaction::transactionalId));
         return transactions;
-    }
-
-    /** Internal: a described id that has gone. */
-    private static final class NotFound extends RestException {
-        NotFound() {
-            super("gone");
-        }
     }
 
     /**
@@ -149,7 +142,7 @@ public class TransactionsAdmin {
 
     /**
      * Names the owner of each open transaction: the transactional id whose ongoing (or preparing)
-     * transaction has the same producer id and epoch and holds the partition. One without an owner is
+     * transaction has the same producer id and holds the partition. One without an owner is
      * read again ({@code reread}, called once for all of them): a transaction that completed between the
      * reads looks held by no coordinator, so it counts as hanging only if the partition still has it open
      * from the same offset; else it is left out.
@@ -165,9 +158,11 @@ public class TransactionsAdmin {
         Map<TopicPartition, PartitionProducerState> again = null;
         List<OpenTransaction> answer = new ArrayList<>();
         for (OpenTransaction candidate : open) {
+            // As kafka-transactions find-hanging: held when the producer's transaction is open and has the
+            // partition. Not by epoch: a coordinator preparing an abort after a timeout or a fence, or any
+            // prepare under transactions v2 (KIP-890), is one epoch ahead of the partition.
             String owner = byProducer.getOrDefault(candidate.producer().producerId(), List.of()).stream()
-                .filter(t -> t.description().producerEpoch() == candidate.producer().producerEpoch()
-                    && OPEN.contains(t.description().state())
+                .filter(t -> OPEN.contains(t.description().state())
                     && t.description().topicPartitions().contains(candidate.partition()))
                 .map(Transaction::transactionalId).findFirst().orElse(null);
             if (owner == null) {
@@ -191,21 +186,27 @@ public class TransactionsAdmin {
     }
 
     /**
-     * Aborts {@code producerId}'s open transaction on {@code partition} by writing an abort marker
-     * there, as Kafka's {@code kafka-transactions abort} does (WriteTxnMarkers to the partition's
-     * leader, which needs CLUSTER_ACTION on the cluster: an operator's power).
+     * Aborts the transaction open on {@code partition} since {@code startOffset}, by writing an abort
+     * marker there as Kafka's {@code kafka-transactions abort --start-offset} does (WriteTxnMarkers to the
+     * partition's leader, which needs CLUSTER_ACTION on the cluster: an operator's power). The start
+     * offset names the transaction, so a later transaction of the same producer is never the one aborted.
      *
-     * @throws TransactionNotFoundException when the partition has no open transaction of that producer
+     * @param producerId the producer expected to hold it, or null for whichever does
+     * @throws TransactionNotFoundException when no transaction is open there from that offset (or not
+     *                                      of that producer)
      */
-    public void abort(TopicPartition partition, long producerId) {
+    public void abort(TopicPartition partition, long startOffset, Long producerId) {
         PartitionProducerState state = KafkaFutures.get(admin.describeProducers(List.of(partition)).partitionResult(
             partition), cause -> cause instanceof UnknownTopicOrPartitionException
                 ? new TopicNotFoundException(partition.topic()) : null);
         ProducerState producer = state.activeProducers().stream()
-            .filter(p -> p.producerId() == producerId && p.currentTransactionStartOffset().isPresent())
+            .filter(p -> p.currentTransactionStartOffset().isPresent()
+                && p.currentTransactionStartOffset().getAsLong() == startOffset
+                && (producerId == null || p.producerId() == producerId))
             .findFirst().orElseThrow(() -> new TransactionNotFoundException("Partition " + partition
-                + " has no open transaction of producer " + producerId));
-        KafkaFutures.get(admin.abortTransaction(new AbortTransactionSpec(partition, producerId,
+                + " has no open transaction starting at offset " + startOffset
+                + (producerId == null ? "" : " of producer " + producerId)));
+        KafkaFutures.get(admin.abortTransaction(new AbortTransactionSpec(partition, producer.producerId(),
             (short) producer.producerEpoch(), producer.coordinatorEpoch().orElse(0))).all());
     }
 }

@@ -108,18 +108,21 @@ public class V3TransactionsController {
     @PostMapping(path = "/v3/clusters/{clusterId}/topics/{topic}/partitions/{partition}/transactions:abort",
         consumes = MediaType.APPLICATION_JSON_VALUE)
     @Operation(summary = "Abort an open transaction on a partition",
-        description = "Body {\"producer_id\": N}: writes an abort marker for that producer's open transaction on the "
-            + "partition (as kafka-transactions abort), so its records are skipped by read_committed consumers and "
-            + "the last stable offset moves on. Needs CLUSTER_ACTION. 204; 404 when the partition has no open "
-            + "transaction of the producer.")
+        description = "Body {\"start_offset\": N, \"producer_id\": M (optional)}: writes an abort marker for the "
+            + "transaction open on the partition since that offset (as kafka-transactions abort --start-offset), so "
+            + "its records are skipped by read_committed consumers and the last stable offset moves on. Needs "
+            + "CLUSTER_ACTION. 204; 404 when no transaction is open there from that offset.")
     public ResponseEntity<Void> abort(@PathVariable String clusterId, @PathVariable String topic,
             @PathVariable int partition, @RequestBody JsonNode body) {
         admin.checkCluster(clusterId);
+        JsonNode startOffset = body == null ? null : body.get("start_offset");
         JsonNode producerId = body == null ? null : body.get("producer_id");
-        if (producerId == null || !producerId.isIntegralNumber()) {
-            throw RestError.BAD_REQUEST.exception("producer_id must be an integer");
+        if (startOffset == null || !startOffset.isIntegralNumber()
+                || (producerId != null && !producerId.isNull() && !producerId.isIntegralNumber())) {
+            throw RestError.BAD_REQUEST.exception("start_offset must be an integer, and producer_id, if given, too");
         }
-        transactions.abort(new TopicPartition(topic, partition), producerId.asLong());
+        transactions.abort(new TopicPartition(topic, partition), startOffset.asLong(),
+            producerId == null || producerId.isNull() ? null : producerId.asLong());
         return ResponseEntity.noContent().build();
     }
 

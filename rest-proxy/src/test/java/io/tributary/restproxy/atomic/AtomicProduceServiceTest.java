@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -35,6 +36,8 @@ class AtomicProduceServiceTest {
     private final List<String> transactionalIds = new ArrayList<>();
     private Consumer<MockProducer<byte[], byte[]>> prepare = producer -> { };
     private boolean failSecondRecord;
+    /** When set, the first producer made fails the second record of each flush with it. */
+    private RuntimeException failWith;
     private final IdempotencyKeysFixture keys = new IdempotencyKeysFixture(4, Clock.systemUTC(), Duration.ofHours(1));
     private final AtomicProduceService service = new AtomicProduceService(
         new TransactionalProducers(KafkaClientSettings.of(new KafkaClientProperties("127.0.0.1:1", "", "", "",
@@ -43,12 +46,14 @@ class AtomicProduceServiceTest {
         keys.keys, new RecordMetrics(new SimpleMeterRegistry()), Clock.systemUTC());
 
     private MockProducer<byte[], byte[]> producer(Map<String, Object> config) {
-        MockProducer<byte[], byte[]> producer = failSecondRecord
+        RuntimeException failure = failSecondRecord ? new RecordTooLargeException("too big for the topic")
+            : made.isEmpty() ? failWith : null;
+        MockProducer<byte[], byte[]> producer = failure != null
             ? new MockProducer<>(false, null, new ByteArraySerializer(), new ByteArraySerializer()) {
                 @Override
                 public synchronized void flush() {
                     completeNext();
-                    errorNext(new RecordTooLargeException("too big for the topic"));
+                    errorNext(failure);
                     super.flush();
                 }
             }
@@ -86,7 +91,7 @@ class AtomicProduceServiceTest {
         assertThat(producer.history().get(3).partition()).isEqualTo(key.slot(4));
         assertThat(transactionalIds).containsExactly("tributary-rest-" + key.slot(4));
         // Remembered at once, before the tail reads it back.
-        keys.stableOffset.set(0);
+        keys.endOffset.set(0);
         assertThat(service.produce(KafkaLogin.SERVICE, "t", records(3), key, "fp"))
             .isInstanceOfSatisfying(Committed.class, replay -> assertThat(replay.replayed()).isTrue());
         assertThat(producer.history()).hasSize(4);
@@ -140,6 +145,37 @@ class AtomicProduceServiceTest {
         assertThat(outcome).isInstanceOfSatisfying(Aborted.class,
             aborted -> assertThat(aborted.cause()).hasMessage("refused"));
         assertThat(made.get(0).transactionAborted()).isTrue();
+    }
+
+    @Test
+    void aRecordRefusedBecauseAnotherReplicaFencedTheProducerRunsTheRequestAgain() {
+        failWith = new ProducerFencedException("fenced by the other replica");
+
+        AtomicOutcome outcome = service.produce(KafkaLogin.SERVICE, "t", records(2), null, "fp");
+
+        assertThat(outcome).isInstanceOf(Committed.class);
+        assertThat(made).hasSize(2);
+        assertThat(made.get(0).closed()).isTrue();
+        assertThat(made.get(1).transactionCommitted()).isTrue();
+    }
+
+    @Test
+    void aFenceWhileCommittingIsUnknownWithoutAKeyAndLookedUpAgainWithOne() {
+        prepare = producer -> producer.commitTransactionException = new ProducerFencedException("fenced at commit");
+
+        assertThat(service.produce(KafkaLogin.SERVICE, "t", records(1), null, "fp")).isInstanceOf(Unknown.class);
+        assertThat(made).hasSize(1);
+
+        prepare = producer -> { };
+        IdempotencyKey key = new IdempotencyKey("<service>", "fenced-at-commit");
+        made.clear();
+        prepare = producer -> {
+            if (made.isEmpty()) {
+                producer.commitTransactionException = new ProducerFencedException("fenced at commit");
+            }
+        };
+        assertThat(service.produce(KafkaLogin.SERVICE, "t", records(1), key, "fp")).isInstanceOf(Committed.class);
+        assertThat(made).as("the key looked up again with a new producer").hasSize(2);
     }
 
     @Test

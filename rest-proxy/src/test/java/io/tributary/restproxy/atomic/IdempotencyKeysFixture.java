@@ -8,17 +8,20 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.MockConsumer;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@link IdempotencyKeys} over Kafka's {@link MockConsumer}, with an Admin client that answers
- * {@code listOffsets} with {@link #stableOffset} (and, at each call, runs {@link #onListOffsets}).
+ * {@code listOffsets} with {@link #endOffset} (read_uncommitted: the high watermark) or
+ * {@link #stableOffset} (read_committed), and at each call runs {@link #onListOffsets}.
  */
 final class IdempotencyKeysFixture implements AutoCloseable {
 
@@ -26,6 +29,7 @@ final class IdempotencyKeysFixture implements AutoCloseable {
 
     final MockConsumer<byte[], byte[]> consumer = new MockConsumer<>("earliest");
     final AtomicLong stableOffset = new AtomicLong();
+    final AtomicLong endOffset = new AtomicLong();
     volatile Runnable onListOffsets = () -> { };
     final IdempotencyKeys keys;
 
@@ -42,10 +46,12 @@ final class IdempotencyKeysFixture implements AutoCloseable {
                 }
                 @SuppressWarnings("unchecked")
                 Map<TopicPartition, OffsetSpec> asked = (Map<TopicPartition, OffsetSpec>) args[0];
+                boolean committed = args.length > 1 && ((ListOffsetsOptions) args[1]).isolationLevel()
+                    == IsolationLevel.READ_COMMITTED;
                 onListOffsets.run();
                 Map<TopicPartition, KafkaFuture<ListOffsetsResultInfo>> answers = new HashMap<>();
-                asked.keySet().forEach(tp -> answers.put(tp, KafkaFuture.completedFuture(
-                    new ListOffsetsResultInfo(stableOffset.get(), -1, Optional.empty()))));
+                asked.keySet().forEach(tp -> answers.put(tp, KafkaFuture.completedFuture(new ListOffsetsResultInfo(
+                    committed ? stableOffset.get() : endOffset.get(), -1, Optional.empty()))));
                 return new ListOffsetsResult(answers);
             });
         keys = new IdempotencyKeys(consumer, admin, TOPIC, partitions, JsonMapper.builder().build(), clock, retention);

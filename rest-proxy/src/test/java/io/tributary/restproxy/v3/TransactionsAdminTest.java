@@ -58,19 +58,24 @@ class TransactionsAdminTest {
     }
 
     @Test
-    void anOwnerWithAnotherEpochOrWithoutThePartitionOrCompletedDoesNotHoldIt() {
+    void aTransactionWithoutThePartitionOrCompletedOrOfAnotherProducerDoesNotHoldIt() {
         ProducerState producer = producer(7, 2, 10);
         Map<TopicPartition, PartitionProducerState> stillOpen = Map.of(P0, new PartitionProducerState(List.of(producer)));
 
-        for (Transaction other : List.of(transaction("old-epoch", 7, 1, TransactionState.ONGOING, P0),
+        for (Transaction other : List.of(transaction("other-producer", 8, 2, TransactionState.ONGOING, P0),
                 transaction("elsewhere", 7, 2, TransactionState.ONGOING, P1),
                 transaction("done", 7, 2, TransactionState.COMPLETE_COMMIT, P0))) {
             assertThat(TransactionsAdmin.classify(List.of(open(P0, producer)), List.of(other), p -> stillOpen))
                 .as(other.transactionalId()).singleElement().satisfies(t -> assertThat(t.hanging()).isTrue());
         }
+        // A coordinator preparing an abort after a timeout (or any prepare under KIP-890's transactions
+        // v2) has bumped the epoch past the partition's: it still holds the transaction.
         assertThat(TransactionsAdmin.classify(List.of(open(P0, producer)),
-                List.of(transaction("preparing", 7, 2, TransactionState.PREPARE_COMMIT, P0)), p -> stillOpen))
+                List.of(transaction("preparing", 7, 3, TransactionState.PREPARE_ABORT, P0)), p -> stillOpen))
             .singleElement().satisfies(t -> assertThat(t.transactionalId()).isEqualTo("preparing"));
+        assertThat(TransactionsAdmin.classify(List.of(open(P0, producer)),
+                List.of(transaction("fencing", 7, 3, TransactionState.PREPARE_EPOCH_FENCE, P0)), p -> stillOpen))
+            .singleElement().satisfies(t -> assertThat(t.hanging()).isFalse());
     }
 
     @Test

@@ -58,8 +58,11 @@ class V3TransactionsTest extends ProxyTestBase {
                 assertThat(t.get("start_offset").asLong()).isZero();
             });
 
+            Response wrongOffset = http.post("/v3/clusters/" + cluster + "/topics/v3-txn/partitions/0/transactions:abort",
+                "application/json", "{\"start_offset\":1}");
+            assertThat(wrongOffset.status()).as("no transaction starts there").isEqualTo(404);
             Response abort = http.post("/v3/clusters/" + cluster + "/topics/v3-txn/partitions/0/transactions:abort",
-                "application/json", "{\"producer_id\":" + listed.get("producer_id").asLong() + "}");
+                "application/json", "{\"start_offset\":0,\"producer_id\":" + listed.get("producer_id").asLong() + "}");
             assertThat(abort.status()).as(abort.text()).isEqualTo(204);
             assertThat(open()).singleElement().satisfies(t -> assertThat(t.get("partition_id").asInt()).isEqualTo(1));
             // Partition 0's LSO moved past the aborted record; partition 1 still holds its readers back.
@@ -67,7 +70,7 @@ class V3TransactionsTest extends ProxyTestBase {
             assertThat(broker().records("v3-txn", false)).hasSize(2);
 
             Response again = http.post("/v3/clusters/" + cluster + "/topics/v3-txn/partitions/0/transactions:abort",
-                "application/json", "{\"producer_id\":" + listed.get("producer_id").asLong() + "}");
+                "application/json", "{\"start_offset\":0}");
             assertThat(again.status()).isEqualTo(404);
         }
     }
@@ -77,9 +80,9 @@ class V3TransactionsTest extends ProxyTestBase {
         broker().createTopic("v3-txn-errors", 1);
         assertThat(http.get("/v3/clusters/" + cluster + "/transactions/never-used").status()).isEqualTo(404);
         assertThat(http.post("/v3/clusters/" + cluster + "/topics/v3-txn-errors/partitions/0/transactions:abort",
-            "application/json", "{\"producer_id\":\"x\"}").status()).isEqualTo(400);
+            "application/json", "{\"producer_id\":7}").status()).isEqualTo(400);
         assertThat(http.post("/v3/clusters/" + cluster + "/topics/v3-txn-errors/partitions/0/transactions:abort",
-            "application/json", "{\"producer_id\":12345}").status()).isEqualTo(404);
+            "application/json", "{\"start_offset\":0,\"producer_id\":12345}").status()).isEqualTo(404);
         assertThat(http.get("/v3/clusters/" + cluster + "/open-transactions?topic=v3-txn-missing").errorCode())
             .isEqualTo(40401);
     }
