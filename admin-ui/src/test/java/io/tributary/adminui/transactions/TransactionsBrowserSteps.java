@@ -96,9 +96,12 @@ public final class TransactionsBrowserSteps extends BrowserSteps {
         }
     }
 
+    /** The values shown, read in one script: the list may be replaced between two element reads. */
+    @SuppressWarnings("unchecked")
     private List<String> values() {
-        return browser.findElements(By.cssSelector("#messages li.msg .msg-value")).stream()
-            .map(e -> e.getText().trim()).toList();
+        return (List<String>) ((org.openqa.selenium.JavascriptExecutor) browser).executeScript(
+            "return Array.from(document.querySelectorAll('#messages li.msg .msg-value'))"
+                + ".map(e => e.textContent.trim());");
     }
 
     private void screenshot(String name) throws IOException {
