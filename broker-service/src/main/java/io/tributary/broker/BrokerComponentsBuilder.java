@@ -19,6 +19,7 @@ import io.tributary.broker.config.BrokerSecurityProperties;
 import io.tributary.broker.config.EndPoint;
 import io.tributary.broker.config.LogConfig;
 import io.tributary.broker.group.ConsumerLagMetrics;
+import io.tributary.broker.replica.LastStableOffsetLagGauges;
 import io.tributary.broker.group.GroupCoordinator;
 import io.tributary.broker.log.LogCleaner;
 import io.tributary.broker.log.LogDirFailureChannel;
@@ -95,6 +96,9 @@ final class BrokerComponentsBuilder {
      * a refresh against a slow broker ends before the next one is due.
      */
     static final long CONSUMER_LAG_REQUEST_TIMEOUT_MS = 10_000;
+
+    /** How often the last stable offset lag series follow the partitions led here, ms. */
+    static final long LSO_LAG_REFRESH_MS = 5_000;
 
     /** Threads of the broker's scheduler (flushes, checkpoints, retention, ISR checks): short tasks. */
     private static final int SCHEDULER_THREADS = 2;
@@ -297,6 +301,10 @@ final class BrokerComponentsBuilder {
         stops.add(Step.LOG_DIR_FAILURE_HANDLER, logDirFailureHandler::close);
         logDirFailureHandler.start();
         controller.startup();
+        LastStableOffsetLagGauges lsoLag = new LastStableOffsetLagGauges(registry, replicaManager::leaderPartitions,
+            LSO_LAG_REFRESH_MS, "broker-" + properties.id() + "-lso-lag-metrics");
+        stops.add(Step.CONSUMER_LAG_METRICS, lsoLag::close);
+        lsoLag.start();
         Optional<ConsumerLagMetrics> consumerLagMetrics = Optional.empty();
         if (properties.consumerLagMetricsIntervalMs() > 0) {
             String self = BrokerListeners.interBrokerBootstrap(properties, boundEndPoints);
