@@ -62,10 +62,8 @@ class CommittedOffsetsRestartTest {
     void aConsumerResumesAtTheCommittedOffsetsAfterTheBrokerIsKilled() throws Exception {
         int port = TestBroker.freePort();
         String bootstrap = "127.0.0.1:" + port;
-        List<String> args = List.of("--broker.data-dir=" + dir.resolve("data"),
-            "--broker.listeners=PLAINTEXT://127.0.0.1:" + port, "--broker.embedded-zookeeper-port=0",
-            "--broker.embedded-zookeeper-tick-time-ms=200", "--broker.zookeeper-session-timeout-ms=4000",
-            "--server.port=0", "--broker.offsets-topic-num-partitions=5", "--broker.group-initial-rebalance-delay-ms=0");
+        List<String> args = BrokerProcess.singleNodeArgs(dir.resolve("data"), port,
+            "--broker.offsets-topic-num-partitions=5", "--broker.group-initial-rebalance-delay-ms=0");
         Run first;
         try (BrokerProcess broker = BrokerProcess.start(dir, "first.log", args, Duration.ofSeconds(90))) {
             first = consumeAboutHalf(bootstrap);

@@ -69,11 +69,8 @@ class CompactionCrashRecoveryTest {
     void aBrokerKilledWhileCleaningRestartsWithEveryLatestValue() throws Exception {
         int port = TestBroker.freePort();
         String bootstrap = "127.0.0.1:" + port;
-        List<String> args = List.of("--broker.data-dir=" + dir.resolve("data"),
-            "--broker.listeners=PLAINTEXT://127.0.0.1:" + port, "--broker.embedded-zookeeper-port=0",
-            "--broker.embedded-zookeeper-tick-time-ms=200", "--broker.zookeeper-session-timeout-ms=4000",
-            "--server.port=0", "--broker.log-segment-bytes=16384", "--broker.log-cleaner-backoff-ms=50",
-            "--broker.log-cleaner-dedupe-buffer-size=4194304");
+        List<String> args = BrokerProcess.singleNodeArgs(dir.resolve("data"), port, "--broker.log-segment-bytes=16384",
+            "--broker.log-cleaner-backoff-ms=50", "--broker.log-cleaner-dedupe-buffer-size=4194304");
         Map<String, Acked> latestAcked = new ConcurrentHashMap<>();
         AtomicInteger acked = new AtomicInteger();
         AtomicBoolean producing = new AtomicBoolean(true);
@@ -164,9 +161,7 @@ class CompactionCrashRecoveryTest {
         int port = TestBroker.freePort();
         String bootstrap = "127.0.0.1:" + port;
         Path data = dir.resolve("data");
-        List<String> args = List.of("--broker.data-dir=" + data, "--broker.listeners=PLAINTEXT://127.0.0.1:" + port,
-            "--broker.embedded-zookeeper-port=0", "--broker.embedded-zookeeper-tick-time-ms=200",
-            "--broker.zookeeper-session-timeout-ms=4000", "--server.port=0", "--broker.log-segment-bytes=16384",
+        List<String> args = BrokerProcess.singleNodeArgs(data, port, "--broker.log-segment-bytes=16384",
             "--broker.log-cleaner-backoff-ms=50");
         Map<String, String> latest;
         boolean killedMidClean;

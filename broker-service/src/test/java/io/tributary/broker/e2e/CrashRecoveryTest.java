@@ -56,10 +56,7 @@ class CrashRecoveryTest {
     void everyAcknowledgedRecordSurvivesSigkillWithItsOffset() throws Exception {
         int port = TestBroker.freePort();
         String bootstrap = "127.0.0.1:" + port;
-        List<String> args = List.of("--broker.data-dir=" + dir.resolve("data"),
-            "--broker.listeners=PLAINTEXT://127.0.0.1:" + port, "--broker.embedded-zookeeper-port=0",
-            "--broker.embedded-zookeeper-tick-time-ms=200", "--broker.zookeeper-session-timeout-ms=4000",
-            "--server.port=0", "--broker.log-segment-bytes=262144");
+        List<String> args = BrokerProcess.singleNodeArgs(dir.resolve("data"), port, "--broker.log-segment-bytes=262144");
         ConcurrentLinkedQueue<Acked> acked = new ConcurrentLinkedQueue<>();
         AtomicInteger failed = new AtomicInteger();
         AtomicBoolean producing = new AtomicBoolean(true);

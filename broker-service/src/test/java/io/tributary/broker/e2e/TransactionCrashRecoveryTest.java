@@ -58,11 +58,8 @@ class TransactionCrashRecoveryTest {
     void aBrokerKilledMidTransactionRebuildsItsAbortedIndexAndCleansAbortedData() throws Exception {
         int port = TestBroker.freePort();
         String bootstrap = "127.0.0.1:" + port;
-        List<String> args = List.of("--broker.data-dir=" + dir.resolve("data"),
-            "--broker.listeners=PLAINTEXT://127.0.0.1:" + port, "--broker.embedded-zookeeper-port=0",
-            "--broker.embedded-zookeeper-tick-time-ms=200", "--broker.zookeeper-session-timeout-ms=4000",
-            "--server.port=0", "--broker.log-segment-bytes=16384", "--broker.log-cleaner-backoff-ms=50",
-            "--broker.transaction-abort-timed-out-transaction-cleanup-interval-ms=500");
+        List<String> args = BrokerProcess.singleNodeArgs(dir.resolve("data"), port, "--broker.log-segment-bytes=16384",
+            "--broker.log-cleaner-backoff-ms=50", "--broker.transaction-abort-timed-out-transaction-cleanup-interval-ms=500");
         Map<String, String> latestCommitted = new HashMap<>();
         List<String> committed = new ArrayList<>();
         try (BrokerProcess first = BrokerProcess.start(dir, "first.log", args, Duration.ofSeconds(90))) {

@@ -40,6 +40,20 @@ public final class BrokerProcess implements AutoCloseable {
     }
 
     /**
+     * The arguments of a single broker with its embedded ZooKeeper (short tick and session, for
+     * restarts within seconds) on {@code 127.0.0.1:port}, data under {@code dataDir}, no HTTP port
+     * of its own, followed by {@code more}.
+     */
+    public static List<String> singleNodeArgs(Path dataDir, int port, String... more) {
+        List<String> args = new ArrayList<>(List.of("--broker.data-dir=" + dataDir,
+            "--broker.listeners=PLAINTEXT://127.0.0.1:" + port, "--broker.embedded-zookeeper-port=0",
+            "--broker.embedded-zookeeper-tick-time-ms=200", "--broker.zookeeper-session-timeout-ms=4000",
+            "--server.port=0"));
+        args.addAll(List.of(more));
+        return List.copyOf(args);
+    }
+
+    /**
      * Starts {@code io.tributary.broker.BrokerApplication} with the given arguments without waiting
      * for it (several brokers start side by side; then {@link #awaitStarted} each).
      */
