@@ -4,6 +4,7 @@ import io.tributary.restproxy.atomic.AtomicOutcome.Aborted;
 import io.tributary.restproxy.atomic.AtomicOutcome.Committed;
 import io.tributary.restproxy.atomic.AtomicOutcome.Unknown;
 import io.tributary.restproxy.atomic.StoredOutcome.Written;
+import io.tributary.restproxy.config.CallerBoundClients;
 import io.tributary.restproxy.config.KafkaClientSettings;
 import io.tributary.restproxy.error.IdempotencyKeyReusedException;
 import io.tributary.restproxy.error.OperationTimeoutException;
@@ -280,12 +281,8 @@ public class AtomicProduceService implements AutoCloseable {
 
     /** The fence in {@code e}'s causes, if any. */
     private static RuntimeException fence(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof ProducerFencedException || t instanceof InvalidProducerEpochException) {
-                return (RuntimeException) t;
-            }
-        }
-        return null;
+        RuntimeException fenced = CallerBoundClients.cause(e, ProducerFencedException.class);
+        return fenced != null ? fenced : CallerBoundClients.cause(e, InvalidProducerEpochException.class);
     }
 
     private static RuntimeException unwrap(CompletableFuture<?> failed) {

@@ -152,11 +152,6 @@ public final class IdempotencyKeys implements AutoCloseable {
         return mapper.writeValueAsBytes(outcome);
     }
 
-    /** Keys held now (for tests and metrics). */
-    public int size() {
-        return outcomes.size();
-    }
-
     private void run() {
         while (!closed) {
             try {

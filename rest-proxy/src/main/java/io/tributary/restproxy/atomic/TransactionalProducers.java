@@ -127,23 +127,6 @@ public final class TransactionalProducers implements AutoCloseable {
         }
     }
 
-    /** Producers open now. */
-    public int open() {
-        int open = 0;
-        for (Slot slot : slots.values()) {
-            if (slot.lock.tryLock()) {
-                try {
-                    open += slot.producer == null ? 0 : 1;
-                } finally {
-                    slot.lock.unlock();
-                }
-            } else {
-                open++;
-            }
-        }
-        return open;
-    }
-
     private Map<String, Object> config(KafkaLogin login, int slot) {
         Map<String, Object> config = settings.producer(login);
         String transactionalId = transactionalId(login, slot);

@@ -120,7 +120,7 @@ public final class CallerBoundClients {
     }
 
     /** {@code thrown} or the first of its causes that is a {@code type}; null if none is. */
-    static <T extends Throwable> T cause(Throwable thrown, Class<T> type) {
+    public static <T extends Throwable> T cause(Throwable thrown, Class<T> type) {
         for (Throwable t = thrown; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (type.isInstance(t)) {
                 return type.cast(t);

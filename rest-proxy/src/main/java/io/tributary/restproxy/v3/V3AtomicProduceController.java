@@ -149,13 +149,7 @@ public class V3AtomicProduceController {
 
     private Decoded decode(JsonNode entry, String id, String topic, int partitions) {
         try {
-            Decoded record = codec.decode(entry);
-            Integer partition = record.record().partition();
-            if (partition != null && (partition < 0 || partition >= partitions)) {
-                throw RestError.PARTITION_NOT_FOUND.exception("Partition " + partition + " of topic " + topic
-                    + " not found.");
-            }
-            return record;
+            return codec.decode(entry, topic, partitions);
         } catch (RestException e) {
             RestError error = RestExceptionHandler.errorFor(e);
             throw error.exception("Entry " + id + ": " + e.getMessage() + " (nothing was written)");

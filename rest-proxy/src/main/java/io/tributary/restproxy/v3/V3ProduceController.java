@@ -3,7 +3,6 @@ package io.tributary.restproxy.v3;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import io.tributary.restproxy.error.KafkaErrors;
-import io.tributary.restproxy.error.RestError;
 import io.tributary.restproxy.error.RestException;
 import io.tributary.restproxy.error.RestExceptionHandler;
 import io.tributary.restproxy.produce.ProduceService;
@@ -118,12 +117,7 @@ public class V3ProduceController {
     private CompletableFuture<ObjectNode> produceOne(String clusterId, String topic, int partitions, JsonNode node) {
         Decoded decoded;
         try {
-            decoded = codec.decode(node);
-            Integer partition = decoded.record().partition();
-            if (partition != null && (partition < 0 || partition >= partitions)) {
-                throw RestError.PARTITION_NOT_FOUND.exception("Partition " + partition + " of topic " + topic
-                    + " not found.");
-            }
+            decoded = codec.decode(node, topic, partitions);
         } catch (RestException e) {
             return CompletableFuture.completedFuture(codec.failure(RestExceptionHandler.errorFor(e).code(),
                 e.getMessage()));

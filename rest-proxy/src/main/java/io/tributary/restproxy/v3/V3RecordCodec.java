@@ -38,6 +38,22 @@ final class V3RecordCodec {
     }
 
     /**
+     * Decodes one record for {@code topic}, which has {@code partitions} partitions.
+     *
+     * @throws io.tributary.restproxy.error.RestException 400 for a malformed record, 40402 when it
+     *                                                    names a partition the topic lacks
+     */
+    Decoded decode(JsonNode node, String topic, int partitions) {
+        Decoded decoded = decode(node);
+        Integer partition = decoded.record().partition();
+        if (partition != null && (partition < 0 || partition >= partitions)) {
+            throw RestError.PARTITION_NOT_FOUND.exception("Partition " + partition + " of topic " + topic
+                + " not found.");
+        }
+        return decoded;
+    }
+
+    /**
      * Decodes one record.
      *
      * @throws io.tributary.restproxy.error.RestException 400 for a malformed record

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.restproxy.testing.AtomicBodies;
 import io.tributary.restproxy.testing.BrokerFixture.StoredRecord;
-import io.tributary.restproxy.testing.HttpJson;
 import io.tributary.restproxy.testing.HttpJson.Response;
 import io.tributary.restproxy.testing.ProxyTestBase;
 import java.util.List;
@@ -27,14 +26,6 @@ class AtomicProduceTest extends ProxyTestBase {
         cluster = http.get("/v3/clusters").body().get("data").get(0).get("cluster_id").asString();
     }
 
-    private static String entries(List<String> values, List<Integer> partitions) {
-        return AtomicBodies.entries(values, partitions);
-    }
-
-    private static Response post(HttpJson client, String cluster, String topic, String key, String body) {
-        return AtomicBodies.post(client, cluster, topic, key, body);
-    }
-
     private static List<String> values(List<StoredRecord> records) {
         return records.stream().map(StoredRecord::value).toList();
     }
@@ -43,7 +34,7 @@ class AtomicProduceTest extends ProxyTestBase {
     void recordsAcrossPartitionsAreCommittedTogether() {
         broker().createTopic("atomic-commit", 3);
         List<String> values = List.of("a0", "a1", "a2", "b0", "b1", "b2");
-        Response response = post(http, cluster, "atomic-commit", null, entries(values, List.of(0, 1, 2, 0, 1, 2)));
+        Response response = AtomicBodies.post(http, cluster, "atomic-commit", null, AtomicBodies.entries(values, List.of(0, 1, 2, 0, 1, 2)));
 
         assertThat(response.status()).as(response.text()).isEqualTo(200);
         assertThat(response.body().get("outcome").asString()).isEqualTo("COMMITTED");
@@ -65,8 +56,8 @@ class AtomicProduceTest extends ProxyTestBase {
     void oneFailedRecordAbortsTheWholeTransaction() {
         broker().createTopic("atomic-abort", 2, Map.of("max.message.bytes", "1000"));
         String big = "x".repeat(2_000);
-        Response response = post(http, cluster, "atomic-abort", null,
-            entries(List.of("small-1", "small-2", big), List.of(0, 0, 1)));
+        Response response = AtomicBodies.post(http, cluster, "atomic-abort", null,
+            AtomicBodies.entries(List.of("small-1", "small-2", big), List.of(0, 0, 1)));
 
         assertThat(response.status()).as(response.text()).isGreaterThanOrEqualTo(400);
         assertThat(response.body().get("outcome").asString()).isEqualTo("ABORTED");
@@ -76,7 +67,7 @@ class AtomicProduceTest extends ProxyTestBase {
         assertThat(broker().records("atomic-abort", true)).isEmpty();
         assertThat(values(broker().records("atomic-abort", false))).containsExactly("small-1", "small-2");
 
-        Response next = post(http, cluster, "atomic-abort", null, entries(List.of("after"), List.of(0)));
+        Response next = AtomicBodies.post(http, cluster, "atomic-abort", null, AtomicBodies.entries(List.of("after"), List.of(0)));
         assertThat(next.status()).as(next.text()).isEqualTo(200);
         assertThat(values(broker().records("atomic-abort", true))).containsExactly("after");
     }
@@ -84,17 +75,17 @@ class AtomicProduceTest extends ProxyTestBase {
     @Test
     void aRetryWithTheSameKeyIsAnsweredFromTheFirstAndWritesNothing() {
         broker().createTopic("atomic-retry", 2);
-        String body = entries(List.of("once-1", "once-2"), java.util.Arrays.asList(null, null));
-        Response first = post(http, cluster, "atomic-retry", "order-1", body);
-        Response retry = post(http, cluster, "atomic-retry", "order-1", body);
-        Response other = post(http, cluster, "atomic-retry", "order-2", body);
+        String body = AtomicBodies.entries(List.of("once-1", "once-2"), java.util.Arrays.asList(null, null));
+        Response first = AtomicBodies.post(http, cluster, "atomic-retry", "order-1", body);
+        Response retry = AtomicBodies.post(http, cluster, "atomic-retry", "order-1", body);
+        Response other = AtomicBodies.post(http, cluster, "atomic-retry", "order-2", body);
 
         assertThat(first.status()).as(first.text()).isEqualTo(200);
         assertThat(retry.status()).as(retry.text()).isEqualTo(200);
         assertThat(retry.header("Idempotent-Replayed")).isEqualTo("true");
-        assertThat(offsets(retry)).isEqualTo(offsets(first));
+        assertThat(AtomicBodies.offsets(retry)).isEqualTo(AtomicBodies.offsets(first));
         assertThat(other.header("Idempotent-Replayed")).isNull();
-        assertThat(offsets(other)).doesNotContainAnyElementsOf(offsets(first));
+        assertThat(AtomicBodies.offsets(other)).doesNotContainAnyElementsOf(AtomicBodies.offsets(first));
         assertThat(values(broker().records("atomic-retry", true)))
             .containsExactlyInAnyOrder("once-1", "once-2", "once-1", "once-2");
     }
@@ -102,10 +93,10 @@ class AtomicProduceTest extends ProxyTestBase {
     @Test
     void aKeyReusedForAnotherRequestIsRefused() {
         broker().createTopic("atomic-reuse", 1);
-        assertThat(post(http, cluster, "atomic-reuse", "reused", entries(List.of("first"), List.of(0))).status())
+        assertThat(AtomicBodies.post(http, cluster, "atomic-reuse", "reused", AtomicBodies.entries(List.of("first"), List.of(0))).status())
             .isEqualTo(200);
 
-        Response reused = post(http, cluster, "atomic-reuse", "reused", entries(List.of("second"), List.of(0)));
+        Response reused = AtomicBodies.post(http, cluster, "atomic-reuse", "reused", AtomicBodies.entries(List.of("second"), List.of(0)));
         assertThat(reused.status()).isEqualTo(422);
         assertThat(reused.text()).contains("already used");
         assertThat(values(broker().records("atomic-reuse", true))).containsExactly("first");
@@ -114,11 +105,11 @@ class AtomicProduceTest extends ProxyTestBase {
     @Test
     void aMalformedEntryOrKeyWritesNothing() {
         broker().createTopic("atomic-malformed", 2);
-        Response badType = post(http, cluster, "atomic-malformed", null, "{\"entries\":[{\"id\":\"a\",\"value\":"
+        Response badType = AtomicBodies.post(http, cluster, "atomic-malformed", null, "{\"entries\":[{\"id\":\"a\",\"value\":"
             + "{\"type\":\"STRING\",\"data\":\"fine\"}},{\"id\":\"b\",\"value\":{\"type\":\"NOPE\",\"data\":1}}]}");
-        Response badPartition = post(http, cluster, "atomic-malformed", null, entries(List.of("x", "y"), List.of(0, 7)));
-        Response badKey = post(http, cluster, "atomic-malformed", "has space", entries(List.of("z"), List.of(0)));
-        Response noTopic = post(http, cluster, "atomic-missing", null, entries(List.of("z"), List.of(0)));
+        Response badPartition = AtomicBodies.post(http, cluster, "atomic-malformed", null, AtomicBodies.entries(List.of("x", "y"), List.of(0, 7)));
+        Response badKey = AtomicBodies.post(http, cluster, "atomic-malformed", "has space", AtomicBodies.entries(List.of("z"), List.of(0)));
+        Response noTopic = AtomicBodies.post(http, cluster, "atomic-missing", null, AtomicBodies.entries(List.of("z"), List.of(0)));
 
         assertThat(badType.status()).isEqualTo(400);
         assertThat(badType.text()).contains("Entry b");
@@ -126,9 +117,5 @@ class AtomicProduceTest extends ProxyTestBase {
         assertThat(badKey.status()).isEqualTo(400);
         assertThat(noTopic.errorCode()).isEqualTo(40401);
         assertThat(broker().records("atomic-malformed", false)).isEmpty();
-    }
-
-    private static List<Long> offsets(Response response) {
-        return AtomicBodies.offsets(response);
     }
 }
