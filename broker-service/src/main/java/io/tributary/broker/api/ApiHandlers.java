@@ -5,6 +5,7 @@ import io.tributary.broker.cluster.Controller;
 import io.tributary.broker.cluster.MetadataCache;
 import io.tributary.broker.config.BrokerProperties;
 import io.tributary.broker.group.GroupCoordinator;
+import io.tributary.broker.group.TransactionVerifier;
 import io.tributary.broker.producer.ProducerIdManager;
 import io.tributary.broker.replica.ReplicaManager;
 import io.tributary.broker.security.AclStore;
@@ -48,7 +49,9 @@ public final class ApiHandlers {
             new InitProducerIdHandler(producerIdManager, transactions.coordinator(), authorizer),
             new AddPartitionsToTxnHandler(transactions.coordinator(), metadataCache, authorizer),
             new AddOffsetsToTxnHandler(transactions.coordinator(), groupCoordinator, authorizer),
-            new TxnOffsetCommitHandler(groupCoordinator, authorizer),
+            new TxnOffsetCommitHandler(groupCoordinator, authorizer, version -> properties.transactionPartitionVerificationEnable()
+                ? new TxnOffsetCommitVerification(replicaManager, transactions.verifier(), handlerExecutor, version >= 4)
+                : TransactionVerifier.DISABLED),
             new DescribeTransactionsHandler(transactions.coordinator(), authorizer),
             new ListTransactionsHandler(transactions.coordinator(), authorizer),
             new DescribeProducersHandler(replicaManager, metadataCache, authorizer),

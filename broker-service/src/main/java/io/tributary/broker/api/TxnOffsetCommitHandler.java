@@ -1,6 +1,7 @@
 package io.tributary.broker.api;
 
 import io.tributary.broker.group.GroupCoordinator;
+import io.tributary.broker.group.TransactionVerifier;
 import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.Response;
 import io.tributary.broker.security.BrokerAuthorizer;
@@ -8,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.IntFunction;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.message.TxnOffsetCommitRequestData;
@@ -19,13 +21,17 @@ import org.apache.kafka.common.requests.TxnOffsetCommitResponse;
 import org.apache.kafka.common.resource.ResourceType;
 
 /**
- * TxnOffsetCommit (v0-3, KIP-98 and KIP-447; {@code sendOffsetsToTransaction}): the group
- * coordinator writes the offsets as the producer's transactional batch, pending until the
- * transaction's marker ({@link GroupCoordinator#commitTransactionalOffsets}). Needs WRITE on the
- * transactional id (TRANSACTIONAL_ID_AUTHORIZATION_FAILED), READ on the group
+ * TxnOffsetCommit (v0-4, KIP-98, KIP-447 and KIP-890 part 1; {@code sendOffsetsToTransaction}): the
+ * group coordinator has the transaction verified (the group's offsets partition must be in it, as
+ * AddOffsetsToTxn put it there; {@link TxnOffsetCommitVerification}, unless
+ * {@code transaction.partition.verification.enable} is off), then writes the offsets as the
+ * producer's transactional batch, pending until the transaction's marker
+ * ({@link GroupCoordinator#commitTransactionalOffsets}). A commit whose partition is not in the
+ * transaction gets TRANSACTION_ABORTABLE (v4+) or INVALID_TXN_STATE and writes nothing. Needs WRITE
+ * on the transactional id (TRANSACTIONAL_ID_AUTHORIZATION_FAILED), READ on the group
  * (GROUP_AUTHORIZATION_FAILED) and READ on each topic (TOPIC_AUTHORIZATION_FAILED for its
- * partitions), as Kafka checks them. Versions 4 and up belong to KIP-890's transaction version 2,
- * which is not served.
+ * partitions), as Kafka checks them. Version 5 belongs to KIP-890's transaction version 2, which is
+ * not served.
  *
  * <p>Runs on a request handler thread.
  */
@@ -33,11 +39,18 @@ public final class TxnOffsetCommitHandler extends VersionedHandler {
 
     private final GroupCoordinator groupCoordinator;
     private final BrokerAuthorizer authorizer;
+    private final IntFunction<TransactionVerifier> verifierForVersion;
 
-    public TxnOffsetCommitHandler(GroupCoordinator groupCoordinator, BrokerAuthorizer authorizer) {
-        super(ApiKeys.TXN_OFFSET_COMMIT, 0, 3);
+    /**
+     * @param verifierForVersion the verification for a request of a version, or
+     *                           {@link TransactionVerifier#DISABLED} for every version
+     */
+    public TxnOffsetCommitHandler(GroupCoordinator groupCoordinator, BrokerAuthorizer authorizer,
+                                  IntFunction<TransactionVerifier> verifierForVersion) {
+        super(ApiKeys.TXN_OFFSET_COMMIT, 0, 4);
         this.groupCoordinator = groupCoordinator;
         this.authorizer = authorizer;
+        this.verifierForVersion = verifierForVersion;
     }
 
     @Override
@@ -68,8 +81,8 @@ public final class TxnOffsetCommitHandler extends VersionedHandler {
             return Responses.completed(context, new TxnOffsetCommitResponse(0, refused));
         }
         return groupCoordinator.commitTransactionalOffsets(new GroupCoordinator.TxnOffsetCommit(data.groupId(),
-                data.producerId(), data.producerEpoch(), data.generationIdOrMemberEpoch(), data.memberId(),
-                data.groupInstanceId(), commits))
+                data.transactionalId(), data.producerId(), data.producerEpoch(), data.generationIdOrMemberEpoch(),
+                data.memberId(), data.groupInstanceId(), commits), verifierForVersion.apply(r.version()))
             .thenApply(results -> {
                 Map<TopicPartition, Errors> errors = new LinkedHashMap<>(refused);
                 errors.putAll(results);

@@ -1,5 +1,6 @@
 package io.tributary.broker.coordinator;
 
+import io.tributary.broker.producer.VerificationGuard;
 import io.tributary.broker.replica.LocalRead;
 import io.tributary.broker.replica.ProduceResult;
 import io.tributary.broker.replica.ReplicaManager;
@@ -24,7 +25,19 @@ public interface CoordinatorLog {
      *                  {@code transaction.state.log}'s request timeout)
      * @return completes with the append's result (error NONE, or the Kafka error of the failure)
      */
-    CompletableFuture<ProduceResult> append(TopicPartition tp, MemoryRecords records, long timeoutMs);
+    default CompletableFuture<ProduceResult> append(TopicPartition tp, MemoryRecords records, long timeoutMs) {
+        return append(tp, records, timeoutMs, VerificationGuard.NOT_REQUIRED);
+    }
+
+    /**
+     * Appends records holding the guard of their transaction's verification (KIP-890 part 1): a
+     * transactional batch that would open a transaction on {@code tp} without the partition's
+     * current guard fails with INVALID_TXN_STATE.
+     *
+     * @param verificationGuard {@link VerificationGuard#NOT_REQUIRED} for records not checked
+     */
+    CompletableFuture<ProduceResult> append(TopicPartition tp, MemoryRecords records, long timeoutMs,
+                                            VerificationGuard verificationGuard);
 
     /**
      * Reads committed records (below the high watermark) from {@code startOffset}, at most about
@@ -74,8 +87,9 @@ public interface CoordinatorLog {
     static CoordinatorLog of(ReplicaManager replicaManager) {
         return new CoordinatorLog() {
             @Override
-            public CompletableFuture<ProduceResult> append(TopicPartition tp, MemoryRecords records, long timeoutMs) {
-                return replicaManager.appendToInternalTopic(tp, records, timeoutMs);
+            public CompletableFuture<ProduceResult> append(TopicPartition tp, MemoryRecords records, long timeoutMs,
+                                                           VerificationGuard verificationGuard) {
+                return replicaManager.appendToInternalTopic(tp, records, timeoutMs, verificationGuard);
             }
 
             @Override

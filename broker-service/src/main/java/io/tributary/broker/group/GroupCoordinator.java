@@ -266,17 +266,21 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
      *
      * @param generationId {@code -1} and an empty member id from clients before KIP-447
      */
-    public record TxnOffsetCommit(String groupId, long producerId, short producerEpoch, int generationId,
-                                  String memberId, String groupInstanceId, Map<TopicPartition, CommitRequest> commits) {
+    public record TxnOffsetCommit(String groupId, String transactionalId, long producerId, short producerEpoch,
+                                  int generationId, String memberId, String groupInstanceId,
+                                  Map<TopicPartition, CommitRequest> commits) {
     }
 
     /**
      * TxnOffsetCommit; see {@link OffsetMetadataManager#commitTransactional}.
      *
+     * @param verifier has the transaction coordinator confirm the group's offsets partition is in the
+     *                 producer's transaction (KIP-890 part 1), or {@link TransactionVerifier#DISABLED}
      * @return an error per partition
      */
-    public CompletableFuture<Map<TopicPartition, Errors>> commitTransactionalOffsets(TxnOffsetCommit request) {
-        return offsets.commitTransactional(request);
+    public CompletableFuture<Map<TopicPartition, Errors>> commitTransactionalOffsets(TxnOffsetCommit request,
+                                                                                    TransactionVerifier verifier) {
+        return offsets.commitTransactional(request, verifier);
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.tributary.broker.group;
 
 import io.tributary.broker.coordinator.CoordinatorLog;
+import io.tributary.broker.producer.VerificationGuard;
 import io.tributary.broker.replica.ProduceResult;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -76,6 +77,11 @@ final class GroupMetadataManager {
     /** The offsets-topic partition of a group; {@code Utils.abs} maps Integer.MIN_VALUE to 0. */
     int partitionFor(String groupId) {
         return Utils.abs(groupId.hashCode()) % numPartitions;
+    }
+
+    /** The {@code __consumer_offsets} partition that holds a group's records. */
+    TopicPartition offsetsPartition(String groupId) {
+        return new TopicPartition(Topic.GROUP_METADATA_TOPIC_NAME, partitionFor(groupId));
     }
 
     /**
@@ -306,17 +312,19 @@ final class GroupMetadataManager {
 
     /**
      * Writes a transaction's offset commits (TxnOffsetCommit) as a transactional batch of the
-     * producer, so they take effect only with its COMMIT marker (KIP-98).
+     * producer, so they take effect only with its COMMIT marker (KIP-98), holding the guard of the
+     * transaction's verification (KIP-890 part 1; {@link VerificationGuard#NOT_REQUIRED} when off).
      */
     CompletableFuture<Errors> storeTransactionalOffsets(String groupId, long producerId, short producerEpoch,
-                                                       Map<TopicPartition, OffsetAndMetadata> commits) {
+                                                       Map<TopicPartition, OffsetAndMetadata> commits,
+                                                       VerificationGuard verificationGuard) {
         List<SimpleRecord> records = new ArrayList<>();
         long now = time.milliseconds();
         commits.forEach((tp, offset) -> records.add(new SimpleRecord(now, GroupRecords.offsetKey(groupId, tp),
             GroupRecords.offsetValue(offset))));
         MemoryRecords batch = MemoryRecords.withTransactionalRecords(Compression.NONE, producerId, producerEpoch, 0,
             records.toArray(new SimpleRecord[0]));
-        return append(groupId, batch, true);
+        return append(groupId, batch, true, verificationGuard);
     }
 
     /** Writes tombstones for offsets and, if {@code deleteGroup}, for the group's metadata. */
@@ -341,8 +349,13 @@ final class GroupMetadataManager {
     }
 
     private CompletableFuture<Errors> append(String groupId, MemoryRecords batch, boolean offsetCommit) {
-        TopicPartition tp = new TopicPartition(Topic.GROUP_METADATA_TOPIC_NAME, partitionFor(groupId));
-        return coordinatorLog.append(tp, batch, commitTimeoutMs)
+        return append(groupId, batch, offsetCommit, VerificationGuard.NOT_REQUIRED);
+    }
+
+    private CompletableFuture<Errors> append(String groupId, MemoryRecords batch, boolean offsetCommit,
+                                             VerificationGuard verificationGuard) {
+        TopicPartition tp = offsetsPartition(groupId);
+        return coordinatorLog.append(tp, batch, commitTimeoutMs, verificationGuard)
             .thenApply(result -> toCoordinatorError(result, offsetCommit))
             .exceptionally(e -> {
                 log.error("Could not write to {} for group {}", tp, groupId, e);
@@ -352,14 +365,24 @@ final class GroupMetadataManager {
 
     /** How a failed write to the offsets topic is reported to group clients, as in Kafka. */
     private static Errors toCoordinatorError(ProduceResult result, boolean offsetCommit) {
-        return switch (result.error()) {
+        return toCoordinatorError(result.error(), offsetCommit);
+    }
+
+    /**
+     * Kafka's {@code maybeConvertOffsetCommitError}: a write's or a transaction verification's error
+     * as a group client expects it (NETWORK_EXCEPTION from a verification becomes
+     * COORDINATOR_LOAD_IN_PROGRESS, which older clients retry without a new coordinator lookup).
+     */
+    static Errors toCoordinatorError(Errors error, boolean offsetCommit) {
+        return switch (error) {
             case NONE -> Errors.NONE;
+            case NETWORK_EXCEPTION -> Errors.COORDINATOR_LOAD_IN_PROGRESS;
             case UNKNOWN_TOPIC_OR_PARTITION, NOT_ENOUGH_REPLICAS, NOT_ENOUGH_REPLICAS_AFTER_APPEND, REQUEST_TIMED_OUT ->
                 Errors.COORDINATOR_NOT_AVAILABLE;
             case NOT_LEADER_OR_FOLLOWER, KAFKA_STORAGE_ERROR -> Errors.NOT_COORDINATOR;
             case MESSAGE_TOO_LARGE, RECORD_LIST_TOO_LARGE, INVALID_FETCH_SIZE ->
                 offsetCommit ? Errors.INVALID_COMMIT_OFFSET_SIZE : Errors.UNKNOWN_SERVER_ERROR;
-            default -> result.error();
+            default -> error;
         };
     }
 

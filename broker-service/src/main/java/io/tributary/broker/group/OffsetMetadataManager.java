@@ -1,5 +1,6 @@
 package io.tributary.broker.group;
 
+import io.tributary.broker.producer.VerificationGuard;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -106,18 +107,31 @@ final class OffsetMetadataManager {
      * TxnOffsetCommit (KIP-98, KIP-447): offsets written as the producer's transactional batch,
      * pending until its transaction's marker; the group is created if it does not exist. With a
      * member id and generation (v3+, KIP-447) they are checked as a commit's; without (older
-     * clients), any producer may commit.
+     * clients), any producer may commit. First the transaction is verified (KIP-890 part 1): the
+     * group's offsets partition must be in the producer's ongoing transaction, else the commit is
+     * answered the verification's error (as {@link GroupMetadataManager#toCoordinatorError} maps it)
+     * and nothing is written.
      *
      * @return an error per partition
      */
-    CompletableFuture<Map<TopicPartition, Errors>> commitTransactional(GroupCoordinator.TxnOffsetCommit request) {
+    CompletableFuture<Map<TopicPartition, Errors>> commitTransactional(GroupCoordinator.TxnOffsetCommit request,
+                                                                       TransactionVerifier verifier) {
+        Errors error = servingError(request.groupId());
+        if (error != Errors.NONE) {
+            return CompletableFuture.completedFuture(all(request, error));
+        }
+        return verifier.verify(groups.offsetsPartition(request.groupId()), request.transactionalId(),
+                request.producerId(), request.producerEpoch())
+            .thenCompose(verification -> verification.error() == Errors.NONE
+                ? storeTransactional(request, verification.guard())
+                : CompletableFuture.completedFuture(all(request,
+                    GroupMetadataManager.toCoordinatorError(verification.error(), true))));
+    }
+
+    private CompletableFuture<Map<TopicPartition, Errors>> storeTransactional(GroupCoordinator.TxnOffsetCommit request,
+                                                                             VerificationGuard guard) {
         String groupId = request.groupId();
         Map<TopicPartition, Errors> results = new LinkedHashMap<>();
-        Errors error = servingError(groupId);
-        if (error != Errors.NONE) {
-            request.commits().keySet().forEach(tp -> results.put(tp, error));
-            return CompletableFuture.completedFuture(results);
-        }
         Map<TopicPartition, OffsetAndMetadata> valid = validCommits(request.commits(), time.milliseconds(),
             OffsetAndMetadata.NO_EXPIRE_TIMESTAMP, results);
         ClassicGroup group = groups.getOrCreate(groupId);
@@ -130,7 +144,7 @@ final class OffsetMetadataManager {
                 valid.keySet().forEach(tp -> results.put(tp, groupError));
                 return CompletableFuture.completedFuture(results);
             }
-            stored = groups.storeTransactionalOffsets(groupId, request.producerId(), request.producerEpoch(), valid);
+            stored = groups.storeTransactionalOffsets(groupId, request.producerId(), request.producerEpoch(), valid, guard);
         }
         return stored.thenApply(storeError -> {
             if (storeError == Errors.NONE) {
@@ -139,6 +153,12 @@ final class OffsetMetadataManager {
             valid.keySet().forEach(tp -> results.put(tp, storeError));
             return results;
         });
+    }
+
+    private static Map<TopicPartition, Errors> all(GroupCoordinator.TxnOffsetCommit request, Errors error) {
+        Map<TopicPartition, Errors> results = new LinkedHashMap<>();
+        request.commits().keySet().forEach(tp -> results.put(tp, error));
+        return results;
     }
 
     /** INVALID_GROUP_ID, or whether this broker serves the group now ({@link GroupMetadataManager#coordinatorError}). */

@@ -32,11 +32,12 @@ import org.slf4j.LoggerFactory;
  * is refused ({@code TRANSACTION_COORDINATOR_FENCED}). Followers and recovery take markers and
  * batches as written, with a warning where a leader would have refused them.
  *
- * <p>Verification (KIP-890 part 1): when a client's append is checked (its guard is not
- * {@link VerificationGuard#NOT_REQUIRED}), a transactional batch that would open a transaction here
- * needs the guard of the producer's verification ({@code INVALID_TXN_STATE} otherwise, "Record was
- * not part of an ongoing transaction"), and a batch above the lowest sequence waiting for that
- * verification is refused (OUT_OF_ORDER_SEQUENCE_NUMBER).
+ * <p>Verification (KIP-890 part 1): when a client's or a coordinator's append is checked (its guard
+ * is not {@link VerificationGuard#NOT_REQUIRED}; the coordinator's is a transactional offset commit),
+ * a transactional batch that would open a transaction here needs the guard of the producer's
+ * verification ({@code INVALID_TXN_STATE} otherwise, "Record was not part of an ongoing
+ * transaction"), and a client's batch above the lowest sequence waiting for that verification is
+ * refused (OUT_OF_ORDER_SEQUENCE_NUMBER).
  *
  * <p>Not thread-safe: used under the log's lock.
  */
@@ -62,7 +63,10 @@ public final class ProducerAppendInfo {
         this.currentEntry = currentEntry;
         this.origin = origin;
         this.verification = verification;
-        this.requestGuard = origin == AppendOrigin.CLIENT ? requestGuard : VerificationGuard.NOT_REQUIRED;
+        // A client's batches and a transactional offset commit's (the group coordinator's) are verified;
+        // replicated and recovered ones never.
+        this.requestGuard = origin == AppendOrigin.CLIENT || origin == AppendOrigin.COORDINATOR ? requestGuard
+            : VerificationGuard.NOT_REQUIRED;
         this.updatedEntry = new ProducerStateEntry(producerId, currentEntry.producerEpoch(), currentEntry.lastTimestamp());
         this.updatedEntry.coordinatorEpoch(currentEntry.coordinatorEpoch());
         this.updatedEntry.currentTxnFirstOffset(currentEntry.currentTxnFirstOffset());
@@ -115,8 +119,8 @@ public final class ProducerAppendInfo {
         }
         int firstSeq = batch.baseSequence();
         checkProducerEpoch(epoch, batch.baseOffset());
+        checkVerified(batch);
         if (origin == AppendOrigin.CLIENT) {
-            checkVerified(batch);
             checkSequence(epoch, firstSeq, batch.baseOffset());
         }
         updatedEntry.addBatch(epoch, batch.lastSequence(), batch.lastOffset(),
@@ -176,7 +180,7 @@ public final class ProducerAppendInfo {
             throw new InvalidTxnStateException("Record was not part of an ongoing transaction: producer " + producerId
                 + " has no verified transaction on " + topicPartition);
         }
-        if (verification != null && batch.producerEpoch() == verification.epoch()
+        if (origin == AppendOrigin.CLIENT && verification != null && batch.producerEpoch() == verification.epoch()
                 && batch.baseSequence() > verification.lowestSequence()) {
             throw new OutOfOrderSequenceException("Out of order sequence number for producer " + producerId + " at "
                 + "offset " + batch.baseOffset() + " in " + topicPartition + ": " + batch.baseSequence()

@@ -238,10 +238,17 @@ public final class ReplicaManager {
      * Appends records the broker's coordinators write to an internal topic ({@code __consumer_offsets},
      * {@code __transaction_state}), with acks=all, as {@code AppendOrigin.COORDINATOR} (a
      * transactional offset commit's batches reuse sequence 0 and are not checked as a client's):
-     * the future completes once every in-sync replica has them.
+     * the future completes once every in-sync replica has them. A transactional offset commit's
+     * batch holds the guard of its transaction's verification (KIP-890 part 1): without the
+     * partition's current guard, a batch that would open a transaction gets INVALID_TXN_STATE.
+     *
+     * @param verificationGuard {@link VerificationGuard#NOT_REQUIRED} for records not checked
      */
-    public CompletableFuture<ProduceResult> appendToInternalTopic(TopicPartition tp, MemoryRecords records, long timeoutMs) {
-        return append(timeoutMs, (short) -1, Map.of(tp, records), true, AppendOrigin.COORDINATOR, null)
+    public CompletableFuture<ProduceResult> appendToInternalTopic(TopicPartition tp, MemoryRecords records, long timeoutMs,
+                                                                  VerificationGuard verificationGuard) {
+        Map<TopicPartition, VerificationGuard> guards = verificationGuard == VerificationGuard.NOT_REQUIRED ? null
+            : Map.of(tp, verificationGuard);
+        return append(timeoutMs, (short) -1, Map.of(tp, records), true, AppendOrigin.COORDINATOR, guards)
             .thenApply(results -> results.get(tp));
     }
 

@@ -1,5 +1,6 @@
 package io.tributary.broker.coordinator;
 
+import io.tributary.broker.producer.VerificationGuard;
 import io.tributary.broker.replica.LocalRead;
 import io.tributary.broker.replica.ProduceResult;
 import java.util.ArrayList;
@@ -27,9 +28,17 @@ public final class InMemoryCoordinatorLog implements CoordinatorLog {
     private volatile CountDownLatch readGate = new CountDownLatch(0);
     private final List<Runnable> heldAcks = new ArrayList<>();
     private boolean holdAcks;
+    private final List<VerificationGuard> guards = new ArrayList<>();
+
+    /** The verification guard each append held, in order. */
+    public synchronized List<VerificationGuard> appendGuards() {
+        return List.copyOf(guards);
+    }
 
     @Override
-    public synchronized CompletableFuture<ProduceResult> append(TopicPartition tp, MemoryRecords records, long timeoutMs) {
+    public synchronized CompletableFuture<ProduceResult> append(TopicPartition tp, MemoryRecords records, long timeoutMs,
+                                                                VerificationGuard verificationGuard) {
+        guards.add(verificationGuard);
         List<SimpleRecord> log = partitions.computeIfAbsent(tp, p -> new ArrayList<>());
         long base = log.size();
         for (RecordBatch batch : records.batches()) {

@@ -62,7 +62,7 @@ class ApiVersionsTest {
             assertThat(versions.get(ApiKeys.OFFSET_DELETE).maxVersion()).isEqualTo((short) 0);
             Map<ApiKeys, String> transactionApis = Map.of(ApiKeys.ADD_PARTITIONS_TO_TXN, "0-5", ApiKeys.END_TXN, "0-4",
                 ApiKeys.WRITE_TXN_MARKERS, "1-2", ApiKeys.INIT_PRODUCER_ID, "0-5", ApiKeys.ADD_OFFSETS_TO_TXN, "0-4",
-                ApiKeys.TXN_OFFSET_COMMIT, "0-3", ApiKeys.DESCRIBE_TRANSACTIONS, "0-0", ApiKeys.LIST_TRANSACTIONS, "0-2",
+                ApiKeys.TXN_OFFSET_COMMIT, "0-4", ApiKeys.DESCRIBE_TRANSACTIONS, "0-0", ApiKeys.LIST_TRANSACTIONS, "0-2",
                 ApiKeys.DESCRIBE_PRODUCERS, "0-0");
             transactionApis.forEach((api, range) -> assertThat(versions.get(api).minVersion() + "-"
                 + versions.get(api).maxVersion()).as(api.name()).isEqualTo(range));

@@ -6,6 +6,7 @@ import static io.tributary.broker.group.GroupTestSupport.join;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.tributary.broker.producer.VerificationGuard;
 import io.tributary.broker.testing.MockTime;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -386,6 +387,33 @@ class GroupCoordinatorEdgeCasesTest {
                 .setAssignment(new byte[]{1}));
         }
         return c.syncGroup(request).get(5, TimeUnit.SECONDS);
+    }
+
+    /** Kafka's GroupCoordinator.handleTxnCommitOffsets (3.6+, KIP-890 part 1): verify, then write holding the guard. */
+    @Test
+    void aTransactionalCommitIsWrittenOnlyOnceItsTransactionIsVerifiedAndHoldsTheGuard() throws Exception {
+        GroupCoordinator c = coordinator(10, 0, 10);
+        List<String> asked = new ArrayList<>();
+        VerificationGuard guard = VerificationGuard.SENTINEL; // any guard but NOT_REQUIRED
+        java.util.function.Function<Errors, TransactionVerifier> answering = error -> (tp, id, producerId, epoch) -> {
+            asked.add(tp + " " + id + " " + producerId + "/" + epoch);
+            return CompletableFuture.completedFuture(new TransactionVerifier.Verification(error, guard));
+        };
+        GroupCoordinator.TxnOffsetCommit commit = new GroupCoordinator.TxnOffsetCommit("txn-group", "app", 42, (short) 3,
+            -1, "", null, commitOf(8));
+        int appendsBefore = log.appendGuards().size();
+
+        assertThat(c.commitTransactionalOffsets(commit, answering.apply(Errors.NETWORK_EXCEPTION)).get(5, TimeUnit.SECONDS))
+            .as("retried by any client without a coordinator lookup").containsEntry(T0, Errors.COORDINATOR_LOAD_IN_PROGRESS);
+        assertThat(c.commitTransactionalOffsets(commit, answering.apply(Errors.TRANSACTION_ABORTABLE)).get(5, TimeUnit.SECONDS))
+            .containsEntry(T0, Errors.TRANSACTION_ABORTABLE);
+        assertThat(log.appendGuards()).as("nothing written for an unverified commit").hasSize(appendsBefore);
+
+        assertThat(c.commitTransactionalOffsets(commit, answering.apply(Errors.NONE)).get(5, TimeUnit.SECONDS))
+            .containsEntry(T0, Errors.NONE);
+        assertThat(log.appendGuards()).hasSize(appendsBefore + 1).last().isSameAs(guard);
+        assertThat(asked).as("the group's offsets partition, for the producer's transaction").containsOnly(
+            Topic.GROUP_METADATA_TOPIC_NAME + "-" + c.partitionFor("txn-group") + " app 42/3");
     }
 
     private static Map<TopicPartition, GroupCoordinator.CommitRequest> commitOf(long offset) {

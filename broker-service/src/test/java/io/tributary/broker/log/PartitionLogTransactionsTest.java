@@ -331,6 +331,29 @@ class PartitionLogTransactionsTest {
     }
 
     @Test
+    void aTransactionalOffsetCommitOpensATransactionOnlyWithTheGuardOfItsVerification() throws IOException {
+        open();
+        // The group coordinator's batches reuse sequence 0 and carry none to verify (RecordBatch.NO_SEQUENCE).
+        java.util.function.BiFunction<VerificationGuard, String, LogAppendInfo> offsetCommit = (guard, value) ->
+            log.appendAsLeader(MemoryRecords.withTransactionalRecords(Compression.NONE, PID_A, EPOCH, 0,
+                simpleRecords(f.time.milliseconds(), value)), 0, AppendOrigin.COORDINATOR, guard);
+        VerificationGuard raced = log.producers().maybeStartTransactionVerification(PID_A,
+            org.apache.kafka.common.record.internal.RecordBatch.NO_SEQUENCE, EPOCH);
+        marker(PID_A, ControlRecordType.ABORT, COORDINATOR_EPOCH); // the transaction ended meanwhile
+        assertThatThrownBy(() -> offsetCommit.apply(raced, "late offsets"))
+            .isInstanceOf(InvalidTxnStateException.class);
+
+        VerificationGuard guard = log.producers().maybeStartTransactionVerification(PID_A,
+            org.apache.kafka.common.record.internal.RecordBatch.NO_SEQUENCE, EPOCH);
+        offsetCommit.apply(guard, "offsets");
+        assertThat(log.producers().maybeStartTransactionVerification(PID_A,
+            org.apache.kafka.common.record.internal.RecordBatch.NO_SEQUENCE, EPOCH)).isSameAs(VerificationGuard.SENTINEL);
+        offsetCommit.apply(VerificationGuard.SENTINEL, "more offsets, same transaction");
+        assertThat(log.producerStateManager().ongoingTransactions()).hasSize(1);
+        assertThat(log.logEndOffset()).as("the abort marker and the two commits").isEqualTo(3);
+    }
+
+    @Test
     void aVerificationThatRacedWithTheEndOfTheTransactionCannotOpenAHangingOne() throws IOException {
         open();
         VerificationGuard first = log.producers().maybeStartTransactionVerification(PID_A, 0, EPOCH);

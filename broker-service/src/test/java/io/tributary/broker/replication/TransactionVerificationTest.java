@@ -28,6 +28,14 @@ import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.apache.kafka.common.requests.ProduceRequest;
 import org.apache.kafka.common.requests.ProduceResponse;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsOptions;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
+import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.message.TxnOffsetCommitRequestData;
+import org.apache.kafka.common.requests.TxnOffsetCommitRequest;
+import org.apache.kafka.common.requests.TxnOffsetCommitResponse;
+import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -39,7 +47,7 @@ import org.junit.jupiter.api.io.TempDir;
  * coordinator and over the inter-broker listener (AddPartitionsToTxn v5, verify only) when it is
  * not. A transaction of kafka-clients' producer across both brokers commits; a late transactional
  * batch, sent after its transaction committed, is refused on either broker and opens no hanging
- * transaction.
+ * transaction; so is a late TxnOffsetCommit, which opens none on the group's offsets partition.
  */
 class TransactionVerificationTest {
 
@@ -163,6 +171,60 @@ class TransactionVerificationTest {
                 return values.size() >= 2;
             });
             assertThat(values).containsExactlyInAnyOrder("a", "b");
+        }
+    }
+
+    @Test
+    void aLateTxnOffsetCommitIsRefusedAndOpensNoTransactionOnTheOffsetsPartition() throws Exception {
+        String id = "offsets-app";
+        String group = "verified-group";
+        TopicPartition input = new TopicPartition("on-zero", 0);
+        TransactionDescription committed;
+        try (KafkaProducer<byte[], byte[]> producer = cluster.producer(Map.of(ProducerConfig.TRANSACTIONAL_ID_CONFIG, id,
+                ProducerConfig.MAX_BLOCK_MS_CONFIG, 30_000));
+             Admin admin = cluster.admin()) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>(input.topic(), 0, null, bytes("with-offsets"))).get();
+            producer.sendOffsetsToTransaction(Map.of(input, new OffsetAndMetadata(5)), new ConsumerGroupMetadata(group));
+            producer.commitTransaction();
+            await().atMost(Duration.ofSeconds(20)).until(() -> admin.describeTransactions(List.of(id)).description(id)
+                .get().state() == org.apache.kafka.clients.admin.TransactionState.COMPLETE_COMMIT);
+            committed = admin.describeTransactions(List.of(id)).description(id).get();
+        }
+        int groupCoordinator;
+        try (Admin admin = cluster.admin()) {
+            groupCoordinator = admin.describeConsumerGroups(List.of(group)).describedGroups().get(group).get()
+                .coordinator().id();
+        }
+        // The committed transaction's producer commits offsets again, without a transaction open (a late
+        // retry): the coordinator has not got the offsets partition in a transaction, so nothing is written.
+        try (WireClient client = WireClient.connect(cluster.broker(groupCoordinator).bootstrapServers())) {
+            for (short version : new short[] {3, 4}) {
+                TxnOffsetCommitRequestData data = new TxnOffsetCommitRequestData().setTransactionalId(id)
+                    .setGroupId(group).setProducerId(committed.producerId())
+                    .setProducerEpoch((short) committed.producerEpoch());
+                data.topics().add(new TxnOffsetCommitRequestData.TxnOffsetCommitRequestTopic().setName(input.topic())
+                    .setPartitions(List.of(new TxnOffsetCommitRequestData.TxnOffsetCommitRequestPartition()
+                        .setPartitionIndex(0).setCommittedOffset(99))));
+                TxnOffsetCommitResponse response = client.send(new TxnOffsetCommitRequest(data, version));
+                assertThat(Errors.forCode(response.data().topics().get(0).partitions().get(0).errorCode()))
+                    .as("TxnOffsetCommit v%d", version)
+                    .isEqualTo(version >= 4 ? Errors.TRANSACTION_ABORTABLE : Errors.INVALID_TXN_STATE);
+            }
+        }
+        try (Admin admin = cluster.admin()) {
+            int offsetsPartitions = admin.describeTopics(List.of("__consumer_offsets")).allTopicNames().get()
+                .get("__consumer_offsets").partitions().size();
+            TopicPartition offsetsPartition = new TopicPartition("__consumer_offsets",
+                Utils.abs(group.hashCode()) % offsetsPartitions);
+            assertThat(admin.describeProducers(List.of(offsetsPartition)).partitionResult(offsetsPartition).get()
+                .activeProducers()).allSatisfy(p -> assertThat(p.currentTransactionStartOffset())
+                    .as("no transaction open on %s", offsetsPartition).isEmpty());
+            // A stable fetch would wait behind an open transaction's pending offsets; it answers the committed one.
+            assertThat(admin.listConsumerGroupOffsets(Map.of(group, new ListConsumerGroupOffsetsSpec()),
+                    new ListConsumerGroupOffsetsOptions().requireStable(true)).partitionsToOffsetAndMetadata(group)
+                .get(30, java.util.concurrent.TimeUnit.SECONDS)).containsEntry(input, new OffsetAndMetadata(5));
         }
     }
 

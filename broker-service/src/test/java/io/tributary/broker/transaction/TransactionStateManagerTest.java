@@ -143,7 +143,8 @@ class TransactionStateManagerTest {
     void aFailedWriteLeavesTheMetadataAsItWasAndTellsTheClientToRetryElsewhere() {
         CoordinatorLog failing = new CoordinatorLog() {
             @Override
-            public CompletableFuture<ProduceResult> append(TopicPartition tp, MemoryRecords records, long timeoutMs) {
+            public CompletableFuture<ProduceResult> append(TopicPartition tp, MemoryRecords records, long timeoutMs,
+                                                           io.tributary.broker.producer.VerificationGuard guard) {
                 return CompletableFuture.completedFuture(ProduceResult.error(Errors.NOT_ENOUGH_REPLICAS, "ISR too small"));
             }
 
