@@ -33,6 +33,7 @@ import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.OutOfOrderSequenceException;
 import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
 import org.apache.kafka.common.errors.UnsupportedVersionException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -156,6 +157,11 @@ public class AtomicProduceService implements AutoCloseable {
                     transactionalId);
             } catch (ProducerBrokenException e) {
                 return e.outcome;
+            } catch (TransactionalIdAuthorizationException e) {
+                // Nothing was written: the producer could not initialize. Name what the caller lacks.
+                throw new TransactionalIdAuthorizationException("Transactional Id authorization failed: the caller "
+                    + "needs WRITE on TRANSACTIONAL_ID " + transactionalId + " (or on the prefix "
+                    + producers.transactionalIdPrefix(login) + ")");
             }
         }
     }

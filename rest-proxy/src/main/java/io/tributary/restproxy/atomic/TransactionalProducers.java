@@ -77,13 +77,18 @@ public final class TransactionalProducers implements AutoCloseable {
      * hash of the name follows, so that two users never share ids) and the slot.
      */
     public String transactionalId(KafkaLogin login, int slot) {
+        return transactionalIdPrefix(login) + slot;
+    }
+
+    /** What every transactional id of {@code login} starts with (an ACL on this PREFIXED pattern covers them). */
+    public String transactionalIdPrefix(KafkaLogin login) {
         String name = login.username();
         String user = "";
         if (name != null) {
             String safe = name.replaceAll("[^A-Za-z0-9._-]", "_");
             user = (safe.equals(name) ? name : safe + "-" + Integer.toHexString(name.hashCode())) + "-";
         }
-        return properties.transactionalIdPrefix() + user + slot;
+        return properties.transactionalIdPrefix() + user;
     }
 
     /**

@@ -12,6 +12,7 @@ import io.tributary.restproxy.atomic.AtomicRecord;
 import io.tributary.restproxy.atomic.IdempotencyKey;
 import io.tributary.restproxy.atomic.StoredOutcome.Written;
 import io.tributary.restproxy.error.KafkaErrors;
+import io.tributary.restproxy.error.KafkaOperationException;
 import io.tributary.restproxy.error.RestError;
 import io.tributary.restproxy.error.RestException;
 import io.tributary.restproxy.error.RestExceptionHandler;
@@ -26,6 +27,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -108,7 +110,13 @@ public class V3AtomicProduceController {
             }
             key = new IdempotencyKey(login.principal(), idempotencyKey);
         }
-        AtomicOutcome outcome = atomic.produce(login, topic, records, key, fingerprint(topic, entries));
+        AtomicOutcome outcome;
+        try {
+            outcome = atomic.produce(login, topic, records, key, fingerprint(topic, entries));
+        } catch (KafkaException e) {
+            // Before anything was written (authorization, the producer's login): answered by the cause.
+            throw new KafkaOperationException(e);
+        }
         ObjectNode answer = mapper.createObjectNode();
         answer.put("transactional_id", outcome.transactionalId());
         ArrayNode successes = answer.putArray("successes");

@@ -26,8 +26,7 @@ public final class AtomicBodies {
 
     /** Posts {@code body} to {@code topic}'s {@code records:atomic}, with the idempotency key unless null. */
     public static Response post(HttpJson client, String cluster, String topic, String key, String body) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(client.uri("/v3/clusters/" + cluster + "/topics/" + topic
-                + "/records:atomic"))
+        HttpRequest.Builder request = client.request("/v3/clusters/" + cluster + "/topics/" + topic + "/records:atomic")
             .header("Content-Type", "application/json")
             .POST(HttpRequest.BodyPublishers.ofString(body));
         if (key != null) {

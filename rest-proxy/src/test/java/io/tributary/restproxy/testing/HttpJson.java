@@ -57,7 +57,8 @@ public final class HttpJson {
         return new HttpJson(baseUrl, "Bearer " + token);
     }
 
-    private HttpRequest.Builder request(String path) {
+    /** A request to {@code path} with this client's Authorization header, for a test that sets more. */
+    public HttpRequest.Builder request(String path) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(uri(path));
         return authorization == null ? builder : builder.header("Authorization", authorization);
     }
