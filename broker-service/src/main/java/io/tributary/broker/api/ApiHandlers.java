@@ -58,6 +58,7 @@ public final class ApiHandlers {
             new EndTxnHandler(transactions.coordinator(), authorizer),
             new DescribeConfigsHandler(adminManager, configDescriber, properties.id(), authorizer),
             new IncrementalAlterConfigsHandler(adminManager, authorizer),
+            new AlterConfigsHandler(adminManager, authorizer),
             new DescribeClusterHandler(metadataCache, authorizer),
             new DescribeLogDirsHandler(replicaManager, authorizer),
             new FindCoordinatorHandler(metadataCache, adminManager, groupCoordinator, transactions, properties, authorizer),

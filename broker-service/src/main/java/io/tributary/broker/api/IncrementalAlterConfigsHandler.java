@@ -32,6 +32,10 @@ import org.apache.kafka.common.requests.IncrementalAlterConfigsResponse;
  */
 public final class IncrementalAlterConfigsHandler extends VersionedHandler {
 
+    /** What a change of a broker resource's configs is answered (INVALID_REQUEST), here and by AlterConfigs. */
+    static final String STATIC_BROKER_SETTINGS = "Broker settings are static: set them in the broker's "
+        + "configuration (broker.* properties or server.properties) and restart it";
+
     private final AdminManager adminManager;
     private final BrokerAuthorizer authorizer;
 
@@ -65,8 +69,7 @@ public final class IncrementalAlterConfigsHandler extends VersionedHandler {
                 error = changes == null ? new ApiError(Errors.INVALID_REQUEST, "Unknown config operation")
                     : adminManager.alterTopicConfig(resource.resourceName(), changes, request.data().validateOnly());
             } else if (type == ConfigResource.Type.BROKER) {
-                error = new ApiError(Errors.INVALID_REQUEST, "Broker settings are static: set them in the broker's "
-                    + "configuration (broker.* properties or server.properties) and restart it");
+                error = new ApiError(Errors.INVALID_REQUEST, STATIC_BROKER_SETTINGS);
             } else {
                 error = new ApiError(Errors.INVALID_REQUEST, "Configs of " + type + " resources are not supported");
             }

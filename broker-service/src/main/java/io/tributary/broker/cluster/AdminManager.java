@@ -285,13 +285,31 @@ public final class AdminManager {
      * @return UNKNOWN_TOPIC_OR_PARTITION, INVALID_CONFIG or INVALID_REQUEST on failure
      */
     public ApiError alterTopicConfig(String topic, List<ConfigChange> changes, boolean validateOnly) {
+        return updateTopicConfig(topic, current -> applyChanges(current, changes), validateOnly);
+    }
+
+    /**
+     * Replaces a topic's whole set of config overrides (AlterConfigs, as Kafka's ZooKeeper-mode
+     * {@code ZkAdminManager.alterConfigs}): a key not in {@code configs} goes back to the broker
+     * default. Validated as CreateTopics validates configs; stored in ZooKeeper, from where every
+     * broker applies it.
+     *
+     * @param configs the new overrides, no null values
+     * @return NONE, or UNKNOWN_TOPIC_OR_PARTITION, INVALID_CONFIG (an unknown name or a bad value)
+     */
+    public ApiError replaceTopicConfig(String topic, Map<String, String> configs, boolean validateOnly) {
+        return updateTopicConfig(topic, current -> new HashMap<>(configs), validateOnly);
+    }
+
+    private ApiError updateTopicConfig(String topic, java.util.function.UnaryOperator<Map<String, String>> change,
+                                       boolean validateOnly) {
         for (int attempt = 0; attempt < 5; attempt++) {
             try {
                 if (metadataCache.topic(topic).isEmpty()) {
                     throw new UnknownTopicOrPartitionException("The topic '" + topic + "' does not exist.");
                 }
                 KafkaZkClient.VersionedConfig current = zkClient.getTopicConfig(topic);
-                Map<String, String> updated = applyChanges(current.config(), changes);
+                Map<String, String> updated = change.apply(current.config());
                 validateConfigs(updated);
                 if (!validateOnly) {
                     zkClient.setTopicConfig(topic, updated, current.version());

@@ -49,7 +49,7 @@ class ApiVersionsTest {
             assertThat(versions.get(ApiKeys.FETCH).maxVersion()).isEqualTo((short) 18);
             assertThat(versions).containsKeys(ApiKeys.METADATA, ApiKeys.LIST_OFFSETS, ApiKeys.INIT_PRODUCER_ID,
                 ApiKeys.CREATE_TOPICS, ApiKeys.DELETE_TOPICS, ApiKeys.CREATE_PARTITIONS, ApiKeys.DESCRIBE_CONFIGS,
-                ApiKeys.INCREMENTAL_ALTER_CONFIGS, ApiKeys.DESCRIBE_CLUSTER, ApiKeys.DESCRIBE_LOG_DIRS,
+                ApiKeys.INCREMENTAL_ALTER_CONFIGS, ApiKeys.ALTER_CONFIGS, ApiKeys.DESCRIBE_CLUSTER, ApiKeys.DESCRIBE_LOG_DIRS,
                 ApiKeys.DELETE_RECORDS, ApiKeys.OFFSET_FOR_LEADER_EPOCH, ApiKeys.API_VERSIONS);
             // The classic group protocol, with OffsetCommit and OffsetFetch advertised from v0 for
             // librdkafka's feature detection (older versions get UNSUPPORTED_VERSION).
