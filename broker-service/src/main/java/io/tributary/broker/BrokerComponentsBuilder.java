@@ -5,6 +5,7 @@ import io.tributary.broker.ShutdownSequence.Step;
 import io.tributary.broker.api.ApiHandlers;
 import io.tributary.broker.api.KafkaApis;
 import io.tributary.broker.cluster.AdminManager;
+import io.tributary.broker.cluster.BrokerConfigManager;
 import io.tributary.broker.cluster.BrokerInfo;
 import io.tributary.broker.cluster.BrokerEpoch;
 import io.tributary.broker.cluster.BrokerRegistration;
@@ -12,10 +13,12 @@ import io.tributary.broker.cluster.Controller;
 import io.tributary.broker.cluster.EmbeddedZooKeeper;
 import io.tributary.broker.cluster.KafkaZkClient;
 import io.tributary.broker.cluster.MetadataCache;
+import io.tributary.broker.cluster.MetadataListener;
 import io.tributary.broker.cluster.ReplicaAssignor;
 import io.tributary.broker.cluster.ZkProducerIdManager;
 import io.tributary.broker.config.BrokerProperties;
 import io.tributary.broker.config.BrokerSecurityProperties;
+import io.tributary.broker.config.DynamicBrokerConfig;
 import io.tributary.broker.config.EndPoint;
 import io.tributary.broker.config.LogConfig;
 import io.tributary.broker.group.ConsumerLagMetrics;
@@ -107,7 +110,7 @@ final class BrokerComponentsBuilder {
     private final BrokerSecurityProperties security;
     private final SecurityBootstrap securityBootstrap;
     private final BrokerAuthorizer authorizer;
-    private final Map<String, Object> logConfigDefaults;
+    private final DynamicBrokerConfig dynamicConfig;
     private final RequestMetrics requestMetrics;
     private final MeterRegistry registry;
     private final Time time;
@@ -125,7 +128,7 @@ final class BrokerComponentsBuilder {
         this.security = security;
         this.securityBootstrap = securityBootstrap;
         this.authorizer = authorizer;
-        this.logConfigDefaults = logConfigDefaults;
+        this.dynamicConfig = new DynamicBrokerConfig(properties.id(), logConfigDefaults);
         this.requestMetrics = requestMetrics;
         this.registry = registry;
         this.time = time;
@@ -184,6 +187,8 @@ final class BrokerComponentsBuilder {
         KafkaZkClient zkClient = zooKeeper.client();
         DefaultScheduler scheduler = storage.scheduler();
         LogManager logManager = storage.logManager();
+        BrokerConfigManager brokerConfigs = new BrokerConfigManager(zkClient, dynamicConfig, properties.id());
+        brokerConfigs.load(); // the dynamic topic defaults apply from the first loaded segment on
         logManager.loadLogs(topic -> logConfigFromZooKeeper(zkClient, topic));
 
         MetadataCache metadataCache = new MetadataCache(zkClient);
@@ -227,13 +232,20 @@ final class BrokerComponentsBuilder {
         stops.add(Step.TRANSACTION_COORDINATOR, transactions::close);
         replicaManager.addLeadershipListener(transactions);
         metadataCache.addListener(replicas.stateChanges());
+        dynamicConfig.addListener(replicas.stateChanges()::reapplyLogConfigs);
+        metadataCache.addListener(new MetadataListener() {
+            @Override
+            public void onBrokerConfigChanged(String entity, Map<String, String> configs) {
+                dynamicConfig.update(entity, configs);
+            }
+        });
         metadataCache.addListener(controller);
 
         RequestChannel requestChannel = new RequestChannel(properties.queuedMaxRequests());
         RequestHandlerPool requestHandlerPool = new RequestHandlerPool(requestChannel, properties.numIoThreads(),
             "broker-" + properties.id() + "-request-handler-");
         stops.add(Step.REQUEST_HANDLERS, () -> requestHandlerPool.shutdown(REQUEST_HANDLER_SHUTDOWN_TIMEOUT_MS));
-        AdminManager adminManager = new AdminManager(zkClient, metadataCache, logConfigDefaults,
+        AdminManager adminManager = new AdminManager(zkClient, metadataCache, dynamicConfig, brokerConfigs,
             properties.numPartitions(), properties.defaultReplicationFactor(), properties.deleteTopicEnable(),
             new ReplicaAssignor(new Random()));
         if (!securityBootstrap.isEmpty()) {
@@ -359,11 +371,11 @@ final class BrokerComponentsBuilder {
     private LogConfig logConfigFromZooKeeper(KafkaZkClient zkClient, String topic) {
         Map<String, String> overrides = zkClient.getTopicConfig(topic).config();
         try {
-            return LogConfig.create(logConfigDefaults, overrides);
+            return LogConfig.create(dynamicConfig.logConfigDefaults(), overrides);
         } catch (RuntimeException e) {
             log.error("Topic {} has an invalid config {} in ZooKeeper ({}); using the broker defaults", topic, overrides,
                 e.getMessage());
-            return LogConfig.create(logConfigDefaults, Map.of());
+            return LogConfig.create(dynamicConfig.logConfigDefaults(), Map.of());
         }
     }
 }

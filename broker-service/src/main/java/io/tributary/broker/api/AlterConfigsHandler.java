@@ -24,8 +24,10 @@ import org.apache.kafka.common.requests.ApiError;
  * {@code ZkAdminManager.alterConfigs} does. For a topic, the given entries become its overrides and
  * every other key goes back to its default ({@link AdminManager#replaceTopicConfig}); an entry with a
  * null value is left out, as Kafka does; a topic resource without a name is INVALID_REQUEST
- * ("Default topic resources are not allowed."). Broker settings are static (INVALID_REQUEST, as
- * IncrementalAlterConfigs answers); other resource types are INVALID_REQUEST.
+ * ("Default topic resources are not allowed."). For a broker (its id, or the empty name for every
+ * broker) the entries replace its dynamic broker configs
+ * ({@link io.tributary.broker.cluster.BrokerConfigManager#replace}); other resource types are
+ * INVALID_REQUEST.
  *
  * <p>Authorization first, as for IncrementalAlterConfigs: ALTER_CONFIGS on the topic
  * (TOPIC_AUTHORIZATION_FAILED) or on the cluster for a broker (CLUSTER_AUTHORIZATION_FAILED).
@@ -56,6 +58,17 @@ public final class AlterConfigsHandler extends VersionedHandler {
         return Responses.completed(context, new AlterConfigsResponse(response));
     }
 
+    /** The entries with a value; one with a null value is left out, as Kafka does. */
+    private static Map<String, String> nonNull(AlterConfigsRequestData.AlterConfigsResource resource) {
+        Map<String, String> configs = new LinkedHashMap<>();
+        for (AlterConfigsRequestData.AlterableConfig config : resource.configs()) {
+            if (config.value() != null) {
+                configs.put(config.name(), config.value());
+            }
+        }
+        return configs;
+    }
+
     private ApiError alter(RequestContext context, AlterConfigsRequestData.AlterConfigsResource resource,
                            boolean validateOnly) {
         ConfigResource.Type type = ConfigResource.Type.forId(resource.resourceType());
@@ -69,15 +82,9 @@ public final class AlterConfigsHandler extends VersionedHandler {
                 if (resource.resourceName().isEmpty()) {
                     yield new ApiError(Errors.INVALID_REQUEST, "Default topic resources are not allowed.");
                 }
-                Map<String, String> configs = new LinkedHashMap<>();
-                for (AlterConfigsRequestData.AlterableConfig config : resource.configs()) {
-                    if (config.value() != null) {
-                        configs.put(config.name(), config.value());
-                    }
-                }
-                yield adminManager.replaceTopicConfig(resource.resourceName(), configs, validateOnly);
+                yield adminManager.replaceTopicConfig(resource.resourceName(), nonNull(resource), validateOnly);
             }
-            case BROKER -> new ApiError(Errors.INVALID_REQUEST, IncrementalAlterConfigsHandler.STATIC_BROKER_SETTINGS);
+            case BROKER -> adminManager.brokerConfigs().replace(resource.resourceName(), nonNull(resource), validateOnly);
             default -> new ApiError(Errors.INVALID_REQUEST,
                 "AlterConfigs is only supported for topics and brokers, but resource type is " + type);
         };

@@ -33,7 +33,7 @@ public final class ApiHandlers {
                                           Controller controller, ScramCredentialStore scramCredentialStore,
                                           AclStore aclStore, BrokerAuthorizer authorizer,
                                           java.util.concurrent.Executor handlerExecutor, Time time) {
-        ConfigDescriber configDescriber = new ConfigDescriber(properties, adminManager.logConfigDefaults());
+        ConfigDescriber configDescriber = new ConfigDescriber(properties, adminManager.dynamicConfig());
         List<ApiHandler> handlers = List.of(
             new ProduceHandler(replicaManager, metadataCache, authorizer,
                 properties.transactionPartitionVerificationEnable() ? transactions.verifier() : null, handlerExecutor),

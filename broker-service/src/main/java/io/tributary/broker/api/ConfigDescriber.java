@@ -2,6 +2,7 @@ package io.tributary.broker.api;
 
 import io.tributary.broker.config.BrokerConfigNames;
 import io.tributary.broker.config.BrokerProperties;
+import io.tributary.broker.config.DynamicBrokerConfig;
 import io.tributary.broker.config.LogConfig;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -15,17 +16,18 @@ import org.apache.kafka.common.requests.DescribeConfigsResponse.ConfigType;
 
 /**
  * Describes topic and broker configs as DescribeConfigs and CreateTopics (v5+) report them:
- * value, source (topic override, static broker setting or default), synonyms in precedence
- * order, type and documentation. Thread-safe.
+ * value, source (topic override, this broker's dynamic config, the cluster-wide dynamic default,
+ * static broker setting or default), synonyms in that precedence order (as Kafka's
+ * {@code ConfigHelper}), type and documentation. Thread-safe.
  */
 final class ConfigDescriber {
 
     private final BrokerProperties brokerProperties;
-    private final Map<String, Object> logConfigDefaults;
+    private final DynamicBrokerConfig dynamicConfig;
 
-    ConfigDescriber(BrokerProperties brokerProperties, Map<String, Object> logConfigDefaults) {
+    ConfigDescriber(BrokerProperties brokerProperties, DynamicBrokerConfig dynamicConfig) {
         this.brokerProperties = brokerProperties;
-        this.logConfigDefaults = logConfigDefaults;
+        this.dynamicConfig = dynamicConfig;
     }
 
     /**
@@ -35,19 +37,35 @@ final class ConfigDescriber {
      */
     List<DescribeConfigsResourceResult> topicConfigs(Map<String, String> overrides, Collection<String> keys,
                                                      boolean includeSynonyms, boolean includeDocumentation) {
-        LogConfig config = LogConfig.create(logConfigDefaults, overrides);
-        Map<String, String> values = config.values(logConfigDefaults);
+        Map<String, Object> defaults = dynamicConfig.logConfigDefaults();
+        LogConfig config = LogConfig.create(defaults, overrides);
+        Map<String, String> values = config.values(defaults);
         Map<String, String> brokerValues = BrokerConfigNames.describe(brokerProperties);
         List<DescribeConfigsResourceResult> out = new ArrayList<>();
         for (ConfigDef.ConfigKey key : LogConfig.CONFIG_DEF.configKeys().values()) {
             if (keys != null && !keys.contains(key.name)) {
                 continue;
             }
+            List<DescribeConfigsSynonym> synonyms = new ArrayList<>();
+            if (overrides.containsKey(key.name)) {
+                synonyms.add(new DescribeConfigsSynonym().setName(key.name)
+                    .setValue(overrides.get(key.name)).setSource(ConfigSource.TOPIC_CONFIG.id()));
+            }
+            List<String> brokerSynonyms = DynamicBrokerConfig.brokerSynonyms(key.name);
+            addDynamic(synonyms, brokerSynonyms, DynamicBrokerConfig.Level.PER_BROKER);
+            addDynamic(synonyms, brokerSynonyms, DynamicBrokerConfig.Level.CLUSTER_DEFAULT);
             String synonym = LogConfig.brokerSynonym(key.name);
-            boolean overridden = overrides.containsKey(key.name);
-            ConfigSource source = overridden ? ConfigSource.TOPIC_CONFIG
-                : synonym != null && isStaticBrokerValue(synonym, brokerValues) ? ConfigSource.STATIC_BROKER_CONFIG
-                : ConfigSource.DEFAULT_CONFIG;
+            if (synonym != null && isStaticBrokerValue(synonym, brokerValues)) {
+                synonyms.add(new DescribeConfigsSynonym().setName(synonym)
+                    .setValue(brokerValues.get(synonym)).setSource(ConfigSource.STATIC_BROKER_CONFIG.id()));
+            }
+            if (synonym != null) {
+                synonyms.add(new DescribeConfigsSynonym().setName(synonym)
+                    .setValue(ConfigDef.convertToString(key.defaultValue, key.type))
+                    .setSource(ConfigSource.DEFAULT_CONFIG.id()));
+            }
+            ConfigSource source = synonyms.isEmpty() ? ConfigSource.DEFAULT_CONFIG
+                : ConfigSource.forId(synonyms.get(0).source());
             DescribeConfigsResourceResult result = new DescribeConfigsResourceResult()
                 .setName(key.name)
                 .setValue(values.get(key.name))
@@ -57,43 +75,77 @@ final class ConfigDescriber {
                 .setConfigType(configType(key.type).id())
                 .setDocumentation(includeDocumentation ? key.documentation : null);
             if (includeSynonyms) {
-                if (overridden) {
-                    result.synonyms().add(new DescribeConfigsSynonym().setName(key.name)
-                        .setValue(overrides.get(key.name)).setSource(ConfigSource.TOPIC_CONFIG.id()));
-                }
-                if (synonym != null && isStaticBrokerValue(synonym, brokerValues)) {
-                    result.synonyms().add(new DescribeConfigsSynonym().setName(synonym)
-                        .setValue(brokerValues.get(synonym)).setSource(ConfigSource.STATIC_BROKER_CONFIG.id()));
-                }
-                if (synonym != null) {
-                    result.synonyms().add(new DescribeConfigsSynonym().setName(synonym)
-                        .setValue(ConfigDef.convertToString(key.defaultValue, key.type))
-                        .setSource(ConfigSource.DEFAULT_CONFIG.id()));
-                }
+                result.setSynonyms(synonyms);
             }
             out.add(result);
         }
         return out;
     }
 
-    /** The broker's static settings, by Kafka name; read-only (no dynamic broker configs). */
-    List<DescribeConfigsResourceResult> brokerConfigs(Collection<String> keys, boolean includeSynonyms,
-                                                      boolean includeDocumentation) {
+    private void addDynamic(List<DescribeConfigsSynonym> synonyms, List<String> brokerSynonyms,
+                            DynamicBrokerConfig.Level level) {
+        Map<String, String> set = level == DynamicBrokerConfig.Level.PER_BROKER ? dynamicConfig.perBrokerConfigs()
+            : dynamicConfig.clusterDefaultConfigs();
+        for (String name : brokerSynonyms) {
+            if (set.containsKey(name)) {
+                synonyms.add(new DescribeConfigsSynonym().setName(name).setValue(set.get(name))
+                    .setSource(sourceOf(level).id()));
+            }
+        }
+    }
+
+    private static ConfigSource sourceOf(DynamicBrokerConfig.Level level) {
+        return level == DynamicBrokerConfig.Level.PER_BROKER ? ConfigSource.DYNAMIC_BROKER_CONFIG
+            : ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG;
+    }
+
+    /**
+     * The broker's settings by Kafka name: for this broker, every setting with its value in effect
+     * (a dynamic one, which can change, from this broker's dynamic configs, the cluster-wide ones or
+     * the static setting; the others read-only); for the cluster-wide default resource (the empty
+     * name), only the settings the cluster-wide dynamic configs set, as Kafka answers it.
+     */
+    List<DescribeConfigsResourceResult> brokerConfigs(boolean defaultResource, Collection<String> keys,
+                                                      boolean includeSynonyms, boolean includeDocumentation) {
+        Map<String, String> staticValues = BrokerConfigNames.describe(brokerProperties);
+        java.util.Set<String> names = new java.util.LinkedHashSet<>();
+        if (!defaultResource) {
+            names.addAll(staticValues.keySet());
+            names.addAll(dynamicConfig.perBrokerConfigs().keySet());
+        }
+        names.addAll(dynamicConfig.clusterDefaultConfigs().keySet());
         List<DescribeConfigsResourceResult> out = new ArrayList<>();
-        for (Map.Entry<String, String> e : BrokerConfigNames.describe(brokerProperties).entrySet()) {
-            if (keys != null && !keys.contains(e.getKey())) {
+        for (String name : names) {
+            if (keys != null && !keys.contains(name)) {
                 continue;
             }
-            boolean isDefault = java.util.Objects.equals(e.getValue(), BrokerConfigNames.defaultValue(e.getKey()));
-            ConfigSource source = isDefault ? ConfigSource.DEFAULT_CONFIG : ConfigSource.STATIC_BROKER_CONFIG;
+            List<DescribeConfigsSynonym> synonyms = new ArrayList<>();
+            boolean dynamic = DynamicBrokerConfig.isDynamic(name);
+            if (!defaultResource && dynamicConfig.perBrokerConfigs().containsKey(name)) {
+                synonyms.add(new DescribeConfigsSynonym().setName(name).setValue(dynamicConfig.perBrokerConfigs().get(name))
+                    .setSource(ConfigSource.DYNAMIC_BROKER_CONFIG.id()));
+            }
+            if (dynamicConfig.clusterDefaultConfigs().containsKey(name)) {
+                synonyms.add(new DescribeConfigsSynonym().setName(name)
+                    .setValue(dynamicConfig.clusterDefaultConfigs().get(name))
+                    .setSource(ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG.id()));
+            }
+            if (!defaultResource && staticValues.containsKey(name)) {
+                String value = staticValues.get(name);
+                boolean isDefault = java.util.Objects.equals(value, BrokerConfigNames.defaultValue(name));
+                synonyms.add(new DescribeConfigsSynonym().setName(name).setValue(value)
+                    .setSource((isDefault ? ConfigSource.DEFAULT_CONFIG : ConfigSource.STATIC_BROKER_CONFIG).id()));
+            }
+            DescribeConfigsSynonym effective = synonyms.get(0);
             DescribeConfigsResourceResult result = new DescribeConfigsResourceResult()
-                .setName(e.getKey()).setValue(e.getValue()).setReadOnly(true).setConfigSource(source.id())
+                .setName(name).setValue(effective.value()).setReadOnly(!dynamic)
+                .setConfigSource(effective.source())
                 .setIsSensitive(false).setConfigType(ConfigType.STRING.id())
-                .setDocumentation(includeDocumentation ? "Set as broker." + e.getKey().replace('.', '-')
-                    + " in the broker's configuration" : null);
+                .setDocumentation(includeDocumentation ? "Set as broker." + name.replace('.', '-')
+                    + " in the broker's configuration" + (dynamic ? ", or changed while the brokers run"
+                    + " (kafka-configs --entity-type brokers)" : "") : null);
             if (includeSynonyms) {
-                result.synonyms().add(new DescribeConfigsSynonym().setName(e.getKey()).setValue(e.getValue())
-                    .setSource(source.id()));
+                result.setSynonyms(synonyms);
             }
             out.add(result);
         }

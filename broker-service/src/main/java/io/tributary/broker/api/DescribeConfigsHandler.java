@@ -20,8 +20,8 @@ import org.apache.kafka.common.requests.DescribeConfigsResponse;
 /**
  * DescribeConfigs (v1-4): a topic's effective configs (overrides read from ZooKeeper, so a
  * change just made is seen; broker defaults; Kafka defaults; with synonyms and documentation
- * on request), or this broker's static settings by
- * their Kafka names. Other resources get INVALID_REQUEST; an unknown topic
+ * on request), or this broker's settings by their Kafka names (static, and the dynamic ones with
+ * their values in effect), or the cluster-wide dynamic defaults (the empty broker name). Other resources get INVALID_REQUEST; an unknown topic
  * UNKNOWN_TOPIC_OR_PARTITION; another broker's id INVALID_REQUEST (ask that broker).
  *
  * <p>Authorization as Kafka's {@code ConfigHelper}: a topic needs DESCRIBE_CONFIGS on it (else
@@ -76,7 +76,8 @@ public final class DescribeConfigsHandler extends VersionedHandler {
                         result.setErrorCode(Errors.INVALID_REQUEST.code())
                             .setErrorMessage("Describe the configs of broker " + resource.resourceName() + " on that broker");
                     } else {
-                        result.setConfigs(configDescriber.brokerConfigs(resource.configurationKeys(), data.includeSynonyms(),
+                        result.setConfigs(configDescriber.brokerConfigs(resource.resourceName().isEmpty(),
+                            resource.configurationKeys(), data.includeSynonyms(),
                             data.includeDocumentation()));
                     }
                 } else {

@@ -22,8 +22,9 @@ import org.apache.kafka.common.requests.IncrementalAlterConfigsResponse;
 
 /**
  * IncrementalAlterConfigs (v0-1, KIP-339): SET, DELETE, APPEND and SUBTRACT on topic configs,
- * validated like CreateTopics and stored in ZooKeeper, from where every broker applies them.
- * Broker settings are static (INVALID_REQUEST); other resource types likewise.
+ * validated like CreateTopics, and on dynamic broker configs (a broker's id, or the empty name for
+ * every broker; {@link io.tributary.broker.cluster.BrokerConfigManager}), stored in ZooKeeper, from
+ * where every broker applies them. Other resource types get INVALID_REQUEST.
  *
  * <p>Authorization before anything else, as Kafka: a topic needs ALTER_CONFIGS on it (else
  * TOPIC_AUTHORIZATION_FAILED, whether or not it exists); a broker, broker logger or client-metrics
@@ -31,10 +32,6 @@ import org.apache.kafka.common.requests.IncrementalAlterConfigsResponse;
  * on the group (else GROUP_AUTHORIZATION_FAILED).
  */
 public final class IncrementalAlterConfigsHandler extends VersionedHandler {
-
-    /** What a change of a broker resource's configs is answered (INVALID_REQUEST), here and by AlterConfigs. */
-    static final String STATIC_BROKER_SETTINGS = "Broker settings are static: set them in the broker's "
-        + "configuration (broker.* properties or server.properties) and restart it";
 
     private final AdminManager adminManager;
     private final BrokerAuthorizer authorizer;
@@ -56,7 +53,7 @@ public final class IncrementalAlterConfigsHandler extends VersionedHandler {
                 resource.resourceName());
             if (denied != Errors.NONE) {
                 error = new ApiError(denied, denied.message());
-            } else if (type == ConfigResource.Type.TOPIC) {
+            } else if (type == ConfigResource.Type.TOPIC || type == ConfigResource.Type.BROKER) {
                 List<AdminManager.ConfigChange> changes = new ArrayList<>();
                 for (IncrementalAlterConfigsRequestData.AlterableConfig config : resource.configs()) {
                     AlterConfigOp.OpType op = AlterConfigOp.OpType.forId(config.configOperation());
@@ -67,9 +64,10 @@ public final class IncrementalAlterConfigsHandler extends VersionedHandler {
                     changes.add(new AdminManager.ConfigChange(config.name(), op, config.value()));
                 }
                 error = changes == null ? new ApiError(Errors.INVALID_REQUEST, "Unknown config operation")
-                    : adminManager.alterTopicConfig(resource.resourceName(), changes, request.data().validateOnly());
-            } else if (type == ConfigResource.Type.BROKER) {
-                error = new ApiError(Errors.INVALID_REQUEST, STATIC_BROKER_SETTINGS);
+                    : type == ConfigResource.Type.TOPIC
+                        ? adminManager.alterTopicConfig(resource.resourceName(), changes, request.data().validateOnly())
+                        : adminManager.brokerConfigs().alter(resource.resourceName(), changes,
+                            request.data().validateOnly());
             } else {
                 error = new ApiError(Errors.INVALID_REQUEST, "Configs of " + type + " resources are not supported");
             }

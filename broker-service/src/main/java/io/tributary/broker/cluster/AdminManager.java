@@ -1,5 +1,6 @@
 package io.tributary.broker.cluster;
 
+import io.tributary.broker.config.DynamicBrokerConfig;
 import io.tributary.broker.config.LogConfig;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -44,32 +45,41 @@ public final class AdminManager {
 
     private final KafkaZkClient zkClient;
     private final MetadataCache metadataCache;
-    private final Map<String, Object> logConfigDefaults;
+    private final DynamicBrokerConfig dynamicConfig;
+    private final BrokerConfigManager brokerConfigs;
     private final int defaultNumPartitions;
     private final short defaultReplicationFactor;
     private final boolean deleteTopicEnable;
     private final ReplicaAssignor assignor;
 
     /**
-     * @param logConfigDefaults        the broker's topic config defaults
+     * @param dynamicConfig            the broker's topic config defaults in effect (static and dynamic)
+     * @param brokerConfigs            changes of the dynamic broker configs
      * @param defaultNumPartitions     {@code num.partitions}
      * @param defaultReplicationFactor {@code default.replication.factor}
      * @param deleteTopicEnable        {@code delete.topic.enable}
      */
-    public AdminManager(KafkaZkClient zkClient, MetadataCache metadataCache, Map<String, Object> logConfigDefaults,
-                        int defaultNumPartitions, short defaultReplicationFactor, boolean deleteTopicEnable,
-                        ReplicaAssignor assignor) {
+    public AdminManager(KafkaZkClient zkClient, MetadataCache metadataCache, DynamicBrokerConfig dynamicConfig,
+                        BrokerConfigManager brokerConfigs, int defaultNumPartitions, short defaultReplicationFactor,
+                        boolean deleteTopicEnable, ReplicaAssignor assignor) {
         this.zkClient = zkClient;
         this.metadataCache = metadataCache;
-        this.logConfigDefaults = logConfigDefaults;
+        this.dynamicConfig = dynamicConfig;
+        this.brokerConfigs = brokerConfigs;
         this.defaultNumPartitions = defaultNumPartitions;
         this.defaultReplicationFactor = defaultReplicationFactor;
         this.deleteTopicEnable = deleteTopicEnable;
         this.assignor = assignor;
     }
 
-    public Map<String, Object> logConfigDefaults() {
-        return logConfigDefaults;
+    /** The topic config defaults in effect now and the dynamic broker configs they come from. */
+    public DynamicBrokerConfig dynamicConfig() {
+        return dynamicConfig;
+    }
+
+    /** Changes of the dynamic broker configs (IncrementalAlterConfigs and AlterConfigs on brokers). */
+    public BrokerConfigManager brokerConfigs() {
+        return brokerConfigs;
     }
 
     /**
@@ -194,7 +204,7 @@ public final class AdminManager {
                 throw new InvalidConfigurationException("Null value not supported for topic configs: " + e.getKey());
             }
         }
-        LogConfig.validate(logConfigDefaults, configs);
+        LogConfig.validate(dynamicConfig.logConfigDefaults(), configs);
     }
 
     /**

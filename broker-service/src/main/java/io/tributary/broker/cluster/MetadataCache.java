@@ -79,7 +79,8 @@ public final class MetadataCache implements Closeable {
      */
     public void start(String clusterId, long timeoutMs) {
         this.clusterId = clusterId;
-        String[] paths = {ZkPaths.BROKERS, ZkPaths.CONTROLLER, ZkPaths.CONFIG_TOPICS, ZkPaths.DELETE_TOPICS};
+        String[] paths = {ZkPaths.BROKERS, ZkPaths.CONTROLLER, ZkPaths.CONFIG_TOPICS, ZkPaths.CONFIG_BROKERS,
+            ZkPaths.DELETE_TOPICS};
         CountDownLatch initialized = new CountDownLatch(paths.length);
         for (String path : paths) {
             CuratorCache cache = CuratorCache.build(zkClient.curator(), path);
@@ -173,6 +174,16 @@ public final class MetadataCache implements Closeable {
                 topicConfigs.put(topic, Map.copyOf(config));
             }
             listeners.forEach(l -> l.onTopicConfigChanged(topic, config));
+        } else if (path.startsWith(ZkPaths.CONFIG_BROKERS + "/") && parts.length == 4) {
+            String entity = parts[3];
+            Map<String, String> config;
+            try {
+                config = removed ? Map.of() : EntityConfigs.parse(node.getData(), path);
+            } catch (IllegalArgumentException e) {
+                log.error("Ignoring the dynamic configs of {}: {}", entity, e.getMessage());
+                return;
+            }
+            listeners.forEach(l -> l.onBrokerConfigChanged(entity, config));
         } else if (path.startsWith(ZkPaths.DELETE_TOPICS + "/") && parts.length == 4) {
             if (removed) {
                 pendingDeletions.remove(parts[3]);

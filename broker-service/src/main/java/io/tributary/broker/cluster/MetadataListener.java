@@ -29,6 +29,15 @@ public interface MetadataListener {
     default void onTopicConfigChanged(String topic, Map<String, String> overrides) {
     }
 
+    /**
+     * A dynamic broker config node changed ({@code /config/brokers/{entity}}; emptied or deleted:
+     * an empty map).
+     *
+     * @param entity a broker id, or {@code <default>} for every broker
+     */
+    default void onBrokerConfigChanged(String entity, Map<String, String> configs) {
+    }
+
     /** A broker registered or went away. */
     default void onBrokersChanged() {
     }

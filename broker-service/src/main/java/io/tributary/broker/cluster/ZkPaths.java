@@ -11,6 +11,7 @@ package io.tributary.broker.cluster;
  * /controller_epoch                             fencing counter
  * /config/topics/{topic}                        {"version":1,"config":{...}}
  * /config/users/{sanitized user}                {"version":1,"config":{"SCRAM-SHA-512":"salt=...,stored_key=...,server_key=...,iterations=4096",...}}
+ * /config/brokers/{id | &lt;default&gt;}              {"version":1,"config":{"log.retention.ms":"3600000",...}}   dynamic broker configs
  * /config/changes/config_change_{seq}           {"version":2,"entity_path":"users/{sanitized user}"}
  * /admin/delete_topics/{topic}                  pending deletions
  * /latest_producer_id_block                     {"version":1,"broker":1,"block_start":"0","block_end":"999"}
@@ -33,6 +34,8 @@ public final class ZkPaths {
     public static final String CONTROLLER_EPOCH = "/controller_epoch";
     public static final String CONFIG_TOPICS = "/config/topics";
     public static final String CONFIG_USERS = "/config/users";
+    /** Dynamic broker configs: one node per broker id, and {@code <default>} for every broker. */
+    public static final String CONFIG_BROKERS = "/config/brokers";
     public static final String CONFIG_CHANGES = "/config/changes";
     /** Prefix of the persistent sequential change notification nodes (ZooKeeper appends 10 digits). */
     public static final String CONFIG_CHANGE_PREFIX = CONFIG_CHANGES + "/config_change_";
@@ -50,7 +53,7 @@ public final class ZkPaths {
     public static final String ACL_CHANGE_SEQUENCE_PREFIX = "acl_changes_";
 
     /** Persistent paths created at start when missing. */
-    public static final String[] PERSISTENT = {BROKER_IDS, TOPICS, CONFIG_TOPICS, CONFIG_USERS,
+    public static final String[] PERSISTENT = {BROKER_IDS, TOPICS, CONFIG_TOPICS, CONFIG_USERS, CONFIG_BROKERS,
         CONFIG_CHANGES, DELETE_TOPICS, "/cluster"};
 
     private ZkPaths() {

@@ -233,6 +233,18 @@ public final class ReplicaStateChanges implements MetadataListener {
         }
     }
 
+    /**
+     * The broker's topic config defaults changed (a dynamic broker config): every local log takes its
+     * topic's config again, so topics without an override of their own follow the new default.
+     */
+    public void reapplyLogConfigs() {
+        Set<String> topics = new java.util.HashSet<>();
+        for (Partition partition : partitions.all()) {
+            topics.add(partition.topicPartition().topic());
+        }
+        topics.forEach(topic -> onTopicConfigChanged(topic, null));
+    }
+
     private void stopReplica(TopicPartition tp, boolean deleteLog) {
         fetcherManager.removePartitions(Set.of(tp));
         Partition removed = partitions.remove(tp);

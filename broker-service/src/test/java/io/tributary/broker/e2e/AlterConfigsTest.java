@@ -36,7 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * AlterConfigs (API 33, v0-2), the legacy config API: it replaces a topic's whole set of overrides,
- * as Kafka's ZooKeeper-mode brokers do, and the brokers apply it at once. KafkaJS, kafka-python and
+ * as Kafka's ZooKeeper-mode brokers do, and the brokers apply it at once; for a broker resource it
+ * replaces the dynamic broker configs. KafkaJS, kafka-python and
  * librdkafka (confluent-kafka-python) speak only this one to change configs; each changes a topic's
  * config here ({@code .ci/run} installs them).
  */
@@ -133,10 +134,41 @@ class AlterConfigsTest {
             "retention.ms", "1");
         assertThat(Errors.forCode(defaultTopic.errorCode())).isEqualTo(Errors.INVALID_REQUEST);
         assertThat(defaultTopic.errorMessage()).isEqualTo("Default topic resources are not allowed.");
-        assertThat(Errors.forCode(alter((short) 2, ConfigResource.Type.BROKER.id(), "0", false,
-            "log.retention.ms", "1").errorCode())).isEqualTo(Errors.INVALID_REQUEST);
+        assertThat(Errors.forCode(alter((short) 2, ConfigResource.Type.BROKER.id(), "0", true,
+            "log.retention.ms", "1").errorCode())).isEqualTo(Errors.NONE);
+        AlterConfigsResponseData.AlterConfigsResourceResponse staticKey = alter((short) 2,
+            ConfigResource.Type.BROKER.id(), "0", false, "log.retention.ms", "1", "log.dirs", "/elsewhere");
+        assertThat(Errors.forCode(staticKey.errorCode())).isEqualTo(Errors.INVALID_CONFIG);
+        assertThat(staticKey.errorMessage()).isEqualTo("Invalid config value for resource ConfigResource(type=BROKER, "
+            + "name='0'): Cannot update these configs dynamically: Set(log.dirs)");
+        assertThat(describe("checked").get("retention.ms").value()).as("neither changed the default").isEqualTo("3600000");
+        assertThat(Errors.forCode(alter((short) 2, ConfigResource.Type.BROKER.id(), "7", false,
+            "log.retention.ms", "1").errorCode())).as("another broker's id").isEqualTo(Errors.INVALID_REQUEST);
         assertThat(alter((short) 2, ConfigResource.Type.GROUP.id(), "g", false, "x", "1").errorMessage())
             .isEqualTo("AlterConfigs is only supported for topics and brokers, but resource type is GROUP");
+    }
+
+    @Test
+    void theGivenSetReplacesTheClusterWideDynamicBrokerConfigs() throws Exception {
+        createTopic("jittered", Map.of());
+        byte brokerType = ConfigResource.Type.BROKER.id();
+        assertThat(Errors.forCode(alter((short) 2, brokerType, "", false, "log.roll.jitter.ms", "1000",
+            "log.index.interval.bytes", "8192").errorCode())).isEqualTo(Errors.NONE);
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30))
+            .until(() -> "1000".equals(describe("jittered").get("segment.jitter.ms").value()));
+        assertThat(describe("jittered").get("segment.jitter.ms").source())
+            .isEqualTo(ConfigEntry.ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG);
+
+        assertThat(Errors.forCode(alter((short) 2, brokerType, "", false, "log.index.interval.bytes", "8192")
+            .errorCode())).isEqualTo(Errors.NONE);
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30))
+            .until(() -> "0".equals(describe("jittered").get("segment.jitter.ms").value()));
+        assertThat(describe("jittered").get("index.interval.bytes").value()).isEqualTo("8192");
+
+        assertThat(Errors.forCode(alter((short) 0, brokerType, "", false).errorCode())).as("the empty set clears them")
+            .isEqualTo(Errors.NONE);
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30))
+            .until(() -> describe("jittered").get("index.interval.bytes").source() == ConfigEntry.ConfigSource.DEFAULT_CONFIG);
     }
 
     @Test

@@ -1,0 +1,257 @@
+package io.tributary.broker.config;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.InvalidConfigurationException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The broker settings that change while the broker runs (Kafka's dynamic broker configs, ZooKeeper
+ * mode, KIP-226): the defaults of topic configs ({@code log.retention.ms}, {@code log.segment.bytes},
+ * {@code log.cleanup.policy}, {@code message.max.bytes}, ... every broker synonym of a topic config,
+ * as Kafka's {@code DynamicLogConfig}), set per broker ({@code /config/brokers/{id}}) or for every
+ * broker ({@code /config/brokers/<default>}). Precedence, key by key, as Kafka: this broker's
+ * dynamic value, the cluster-wide default, the static setting, Kafka's default; within one set,
+ * {@code log.retention.ms} wins over {@code .minutes} over {@code .hours}, and {@code log.roll.ms}
+ * over {@code log.roll.hours}.
+ *
+ * <p>{@link #logConfigDefaults()} is what topics without an override of their own inherit; a
+ * change calls the listeners, which apply it to every log at once.
+ *
+ * <p>Thread-safe: updates come from the ZooKeeper watch, reads from any thread.
+ */
+public final class DynamicBrokerConfig {
+
+    /** The entity name of the cluster-wide defaults, as Kafka's {@code ZooKeeperInternals.DEFAULT_STRING}. */
+    public static final String DEFAULT_ENTITY = "<default>";
+
+    private static final Logger log = LoggerFactory.getLogger(DynamicBrokerConfig.class);
+
+    /** Broker settings Kafka changes live that Tributary does not apply live yet (refused with a message saying so). */
+    private static final Set<String> NOT_YET_DYNAMIC = Set.of("num.io.threads", "num.network.threads",
+        "num.replica.fetchers", "num.recovery.threads.per.data.dir", "background.threads", "log.cleaner.threads",
+        "log.cleaner.io.max.bytes.per.second", "log.cleaner.dedupe.buffer.size", "log.cleaner.io.buffer.size",
+        "log.cleaner.io.buffer.load.factor", "log.cleaner.backoff.ms", "max.connections", "max.connections.per.ip",
+        "max.connections.per.ip.overrides", "max.connection.creation.rate", "leader.replication.throttled.rate",
+        "follower.replication.throttled.rate", "replica.alter.log.dirs.io.max.bytes.per.second",
+        "metric.reporters", "sasl.jaas.config", "ssl.keystore.location", "ssl.truststore.location",
+        "producer.id.expiration.ms", "transaction.partition.verification.enable");
+
+    /** Each dynamic broker setting and the topic config whose default it is. */
+    private static final Map<String, String> TOPIC_CONFIG_OF = topicConfigOf();
+
+    private final int brokerId;
+    private final Map<String, Object> staticLogDefaults;
+    private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
+    private volatile Map<String, String> clusterDefault = Map.of();
+    private volatile Map<String, String> perBroker = Map.of();
+    private volatile Map<String, Object> logConfigDefaults;
+
+    /**
+     * @param staticLogDefaults the topic config defaults of the static settings ({@link LogConfig#brokerDefaults})
+     */
+    public DynamicBrokerConfig(int brokerId, Map<String, Object> staticLogDefaults) {
+        this.brokerId = brokerId;
+        this.staticLogDefaults = Map.copyOf(staticLogDefaults);
+        this.logConfigDefaults = this.staticLogDefaults;
+    }
+
+    /** Whether a broker setting can be changed while the brokers run. */
+    public static boolean isDynamic(String brokerConfig) {
+        return TOPIC_CONFIG_OF.containsKey(brokerConfig);
+    }
+
+    /** The dynamic broker settings, sorted by name. */
+    public static Set<String> dynamicConfigNames() {
+        return new TreeSet<>(TOPIC_CONFIG_OF.keySet());
+    }
+
+    /**
+     * The broker settings that set a topic config's default, in Kafka's precedence order
+     * ({@code log.retention.ms}, {@code log.retention.minutes}, {@code log.retention.hours}).
+     */
+    public static List<String> brokerSynonyms(String topicConfig) {
+        List<String> synonyms = new ArrayList<>();
+        String primary = LogConfig.brokerSynonym(topicConfig);
+        if (primary != null) {
+            synonyms.add(primary);
+            TOPIC_CONFIG_OF.keySet().stream().filter(n -> !n.equals(primary) && TOPIC_CONFIG_OF.get(n).equals(topicConfig))
+                .sorted((a, b) -> Integer.compare(unitRank(a), unitRank(b))).forEach(synonyms::add);
+        }
+        return synonyms;
+    }
+
+    /** The topic config defaults in effect now, keyed by topic config name; immutable. */
+    public Map<String, Object> logConfigDefaults() {
+        return logConfigDefaults;
+    }
+
+    /** This broker's own dynamic settings ({@code /config/brokers/{id}}), by broker setting name. */
+    public Map<String, String> perBrokerConfigs() {
+        return perBroker;
+    }
+
+    /** The cluster-wide dynamic settings ({@code /config/brokers/<default>}), by broker setting name. */
+    public Map<String, String> clusterDefaultConfigs() {
+        return clusterDefault;
+    }
+
+    /** Which dynamic level sets a broker setting now, if one does: this broker's, or the cluster-wide default. */
+    public enum Level { PER_BROKER, CLUSTER_DEFAULT }
+
+    /** The dynamic level and value that set {@code brokerConfig}, the per-broker one first. */
+    public Optional<Map.Entry<Level, String>> dynamicValue(String brokerConfig) {
+        String own = perBroker.get(brokerConfig);
+        if (own != null) {
+            return Optional.of(Map.entry(Level.PER_BROKER, own));
+        }
+        String shared = clusterDefault.get(brokerConfig);
+        return shared == null ? Optional.empty() : Optional.of(Map.entry(Level.CLUSTER_DEFAULT, shared));
+    }
+
+    /** Called after every change of the defaults in effect. */
+    public void addListener(Runnable listener) {
+        listeners.add(listener);
+    }
+
+    /**
+     * Checks a set of dynamic settings before it is stored, as Kafka's {@code DynamicBrokerConfig.validate}.
+     *
+     * @param configs by broker setting name
+     * @throws InvalidConfigurationException INVALID_CONFIG: a static setting ("Cannot update these
+     *         configs dynamically: Set(...)"), one Tributary does not change live yet, an unknown
+     *         name, or a value of the wrong type or out of range
+     */
+    public void validate(Map<String, String> configs) {
+        Set<String> staticOnes = new TreeSet<>();
+        Set<String> notYet = new TreeSet<>();
+        Set<String> unknown = new TreeSet<>();
+        for (String name : configs.keySet()) {
+            if (NOT_YET_DYNAMIC.contains(name) || name.startsWith("listener.name.")) {
+                notYet.add(name);
+            } else if (!isDynamic(name)) {
+                (BrokerConfigNames.isSupported(name) ? staticOnes : unknown).add(name);
+            }
+        }
+        if (!staticOnes.isEmpty()) {
+            throw new InvalidConfigurationException("Cannot update these configs dynamically: " + scalaSet(staticOnes));
+        }
+        if (!notYet.isEmpty()) {
+            throw new InvalidConfigurationException("Tributary does not change these configs while the broker runs "
+                + "yet; set them in the broker's configuration: " + scalaSet(notYet));
+        }
+        if (!unknown.isEmpty()) {
+            throw new InvalidConfigurationException("Unknown broker config names: " + scalaSet(unknown));
+        }
+        try {
+            LogConfig.validate(staticLogDefaults, asTopicOverrides(configs));
+        } catch (ConfigException | NumberFormatException e) {
+            throw new InvalidConfigurationException("Invalid value in " + configs + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * Takes a dynamic entity's settings as stored in ZooKeeper: {@link #DEFAULT_ENTITY} or this
+     * broker's id (other brokers' are ignored). A set that does not validate is logged and ignored.
+     *
+     * @return whether the defaults in effect changed (the listeners were called)
+     */
+    public boolean update(String entity, Map<String, String> configs) {
+        boolean own = entity.equals(Integer.toString(brokerId));
+        if (!own && !entity.equals(DEFAULT_ENTITY)) {
+            return false;
+        }
+        Map<String, String> accepted = new LinkedHashMap<>();
+        configs.forEach((name, value) -> {
+            if (isDynamic(name)) {
+                accepted.put(name, value);
+            } else {
+                log.warn("Ignoring {} in the dynamic configs of {}: not a dynamic broker config here", name, entity);
+            }
+        });
+        Map<String, Object> next;
+        synchronized (this) {
+            Map<String, String> nextDefault = own ? clusterDefault : Map.copyOf(accepted);
+            Map<String, String> nextOwn = own ? Map.copyOf(accepted) : perBroker;
+            try {
+                next = effective(nextDefault, nextOwn);
+            } catch (RuntimeException e) {
+                log.error("Ignoring the dynamic configs of {} {}: {}", entity, configs, e.getMessage());
+                return false;
+            }
+            clusterDefault = nextDefault;
+            perBroker = nextOwn;
+            if (next.equals(logConfigDefaults)) {
+                return false;
+            }
+            logConfigDefaults = next;
+        }
+        log.info("Dynamic broker configs of {} are now {}; topic defaults in effect: {}", entity, accepted, next);
+        listeners.forEach(Runnable::run);
+        return true;
+    }
+
+    private Map<String, Object> effective(Map<String, String> defaults, Map<String, String> own) {
+        Map<String, String> merged = new HashMap<>(defaults);
+        merged.putAll(own);
+        Map<String, Object> result = new HashMap<>(staticLogDefaults);
+        Map<String, String> overrides = asTopicOverrides(merged);
+        LogConfig.validate(staticLogDefaults, overrides);
+        overrides.forEach((topicConfig, value) -> result.put(topicConfig, ConfigDef.parseType(topicConfig, value,
+            LogConfig.CONFIG_DEF.configKeys().get(topicConfig).type)));
+        return Map.copyOf(result);
+    }
+
+    /** Broker settings as topic config values, with Kafka's ms / minutes / hours precedence. */
+    private static Map<String, String> asTopicOverrides(Map<String, String> brokerConfigs) {
+        Map<String, String> overrides = new HashMap<>();
+        List<String> ordered = new ArrayList<>(brokerConfigs.keySet());
+        // Coarser units first, so that the finer one, when also given, wins.
+        ordered.sort((a, b) -> Integer.compare(unitRank(b), unitRank(a)));
+        for (String name : ordered) {
+            String value = brokerConfigs.get(name).trim();
+            String topicConfig = TOPIC_CONFIG_OF.get(name);
+            if (name.endsWith(".hours")) {
+                value = Long.toString(Long.parseLong(value) * 3_600_000L);
+            } else if (name.endsWith(".minutes")) {
+                value = Long.toString(Long.parseLong(value) * 60_000L);
+            }
+            overrides.put(topicConfig, value);
+        }
+        return overrides;
+    }
+
+    private static int unitRank(String name) {
+        return name.endsWith(".hours") ? 2 : name.endsWith(".minutes") ? 1 : 0;
+    }
+
+    /** {@code Set(a, b)}, as Kafka's Scala sets print in its messages. */
+    private static String scalaSet(Set<String> names) {
+        return "Set(" + String.join(", ", names) + ")";
+    }
+
+    private static Map<String, String> topicConfigOf() {
+        Map<String, String> m = new HashMap<>();
+        for (String topicConfig : LogConfig.CONFIG_DEF.names()) {
+            String synonym = LogConfig.brokerSynonym(topicConfig);
+            if (synonym != null) {
+                m.put(synonym, topicConfig);
+            }
+        }
+        m.put("log.retention.minutes", TopicConfig.RETENTION_MS_CONFIG);
+        m.put("log.retention.hours", TopicConfig.RETENTION_MS_CONFIG);
+        m.put("log.roll.hours", TopicConfig.SEGMENT_MS_CONFIG);
+        return Map.copyOf(m);
+    }
+}

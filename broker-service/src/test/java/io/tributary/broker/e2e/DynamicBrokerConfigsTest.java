@@ -1,0 +1,161 @@
+package io.tributary.broker.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.tributary.broker.testing.KafkaTool;
+import io.tributary.broker.testing.TestBroker;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Dynamic broker configs (KIP-226, ZooKeeper mode) with Kafka's own kafka-configs
+ * ({@code org.apache.kafka.tools.ConfigCommand}): set cluster-wide ({@code --entity-default}) and per
+ * broker, applied at once without a restart (a lowered {@code message.max.bytes} refuses a larger
+ * record), shown with their sources, kept across a restart, deleted; a static setting is refused
+ * with Kafka's message.
+ */
+class DynamicBrokerConfigsTest {
+
+    private static final String TOOL = "org.apache.kafka.tools.ConfigCommand";
+    private static final String TOPIC = "inherits";
+
+    @TempDir
+    static Path dir;
+    static TestBroker broker;
+
+    @BeforeAll
+    static void start() throws Exception {
+        broker = TestBroker.start(dir);
+        try (Admin admin = broker.admin()) {
+            admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1))).all().get();
+        }
+    }
+
+    @AfterAll
+    static void stop() {
+        broker.close();
+    }
+
+    private static KafkaTool.Result configs(String... args) throws Exception {
+        String[] all = new String[args.length + 2];
+        all[0] = "--bootstrap-server";
+        all[1] = broker.bootstrapServers();
+        System.arraycopy(args, 0, all, 2, args.length);
+        return KafkaTool.runWithKafkaToolsClasspath(TOOL, all);
+    }
+
+    private static Config topicConfig() throws Exception {
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, TOPIC);
+        try (Admin admin = broker.admin()) {
+            return admin.describeConfigs(List.of(resource)).all().get().get(resource);
+        }
+    }
+
+    /** Whether a record of {@code size} bytes is refused as too large (RecordTooLargeException). */
+    private static boolean refused(int size) throws Exception {
+        try (KafkaProducer<byte[], byte[]> producer = broker.producer(Map.of(ProducerConfig.RETRIES_CONFIG, 0,
+                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000, ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 20_000))) {
+            producer.send(new ProducerRecord<>(TOPIC, new byte[size])).get();
+            return false;
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RecordTooLargeException) {
+                return true;
+            }
+            throw e;
+        }
+    }
+
+    @Test
+    void setDescribedAppliedAtOnceKeptAcrossARestartAndDeleted() throws Exception {
+        assertThat(refused(2_000)).isFalse();
+
+        KafkaTool.Result clusterWide = configs("--entity-type", "brokers", "--entity-default", "--alter",
+            "--add-config", "message.max.bytes=1000");
+        assertThat(clusterWide.exitCode()).as(clusterWide.output()).isZero();
+        assertThat(clusterWide.output()).contains("Completed updating default config for brokers in the cluster.");
+        await().atMost(Duration.ofSeconds(30)).until(() -> refused(2_000));
+
+        KafkaTool.Result own = configs("--entity-type", "brokers", "--entity-name", "0", "--alter",
+            "--add-config", "log.retention.ms=3600000,log.cleanup.policy=compact");
+        assertThat(own.exitCode()).as(own.output()).isZero();
+        await().atMost(Duration.ofSeconds(30)).until(() -> "3600000".equals(topicConfig().get("retention.ms").value()));
+        Config inherited = topicConfig();
+        assertThat(inherited.get("retention.ms").source()).isEqualTo(ConfigEntry.ConfigSource.DYNAMIC_BROKER_CONFIG);
+        assertThat(inherited.get("cleanup.policy").value()).isEqualTo("compact");
+        assertThat(inherited.get("max.message.bytes").value()).isEqualTo("1000");
+        assertThat(inherited.get("max.message.bytes").source())
+            .isEqualTo(ConfigEntry.ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG);
+        // Compacted now: records need keys; set it back before producing again.
+        assertThat(configs("--entity-type", "brokers", "--entity-name", "0", "--alter", "--delete-config",
+            "log.cleanup.policy").exitCode()).isZero();
+
+        KafkaTool.Result describedBroker = configs("--entity-type", "brokers", "--entity-name", "0", "--describe");
+        assertThat(describedBroker.exitCode()).as(describedBroker.output()).isZero();
+        assertThat(describedBroker.output()).contains("Dynamic configs for broker 0 are:")
+            .contains("log.retention.ms=3600000 sensitive=false synonyms={DYNAMIC_BROKER_CONFIG:log.retention.ms=3600000")
+            .as("the tool lists a broker's own dynamic configs only").doesNotContain("message.max.bytes");
+        KafkaTool.Result describedDefault = configs("--entity-type", "brokers", "--entity-default", "--describe");
+        assertThat(describedDefault.output()).contains("Default configs for brokers in the cluster are:")
+            .contains("message.max.bytes=1000 sensitive=false synonyms={DYNAMIC_DEFAULT_BROKER_CONFIG:message.max.bytes=1000}")
+            .doesNotContain("log.retention.ms");
+
+        // This broker's own value wins over the cluster-wide one.
+        assertThat(configs("--entity-type", "brokers", "--entity-name", "0", "--alter", "--add-config",
+            "message.max.bytes=5000").exitCode()).isZero();
+        await().atMost(Duration.ofSeconds(30)).until(() -> !refused(2_000));
+
+        broker.restart();
+        assertThat(topicConfig().get("retention.ms").value()).as("kept across a restart").isEqualTo("3600000");
+        assertThat(refused(8_000)).isTrue();
+        assertThat(refused(2_000)).isFalse();
+
+        assertThat(configs("--entity-type", "brokers", "--entity-name", "0", "--alter", "--delete-config",
+            "message.max.bytes,log.retention.ms").exitCode()).isZero();
+        assertThat(configs("--entity-type", "brokers", "--entity-default", "--alter", "--delete-config",
+            "message.max.bytes").exitCode()).isZero();
+        await().atMost(Duration.ofSeconds(30)).until(() -> topicConfig().get("retention.ms").source()
+            == ConfigEntry.ConfigSource.DEFAULT_CONFIG);
+        assertThat(topicConfig().get("max.message.bytes").source()).isEqualTo(ConfigEntry.ConfigSource.DEFAULT_CONFIG);
+        assertThat(refused(8_000)).isFalse();
+    }
+
+    @Test
+    void aStaticSettingOrABadValueIsRefusedWithKafkasMessage() throws Exception {
+        KafkaTool.Result staticKey = configs("--entity-type", "brokers", "--entity-name", "0", "--alter",
+            "--add-config", "broker.id=5");
+        assertThat(staticKey.exitCode()).isNotZero();
+        assertThat(staticKey.output()).contains("Invalid config value for resource ConfigResource(type=BROKER, name='0'):"
+            + " Cannot update these configs dynamically: Set(broker.id)");
+
+        KafkaTool.Result badValue = configs("--entity-type", "brokers", "--entity-default", "--alter",
+            "--add-config", "log.retention.ms=soon");
+        assertThat(badValue.exitCode()).isNotZero();
+        assertThat(badValue.output()).contains("log.retention.ms");
+
+        ConfigResource own = new ConfigResource(ConfigResource.Type.BROKER, "0");
+        ConfigResource clusterWide = new ConfigResource(ConfigResource.Type.BROKER, "");
+        try (Admin admin = broker.admin()) {
+            Map<ConfigResource, Config> described = admin.describeConfigs(List.of(own, clusterWide)).all().get();
+            assertThat(described.get(own).get("broker.id").value()).as("nothing was stored").isEqualTo("0");
+            assertThat(described.get(own).get("broker.id").isReadOnly()).isTrue();
+            assertThat(described.get(clusterWide).get("log.retention.ms")).as("nothing was stored").isNull();
+        }
+    }
+}
