@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.tributary.broker.ShutdownSequence.Step;
 import io.tributary.broker.api.ApiHandlers;
 import io.tributary.broker.api.KafkaApis;
+import io.tributary.broker.audit.RefusedRequestLog;
 import io.tributary.broker.cluster.AdminManager;
 import io.tributary.broker.cluster.BrokerConfigManager;
 import io.tributary.broker.cluster.BrokerInfo;
@@ -112,18 +113,22 @@ final class BrokerComponentsBuilder {
     private final BrokerAuthorizer authorizer;
     private final DynamicBrokerConfig dynamicConfig;
     private final RequestMetrics requestMetrics;
+    private final RefusedRequestLog refusals;
     private final MeterRegistry registry;
     private final Time time;
     private final ShutdownSequence.Builder stops = new ShutdownSequence.Builder();
 
     /**
      * @param logConfigDefaults the broker's topic config defaults ({@link LogConfig#brokerDefaults})
+     * @param refusals          where refused requests are logged
      * @param registry          where the per-topic, consumer-lag and TLS reload meters are registered
      */
     BrokerComponentsBuilder(BrokerProperties properties, BrokerSecurityProperties security,
                             SecurityBootstrap securityBootstrap, BrokerAuthorizer authorizer,
                             Map<String, Object> logConfigDefaults,
-                            RequestMetrics requestMetrics, MeterRegistry registry, Time time) {
+                            RequestMetrics requestMetrics, RefusedRequestLog refusals, MeterRegistry registry,
+                            Time time) {
+        this.refusals = refusals;
         this.properties = properties;
         this.security = security;
         this.securityBootstrap = securityBootstrap;
@@ -262,8 +267,8 @@ final class BrokerComponentsBuilder {
                 if (!requestChannel.offer(task)) {
                     task.run();
                 }
-            }, time),
-            requestMetrics, time);
+            }, refusals, time),
+            requestMetrics, refusals, time);
 
         metadataCache.start(zooKeeper.clusterId(), properties.zookeeperConnectionTimeoutMs());
         scramCredentialStore.start(properties.zookeeperConnectionTimeoutMs());

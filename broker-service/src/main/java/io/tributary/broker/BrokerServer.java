@@ -2,6 +2,7 @@ package io.tributary.broker;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tributary.broker.audit.RefusedRequestLog;
 import io.tributary.broker.cluster.BrokerState;
 import io.tributary.broker.cluster.Controller;
 import io.tributary.broker.cluster.EmbeddedZooKeeper;
@@ -64,6 +65,7 @@ public final class BrokerServer implements BrokerStatus {
     private final BrokerProperties properties;
     private final BrokerSecurityProperties security;
     private final BrokerAuthorizer authorizer;
+    private final RefusedRequestLog refusals;
     private final SecurityBootstrap securityBootstrap;
     private final Time time;
     private final Map<String, Object> logConfigDefaults;
@@ -112,8 +114,9 @@ public final class BrokerServer implements BrokerStatus {
         this.securityBootstrap = SecurityBootstrap.from(bootstrap);
         this.properties = properties;
         this.security = security;
+        this.refusals = new RefusedRequestLog(properties.refusedRequestLogIntervalMs(), time);
         this.authorizer = BrokerAuthorizer.fromSettings(security.authorizerClassName(), security.superUsers(),
-            security.allowEveryoneIfNoAclFound());
+            security.allowEveryoneIfNoAclFound(), refusals);
         this.time = time;
         this.registry = registry;
         this.logConfigDefaults = LogConfig.brokerDefaults(properties);
@@ -195,7 +198,7 @@ public final class BrokerServer implements BrokerStatus {
         }
         transitionTo(BrokerState.STARTING);
         BrokerComponentsBuilder builder = new BrokerComponentsBuilder(properties, security, securityBootstrap,
-            authorizer, logConfigDefaults, requestMetrics, registry, time);
+            authorizer, logConfigDefaults, requestMetrics, refusals, registry, time);
         try {
             zooKeeper = builder.connectZooKeeper();
             storage = builder.lockLogDirs(zooKeeper);

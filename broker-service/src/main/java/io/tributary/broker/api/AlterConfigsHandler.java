@@ -1,5 +1,6 @@
 package io.tributary.broker.api;
 
+import io.tributary.broker.audit.RefusedRequestLog;
 import io.tributary.broker.cluster.AdminManager;
 import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.Response;
@@ -38,9 +39,12 @@ public final class AlterConfigsHandler extends VersionedHandler {
 
     private final AdminManager adminManager;
     private final BrokerAuthorizer authorizer;
+    private final RefusedRequestLog refusals;
 
-    public AlterConfigsHandler(AdminManager adminManager, BrokerAuthorizer authorizer) {
+    public AlterConfigsHandler(AdminManager adminManager, BrokerAuthorizer authorizer,
+            RefusedRequestLog refusals) {
         super(ApiKeys.ALTER_CONFIGS, 0, 2);
+        this.refusals = refusals;
         this.adminManager = adminManager;
         this.authorizer = authorizer;
     }
@@ -51,6 +55,7 @@ public final class AlterConfigsHandler extends VersionedHandler {
         AlterConfigsResponseData response = new AlterConfigsResponseData().setThrottleTimeMs(0);
         for (AlterConfigsRequestData.AlterConfigsResource resource : request.resources()) {
             ApiError error = alter(context, resource, request.validateOnly());
+            ConfigRefusals.log(refusals, context, resource.resourceType(), resource.resourceName(), error);
             response.responses().add(new AlterConfigsResponseData.AlterConfigsResourceResponse()
                 .setResourceType(resource.resourceType()).setResourceName(resource.resourceName())
                 .setErrorCode(error.error().code()).setErrorMessage(error.message()));

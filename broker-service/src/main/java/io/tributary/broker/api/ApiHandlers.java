@@ -1,5 +1,6 @@
 package io.tributary.broker.api;
 
+import io.tributary.broker.audit.RefusedRequestLog;
 import io.tributary.broker.cluster.AdminManager;
 import io.tributary.broker.cluster.Controller;
 import io.tributary.broker.cluster.MetadataCache;
@@ -24,6 +25,7 @@ public final class ApiHandlers {
     /**
      * @param handlerExecutor runs work a handler resumes after waiting on another broker, on a
      *                        request handler thread
+     * @param refusals        where refused config changes are logged
      * @return every handler, ApiVersions included
      */
     public static List<ApiHandler> create(BrokerProperties properties, MetadataCache metadataCache,
@@ -32,7 +34,8 @@ public final class ApiHandlers {
                                           TransactionComponents transactions,
                                           Controller controller, ScramCredentialStore scramCredentialStore,
                                           AclStore aclStore, BrokerAuthorizer authorizer,
-                                          java.util.concurrent.Executor handlerExecutor, Time time) {
+                                          java.util.concurrent.Executor handlerExecutor, RefusedRequestLog refusals,
+                                          Time time) {
         ConfigDescriber configDescriber = new ConfigDescriber(properties, adminManager.dynamicConfig());
         List<ApiHandler> handlers = List.of(
             new ProduceHandler(replicaManager, metadataCache, authorizer,
@@ -57,8 +60,8 @@ public final class ApiHandlers {
             new DescribeProducersHandler(replicaManager, metadataCache, authorizer),
             new EndTxnHandler(transactions.coordinator(), authorizer),
             new DescribeConfigsHandler(adminManager, configDescriber, properties.id(), authorizer),
-            new IncrementalAlterConfigsHandler(adminManager, authorizer),
-            new AlterConfigsHandler(adminManager, authorizer),
+            new IncrementalAlterConfigsHandler(adminManager, authorizer, refusals),
+            new AlterConfigsHandler(adminManager, authorizer, refusals),
             new DescribeClusterHandler(metadataCache, authorizer),
             new DescribeLogDirsHandler(replicaManager, authorizer),
             new FindCoordinatorHandler(metadataCache, adminManager, groupCoordinator, transactions, properties, authorizer),

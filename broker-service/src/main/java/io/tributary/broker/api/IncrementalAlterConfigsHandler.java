@@ -1,5 +1,6 @@
 package io.tributary.broker.api;
 
+import io.tributary.broker.audit.RefusedRequestLog;
 import io.tributary.broker.cluster.AdminManager;
 import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.Response;
@@ -35,9 +36,12 @@ public final class IncrementalAlterConfigsHandler extends VersionedHandler {
 
     private final AdminManager adminManager;
     private final BrokerAuthorizer authorizer;
+    private final RefusedRequestLog refusals;
 
-    public IncrementalAlterConfigsHandler(AdminManager adminManager, BrokerAuthorizer authorizer) {
+    public IncrementalAlterConfigsHandler(AdminManager adminManager, BrokerAuthorizer authorizer,
+            RefusedRequestLog refusals) {
         super(ApiKeys.INCREMENTAL_ALTER_CONFIGS, 0, 1);
+        this.refusals = refusals;
         this.adminManager = adminManager;
         this.authorizer = authorizer;
     }
@@ -71,6 +75,7 @@ public final class IncrementalAlterConfigsHandler extends VersionedHandler {
             } else {
                 error = new ApiError(Errors.INVALID_REQUEST, "Configs of " + type + " resources are not supported");
             }
+            ConfigRefusals.log(refusals, context, resource.resourceType(), resource.resourceName(), error);
             response.responses().add(new AlterConfigsResourceResponse().setResourceType(resource.resourceType())
                 .setResourceName(resource.resourceName()).setErrorCode(error.error().code()).setErrorMessage(error.message()));
         }

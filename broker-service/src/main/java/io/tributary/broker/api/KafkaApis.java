@@ -1,5 +1,6 @@
 package io.tributary.broker.api;
 
+import io.tributary.broker.audit.RefusedRequestLog;
 import io.tributary.broker.metrics.RequestMetrics;
 import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.RequestHandler;
@@ -42,6 +43,7 @@ public final class KafkaApis implements RequestHandler {
     private static final Logger log = LoggerFactory.getLogger(KafkaApis.class);
 
     private final Map<ApiKeys, ApiHandler> handlers = new EnumMap<>(ApiKeys.class);
+    private final RefusedRequestLog refusals;
     private final RequestMetrics metrics;
     private final Time time;
 
@@ -50,8 +52,12 @@ public final class KafkaApis implements RequestHandler {
      * @param metrics            request counts and times per API
      * @param time               clock of the request times
      */
-    public KafkaApis(Collection<ApiHandler> handlers, RequestMetrics metrics, Time time) {
+    /**
+     * @param refusals where requests refused as unsupported or malformed are logged
+     */
+    public KafkaApis(Collection<ApiHandler> handlers, RequestMetrics metrics, RefusedRequestLog refusals, Time time) {
         this.metrics = metrics;
+        this.refusals = refusals;
         this.time = time;
         for (ApiHandler h : handlers) {
             if (this.handlers.put(h.apiKey(), h) != null) {
@@ -72,15 +78,21 @@ public final class KafkaApis implements RequestHandler {
         short version = context.apiVersion();
         ApiHandler handler = handlers.get(apiKey);
         if (handler == null) {
+            refusals.refused(RefusedRequestLog.Kind.UNSUPPORTED, context, "the API is not served by this broker;"
+                + " the connection is closed");
             return CompletableFuture.completedFuture(Response.close("api " + apiKey + " is not served by this broker"));
         }
         if (version < handler.minVersion() || version > handler.maxVersion()) {
+            String served = "served versions are " + handler.minVersion() + " to " + handler.maxVersion();
             if (apiKey == ApiKeys.API_VERSIONS) {
+                refusals.refused(RefusedRequestLog.Kind.UNSUPPORTED, context, served + "; answered UNSUPPORTED_VERSION");
                 return CompletableFuture.completedFuture(ApiVersionsHandler.unsupportedVersion(context, handlers.values()));
             }
             if (version >= handler.advertisedMinVersion() && version < handler.minVersion()) {
+                refusals.refused(RefusedRequestLog.Kind.UNSUPPORTED, context, served + "; answered UNSUPPORTED_VERSION");
                 return CompletableFuture.completedFuture(UnsupportedVersionResponses.of(context, body));
             }
+            refusals.refused(RefusedRequestLog.Kind.UNSUPPORTED, context, served + "; the connection is closed");
             return CompletableFuture.completedFuture(Response.close(apiKey + " version " + version
                 + " is outside the served range " + handler.minVersion() + ".." + handler.maxVersion()));
         }
@@ -88,6 +100,8 @@ public final class KafkaApis implements RequestHandler {
         try {
             request = AbstractRequest.parseRequest(apiKey, version, new ByteBufferAccessor(body)).request;
         } catch (RuntimeException e) {
+            refusals.refused(RefusedRequestLog.Kind.MALFORMED, context, "the request could not be parsed ("
+                + e.getMessage() + "); the connection is closed");
             return CompletableFuture.completedFuture(Response.close("malformed " + apiKey + " v" + version
                 + " request: " + e.getMessage()));
         }

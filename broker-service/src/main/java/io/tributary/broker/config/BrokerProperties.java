@@ -69,6 +69,8 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
  *                                           stop reading ({@code queued.max.requests})
  * @param connectionsMaxIdleMs               idle client connections are closed after this, ms
  *                                           ({@code connections.max.idle.ms})
+ * @param refusedRequestLogIntervalMs        at least this long between two log lines of one kind of refused
+ *                                           request (unsupported, malformed, refused config), ms; 0 logs each
  * @param numRecoveryThreadsPerDataDir       threads loading logs per log directory at start
  * @param minInsyncReplicas                  default {@code min.insync.replicas}
  * @param uncleanLeaderElectionEnable        default {@code unclean.leader.election.enable}
@@ -180,6 +182,7 @@ public record BrokerProperties(
         @DefaultValue("8") int numIoThreads,
         @DefaultValue("500") int queuedMaxRequests,
         @DefaultValue("600000") long connectionsMaxIdleMs,
+        @DefaultValue("10000") long refusedRequestLogIntervalMs,
         @DefaultValue("2") int numRecoveryThreadsPerDataDir,
         @DefaultValue("1") int minInsyncReplicas,
         @DefaultValue("false") boolean uncleanLeaderElectionEnable,
@@ -271,6 +274,10 @@ public record BrokerProperties(
         }
         if (requestTimeoutMs <= 0) {
             throw new IllegalArgumentException("broker.request-timeout-ms must be positive, was " + requestTimeoutMs);
+        }
+        if (refusedRequestLogIntervalMs < 0) {
+            throw new IllegalArgumentException("broker.refused-request-log-interval-ms must not be negative, was "
+                + refusedRequestLogIntervalMs);
         }
         if (connectionsMaxIdleMs <= 0) {
             throw new IllegalArgumentException("broker.connections-max-idle-ms must be positive, was " + connectionsMaxIdleMs);

@@ -1,5 +1,6 @@
 package io.tributary.broker.security;
 
+import io.tributary.broker.audit.RefusedRequestLog;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -47,15 +48,17 @@ public final class BrokerAuthorizer implements Closeable {
     public static final String CLUSTER_NAME = "kafka-cluster";
 
     private final StandardAuthorizer authorizer;
+    private final RefusedRequestLog refusals;
     private final Map<AclBinding, Uuid> ids = new HashMap<>();
 
-    private BrokerAuthorizer(StandardAuthorizer authorizer) {
+    private BrokerAuthorizer(StandardAuthorizer authorizer, RefusedRequestLog refusals) {
         this.authorizer = authorizer;
+        this.refusals = refusals;
     }
 
     /** Allows everything: no {@code authorizer.class.name}. */
     public static BrokerAuthorizer allowAll() {
-        return new BrokerAuthorizer(null);
+        return new BrokerAuthorizer(null, null);
     }
 
     /**
@@ -65,6 +68,15 @@ public final class BrokerAuthorizer implements Closeable {
      * @param allowEveryoneIfNoAclFound {@code allow.everyone.if.no.acl.found}
      */
     public static BrokerAuthorizer standard(String superUsers, boolean allowEveryoneIfNoAclFound) {
+        return standard(superUsers, allowEveryoneIfNoAclFound, null);
+    }
+
+    /**
+     * As {@link #standard(String, boolean)}, logging denials of {@link #authorize} to {@code refusals}
+     * (null: none).
+     */
+    public static BrokerAuthorizer standard(String superUsers, boolean allowEveryoneIfNoAclFound,
+                                            RefusedRequestLog refusals) {
         StandardAuthorizer authorizer = new StandardAuthorizer();
         authorizer.withPluginMetrics(new PluginMetricsImpl(new Metrics(),
             Map.of("config", "authorizer.class.name", "class", StandardAuthorizer.class.getSimpleName())));
@@ -72,7 +84,7 @@ public final class BrokerAuthorizer implements Closeable {
             StandardAuthorizer.ALLOW_EVERYONE_IF_NO_ACL_IS_FOUND_CONFIG, String.valueOf(allowEveryoneIfNoAclFound)));
         authorizer.loadSnapshot(Map.of());
         authorizer.completeInitialLoad();
-        return new BrokerAuthorizer(authorizer);
+        return new BrokerAuthorizer(authorizer, refusals);
     }
 
     /**
@@ -82,12 +94,18 @@ public final class BrokerAuthorizer implements Closeable {
      */
     public static BrokerAuthorizer fromSettings(String authorizerClassName, String superUsers,
                                                 boolean allowEveryoneIfNoAclFound) {
+        return fromSettings(authorizerClassName, superUsers, allowEveryoneIfNoAclFound, null);
+    }
+
+    /** As {@link #fromSettings(String, String, boolean)}, logging denials to {@code refusals} (null: none). */
+    public static BrokerAuthorizer fromSettings(String authorizerClassName, String superUsers,
+                                                boolean allowEveryoneIfNoAclFound, RefusedRequestLog refusals) {
         if (authorizerClassName == null || authorizerClassName.isBlank()) {
             return allowAll();
         }
         String name = authorizerClassName.strip();
         if (name.equals(StandardAuthorizer.class.getName()) || name.equals("kafka.security.authorizer.AclAuthorizer")) {
-            return standard(superUsers, allowEveryoneIfNoAclFound);
+            return standard(superUsers, allowEveryoneIfNoAclFound, refusals);
         }
         throw new IllegalArgumentException("broker.authorizer-class-name " + name + " is not provided; use "
             + StandardAuthorizer.class.getName() + " (ACLs in ZooKeeper) or leave it empty (no authorization)");
@@ -126,8 +144,13 @@ public final class BrokerAuthorizer implements Closeable {
         if (context.clientAddress() == null) {
             return false;
         }
-        return authorizer.authorize(context, List.of(action(operation, type, name, true)))
+        boolean allowed = authorizer.authorize(context, List.of(action(operation, type, name, true)))
             .get(0) == AuthorizationResult.ALLOWED;
+        if (!allowed && refusals != null) {
+            refusals.refused(RefusedRequestLog.Kind.AUTHORIZATION, context, "denied " + operation + " on " + type
+                + " '" + name + "'");
+        }
+        return allowed;
     }
 
     /** Whether the request's principal may do {@code operation} on the cluster. */

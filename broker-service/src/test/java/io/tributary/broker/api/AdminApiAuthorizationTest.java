@@ -41,7 +41,6 @@ import org.apache.kafka.common.acl.AclPermissionType;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.errors.ClusterAuthorizationException;
-import org.apache.kafka.common.errors.InvalidRequestException;
 import org.apache.kafka.common.errors.NoReassignmentInProgressException;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
@@ -100,6 +99,7 @@ class AdminApiAuthorizationTest {
             + "\" user_alice=\"" + ALICE_PASSWORD + "\" user_bob=\"" + BOB_PASSWORD + "\";");
         settings.put("broker.authorizer-class-name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
         settings.put("broker.super-users", "User:admin");
+        settings.put("broker.refused-request-log-interval-ms", "0");
         broker = TestBroker.start(dir.resolve("broker"), settings);
         superUser = admin("admin", ADMIN_PASSWORD);
         alice = admin("alice", ALICE_PASSWORD);
@@ -283,10 +283,10 @@ class AdminApiAuthorizationTest {
         allowCluster(AclOperation.DESCRIBE_CONFIGS);
         assertThat(alice.describeConfigs(List.of(brokerResource)).all().get().get(brokerResource).entries()).isNotEmpty();
         allowCluster(AclOperation.ALTER_CONFIGS);
-        // Allowed now, and refused for what it is: this broker's settings are static.
-        assertFailsWith(InvalidRequestException.class, () -> alice.incrementalAlterConfigs(
-            Map.of(brokerResource, List.of(new AlterConfigOp(new ConfigEntry("log.retention.ms", "1"),
-                AlterConfigOp.OpType.SET)))).all().get());
+        // Allowed now, and refused for what it is: broker.id is a static setting.
+        assertFailsWith(org.apache.kafka.common.errors.InvalidConfigurationException.class,
+            () -> alice.incrementalAlterConfigs(Map.of(brokerResource, List.of(new AlterConfigOp(
+                new ConfigEntry("broker.id", "1"), AlterConfigOp.OpType.SET)))).all().get());
     }
 
     @Test
@@ -366,6 +366,15 @@ class AdminApiAuthorizationTest {
         superUser.createPartitions(Map.of("super-topic", NewPartitions.increaseTo(2))).all().get();
         superUser.deleteTopics(List.of("super-topic")).all().get();
         assertThat(superUser.listPartitionReassignments().reassignments().get()).isEmpty();
+    }
+
+    @Test
+    @Order(99)
+    void aDenialIsLoggedWithTheApiTheClientThePrincipalAndTheOperation() throws Throwable {
+        assertFailsWith(ClusterAuthorizationException.class, () -> alice.describeLogDirs(List.of(0)).allDescriptions().get());
+        assertThat(List.copyOf(logs.list)).map(ILoggingEvent::getFormattedMessage).anySatisfy(line -> assertThat(line)
+            .startsWith("Refused DESCRIBE_LOG_DIRS v").contains("(User:alice at 127.0.0.1)")
+            .endsWith("denied DESCRIBE on CLUSTER 'kafka-cluster'"));
     }
 
     @Test

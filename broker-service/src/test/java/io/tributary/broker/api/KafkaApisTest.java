@@ -1,5 +1,6 @@
 package io.tributary.broker.api;
 
+import io.tributary.broker.audit.RefusedRequestLog;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -57,7 +58,7 @@ class KafkaApisTest {
     private final ApiVersionsHandler apiVersions = new ApiVersionsHandler(List.of(metadata, produce, listGroups),
         () -> "cluster-1", 1);
     private final KafkaApis apis = new KafkaApis(apiVersions.allHandlers(),
-        new RequestMetrics(registry), Time.SYSTEM);
+        new RequestMetrics(registry), new RefusedRequestLog(0, Time.SYSTEM), Time.SYSTEM);
 
     private CompletableFuture<Response> handle(AbstractRequest request) {
         return apis.handle(Wire.context(request, KafkaPrincipal.ANONYMOUS), Wire.body(request));
@@ -85,7 +86,7 @@ class KafkaApisTest {
     @Test
     void anApiNoHandlerServesClosesTheConnection() {
         KafkaApis onlyApiVersions = new KafkaApis(new ApiVersionsHandler(List.of(), () -> "cluster-1", 1).allHandlers(),
-            RequestMetrics.noop(), Time.SYSTEM);
+            RequestMetrics.noop(), new RefusedRequestLog(0, Time.SYSTEM), Time.SYSTEM);
         MetadataRequest request = metadataRequest(12);
 
         Response response = onlyApiVersions.handle(Wire.context(request, KafkaPrincipal.ANONYMOUS), Wire.body(request))
@@ -221,7 +222,7 @@ class KafkaApisTest {
         FakeApiHandler another = new FakeApiHandler(ApiKeys.METADATA, 1, 12, (context, request) -> null);
 
         assertThatThrownBy(() -> new KafkaApis(List.of(metadata, another), RequestMetrics.noop(),
-            Time.SYSTEM)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("METADATA");
+            new RefusedRequestLog(0, Time.SYSTEM), Time.SYSTEM)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("METADATA");
     }
 
     private double requestsCounted(String request, int version) {

@@ -53,7 +53,7 @@ class AlterConfigsTest {
 
     @BeforeAll
     static void start() {
-        broker = TestBroker.start(dir);
+        broker = TestBroker.start(dir, Map.of("broker.refused-request-log-interval-ms", "0"));
     }
 
     @AfterAll
@@ -120,8 +120,21 @@ class AlterConfigsTest {
             .isEqualTo(Errors.NONE);
         assertThat(describe("checked").get("retention.ms").value()).isEqualTo("3600000");
 
-        AlterConfigsResponseData.AlterConfigsResourceResponse unknownName = alter((short) 2, topicType(), "checked",
-            false, "retention.msx", "1");
+        ch.qos.logback.classic.Logger refusals = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(
+            io.tributary.broker.audit.RefusedRequestLog.class);
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> lines =
+            new ch.qos.logback.core.read.ListAppender<>();
+        lines.start();
+        refusals.addAppender(lines);
+        AlterConfigsResponseData.AlterConfigsResourceResponse unknownName;
+        try {
+            unknownName = alter((short) 2, topicType(), "checked", false, "retention.msx", "1");
+        } finally {
+            refusals.detachAppender(lines);
+        }
+        assertThat(lines.list).map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+            .as("the operator sees the refusal").anySatisfy(line -> assertThat(line).startsWith("Refused ALTER_CONFIGS v2")
+                .contains("ConfigResource(type=TOPIC, name='checked') with INVALID_CONFIG: Unknown topic config name"));
         assertThat(Errors.forCode(unknownName.errorCode())).isEqualTo(Errors.INVALID_CONFIG);
         assertThat(unknownName.errorMessage()).contains("Unknown topic config name: retention.msx");
         assertThat(Errors.forCode(alter((short) 2, topicType(), "checked", false, "retention.ms", "soon").errorCode()))

@@ -1,0 +1,93 @@
+package io.tributary.broker.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import io.tributary.broker.audit.RefusedRequestLog;
+import io.tributary.broker.network.RequestContext;
+import io.tributary.broker.testing.MockTime;
+import java.nio.ByteBuffer;
+import java.util.List;
+import org.apache.kafka.common.message.MetadataRequestData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.requests.MetadataRequest;
+import org.apache.kafka.common.requests.RequestHeader;
+import org.apache.kafka.common.utils.Time;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Refused requests leave a log line an operator can act on (API, version, client id, principal,
+ * reason), at most one per kind per interval, and the next line counts the ones left out.
+ */
+class RefusedRequestLogTest {
+
+    private final Logger logger = (Logger) LoggerFactory.getLogger(RefusedRequestLog.class);
+    private final ListAppender<ILoggingEvent> lines = new ListAppender<>();
+
+    @BeforeEach
+    void capture() {
+        lines.start();
+        logger.addAppender(lines);
+        logger.setLevel(Level.INFO);
+    }
+
+    @AfterEach
+    void release() {
+        logger.detachAppender(lines);
+        logger.setLevel(null);
+    }
+
+    private List<String> messages() {
+        return lines.list.stream().map(e -> e.getLevel() + " " + e.getFormattedMessage()).toList();
+    }
+
+    private static RequestContext context(ApiKeys api, short version) {
+        return Wire.context(new RequestHeader(api, version, "billing-app", 3), Wire.ALICE);
+    }
+
+    @Test
+    void oneLinePerKindPerIntervalAndTheNextCountsTheOnesLeftOut() {
+        MockTime time = new MockTime();
+        RefusedRequestLog refusals = new RefusedRequestLog(10_000, time);
+        RequestContext context = context(ApiKeys.METADATA, (short) 12);
+
+        assertThat(refusals.refused(RefusedRequestLog.Kind.CONFIG, context, "bad value")).isTrue();
+        assertThat(refusals.refused(RefusedRequestLog.Kind.CONFIG, context, "bad value")).isFalse();
+        assertThat(refusals.refused(RefusedRequestLog.Kind.CONFIG, context, "bad value")).isFalse();
+        assertThat(refusals.refused(RefusedRequestLog.Kind.MALFORMED, context, "cut short")).as("its own kind").isTrue();
+        time.advance(10_000);
+        assertThat(refusals.refused(RefusedRequestLog.Kind.CONFIG, context, "bad again")).isTrue();
+
+        assertThat(messages()).containsExactly(
+            "INFO Refused METADATA v12 from client 'billing-app' (User:alice at 127.0.0.1): bad value",
+            "WARN Refused METADATA v12 from client 'billing-app' (User:alice at 127.0.0.1): cut short",
+            "INFO Refused METADATA v12 from client 'billing-app' (User:alice at 127.0.0.1): bad again"
+                + " (2 more refusal(s) of this kind not logged in the last 10000 ms)");
+    }
+
+    @Test
+    void kafkaApisLogsAnUnsupportedVersionAndAMalformedRequest() {
+        RefusedRequestLog refusals = new RefusedRequestLog(0, Time.SYSTEM);
+        FakeApiHandler metadata = new FakeApiHandler(ApiKeys.METADATA, 4, 12, (c, r) ->
+            java.util.concurrent.CompletableFuture.completedFuture(io.tributary.broker.network.Response.close("served")));
+        KafkaApis apis = new KafkaApis(List.of(metadata), io.tributary.broker.metrics.RequestMetrics.noop(), refusals,
+            Time.SYSTEM);
+
+        apis.handle(context(ApiKeys.METADATA, (short) 13), ByteBuffer.allocate(0)).join();
+        apis.handle(context(ApiKeys.METADATA, (short) 12), ByteBuffer.wrap(new byte[] {1, 2, 3})).join();
+        apis.handle(context(ApiKeys.METADATA, (short) 12), Wire.body(new MetadataRequest(new MetadataRequestData(),
+            (short) 12))).join();
+
+        assertThat(messages()).hasSize(2);
+        assertThat(messages().get(0)).startsWith("INFO Refused METADATA v13 from client 'billing-app'")
+            .endsWith("served versions are 4 to 12; the connection is closed");
+        assertThat(messages().get(1)).startsWith("WARN Refused METADATA v12 from client 'billing-app'")
+            .contains("could not be parsed");
+    }
+}
