@@ -189,6 +189,11 @@ final class ClassicGroup {
         return old;
     }
 
+    /** Whether a new member was given its id (KIP-394) and has not joined with it yet. */
+    boolean hasPendingMembers() {
+        return !pendingMembers.isEmpty();
+    }
+
     boolean isPendingMember(String memberId) {
         return pendingMembers.contains(memberId);
     }

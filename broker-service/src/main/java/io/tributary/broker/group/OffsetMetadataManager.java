@@ -284,7 +284,7 @@ final class OffsetMetadataManager {
      * commit; a group with a protocol loses all its offsets that long after it became empty; a
      * Stable consumer group loses only offsets of topics it no longer subscribes to (KIP-496);
      * a group in the middle of a rebalance loses nothing.
-     * An empty group left without offsets is deleted.
+     * An empty group left without offsets, and without a member waiting to join, is deleted.
      */
     void expireOffsets() {
         long now = time.milliseconds();
@@ -300,8 +300,9 @@ final class OffsetMetadataManager {
                         expired.add(e.getKey());
                     }
                 }
+                // A member given its id (KIP-394) but not joined yet keeps the group: it joins next.
                 boolean deleteGroup = group.is(GroupState.EMPTY) && group.offsets().isEmpty()
-                    && group.pendingCommitPartitions().isEmpty();
+                    && group.pendingCommitPartitions().isEmpty() && !group.hasPendingMembers();
                 if (deleteGroup) {
                     group.transitionTo(GroupState.DEAD, now);
                     groups.removeGroup(group);

@@ -389,6 +389,22 @@ class GroupCoordinatorEdgeCasesTest {
         return c.syncGroup(request).get(5, TimeUnit.SECONDS);
     }
 
+    /** Found by GroupProtocolTest in CI: the expiry deleted a group whose only member was still pending (KIP-394). */
+    @Test
+    void theOffsetExpiryKeepsAnEmptyGroupWhoseNewMemberIsPending() throws Exception {
+        GroupCoordinator c = coordinator(1000, 0, 10);
+        JoinGroupResponseData first = c.joinGroup(join("pending-only", "", "t", 10_000, 10_000), true, "a", "/127.0.0.1")
+            .get(5, TimeUnit.SECONDS);
+        assertThat(Errors.forCode(first.errorCode())).isEqualTo(Errors.MEMBER_ID_REQUIRED);
+
+        c.expireOffsets();
+
+        JoinGroupResponseData second = c.joinGroup(join("pending-only", first.memberId(), "t", 10_000, 10_000), true,
+            "a", "/127.0.0.1").get(5, TimeUnit.SECONDS);
+        assertThat(Errors.forCode(second.errorCode())).isEqualTo(Errors.NONE);
+        assertThat(second.memberId()).isEqualTo(first.memberId());
+    }
+
     /** Kafka's GroupCoordinator.handleTxnCommitOffsets (3.6+, KIP-890 part 1): verify, then write holding the guard. */
     @Test
     void aTransactionalCommitIsWrittenOnlyOnceItsTransactionIsVerifiedAndHoldsTheGuard() throws Exception {
