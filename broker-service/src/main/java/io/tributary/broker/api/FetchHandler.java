@@ -129,13 +129,14 @@ public final class FetchHandler extends VersionedHandler {
             maxBytes, isolation, clientMetadata);
         return replicaManager.fetchMessages(params, fetchInfos)
             .thenApply(results -> Responses.of(context, FetchResponse.of(response(entries, results, denied, isolation,
-                fromFollower))));
+                fromFollower, version, context.listenerName()))));
     }
 
     private FetchResponseData response(List<Entry> entries, Map<TopicPartition, FetchPartitionResult> results,
                                        java.util.Set<TopicPartition> denied, IsolationLevel isolation,
-                                       boolean fromFollower) {
+                                       boolean fromFollower, short version, String listenerName) {
         FetchResponseData data = new FetchResponseData().setThrottleTimeMs(0).setErrorCode(Errors.NONE.code()).setSessionId(0);
+        LeaderHints hints = new LeaderHints(metadataCache, listenerName);
         Map<String, FetchResponseData.FetchableTopicResponse> byTopic = new LinkedHashMap<>();
         for (Entry entry : entries) {
             FetchPartitionResult result = entry.tp() == null ? FetchPartitionResult.error(Errors.UNKNOWN_TOPIC_ID)
@@ -162,11 +163,20 @@ public final class FetchHandler extends VersionedHandler {
                 partitionData.setDivergingEpoch(new FetchResponseData.EpochEndOffset()
                     .setEpoch(result.divergingEpoch()).setEndOffset(result.divergingEndOffset()));
             }
+            if (version >= 16 && entry.tp() != null && LeaderHints.wanted(result.error())) {
+                hints.leaderOf(entry.tp()).ifPresent(leader -> partitionData.setCurrentLeader(
+                    new FetchResponseData.LeaderIdAndEpoch().setLeaderId(leader.leader())
+                        .setLeaderEpoch(leader.leaderEpoch())));
+            }
             topic.partitions().add(partitionData);
             if (entry.tp() != null && !denied.contains(entry.tp())) {
                 topicStats.recordFetched(entry.tp().topic(), fromFollower,
                     result.records() == null ? 0 : result.records().sizeInBytes(), result.error() != Errors.NONE);
             }
+        }
+        if (version >= 16) {
+            hints.nodes().forEach(node -> data.nodeEndpoints().add(new FetchResponseData.NodeEndpoint()
+                .setNodeId(node.id()).setHost(node.host()).setPort(node.port()).setRack(node.rack())));
         }
         return data;
     }

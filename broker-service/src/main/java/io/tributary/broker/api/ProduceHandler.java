@@ -148,6 +148,7 @@ public final class ProduceHandler extends VersionedHandler {
         }
         return appended.thenApply(results -> {
             ProduceResponseData data = new ProduceResponseData().setThrottleTimeMs(0);
+            LeaderHints hints = new LeaderHints(metadataCache, context.listenerName());
             Map<String, ProduceResponseData.TopicProduceResponse> byTopic = new LinkedHashMap<>();
             boolean anyError = false;
             for (Entry entry : entries) {
@@ -172,7 +173,16 @@ public final class ProduceHandler extends VersionedHandler {
                     new ProduceResponseData.BatchIndexAndErrorMessage().setBatchIndex(e.batchIndex)
                         .setBatchIndexErrorMessage(e.message)));
                 }
+                if (version >= 10 && LeaderHints.wanted(result.error())) {
+                    hints.leaderOf(entry.tp()).ifPresent(leader -> partition.setCurrentLeader(
+                        new ProduceResponseData.LeaderIdAndEpoch().setLeaderId(leader.leader())
+                            .setLeaderEpoch(leader.leaderEpoch())));
+                }
                 topic.partitionResponses().add(partition);
+            }
+            if (version >= 10) {
+                hints.nodes().forEach(node -> data.nodeEndpoints().add(new ProduceResponseData.NodeEndpoint()
+                    .setNodeId(node.id()).setHost(node.host()).setPort(node.port()).setRack(node.rack())));
             }
             if (acks == 0) {
                 return anyError ? Response.close("acks=0 produce failed") : Response.none();
