@@ -13,7 +13,7 @@ import org.apache.kafka.common.record.internal.RecordBatch;
  * What a coordinator needs of the internal topic partitions this broker leads
  * ({@code __consumer_offsets} for the group coordinator, {@code __transaction_state} for the
  * transaction coordinator): appends that complete once replicated (acks=all), and reads of the
- * committed part when a partition is loaded. {@link ReplicaManager} provides it; tests give an
+ * whole log when a partition is loaded. {@link ReplicaManager} provides it; tests give an
  * in-memory one.
  */
 public interface CoordinatorLog {
@@ -40,8 +40,8 @@ public interface CoordinatorLog {
                                             VerificationGuard verificationGuard);
 
     /**
-     * Reads committed records (below the high watermark) from {@code startOffset}, at most about
-     * {@code maxBytes} (at least one batch).
+     * Reads records from {@code startOffset} up to the log end offset (see
+     * {@link ReplicaManager#readToLogEnd}), at most about {@code maxBytes} (at least one batch).
      */
     LocalRead read(TopicPartition tp, long startOffset, int maxBytes);
 
@@ -60,13 +60,15 @@ public interface CoordinatorLog {
     }
 
     /**
-     * Reads the committed part of {@code tp} (log start offset to high watermark) chunk by chunk,
-     * as a coordinator loading a partition does, and gives each batch to {@code visitor}.
+     * Reads {@code tp} from its log start offset to its log end offset chunk by chunk, as a
+     * coordinator loading a partition does (Kafka's loaders read to the log end too: a new
+     * leader's high watermark can lag records already committed), and gives each batch to
+     * {@code visitor}.
      */
-    default void readCommittedBatches(TopicPartition tp, BatchVisitor visitor) {
+    default void readBatchesToLogEnd(TopicPartition tp, BatchVisitor visitor) {
         LocalRead read = read(tp, 0, 1);
         long position = read.logStartOffset();
-        while (position < read.highWatermark()) {
+        while (position < read.endOffset()) {
             LocalRead chunk = read(tp, position, LOAD_CHUNK_BYTES);
             long next = position;
             for (RecordBatch batch : chunk.records().batches()) {
@@ -94,7 +96,7 @@ public interface CoordinatorLog {
 
             @Override
             public LocalRead read(TopicPartition tp, long startOffset, int maxBytes) {
-                return replicaManager.readCommitted(tp, startOffset, maxBytes);
+                return replicaManager.readToLogEnd(tp, startOffset, maxBytes);
             }
         };
     }

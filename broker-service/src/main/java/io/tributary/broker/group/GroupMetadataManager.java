@@ -173,7 +173,7 @@ final class GroupMetadataManager {
         Map<String, GroupRecords.StoredGroup> stored = new HashMap<>();
         // Offsets committed inside transactions, by producer, until their marker (KIP-98).
         Map<Long, Map<String, Map<TopicPartition, OffsetAndMetadata>>> inTransactions = new HashMap<>();
-        coordinatorLog.readCommittedBatches(tp, (batch, fromOffset) -> {
+        coordinatorLog.readBatchesToLogEnd(tp, (batch, fromOffset) -> {
             if (batch.isControlBatch()) {
                 completeTransaction(batch, offsets, inTransactions);
                 return;

@@ -3,12 +3,12 @@ package io.tributary.broker.replica;
 import org.apache.kafka.common.record.internal.Records;
 
 /**
- * A read of a partition this broker leads, up to the high watermark, for the broker's own
- * use (loading groups from {@code __consumer_offsets}).
+ * A read of a partition this broker leads, for the broker's own use (a coordinator loading
+ * {@code __consumer_offsets} or {@code __transaction_state}).
  *
- * @param records        batches read, empty at the high watermark
- * @param highWatermark  the partition's high watermark
+ * @param records        batches read, empty at {@code endOffset}
+ * @param endOffset      where the read stops: the partition's log end offset
  * @param logStartOffset its log start offset
  */
-public record LocalRead(Records records, long highWatermark, long logStartOffset) {
+public record LocalRead(Records records, long endOffset, long logStartOffset) {
 }

@@ -413,17 +413,20 @@ public final class ReplicaManager {
     }
 
     /**
-     * Reads committed batches of a partition led here.
+     * Reads a partition this broker leads for a coordinator loading it, up to the log end offset
+     * (as Kafka's coordinator loaders read with {@code FetchIsolation.LOG_END}): a leader elected
+     * moments ago has a high watermark behind records the old leader already committed (it learns
+     * the new one from its followers' next fetches), and a load that stopped at it would miss them.
+     * What it reads is the log every replica will hold: followers truncate to the leader's.
      *
-     * @throws NotLeaderOrFollowerException when this broker does not lead it
-     * @throws org.apache.kafka.common.errors.OffsetOutOfRangeException for an offset outside the log
+     * @throws NotLeaderOrFollowerException when this broker has no log for {@code tp}
      */
-    public LocalRead readCommitted(TopicPartition tp, long startOffset, int maxBytes) {
+    public LocalRead readToLogEnd(TopicPartition tp, long startOffset, int maxBytes) {
         Partition partition = partitionOrError(tp);
         PartitionLog l = partition.log().orElseThrow(() -> new NotLeaderOrFollowerException("No log for " + tp));
         FetchDataInfo info = partition.read(Math.max(startOffset, l.logStartOffset()), RecordBatch.NO_PARTITION_LEADER_EPOCH,
-            maxBytes, FetchIsolation.HIGH_WATERMARK, true);
-        return new LocalRead(info.records(), l.highWatermark(), l.logStartOffset());
+            maxBytes, FetchIsolation.LOG_END, true);
+        return new LocalRead(info.records(), l.logEndOffset(), l.logStartOffset());
     }
 
     /** ListOffsets for one partition: earliest, latest, max timestamp or by timestamp. */

@@ -259,7 +259,7 @@ public final class TransactionStateManager {
     private List<TransactionMetadata> load(int partition) {
         TopicPartition tp = new TopicPartition(Topic.TRANSACTION_STATE_TOPIC_NAME, partition);
         Map<String, TransactionMetadata> latest = new HashMap<>();
-        coordinatorLog.readCommittedBatches(tp, (batch, fromOffset) -> {
+        coordinatorLog.readBatchesToLogEnd(tp, (batch, fromOffset) -> {
             for (Record record : batch) {
                 if (record.offset() >= fromOffset && record.hasKey()) {
                     apply(record, latest);
