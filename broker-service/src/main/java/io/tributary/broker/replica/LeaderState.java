@@ -195,11 +195,17 @@ final class LeaderState implements PartitionRole {
      * The high watermark follows the smallest log end offset in the maximal ISR (the ISR plus a
      * follower whose addition is being written, as KIP-497 has it: once the write lands that
      * follower is in sync, so it must already hold everything below the high watermark); a
-     * follower whose offset is unknown (no fetch yet in this epoch) holds it. It never goes back.
+     * follower whose offset is unknown (no fetch yet in this epoch) holds it. It never goes back,
+     * and does not move while the ISR is smaller than {@code min.insync.replicas} capped at the
+     * replica count (strict min ISR, KIP-966 and KAFKA-15583: acks=1 records written meanwhile are
+     * not committed until enough replicas are in sync again).
      *
      * @return whether it moved
      */
     boolean maybeIncrementHighWatermark() {
+        if (isr().size() < effectiveMinIsr(log.config().minInSyncReplicas())) {
+            return false; // strict min ISR (KIP-966, KAFKA-15583): nothing is committed below min.insync.replicas
+        }
         LogOffsetMetadata newHighWatermark = log.logEndOffsetMetadata();
         for (int replica : maximalIsr) {
             if (replica == localBrokerId) {
@@ -254,10 +260,16 @@ final class LeaderState implements PartitionRole {
 
     private void checkEnoughInSync(short requiredAcks, int minInSyncReplicas) {
         List<Integer> isr = isr();
-        if (requiredAcks == -1 && isr.size() < minInSyncReplicas) {
+        int minIsr = effectiveMinIsr(minInSyncReplicas);
+        if (requiredAcks == -1 && isr.size() < minIsr) {
             throw new NotEnoughReplicasException("The size of the current ISR " + isr + " is insufficient to satisfy "
-                + "the min.isr requirement of " + minInSyncReplicas + " for partition " + topicPartition);
+                + "the min.isr requirement of " + minIsr + " for partition " + topicPartition);
         }
+    }
+
+    /** {@code min.insync.replicas} capped at the partition's replica count, as Kafka's {@code effectiveMinIsr}. */
+    private int effectiveMinIsr(int minInSyncReplicas) {
+        return Math.min(minInSyncReplicas, replicas.size());
     }
 
     /**
@@ -457,7 +469,7 @@ final class LeaderState implements PartitionRole {
      */
     Errors checkEnoughReplicasReachOffset(long requiredOffset, int minInSyncReplicas) {
         if (log.highWatermark() >= requiredOffset) {
-            return isr().size() < minInSyncReplicas ? Errors.NOT_ENOUGH_REPLICAS_AFTER_APPEND : Errors.NONE;
+            return isr().size() < effectiveMinIsr(minInSyncReplicas) ? Errors.NOT_ENOUGH_REPLICAS_AFTER_APPEND : Errors.NONE;
         }
         return null;
     }

@@ -1,6 +1,7 @@
 package io.tributary.broker.replica;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tributary.broker.cluster.LeaderAndIsr;
 import io.tributary.broker.config.LogConfig;
@@ -11,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.compress.Compression;
@@ -219,6 +221,34 @@ class LeaderStateTest {
 
         fetch(leader, 1, 5);
         assertThat(leader.checkEnoughReplicasReachOffset(5, 2)).isEqualTo(Errors.NONE);
+        assertThat(leader.checkEnoughReplicasReachOffset(5, 3)).as("min.insync.replicas capped at the 2 replicas")
+            .isEqualTo(Errors.NONE);
+    }
+
+    @Test
+    void anAcksAllProduceAfterTheIsrShrankBelowTheEffectiveMinIsrFails() {
+        LeaderState leader = lead(0, List.of(0, 1), List.of(0, 1, 2));
+        leader.appendRecords(batch(5), (short) -1, 1);
+        fetch(leader, 1, 5);
         assertThat(leader.checkEnoughReplicasReachOffset(5, 3)).isEqualTo(Errors.NOT_ENOUGH_REPLICAS_AFTER_APPEND);
+        assertThatThrownBy(() -> leader.appendRecords(batch(1), (short) -1, 3))
+            .isInstanceOf(org.apache.kafka.common.errors.NotEnoughReplicasException.class);
+    }
+
+    /** KIP-966 / KAFKA-15583: nothing is committed while fewer than min.insync.replicas are in sync. */
+    @Test
+    void theHighWatermarkWaitsWhileTheIsrIsBelowMinInsyncReplicasAlsoForAcksOneRecords() {
+        log.updateConfig(LogConfig.create(Map.of(), Map.of("min.insync.replicas", "2")));
+        LeaderState leader = lead(0, List.of(0), List.of(0, 1, 2));
+        leader.appendRecords(batch(4), (short) 1, 2);
+        assertThat(log.highWatermark()).as("the ISR is only the leader").isZero();
+
+        // Broker 1 catches up: the leader asks to add it; the high watermark waits for that write to land.
+        fetch(leader, 1, 4);
+        assertThat(submitted).singleElement().satisfies(change -> assertThat(change.proposed().isr()).containsExactly(0, 1));
+        assertThat(log.highWatermark()).isZero();
+        leader.updateWithinEpoch(new LeaderAndIsr(0, 0, List.of(0, 1), 0, 1), List.of(0, 1, 2));
+        leader.maybeIncrementHighWatermark();
+        assertThat(log.highWatermark()).isEqualTo(4);
     }
 }
