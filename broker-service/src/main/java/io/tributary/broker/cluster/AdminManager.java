@@ -339,6 +339,33 @@ public final class AdminManager {
 
     /** One change of an IncrementalAlterConfigs request. */
     public record ConfigChange(String name, AlterConfigOp.OpType op, String value) {
+
+        /**
+         * An APPEND or SUBTRACT of this change's comma-separated values on a list-valued config.
+         *
+         * @param existing     the config's current value, or null when unset
+         * @param defaultValue the list an unset config stands for (a {@link List}), or null
+         * @return the new value, comma-separated
+         */
+        String appliedToList(String existing, Object defaultValue) {
+            List<String> values = new ArrayList<>();
+            if (existing == null && defaultValue instanceof List<?> defaults) {
+                defaults.forEach(d -> values.add(d.toString()));
+            } else if (existing != null && !existing.isBlank()) {
+                for (String v : existing.split(",")) {
+                    values.add(v.trim());
+                }
+            }
+            for (String v : value == null ? new String[0] : value.split(",")) {
+                String trimmed = v.trim();
+                if (op == AlterConfigOp.OpType.APPEND && !values.contains(trimmed)) {
+                    values.add(trimmed);
+                } else if (op == AlterConfigOp.OpType.SUBTRACT) {
+                    values.remove(trimmed);
+                }
+            }
+            return String.join(",", values);
+        }
     }
 
     private static Map<String, String> applyChanges(Map<String, String> current, List<ConfigChange> changes) {
@@ -360,24 +387,7 @@ public final class AdminManager {
                         throw new InvalidConfigurationException("Config value append is not allowed for config key: "
                             + change.name());
                     }
-                    List<String> values = new ArrayList<>();
-                    String existing = updated.get(change.name());
-                    if (existing == null && key.defaultValue instanceof List<?> defaults) {
-                        defaults.forEach(d -> values.add(d.toString()));
-                    } else if (existing != null && !existing.isBlank()) {
-                        for (String v : existing.split(",")) {
-                            values.add(v.trim());
-                        }
-                    }
-                    for (String v : change.value() == null ? new String[0] : change.value().split(",")) {
-                        String trimmed = v.trim();
-                        if (change.op() == AlterConfigOp.OpType.APPEND && !values.contains(trimmed)) {
-                            values.add(trimmed);
-                        } else if (change.op() == AlterConfigOp.OpType.SUBTRACT) {
-                            values.remove(trimmed);
-                        }
-                    }
-                    updated.put(change.name(), String.join(",", values));
+                    updated.put(change.name(), change.appliedToList(updated.get(change.name()), key.defaultValue));
                 }
                 default -> throw new InvalidRequestException("Unknown config operation " + change.op());
             }

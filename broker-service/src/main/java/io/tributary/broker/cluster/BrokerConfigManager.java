@@ -2,14 +2,12 @@ package io.tributary.broker.cluster;
 
 import io.tributary.broker.config.DynamicBrokerConfig;
 import io.tributary.broker.config.LogConfig;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.UnaryOperator;
-import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.ApiException;
@@ -131,21 +129,7 @@ public final class BrokerConfigManager {
         if (key == null || key.type != ConfigDef.Type.LIST) {
             throw new InvalidConfigurationException("Config value append is not allowed for config key: " + change.name());
         }
-        List<String> values = new ArrayList<>();
-        if (existing != null && !existing.isBlank()) {
-            for (String v : existing.split(",")) {
-                values.add(v.trim());
-            }
-        }
-        for (String v : change.value() == null ? new String[0] : change.value().split(",")) {
-            String trimmed = v.trim();
-            if (change.op() == AlterConfigOp.OpType.APPEND && !values.contains(trimmed)) {
-                values.add(trimmed);
-            } else if (change.op() == AlterConfigOp.OpType.SUBTRACT) {
-                values.remove(trimmed);
-            }
-        }
-        return String.join(",", values);
+        return change.appliedToList(existing, null);
     }
 
     private static String topicConfigOf(String brokerConfig) {

@@ -1,6 +1,7 @@
 package io.tributary.broker.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.tributary.broker.testing.KafkaTool;
@@ -134,6 +135,33 @@ class DynamicBrokerConfigsTest {
             == ConfigEntry.ConfigSource.DEFAULT_CONFIG);
         assertThat(topicConfig().get("max.message.bytes").source()).isEqualTo(ConfigEntry.ConfigSource.DEFAULT_CONFIG);
         assertThat(refused(8_000)).isFalse();
+    }
+
+    @Test
+    void aListValuedSettingTakesAppendAndSubtract() throws Exception {
+        ConfigResource clusterWide = new ConfigResource(ConfigResource.Type.BROKER, "");
+        java.util.function.Function<org.apache.kafka.clients.admin.AlterConfigOp.OpType, org.apache.kafka.clients.admin.AlterConfigOp>
+            policy = op -> new org.apache.kafka.clients.admin.AlterConfigOp(new ConfigEntry("log.cleanup.policy",
+                op == org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET ? "delete" : "compact"), op);
+        try (Admin admin = broker.admin()) {
+            for (var op : List.of(org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET,
+                    org.apache.kafka.clients.admin.AlterConfigOp.OpType.APPEND)) {
+                admin.incrementalAlterConfigs(Map.of(clusterWide, List.of(policy.apply(op)))).all().get();
+            }
+            assertThat(admin.describeConfigs(List.of(clusterWide)).all().get().get(clusterWide)
+                .get("log.cleanup.policy").value()).isEqualTo("delete,compact");
+            admin.incrementalAlterConfigs(Map.of(clusterWide, List.of(policy.apply(
+                org.apache.kafka.clients.admin.AlterConfigOp.OpType.SUBTRACT)))).all().get();
+            assertThat(admin.describeConfigs(List.of(clusterWide)).all().get().get(clusterWide)
+                .get("log.cleanup.policy").value()).isEqualTo("delete");
+            assertThatThrownBy(() -> admin.incrementalAlterConfigs(Map.of(clusterWide, List.of(
+                new org.apache.kafka.clients.admin.AlterConfigOp(new ConfigEntry("message.max.bytes", "1"),
+                    org.apache.kafka.clients.admin.AlterConfigOp.OpType.APPEND)))).all().get())
+                .hasCauseInstanceOf(org.apache.kafka.common.errors.InvalidConfigurationException.class);
+            admin.incrementalAlterConfigs(Map.of(clusterWide, List.of(new org.apache.kafka.clients.admin.AlterConfigOp(
+                new ConfigEntry("log.cleanup.policy", null), org.apache.kafka.clients.admin.AlterConfigOp.OpType.DELETE))))
+                .all().get();
+        }
     }
 
     @Test
