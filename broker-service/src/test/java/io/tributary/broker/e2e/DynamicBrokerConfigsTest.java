@@ -148,12 +148,13 @@ class DynamicBrokerConfigsTest {
                     org.apache.kafka.clients.admin.AlterConfigOp.OpType.APPEND)) {
                 admin.incrementalAlterConfigs(Map.of(clusterWide, List.of(policy.apply(op)))).all().get();
             }
-            assertThat(admin.describeConfigs(List.of(clusterWide)).all().get().get(clusterWide)
-                .get("log.cleanup.policy").value()).isEqualTo("delete,compact");
+            // Each broker applies a stored change from its ZooKeeper watch, a moment after the write.
+            await().atMost(Duration.ofSeconds(30)).until(() -> "delete,compact".equals(admin.describeConfigs(
+                List.of(clusterWide)).all().get().get(clusterWide).get("log.cleanup.policy").value()));
             admin.incrementalAlterConfigs(Map.of(clusterWide, List.of(policy.apply(
                 org.apache.kafka.clients.admin.AlterConfigOp.OpType.SUBTRACT)))).all().get();
-            assertThat(admin.describeConfigs(List.of(clusterWide)).all().get().get(clusterWide)
-                .get("log.cleanup.policy").value()).isEqualTo("delete");
+            await().atMost(Duration.ofSeconds(30)).until(() -> "delete".equals(admin.describeConfigs(
+                List.of(clusterWide)).all().get().get(clusterWide).get("log.cleanup.policy").value()));
             assertThatThrownBy(() -> admin.incrementalAlterConfigs(Map.of(clusterWide, List.of(
                 new org.apache.kafka.clients.admin.AlterConfigOp(new ConfigEntry("message.max.bytes", "1"),
                     org.apache.kafka.clients.admin.AlterConfigOp.OpType.APPEND)))).all().get())
