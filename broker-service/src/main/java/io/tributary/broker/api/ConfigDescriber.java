@@ -108,12 +108,15 @@ final class ConfigDescriber {
     List<DescribeConfigsResourceResult> brokerConfigs(boolean defaultResource, Collection<String> keys,
                                                       boolean includeSynonyms, boolean includeDocumentation) {
         Map<String, String> staticValues = BrokerConfigNames.describe(brokerProperties);
+        // One view of each level for the whole answer: a change may land while it is built.
+        Map<String, String> perBroker = defaultResource ? Map.of() : dynamicConfig.perBrokerConfigs();
+        Map<String, String> clusterDefault = dynamicConfig.clusterDefaultConfigs();
         java.util.Set<String> names = new java.util.LinkedHashSet<>();
         if (!defaultResource) {
             names.addAll(staticValues.keySet());
-            names.addAll(dynamicConfig.perBrokerConfigs().keySet());
         }
-        names.addAll(dynamicConfig.clusterDefaultConfigs().keySet());
+        names.addAll(perBroker.keySet());
+        names.addAll(clusterDefault.keySet());
         List<DescribeConfigsResourceResult> out = new ArrayList<>();
         for (String name : names) {
             if (keys != null && !keys.contains(name)) {
@@ -121,13 +124,12 @@ final class ConfigDescriber {
             }
             List<DescribeConfigsSynonym> synonyms = new ArrayList<>();
             boolean dynamic = DynamicBrokerConfig.isDynamic(name);
-            if (!defaultResource && dynamicConfig.perBrokerConfigs().containsKey(name)) {
-                synonyms.add(new DescribeConfigsSynonym().setName(name).setValue(dynamicConfig.perBrokerConfigs().get(name))
+            if (perBroker.containsKey(name)) {
+                synonyms.add(new DescribeConfigsSynonym().setName(name).setValue(perBroker.get(name))
                     .setSource(ConfigSource.DYNAMIC_BROKER_CONFIG.id()));
             }
-            if (dynamicConfig.clusterDefaultConfigs().containsKey(name)) {
-                synonyms.add(new DescribeConfigsSynonym().setName(name)
-                    .setValue(dynamicConfig.clusterDefaultConfigs().get(name))
+            if (clusterDefault.containsKey(name)) {
+                synonyms.add(new DescribeConfigsSynonym().setName(name).setValue(clusterDefault.get(name))
                     .setSource(ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG.id()));
             }
             if (!defaultResource && staticValues.containsKey(name)) {

@@ -124,20 +124,11 @@ public final class BrokerConfigManager {
     }
 
     private static String listChange(AdminManager.ConfigChange change, String existing) {
-        String topicConfig = DynamicBrokerConfig.isDynamic(change.name()) ? topicConfigOf(change.name()) : null;
-        ConfigDef.ConfigKey key = topicConfig == null ? null : LogConfig.CONFIG_DEF.configKeys().get(topicConfig);
+        ConfigDef.ConfigKey key = DynamicBrokerConfig.topicConfigOf(change.name())
+            .map(topicConfig -> LogConfig.CONFIG_DEF.configKeys().get(topicConfig)).orElse(null);
         if (key == null || key.type != ConfigDef.Type.LIST) {
             throw new InvalidConfigurationException("Config value append is not allowed for config key: " + change.name());
         }
         return change.appliedToList(existing, null);
-    }
-
-    private static String topicConfigOf(String brokerConfig) {
-        for (String topicConfig : LogConfig.CONFIG_DEF.names()) {
-            if (brokerConfig.equals(LogConfig.brokerSynonym(topicConfig))) {
-                return topicConfig;
-            }
-        }
-        return null;
     }
 }

@@ -72,6 +72,11 @@ public final class DynamicBrokerConfig {
         return TOPIC_CONFIG_OF.containsKey(brokerConfig);
     }
 
+    /** The topic config whose default a dynamic broker setting is, or empty for a setting that is not dynamic. */
+    public static Optional<String> topicConfigOf(String brokerConfig) {
+        return Optional.ofNullable(TOPIC_CONFIG_OF.get(brokerConfig));
+    }
+
     /** The dynamic broker settings, sorted by name. */
     public static Set<String> dynamicConfigNames() {
         return new TreeSet<>(TOPIC_CONFIG_OF.keySet());
