@@ -10,7 +10,9 @@ import io.tributary.broker.cluster.BrokerConfigManager;
 import io.tributary.broker.cluster.BrokerInfo;
 import io.tributary.broker.cluster.BrokerEpoch;
 import io.tributary.broker.cluster.BrokerRegistration;
+import io.tributary.broker.cluster.BrokerFeatures;
 import io.tributary.broker.cluster.Controller;
+import io.tributary.broker.cluster.FeatureManager;
 import io.tributary.broker.cluster.EmbeddedZooKeeper;
 import io.tributary.broker.cluster.KafkaZkClient;
 import io.tributary.broker.cluster.MetadataCache;
@@ -260,8 +262,10 @@ final class BrokerComponentsBuilder {
         stops.add(Step.SCRAM_CREDENTIAL_STORE, scramCredentialStore::close);
         AclStore aclStore = new AclStore(zkClient, time);
         stops.add(Step.ACL_STORE, aclStore::close);
+        FeatureManager features = new FeatureManager(zkClient, metadataCache, properties.id(), BrokerFeatures.CURRENT);
+        features.ensureCreated();
         KafkaApis apis = new KafkaApis(ApiHandlers.create(properties, metadataCache, replicaManager, adminManager,
-            producerIds, groupCoordinator, transactions, controller, scramCredentialStore, aclStore, authorizer,
+            producerIds, groupCoordinator, transactions, controller, features, scramCredentialStore, aclStore, authorizer,
             // Resumed work queues like a request; when the queue is full it runs where it resumed.
             task -> {
                 if (!requestChannel.offer(task)) {

@@ -2,7 +2,9 @@ package io.tributary.broker.api;
 
 import io.tributary.broker.audit.RefusedRequestLog;
 import io.tributary.broker.cluster.AdminManager;
+import io.tributary.broker.cluster.BrokerFeatures;
 import io.tributary.broker.cluster.Controller;
+import io.tributary.broker.cluster.FeatureManager;
 import io.tributary.broker.cluster.MetadataCache;
 import io.tributary.broker.config.BrokerProperties;
 import io.tributary.broker.group.GroupCoordinator;
@@ -32,7 +34,8 @@ public final class ApiHandlers {
                                           ReplicaManager replicaManager, AdminManager adminManager,
                                           ProducerIdManager producerIdManager, GroupCoordinator groupCoordinator,
                                           TransactionComponents transactions,
-                                          Controller controller, ScramCredentialStore scramCredentialStore,
+                                          Controller controller, FeatureManager features,
+                                          ScramCredentialStore scramCredentialStore,
                                           AclStore aclStore, BrokerAuthorizer authorizer,
                                           java.util.concurrent.Executor handlerExecutor, RefusedRequestLog refusals,
                                           Time time) {
@@ -81,6 +84,7 @@ public final class ApiHandlers {
             new SaslHandshakeHandler(),
             new SaslAuthenticateHandler(),
             new DescribeClientQuotasHandler(authorizer),
+            new UpdateFeaturesHandler(features, authorizer),
             new DescribeUserScramCredentialsHandler(scramCredentialStore, authorizer),
             new AlterUserScramCredentialsHandler(scramCredentialStore, authorizer),
             new DescribeAclsHandler(aclStore, authorizer),
@@ -88,6 +92,7 @@ public final class ApiHandlers {
             new DeleteAclsHandler(aclStore, authorizer),
             new WriteTxnMarkersHandler(replicaManager, metadataCache, groupCoordinator, authorizer,
                 properties.requestTimeoutMs(), time));
-        return new ApiVersionsHandler(handlers, metadataCache::clusterId, properties.id()).allHandlers();
+        return new ApiVersionsHandler(handlers, metadataCache::clusterId, properties.id(), BrokerFeatures.CURRENT,
+            metadataCache::finalizedFeatures).allHandlers();
     }
 }

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.feature.SupportedVersionRange;
 import org.apache.kafka.common.security.auth.SecurityProtocol;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -16,8 +17,11 @@ import tools.jackson.databind.node.ObjectNode;
  * <pre>
  * {"version":5,"host":"h","port":9092,"endpoints":["PLAINTEXT://h:9092"],
  *  "listener_security_protocol_map":{"PLAINTEXT":"PLAINTEXT"},"jmx_port":-1,"rack":"r1",
- *  "timestamp":"1700000000000","features":{}}
+ *  "timestamp":"1700000000000","features":{"transaction.version":{"min_version":0,"max_version":1}}}
  * </pre>
+ * {@code features} lists the feature levels the broker supports (KIP-584), which UpdateFeatures
+ * checks before finalizing a level; a registration without it (an older Tributary) supports
+ * only level 0 of every feature.
  * A broker in controlled shutdown adds {@code "controlled_shutdown":true} (Tributary's field; Kafka's
  * ZooKeeper brokers asked the controller with the ControlledShutdown request, which Kafka 4's
  * protocol no longer has). The controller then moves leaderships off it and out of ISRs, and
@@ -34,28 +38,33 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * @param shuttingDown    whether the broker is in controlled shutdown
  * @param offlineReplicas partitions whose replica on this broker is offline
+ * @param features        the feature levels the broker supports
  */
 public record BrokerInfo(int id, List<EndPoint> endPoints, String rack, long epoch, boolean shuttingDown,
-                         Set<TopicPartition> offlineReplicas) {
+                         Set<TopicPartition> offlineReplicas, BrokerFeatures features) {
 
     public BrokerInfo {
         endPoints = List.copyOf(endPoints);
         offlineReplicas = Set.copyOf(offlineReplicas);
+        java.util.Objects.requireNonNull(features, "features");
     }
 
-    /** A registration of a broker that is not shutting down and has every replica online. */
+    /**
+     * A registration of a broker of this version that is not shutting down and has every replica
+     * online.
+     */
     public BrokerInfo(int id, List<EndPoint> endPoints, String rack, long epoch) {
-        this(id, endPoints, rack, epoch, false, Set.of());
+        this(id, endPoints, rack, epoch, false, Set.of(), BrokerFeatures.CURRENT);
     }
 
     /** The same registration, in controlled shutdown. */
     public BrokerInfo inControlledShutdown() {
-        return new BrokerInfo(id, endPoints, rack, epoch, true, offlineReplicas);
+        return new BrokerInfo(id, endPoints, rack, epoch, true, offlineReplicas, features);
     }
 
     /** The same registration with these replicas offline. */
     public BrokerInfo withOfflineReplicas(Set<TopicPartition> offline) {
-        return new BrokerInfo(id, endPoints, rack, epoch, shuttingDown, offline);
+        return new BrokerInfo(id, endPoints, rack, epoch, shuttingDown, offline, features);
     }
 
     /** The end point of a listener, by name. */
@@ -80,7 +89,9 @@ public record BrokerInfo(int id, List<EndPoint> endPoints, String rack, long epo
             node.put("rack", rack);
         }
         node.put("timestamp", Long.toString(timestampMs));
-        node.putObject("features");
+        ObjectNode supported = node.putObject("features");
+        features.supported().forEach((name, range) ->
+            supported.putObject(name).put("min_version", (int) range.min()).put("max_version", (int) range.max()));
         if (shuttingDown) {
             node.put("controlled_shutdown", true);
         }
@@ -115,6 +126,15 @@ public record BrokerInfo(int id, List<EndPoint> endPoints, String rack, long epo
         for (Map.Entry<String, JsonNode> e : node.path("offline_replicas").properties()) {
             e.getValue().forEach(p -> offline.add(new TopicPartition(e.getKey(), p.asInt())));
         }
-        return new BrokerInfo(id, endPoints, rack, czxid, node.path("controlled_shutdown").asBoolean(false), offline);
+        Map<String, SupportedVersionRange> supported = new java.util.HashMap<>();
+        for (Map.Entry<String, JsonNode> e : node.path("features").properties()) {
+            int min = e.getValue().path("min_version").asInt(-1);
+            int max = e.getValue().path("max_version").asInt(-1);
+            if (min >= 0 && max >= min && max <= Short.MAX_VALUE) { // otherwise read as unsupported
+                supported.put(e.getKey(), new SupportedVersionRange((short) min, (short) max));
+            }
+        }
+        return new BrokerInfo(id, endPoints, rack, czxid, node.path("controlled_shutdown").asBoolean(false), offline,
+            new BrokerFeatures(supported));
     }
 }

@@ -52,6 +52,7 @@ public final class MetadataCache implements Closeable {
     private final List<CuratorCache> caches = new ArrayList<>();
     private final ExecutorService eventThread;
     private volatile int controllerId = -1;
+    private volatile FinalizedFeatures finalizedFeatures = FinalizedFeatures.NONE;
     private volatile String clusterId;
 
     private record Waiter(BooleanSupplier condition, CompletableFuture<Boolean> future) {
@@ -80,7 +81,7 @@ public final class MetadataCache implements Closeable {
     public void start(String clusterId, long timeoutMs) {
         this.clusterId = clusterId;
         String[] paths = {ZkPaths.BROKERS, ZkPaths.CONTROLLER, ZkPaths.CONFIG_TOPICS, ZkPaths.CONFIG_BROKERS,
-            ZkPaths.DELETE_TOPICS};
+            ZkPaths.DELETE_TOPICS, FeatureZNode.PATH};
         CountDownLatch initialized = new CountDownLatch(paths.length);
         for (String path : paths) {
             CuratorCache cache = CuratorCache.build(zkClient.curator(), path);
@@ -184,6 +185,13 @@ public final class MetadataCache implements Closeable {
                 return;
             }
             listeners.forEach(l -> l.onBrokerConfigChanged(entity, config));
+        } else if (path.equals(FeatureZNode.PATH)) {
+            try {
+                finalizedFeatures = removed ? FinalizedFeatures.NONE
+                    : FeatureZNode.decode(node.getData(), node.getStat().getVersion());
+            } catch (IllegalArgumentException e) {
+                log.error("Keeping the finalized features of epoch {}: {}", finalizedFeatures.epoch(), e.getMessage());
+            }
         } else if (path.startsWith(ZkPaths.DELETE_TOPICS + "/") && parts.length == 4) {
             if (removed) {
                 pendingDeletions.remove(parts[3]);
@@ -223,6 +231,11 @@ public final class MetadataCache implements Closeable {
 
     public String clusterId() {
         return clusterId;
+    }
+
+    /** The cluster's finalized feature levels as last read from {@code /feature} (KIP-584). */
+    public FinalizedFeatures finalizedFeatures() {
+        return finalizedFeatures;
     }
 
     /** The active controller's id, or -1. */

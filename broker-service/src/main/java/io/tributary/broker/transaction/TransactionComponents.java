@@ -1,5 +1,6 @@
 package io.tributary.broker.transaction;
 
+import io.tributary.broker.cluster.BrokerFeatures;
 import io.tributary.broker.cluster.MetadataCache;
 import io.tributary.broker.coordinator.CoordinatorLog;
 import io.tributary.broker.group.GroupCoordinator;
@@ -22,6 +23,7 @@ import org.apache.kafka.common.record.internal.ControlRecordType;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.RecordBatch;
 import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.server.common.TransactionVersion;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -81,7 +83,9 @@ public final class TransactionComponents implements PartitionLeadershipListener,
             return t;
         });
         this.state = new TransactionStateManager(CoordinatorLog.of(replicaManager), settings.numPartitions(),
-            settings.requestTimeoutMs(), metrics, time);
+            settings.requestTimeoutMs(), metrics, () -> metadataCache.finalizedFeatures()
+                .level(BrokerFeatures.TRANSACTION_VERSION) >= 1 ? TransactionVersion.TV_1 : TransactionVersion.TV_0,
+            time);
         String listener = settings.interBrokerListener();
         this.remote = new BrokerMarkerSender(
             id -> metadataCache.broker(id).flatMap(b -> b.endPoint(listener)).map(e -> new Node(id, e.host(), e.port())),

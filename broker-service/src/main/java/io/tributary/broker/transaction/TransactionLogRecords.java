@@ -34,13 +34,19 @@ public final class TransactionLogRecords {
     }
 
     /**
-     * The record value of {@code metadata}: value version 0, which clients before KIP-890's second
-     * part (transaction version 2) use and every Kafka broker reads.
+     * The record value of {@code metadata} at a finalized {@code transaction.version}: value
+     * version 0 at level 0, the flexible version 1 from level 1 on (KIP-890), as Kafka's
+     * coordinator writes them. Both are read by every Kafka 3.x/4.x broker and by {@link #read}.
      *
      * @throws IllegalStateException for metadata Kafka never writes (Empty with partitions, say)
      */
+    public static byte[] value(TransactionMetadata metadata, TransactionVersion transactionVersion) {
+        return TransactionLog.valueToBytes(metadata.toTransit(), transactionVersion);
+    }
+
+    /** The value at transaction version 0. */
     public static byte[] value(TransactionMetadata metadata) {
-        return TransactionLog.valueToBytes(metadata.toTransit(), TransactionVersion.TV_0);
+        return value(metadata, TransactionVersion.TV_0);
     }
 
     /**

@@ -15,6 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.internals.Topic;
@@ -24,6 +25,7 @@ import org.apache.kafka.common.record.internal.Record;
 import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.coordinator.transaction.TransactionState;
+import org.apache.kafka.server.common.TransactionVersion;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,6 +61,7 @@ public final class TransactionStateManager {
 
     private final CoordinatorLog coordinatorLog;
     private final TransactionMetrics metrics;
+    private final Supplier<TransactionVersion> transactionVersion;
     private final int numPartitions;
     private final long writeTimeoutMs;
     private final Time time;
@@ -78,13 +81,20 @@ public final class TransactionStateManager {
      * @param writeTimeoutMs how long a write waits for replication, ms
      */
     public TransactionStateManager(CoordinatorLog coordinatorLog, int numPartitions, long writeTimeoutMs, Time time) {
-        this(coordinatorLog, numPartitions, writeTimeoutMs, TransactionMetrics.unregistered(), time);
+        this(coordinatorLog, numPartitions, writeTimeoutMs, TransactionMetrics.unregistered(), () -> TransactionVersion.TV_0,
+            time);
     }
 
-    /** @param metrics where partition load times are recorded */
+    /**
+     * @param metrics            where partition load times are recorded
+     * @param transactionVersion the finalized {@code transaction.version}, read at every write: it
+     *                           picks the version of the values written
+     */
     public TransactionStateManager(CoordinatorLog coordinatorLog, int numPartitions, long writeTimeoutMs,
-                                   TransactionMetrics metrics, Time time) {
+                                   TransactionMetrics metrics, Supplier<TransactionVersion> transactionVersion,
+                                   Time time) {
         this.metrics = metrics;
+        this.transactionVersion = transactionVersion;
         this.coordinatorLog = coordinatorLog;
         this.numPartitions = numPartitions;
         this.writeTimeoutMs = writeTimeoutMs;
@@ -213,7 +223,7 @@ public final class TransactionStateManager {
             load = ownedPartitions.get(partitionFor(id));
             writesInFlight.add(id);
         }
-        byte[] value = next.state() == TransactionState.DEAD ? null : TransactionLogRecords.value(next);
+        byte[] value = next.state() == TransactionState.DEAD ? null : TransactionLogRecords.value(next, transactionVersion.get());
         MemoryRecords records = MemoryRecords.withRecords(Compression.NONE,
             new SimpleRecord(time.milliseconds(), TransactionLogRecords.key(id), value));
         TopicPartition tp = new TopicPartition(Topic.TRANSACTION_STATE_TOPIC_NAME, partitionFor(id));

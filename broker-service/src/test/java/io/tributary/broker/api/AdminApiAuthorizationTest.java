@@ -23,12 +23,14 @@ import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.CreateTopicsOptions;
 import org.apache.kafka.clients.admin.CreateTopicsResult;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.clients.admin.FeatureUpdate;
 import org.apache.kafka.clients.admin.NewPartitionReassignment;
 import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.admin.ScramCredentialInfo;
 import org.apache.kafka.clients.admin.ScramMechanism;
+import org.apache.kafka.clients.admin.UpdateFeaturesOptions;
 import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
 import org.apache.kafka.common.ElectionType;
 import org.apache.kafka.common.TopicCollection;
@@ -300,6 +302,10 @@ class AdminApiAuthorizationTest {
             Map.of(partition, Optional.empty())).all().get());
         assertFailsWith(ClusterAuthorizationException.class, () -> alice.electLeaders(ElectionType.PREFERRED,
             Set.of(partition)).partitions().get());
+        Map<String, FeatureUpdate> sameLevel = Map.of("transaction.version",
+            new FeatureUpdate((short) 1, FeatureUpdate.UpgradeType.UPGRADE));
+        assertFailsWith(ClusterAuthorizationException.class, () -> alice.updateFeatures(sameLevel,
+            new UpdateFeaturesOptions().validateOnly(true)).all().get());
 
         allowCluster(AclOperation.DESCRIBE);
         assertThat(alice.describeLogDirs(List.of(0)).allDescriptions().get().get(0)).isNotEmpty();
@@ -313,6 +319,7 @@ class AdminApiAuthorizationTest {
         alice.alterPartitionReassignments(Map.of(partition, Optional.of(new NewPartitionReassignment(List.of(0)))))
             .all().get();
         assertThat(alice.electLeaders(ElectionType.PREFERRED, Set.of(partition)).partitions().get()).containsKey(partition);
+        alice.updateFeatures(sameLevel, new UpdateFeaturesOptions().validateOnly(true)).all().get();
     }
 
     @Test

@@ -2,7 +2,11 @@ package io.tributary.broker.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.broker.cluster.BrokerFeatures;
+import io.tributary.broker.cluster.FinalizedFeatures;
 import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.feature.SupportedVersionRange;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
@@ -54,6 +58,28 @@ class ApiVersionsHandlerTest {
         assertThat(response.apiVersion(ApiKeys.API_VERSIONS.id).maxVersion()).isEqualTo((short) 5);
         assertThat(response.throttleTimeMs()).isZero();
         assertThat(response.data().finalizedFeaturesEpoch()).isEqualTo(-1L);
+    }
+
+    @Test
+    void v4CarriesTheSupportedAndFinalizedFeaturesAndV3LeavesOutThoseFromLevelZero() {
+        BrokerFeatures supported = new BrokerFeatures(Map.of("transaction.version", new SupportedVersionRange((short) 0, (short) 1),
+            "x.version", new SupportedVersionRange((short) 1, (short) 3)));
+        ApiVersionsHandler withFeatures = new ApiVersionsHandler(List.of(metadata), () -> CLUSTER_ID, BROKER_ID, supported,
+            () -> new FinalizedFeatures(Map.of("transaction.version", (short) 1, "x.version", (short) 0), 4));
+
+        ApiVersionsResponse v4 = Wire.exchange(withFeatures, new ApiVersionsRequest.Builder().build((short) 4),
+            KafkaPrincipal.ANONYMOUS);
+        assertThat(v4.data().supportedFeatures()).extracting(f -> f.name() + " " + f.minVersion() + "-" + f.maxVersion())
+            .containsExactlyInAnyOrder("transaction.version 0-1", "x.version 1-3");
+        assertThat(v4.data().finalizedFeatures()).as("level 0 is not sent")
+            .extracting(f -> f.name() + " " + f.minVersionLevel() + "-" + f.maxVersionLevel())
+            .containsExactly("transaction.version 1-1");
+        assertThat(v4.data().finalizedFeaturesEpoch()).isEqualTo(4L);
+
+        ApiVersionsResponse v3 = Wire.exchange(withFeatures, new ApiVersionsRequest.Builder().build((short) 3),
+            KafkaPrincipal.ANONYMOUS);
+        assertThat(v3.data().supportedFeatures()).as("KAFKA-17492").extracting(f -> f.name()).containsExactly("x.version");
+        assertThat(v3.data().finalizedFeatures()).hasSize(1);
     }
 
     @Test

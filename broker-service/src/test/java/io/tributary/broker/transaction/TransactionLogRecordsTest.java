@@ -8,6 +8,7 @@ import java.util.Set;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.record.internal.RecordBatch;
 import org.apache.kafka.coordinator.transaction.TransactionState;
+import org.apache.kafka.server.common.TransactionVersion;
 import org.junit.jupiter.api.Test;
 
 /** The records of {@code __transaction_state}: Kafka's layouts, read back as written. */
@@ -30,6 +31,16 @@ class TransactionLogRecordsTest {
             ByteBuffer.wrap(TransactionLogRecords.value(written))).orElseThrow();
 
         assertThat(read).isEqualTo(new TransactionLogRecords.Read.Metadata(written));
+    }
+
+    @Test
+    void fromTransactionVersionOneTheValueIsFlexibleVersionOneAndReadBack() {
+        TransactionMetadata written = ongoing();
+        byte[] value = TransactionLogRecords.value(written, TransactionVersion.TV_1);
+
+        assertThat(ByteBuffer.wrap(value).getShort()).as("value version").isEqualTo((short) 1);
+        assertThat(TransactionLogRecords.read(ByteBuffer.wrap(TransactionLogRecords.key("txn-1")), ByteBuffer.wrap(value)))
+            .contains(new TransactionLogRecords.Read.Metadata(written));
     }
 
     @Test
