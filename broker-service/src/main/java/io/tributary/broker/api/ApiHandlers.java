@@ -48,6 +48,7 @@ public final class ApiHandlers {
             new ListOffsetsHandler(replicaManager, authorizer),
             new MetadataHandler(metadataCache, adminManager, properties.autoCreateTopicsEnable(), authorizer),
             new OffsetForLeaderEpochHandler(replicaManager, authorizer),
+            new DescribeTopicPartitionsHandler(metadataCache, authorizer, properties.maxRequestPartitionSizeLimit()),
             new CreateTopicsHandler(adminManager, metadataCache, configDescriber, authorizer),
             new DeleteTopicsHandler(adminManager, metadataCache, authorizer),
             new CreatePartitionsHandler(adminManager, metadataCache, authorizer),

@@ -2,7 +2,6 @@ package io.tributary.broker.api;
 
 import io.tributary.broker.cluster.AdminManager;
 import io.tributary.broker.cluster.BrokerInfo;
-import io.tributary.broker.cluster.LeaderAndIsr;
 import io.tributary.broker.cluster.MetadataCache;
 import io.tributary.broker.cluster.TopicAssignment;
 import io.tributary.broker.config.EndPoint;
@@ -38,7 +37,9 @@ import org.apache.kafka.common.resource.ResourceType;
  * the request asks to auto-create (v4+ {@code AllowAutoTopicCreation}) is created when
  * {@code auto.create.topics.enable} allows it and answered with LEADER_NOT_AVAILABLE, as Kafka
  * does, until its leaders are elected. A partition without a leader answers
- * LEADER_NOT_AVAILABLE; a topic being deleted is unknown.
+ * LEADER_NOT_AVAILABLE, and one whose live leader has no end point on the request's listener
+ * (listeners changing in a rolling restart) LISTENER_NOT_FOUND from v6, LEADER_NOT_AVAILABLE
+ * before, as Kafka; a topic being deleted is unknown.
  */
 public final class MetadataHandler extends VersionedHandler {
 
@@ -185,28 +186,14 @@ public final class MetadataHandler extends VersionedHandler {
     }
 
     private MetadataResponsePartition partitionMetadata(RequestContext context, TopicPartition tp, List<Integer> replicas) {
-        MetadataResponsePartition partition = new MetadataResponsePartition()
+        PartitionView view = PartitionView.of(metadataCache, tp, replicas, context.listenerName(), context.apiVersion() >= 6);
+        return new MetadataResponsePartition()
             .setPartitionIndex(tp.partition())
-            .setReplicaNodes(new ArrayList<>(replicas))
-            .setOfflineReplicas(replicas.stream().filter(r -> metadataCache.broker(r)
-                .map(b -> b.offlineReplicas().contains(tp)).orElse(true)).toList());
-        Optional<LeaderAndIsr> state = metadataCache.partitionState(tp);
-        if (state.isEmpty() || !state.get().hasLeader()) {
-            return partition.setErrorCode(Errors.LEADER_NOT_AVAILABLE.code()).setLeaderId(-1)
-                .setLeaderEpoch(state.map(LeaderAndIsr::leaderEpoch).orElse(-1))
-                .setIsrNodes(state.map(s -> new ArrayList<>(s.isr())).orElse(new ArrayList<>()));
-        }
-        LeaderAndIsr s = state.get();
-        Optional<BrokerInfo> leader = metadataCache.broker(s.leader());
-        Errors error = Errors.NONE;
-        if (leader.isEmpty()) {
-            error = Errors.LEADER_NOT_AVAILABLE;
-        } else if (leader.get().endPoint(context.listenerName()).isEmpty()) {
-            error = Errors.LISTENER_NOT_FOUND;
-        }
-        return partition.setErrorCode(error.code())
-            .setLeaderId(error == Errors.NONE ? s.leader() : -1)
-            .setLeaderEpoch(s.leaderEpoch())
-            .setIsrNodes(new ArrayList<>(s.isr()));
+            .setErrorCode(view.error().code())
+            .setLeaderId(view.leaderId())
+            .setLeaderEpoch(view.leaderEpoch())
+            .setReplicaNodes(new ArrayList<>(view.replicas()))
+            .setIsrNodes(new ArrayList<>(view.isr()))
+            .setOfflineReplicas(new ArrayList<>(view.offlineReplicas()));
     }
 }

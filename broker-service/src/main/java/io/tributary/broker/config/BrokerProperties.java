@@ -119,6 +119,8 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
  *                                           coordinated here are refreshed, ms; 0 turns them off (Tributary's own)
  * @param fetchMaxBytes                      most bytes a consumer's fetch gets, whatever it asks for ({@code fetch.max.bytes},
  *                                           55 MiB); at least one batch still comes back (KIP-74)
+ * @param maxRequestPartitionSizeLimit       most partitions one DescribeTopicPartitions answer describes, whatever
+ *                                           the request asks ({@code max.request.partition.size.limit}, 2000; KIP-966)
  * @param requestTimeoutMs                   how long a request this broker serves for another broker may wait, ms
  *                                           ({@code request.timeout.ms}): a transaction marker's wait for its ISR
  * @param transactionStateLogNumPartitions   partitions of {@code __transaction_state} (50)
@@ -226,6 +228,7 @@ public record BrokerProperties(
         String replicaSelectorClass,
         @DefaultValue("30000") long consumerLagMetricsIntervalMs,
         @DefaultValue("57671680") int fetchMaxBytes,
+        @DefaultValue("2000") int maxRequestPartitionSizeLimit,
         @DefaultValue("30000") int requestTimeoutMs,
         @DefaultValue("50") int transactionStateLogNumPartitions,
         @DefaultValue("3") short transactionStateLogReplicationFactor,
@@ -257,6 +260,10 @@ public record BrokerProperties(
         }
         if (numNetworkThreads <= 0 || numIoThreads <= 0 || numRecoveryThreadsPerDataDir <= 0 || logCleanerThreads <= 0) {
             throw new IllegalArgumentException("broker thread counts must be positive");
+        }
+        if (maxRequestPartitionSizeLimit <= 0) {
+            throw new IllegalArgumentException("broker.max-request-partition-size-limit must be positive, was "
+                + maxRequestPartitionSizeLimit);
         }
         if (queuedMaxRequests <= 0) {
             throw new IllegalArgumentException("broker.queued-max-requests must be positive, was " + queuedMaxRequests);
