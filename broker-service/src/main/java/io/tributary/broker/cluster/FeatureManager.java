@@ -76,6 +76,9 @@ public final class FeatureManager {
      * @throws ZooKeeperClientException when ZooKeeper fails or the node keeps changing under us
      */
     public ApiError update(Map<String, Update> updates, boolean validateOnly) {
+        if (updates.isEmpty()) {
+            return ApiError.NONE; // nothing to change: the epoch stays
+        }
         for (int attempt = 1; attempt <= MAX_WRITE_ATTEMPTS; attempt++) {
             Optional<KafkaZkClient.Versioned> node = zkClient.getDataAndVersion(FeatureZNode.PATH);
             FinalizedFeatures current = node.map(n -> FeatureZNode.decode(n.data(), n.version()))

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.tributary.broker.BrokerServer;
+import io.tributary.broker.cluster.FeatureZNode;
 import io.tributary.broker.cluster.KafkaZkClient;
 import io.tributary.broker.cluster.ZkPaths;
 import io.tributary.broker.testing.KafkaTool;
@@ -210,5 +211,12 @@ class FeaturesTest {
         assertThat(v1.data().results()).as("v0-1 list every feature").extracting(r -> r.feature() + " " + r.errorCode())
             .containsExactly("transaction.version 0");
         await().atMost(Duration.ofSeconds(30)).until(() -> everyBrokerShows((short) 1, 3));
+        try (WireClient client = WireClient.connect(cluster.anyRunning().bootstrapServers())) {
+            UpdateFeaturesResponse none = client.send(new UpdateFeaturesRequest(new UpdateFeaturesRequestData(), (short) 2));
+            assertThat(Errors.forCode(none.data().errorCode())).isEqualTo(Errors.NONE);
+        }
+        try (KafkaZkClient zk = KafkaZkClient.connect(cluster.zooKeeper().connectString(), 4000, 10_000)) {
+            assertThat(zk.getDataAndVersion(FeatureZNode.PATH).orElseThrow().version()).as("no update, no write").isEqualTo(3);
+        }
     }
 }
