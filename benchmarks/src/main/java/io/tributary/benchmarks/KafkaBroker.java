@@ -16,6 +16,9 @@ import org.apache.kafka.common.Uuid;
  * (broker and controller), storage formatted first with {@code kafka.tools.StorageTool}. With a
  * SASL_SSL client listener, the SCRAM user is added at format time ({@code --add-scram}) and the
  * inter-broker and controller listeners stay in plaintext.
+ *
+ * <p>Further brokers of the same cluster ({@link #joining}) are broker-only nodes whose controller
+ * is the first node's, formatted with its cluster id; they take plaintext clients only.
  */
 final class KafkaBroker extends BrokerUnderTest {
 
@@ -23,11 +26,36 @@ final class KafkaBroker extends BrokerUnderTest {
     private final String heap;
     private final int controllerPort = freePort();
     private final int internalPort = freePort();
+    private final int nodeId;
+    /** The combined-mode node whose controller this broker-only node uses, or null for a combined node. */
+    private final KafkaBroker quorum;
+    private final String clusterId;
 
     KafkaBroker(Path dir, JavaLauncher launcher, String heap, BenchmarkSecurity security) throws IOException {
-        super("kafka", dir, security);
+        this("kafka", dir, launcher, heap, security, 1, null);
+    }
+
+    private KafkaBroker(String name, Path dir, JavaLauncher launcher, String heap, BenchmarkSecurity security,
+                        int nodeId, KafkaBroker quorum) throws IOException {
+        super(name, dir, security);
         this.launcher = launcher;
         this.heap = heap;
+        this.nodeId = nodeId;
+        this.quorum = quorum;
+        this.clusterId = quorum == null ? Uuid.randomUuid().toString() : quorum.clusterId;
+    }
+
+    /** A broker-only node {@code nodeId} of {@code quorum}'s cluster (start it after {@code quorum}); plaintext. */
+    static KafkaBroker joining(KafkaBroker quorum, String name, Path dir, int nodeId) throws IOException {
+        if (quorum.security.secured()) {
+            throw new IllegalArgumentException("a joining Kafka broker takes plaintext clients only");
+        }
+        return new KafkaBroker(name, dir, quorum.launcher, quorum.heap, quorum.security, nodeId, quorum);
+    }
+
+    /** The KRaft node id (the broker id clients see). */
+    int nodeId() {
+        return nodeId;
     }
 
     @Override
@@ -40,8 +68,10 @@ final class KafkaBroker extends BrokerUnderTest {
     }
 
     private void format(Path config) throws IOException, InterruptedException {
-        List<String> args = new ArrayList<>(List.of("format", "-t", Uuid.randomUuid().toString(), "-c",
-                config.toString(), "--standalone"));
+        List<String> args = new ArrayList<>(List.of("format", "-t", clusterId, "-c", config.toString()));
+        if (quorum == null) {
+            args.add("--standalone");
+        }
         if (security.secured()) {
             args.addAll(List.of("--add-scram", security.scramUser()));
         }
@@ -56,11 +86,16 @@ final class KafkaBroker extends BrokerUnderTest {
 
     private Path writeConfig() throws IOException {
         Properties p = new Properties();
-        p.setProperty("process.roles", "broker,controller");
-        p.setProperty("node.id", "1");
-        p.setProperty("controller.quorum.bootstrap.servers", "127.0.0.1:" + controllerPort);
+        p.setProperty("process.roles", quorum == null ? "broker,controller" : "broker");
+        p.setProperty("node.id", Integer.toString(nodeId));
+        p.setProperty("controller.quorum.bootstrap.servers", "127.0.0.1:"
+                + (quorum == null ? controllerPort : quorum.controllerPort));
         p.setProperty("controller.listener.names", "CONTROLLER");
-        if (security.secured()) {
+        if (quorum != null) {
+            p.setProperty("listeners", "PLAINTEXT://127.0.0.1:" + port);
+            p.setProperty("inter.broker.listener.name", "PLAINTEXT");
+            p.setProperty("listener.security.protocol.map", "CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT");
+        } else if (security.secured()) {
             securedListeners(p);
         } else {
             p.setProperty("listeners", "PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort);

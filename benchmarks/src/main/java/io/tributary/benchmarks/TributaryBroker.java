@@ -19,6 +19,9 @@ final class TributaryBroker extends BrokerUnderTest {
     private final String heap;
     private final int internalPort = freePort();
 
+    /** Settings that replace the single-node defaults: {@code --broker.id}, the ZooKeeper to use or to embed. */
+    private final List<String> clusterArgs;
+
     TributaryBroker(Path dir, JavaLauncher launcher, Path jar, String heap, BenchmarkSecurity security)
             throws IOException {
         this("tributary", dir, launcher, jar, heap, security);
@@ -27,10 +30,30 @@ final class TributaryBroker extends BrokerUnderTest {
     /** @param name how the report names it ("baseline" for an earlier build) */
     TributaryBroker(String name, Path dir, JavaLauncher launcher, Path jar, String heap, BenchmarkSecurity security)
             throws IOException {
+        this(name, dir, launcher, jar, heap, security, List.of("--broker.embedded-zookeeper-port=0"));
+    }
+
+    private TributaryBroker(String name, Path dir, JavaLauncher launcher, Path jar, String heap,
+                            BenchmarkSecurity security, List<String> clusterArgs) throws IOException {
         super(name, dir, security);
         this.launcher = launcher;
         this.jar = jar;
         this.heap = heap;
+        this.clusterArgs = List.copyOf(clusterArgs);
+    }
+
+    /**
+     * Broker {@code brokerId} of a cluster on one ZooKeeper: broker 0 embeds it on {@code zooKeeperPort},
+     * the others connect to it (start broker 0 first). Plaintext clients.
+     */
+    static TributaryBroker ofCluster(String name, Path dir, JavaLauncher launcher, Path jar, String heap,
+                                     BenchmarkSecurity security, int brokerId, int zooKeeperPort) throws IOException {
+        if (security.secured()) {
+            throw new IllegalArgumentException("a Tributary cluster broker takes plaintext clients only");
+        }
+        return new TributaryBroker(name, dir, launcher, jar, heap, security, List.of("--broker.id=" + brokerId,
+                brokerId == 0 ? "--broker.embedded-zookeeper-port=" + zooKeeperPort
+                        : "--broker.zookeeper-connect=127.0.0.1:" + zooKeeperPort));
     }
 
     /** Fails with a message saying how to build the jar if it is missing. */
@@ -44,8 +67,8 @@ final class TributaryBroker extends BrokerUnderTest {
     @Override
     protected Process launch() throws IOException {
         Path copy = Files.copy(jar, dir.resolve("tributary-broker.jar"));
-        List<String> args = new ArrayList<>(List.of("--broker.data-dir=" + dir.resolve("data"), "--server.port=0",
-                "--broker.embedded-zookeeper-port=0",
+        List<String> args = new ArrayList<>(clusterArgs);
+        args.addAll(List.of("--broker.data-dir=" + dir.resolve("data"), "--server.port=0",
                 // As the Kafka broker of this benchmark: a new group's first rebalance does not wait.
                 "--broker.group-initial-rebalance-delay-ms=0"));
         if (security.secured()) {

@@ -6,6 +6,7 @@ import io.tributary.broker.cluster.EmbeddedZooKeeper;
 import io.tributary.broker.cluster.KafkaZkClient;
 import io.tributary.broker.cluster.MetadataCache;
 import io.tributary.broker.config.EndPoint;
+import io.tributary.broker.fetchsession.FetchManager;
 import io.tributary.broker.group.ConsumerLagMetrics;
 import io.tributary.broker.group.GroupCoordinator;
 import io.tributary.broker.log.LogDirFailureChannel;
@@ -33,13 +34,14 @@ import java.util.Optional;
  * broker's public getters read it, and fault tests in this package (test code) stop its parts
  * their own way through {@link BrokerServer#stopAbruptly}.
  *
+ * @param fetchManager   the incremental fetch sessions (KIP-227) of the Fetch handler
  * @param listeners      one Netty server per listener, bound, in {@code broker.listeners} order
  * @param boundEndPoints the listeners as bound (ephemeral ports resolved), same order
  * @param shutdown       the clean stop of every part above
  */
 record BrokerComponents(ZooKeeper zooKeeper, Storage storage, MetadataCache metadataCache, ZkIsrUpdater isrUpdater,
                         ReplicaComponents replicas, Controller controller, GroupCoordinator groupCoordinator,
-                        RequestChannel requestChannel, RequestHandlerPool requestHandlerPool,
+                        RequestChannel requestChannel, RequestHandlerPool requestHandlerPool, FetchManager fetchManager,
                         ScramCredentialStore scramCredentialStore, AclStore aclStore,
                         List<ListenerSecurity> listenerSecurity, List<SocketServer> listeners,
                         List<EndPoint> boundEndPoints, BrokerRegistration registration,

@@ -24,6 +24,8 @@ import io.tributary.broker.config.BrokerSecurityProperties;
 import io.tributary.broker.config.DynamicBrokerConfig;
 import io.tributary.broker.config.EndPoint;
 import io.tributary.broker.config.LogConfig;
+import io.tributary.broker.fetchsession.FetchManager;
+import io.tributary.broker.fetchsession.FetchSessionCache;
 import io.tributary.broker.group.ConsumerLagMetrics;
 import io.tributary.broker.replica.LastStableOffsetLagGauges;
 import io.tributary.broker.group.GroupCoordinator;
@@ -264,8 +266,10 @@ final class BrokerComponentsBuilder {
         stops.add(Step.ACL_STORE, aclStore::close);
         FeatureManager features = new FeatureManager(zkClient, metadataCache, properties.id(), BrokerFeatures.CURRENT);
         features.ensureCreated();
-        KafkaApis apis = new KafkaApis(ApiHandlers.create(properties, metadataCache, replicaManager, adminManager,
-            producerIds, groupCoordinator, transactions, controller, features, scramCredentialStore, aclStore, authorizer,
+        FetchManager fetchManager = new FetchManager(time, new FetchSessionCache(
+            properties.maxIncrementalFetchSessionCacheSlots(), FetchManager.MIN_INCREMENTAL_FETCH_SESSION_EVICTION_MS));
+        KafkaApis apis = new KafkaApis(ApiHandlers.create(properties, metadataCache, replicaManager, fetchManager,
+            adminManager, producerIds, groupCoordinator, transactions, controller, features, scramCredentialStore, aclStore, authorizer,
             // Resumed work queues like a request; when the queue is full it runs where it resumed.
             task -> {
                 if (!requestChannel.offer(task)) {
@@ -338,7 +342,7 @@ final class BrokerComponentsBuilder {
             consumerLagMetrics = Optional.of(lag);
         }
         return new BrokerComponents(zooKeeper, storage, metadataCache, isrUpdater, replicas, controller,
-            groupCoordinator, requestChannel, requestHandlerPool, scramCredentialStore, aclStore, listenerSecurity,
+            groupCoordinator, requestChannel, requestHandlerPool, fetchManager, scramCredentialStore, aclStore, listenerSecurity,
             listeners, boundEndPoints, registration, consumerLagMetrics, ShutdownSequence.of(stops));
     }
 

@@ -3,6 +3,8 @@ package io.tributary.broker;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.tributary.broker.fetchsession.FetchContext;
+import java.util.Locale;
 import java.util.function.ToIntFunction;
 
 /**
@@ -46,12 +48,40 @@ final class BrokerMeters {
             .description("Broker state: 0 not running, 1 starting, 2 recovery, 3 running, 6 pending controlled "
                 + "shutdown, 7 shutting down")
             .register(registry);
+        bindFetchSessions(broker, registry);
         FunctionCounter.builder("kafka.server.replicamanager.isrshrinks", broker,
                 b -> b.replicaManager() == null ? 0 : b.replicaManager().stats().isrShrinks())
             .description("ISR shrinks written by this broker as leader").register(registry);
         FunctionCounter.builder("kafka.server.replicamanager.isrexpands", broker,
                 b -> b.replicaManager() == null ? 0 : b.replicaManager().stats().isrExpands())
             .description("ISR expansions written by this broker as leader").register(registry);
+    }
+
+    /**
+     * Kafka's {@code kafka.server:type=FetchSessionCache} meters ({@code NumIncrementalFetchSessions},
+     * {@code NumIncrementalFetchPartitionsCached}, {@code IncrementalFetchSessionEvictionsPerSec} as a
+     * counter) and Tributary's {@code tributary.fetch.requests{session,fetcher}}: Fetch requests by
+     * KIP-227 session kind (full, incremental, sessionless, session-error), which shows whether
+     * consumers and followers really fetch incrementally.
+     */
+    private static void bindFetchSessions(BrokerServer broker, MeterRegistry registry) {
+        gauge(registry, "kafka.server.fetchsessioncache.numincrementalfetchsessions", broker,
+            b -> b.fetchManager().cache().size(), "Incremental fetch sessions cached (KIP-227)");
+        Gauge.builder("kafka.server.fetchsessioncache.numincrementalfetchpartitionscached", broker,
+                b -> b.isStarted() ? b.fetchManager().cache().partitionsCached() : 0)
+            .description("Partitions held by all incremental fetch sessions").register(registry);
+        FunctionCounter.builder("kafka.server.fetchsessioncache.incrementalfetchsessionevictions", broker,
+                b -> b.isStarted() ? b.fetchManager().cache().evictions() : 0)
+            .description("Fetch sessions evicted to make room for new ones").register(registry);
+        for (FetchContext.Kind kind : FetchContext.Kind.values()) {
+            for (boolean follower : new boolean[] {false, true}) {
+                FunctionCounter.builder("tributary.fetch.requests", broker,
+                        b -> b.isStarted() ? b.fetchManager().requests(kind, follower) : 0)
+                    .tag("session", kind.name().toLowerCase(Locale.ROOT).replace('_', '-'))
+                    .tag("fetcher", follower ? "follower" : "consumer")
+                    .description("Fetch requests by KIP-227 session kind").register(registry);
+            }
+        }
     }
 
     private static void gauge(MeterRegistry registry, String name, BrokerServer broker, ToIntFunction<BrokerServer> value,

@@ -13,6 +13,7 @@ import io.tributary.broker.config.BrokerProperties;
 import io.tributary.broker.config.BrokerSecurityProperties;
 import io.tributary.broker.config.EndPoint;
 import io.tributary.broker.config.LogConfig;
+import io.tributary.broker.fetchsession.FetchManager;
 import io.tributary.broker.health.BrokerStatus;
 import io.tributary.broker.log.LogManager;
 import io.tributary.broker.metrics.RequestMetrics;
@@ -333,6 +334,11 @@ public final class BrokerServer implements BrokerStatus {
 
     public ReplicaManager replicaManager() {
         return part(BrokerComponents::replicaManager);
+    }
+
+    /** The incremental fetch sessions (KIP-227) of this broker's Fetch handler. */
+    public FetchManager fetchManager() {
+        return part(BrokerComponents::fetchManager);
     }
 
     /** The log manager, from the time the log directories are locked (before recovery). */

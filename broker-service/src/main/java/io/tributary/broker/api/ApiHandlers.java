@@ -7,6 +7,7 @@ import io.tributary.broker.cluster.Controller;
 import io.tributary.broker.cluster.FeatureManager;
 import io.tributary.broker.cluster.MetadataCache;
 import io.tributary.broker.config.BrokerProperties;
+import io.tributary.broker.fetchsession.FetchManager;
 import io.tributary.broker.group.GroupCoordinator;
 import io.tributary.broker.group.TransactionVerifier;
 import io.tributary.broker.producer.ProducerIdManager;
@@ -31,7 +32,8 @@ public final class ApiHandlers {
      * @return every handler, ApiVersions included
      */
     public static List<ApiHandler> create(BrokerProperties properties, MetadataCache metadataCache,
-                                          ReplicaManager replicaManager, AdminManager adminManager,
+                                          ReplicaManager replicaManager, FetchManager fetchManager,
+                                          AdminManager adminManager,
                                           ProducerIdManager producerIdManager, GroupCoordinator groupCoordinator,
                                           TransactionComponents transactions,
                                           Controller controller, FeatureManager features,
@@ -43,7 +45,7 @@ public final class ApiHandlers {
         List<ApiHandler> handlers = List.of(
             new ProduceHandler(replicaManager, metadataCache, authorizer,
                 properties.transactionPartitionVerificationEnable() ? transactions.verifier() : null, handlerExecutor),
-            new FetchHandler(replicaManager, metadataCache, replicaManager.topicStats(), authorizer,
+            new FetchHandler(replicaManager, metadataCache, replicaManager.topicStats(), authorizer, fetchManager,
                 properties.fetchMaxBytes()),
             new ListOffsetsHandler(replicaManager, authorizer),
             new MetadataHandler(metadataCache, adminManager, properties.autoCreateTopicsEnable(), authorizer),

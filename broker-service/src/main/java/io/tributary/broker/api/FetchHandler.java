@@ -1,6 +1,8 @@
 package io.tributary.broker.api;
 
 import io.tributary.broker.cluster.MetadataCache;
+import io.tributary.broker.fetchsession.FetchContext;
+import io.tributary.broker.fetchsession.FetchManager;
 import io.tributary.broker.metrics.BrokerTopicStats;
 import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.Response;
@@ -10,11 +12,17 @@ import io.tributary.broker.replica.FetchPartitionResult;
 import io.tributary.broker.replica.ReplicaManager;
 import io.tributary.broker.security.BrokerAuthorizer;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicIdPartition;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.acl.AclOperation;
@@ -23,8 +31,8 @@ import org.apache.kafka.common.message.FetchResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.RecordBatch;
 import org.apache.kafka.common.requests.AbstractRequest;
-import org.apache.kafka.common.requests.FetchMetadata;
 import org.apache.kafka.common.requests.FetchRequest;
 import org.apache.kafka.common.requests.FetchResponse;
 import org.apache.kafka.common.resource.ResourceType;
@@ -36,10 +44,12 @@ import org.apache.kafka.common.resource.ResourceType;
  * softly for the first batch (KIP-74). read_committed reads up to the last stable offset and gets
  * the aborted transactions its records overlap, so the consumer skips them (KIP-98).
  *
- * <p>Incremental fetch sessions (KIP-227) are declined per protocol: every response carries
- * session id 0, so clients send full requests; a request naming a session gets
- * FETCH_SESSION_ID_NOT_FOUND, and a session epoch other than initial or final gets
- * INVALID_FETCH_SESSION_EPOCH.
+ * <p>Incremental fetch sessions (KIP-227): a full fetch at epoch 0 opens a session when the
+ * cache ({@code max.incremental.fetch.session.cache.slots}) has room, and later requests of the
+ * session name only the partitions whose parameters changed and get only the partitions with
+ * something new; every partition of the session is still read. Session errors are answered
+ * FETCH_SESSION_ID_NOT_FOUND, INVALID_FETCH_SESSION_EPOCH or FETCH_SESSION_TOPIC_ID_ERROR with no
+ * partitions ({@link FetchManager}).
  *
  * <p>A fetch with a replica id (in {@code ReplicaState} from v15, KIP-903) is a follower's: it
  * reads to the log end, records the follower's progress for the ISR and high watermark, and may
@@ -59,14 +69,17 @@ public final class FetchHandler extends VersionedHandler {
     private final MetadataCache metadataCache;
     private final BrokerTopicStats topicStats;
     private final BrokerAuthorizer authorizer;
+    private final FetchManager fetchManager;
     private final int fetchMaxBytes;
 
     /**
+     * @param fetchManager  the broker's incremental fetch sessions
      * @param fetchMaxBytes most bytes a consumer's fetch gets ({@code fetch.max.bytes})
      */
     public FetchHandler(ReplicaManager replicaManager, MetadataCache metadataCache, BrokerTopicStats topicStats,
-                        BrokerAuthorizer authorizer, int fetchMaxBytes) {
+                        BrokerAuthorizer authorizer, FetchManager fetchManager, int fetchMaxBytes) {
         super(ApiKeys.FETCH, 4, 18);
+        this.fetchManager = fetchManager;
         this.fetchMaxBytes = fetchMaxBytes;
         this.replicaManager = replicaManager;
         this.metadataCache = metadataCache;
@@ -74,51 +87,43 @@ public final class FetchHandler extends VersionedHandler {
         this.authorizer = authorizer;
     }
 
-    /** A partition of the request and how the response names its topic. */
-    private record Entry(String topicName, Uuid topicId, int partition, TopicPartition tp) {
-    }
-
     @Override
     public CompletableFuture<Response> handle(RequestContext context, AbstractRequest r) {
         FetchRequest request = (FetchRequest) r;
         FetchRequestData data = request.data();
         short version = context.apiVersion();
-        FetchMetadata metadata = request.metadata();
-        if (metadata.sessionId() != FetchMetadata.INVALID_SESSION_ID) {
-            return Responses.completed(context, FetchResponse.of(new FetchResponseData()
-                .setErrorCode(Errors.FETCH_SESSION_ID_NOT_FOUND.code()).setSessionId(0)));
-        }
-        if (metadata.epoch() != FetchMetadata.INITIAL_EPOCH && metadata.epoch() != FetchMetadata.FINAL_EPOCH) {
-            return Responses.completed(context, FetchResponse.of(new FetchResponseData()
-                .setErrorCode(Errors.INVALID_FETCH_SESSION_EPOCH.code()).setSessionId(0)));
-        }
-        List<Entry> entries = new ArrayList<>();
-        LinkedHashMap<TopicPartition, FetchPartition> fetchInfos = new LinkedHashMap<>();
         boolean fromFollower = request.replicaId() >= 0;
+        Map<Uuid, String> topicNames = version >= 13 ? topicNames(data) : Map.of();
+        FetchContext fetchContext = fetchManager.newContext(version, request.metadata(), fromFollower,
+            request.fetchData(topicNames), request.forgottenTopics(topicNames),
+            id -> metadataCache.topicName(id).orElse(null));
+        if (fetchContext.kind() == FetchContext.Kind.SESSION_ERROR) {
+            return Responses.completed(context, fetchContext.response(new LinkedHashMap<>(), List.of()));
+        }
+        LinkedHashMap<TopicIdPartition, FetchRequest.PartitionData> partitions = fetchContext.partitions();
         // Followers need CLUSTER_ACTION on the cluster, consumers READ on each topic; the partitions
         // of a topic they may not read are answered TOPIC_AUTHORIZATION_FAILED, as in Kafka. Null:
         // everything readable (no authorizer costs no lookups).
-        java.util.Set<String> readable = !authorizer.enabled() ? null : fromFollower
-            ? (authorizer.authorizeCluster(context, AclOperation.CLUSTER_ACTION) ? null : java.util.Set.of())
-            : authorizer.filter(context, AclOperation.READ, ResourceType.TOPIC, data.topics().stream()
-                .map(t -> version >= 13 ? metadataCache.topicName(t.topicId()).orElse(null) : t.topic())
-                .filter(java.util.Objects::nonNull).toList());
-        java.util.Set<TopicPartition> denied = new java.util.HashSet<>();
-        for (FetchRequestData.FetchTopic topic : data.topics()) {
-            String name = version >= 13 ? metadataCache.topicName(topic.topicId()).orElse(null) : topic.topic();
-            for (FetchRequestData.FetchPartition p : topic.partitions()) {
-                TopicPartition tp = name == null ? null : new TopicPartition(name, p.partition());
-                entries.add(new Entry(topic.topic(), topic.topicId(), p.partition(), tp));
-                if (tp != null && readable != null && !readable.contains(name)) {
-                    denied.add(tp);
-                } else if (tp != null) {
-                    fetchInfos.put(tp, new FetchPartition(p.fetchOffset(), p.currentLeaderEpoch(), p.partitionMaxBytes(),
-                        p.lastFetchedEpoch()));
-                }
+        Set<String> readable = !authorizer.enabled() ? null : fromFollower
+            ? (authorizer.authorizeCluster(context, AclOperation.CLUSTER_ACTION) ? null : Set.of())
+            : authorizer.filter(context, AclOperation.READ, ResourceType.TOPIC, partitions.keySet().stream()
+                .map(TopicIdPartition::topic).filter(Objects::nonNull).distinct().toList());
+        LinkedHashMap<TopicPartition, FetchPartition> fetchInfos = new LinkedHashMap<>();
+        Set<TopicPartition> denied = new HashSet<>();
+        partitions.forEach((tip, p) -> {
+            if (tip.topic() == null) {
+                return;
             }
-        }
+            if (readable != null && !readable.contains(tip.topic())) {
+                denied.add(tip.topicPartition());
+            } else {
+                fetchInfos.put(tip.topicPartition(), new FetchPartition(p.fetchOffset,
+                    p.currentLeaderEpoch.orElse(RecordBatch.NO_PARTITION_LEADER_EPOCH), p.maxBytes,
+                    p.lastFetchedEpoch.orElse(RecordBatch.NO_PARTITION_LEADER_EPOCH)));
+            }
+        });
         IsolationLevel isolation = request.isolationLevel();
-        org.apache.kafka.common.replica.ClientMetadata clientMetadata = version >= 11 && request.replicaId() < 0
+        org.apache.kafka.common.replica.ClientMetadata clientMetadata = version >= 11 && !fromFollower
             ? new org.apache.kafka.common.replica.ClientMetadata.DefaultClientMetadata(
                 data.rackId() == null ? "" : data.rackId(), context.clientId(), context.clientAddress(),
                 context.principal(), context.listenerName())
@@ -128,29 +133,34 @@ public final class FetchHandler extends VersionedHandler {
         FetchParams params = new FetchParams(request.replicaId(), request.maxWait(), request.minBytes(),
             maxBytes, isolation, clientMetadata);
         return replicaManager.fetchMessages(params, fetchInfos)
-            .thenApply(results -> Responses.of(context, FetchResponse.of(response(entries, results, denied, isolation,
-                fromFollower, version, context.listenerName()))));
+            .thenApply(results -> Responses.of(context, response(fetchContext, results, denied, isolation,
+                fromFollower, version, context.listenerName())));
     }
 
-    private FetchResponseData response(List<Entry> entries, Map<TopicPartition, FetchPartitionResult> results,
-                                       java.util.Set<TopicPartition> denied, IsolationLevel isolation,
-                                       boolean fromFollower, short version, String listenerName) {
-        FetchResponseData data = new FetchResponseData().setThrottleTimeMs(0).setErrorCode(Errors.NONE.code()).setSessionId(0);
+    /** The names of the topic ids a v13+ request names, in its partitions and its forgotten ones (unknown ids left out). */
+    private Map<Uuid, String> topicNames(FetchRequestData data) {
+        Map<Uuid, String> names = new HashMap<>();
+        for (FetchRequestData.FetchTopic topic : data.topics()) {
+            metadataCache.topicName(topic.topicId()).ifPresent(name -> names.put(topic.topicId(), name));
+        }
+        for (FetchRequestData.ForgottenTopic topic : data.forgottenTopicsData()) {
+            metadataCache.topicName(topic.topicId()).ifPresent(name -> names.put(topic.topicId(), name));
+        }
+        return names;
+    }
+
+    private FetchResponse response(FetchContext fetchContext, Map<TopicPartition, FetchPartitionResult> results,
+                                   Set<TopicPartition> denied, IsolationLevel isolation, boolean fromFollower,
+                                   short version, String listenerName) {
         LeaderHints hints = new LeaderHints(metadataCache, listenerName);
-        Map<String, FetchResponseData.FetchableTopicResponse> byTopic = new LinkedHashMap<>();
-        for (Entry entry : entries) {
-            FetchPartitionResult result = entry.tp() == null ? FetchPartitionResult.error(Errors.UNKNOWN_TOPIC_ID)
-                : denied.contains(entry.tp()) ? FetchPartitionResult.error(Errors.TOPIC_AUTHORIZATION_FAILED)
-                : results.get(entry.tp());
-            FetchResponseData.FetchableTopicResponse topic = byTopic.computeIfAbsent(entry.topicName() + "/" + entry.topicId(),
-                k -> {
-                    FetchResponseData.FetchableTopicResponse t = new FetchResponseData.FetchableTopicResponse()
-                        .setTopic(entry.topicName()).setTopicId(entry.topicId());
-                    data.responses().add(t);
-                    return t;
-                });
+        LinkedHashMap<TopicIdPartition, FetchResponseData.PartitionData> read = new LinkedHashMap<>();
+        for (TopicIdPartition tip : fetchContext.partitions().keySet()) {
+            TopicPartition tp = tip.topic() == null ? null : tip.topicPartition();
+            FetchPartitionResult result = tp == null ? FetchPartitionResult.error(Errors.UNKNOWN_TOPIC_ID)
+                : denied.contains(tp) ? FetchPartitionResult.error(Errors.TOPIC_AUTHORIZATION_FAILED)
+                : results.get(tp);
             FetchResponseData.PartitionData partitionData = new FetchResponseData.PartitionData()
-                .setPartitionIndex(entry.partition())
+                .setPartitionIndex(tip.partition())
                 .setErrorCode(result.error().code())
                 .setHighWatermark(result.highWatermark())
                 .setLastStableOffset(result.lastStableOffset())
@@ -163,21 +173,21 @@ public final class FetchHandler extends VersionedHandler {
                 partitionData.setDivergingEpoch(new FetchResponseData.EpochEndOffset()
                     .setEpoch(result.divergingEpoch()).setEndOffset(result.divergingEndOffset()));
             }
-            if (version >= 16 && entry.tp() != null && LeaderHints.wanted(result.error())) {
-                hints.leaderOf(entry.tp()).ifPresent(leader -> partitionData.setCurrentLeader(
+            if (version >= 16 && tp != null && LeaderHints.wanted(result.error())) {
+                hints.leaderOf(tp).ifPresent(leader -> partitionData.setCurrentLeader(
                     new FetchResponseData.LeaderIdAndEpoch().setLeaderId(leader.leader())
                         .setLeaderEpoch(leader.leaderEpoch())));
             }
-            topic.partitions().add(partitionData);
-            if (entry.tp() != null && !denied.contains(entry.tp())) {
-                topicStats.recordFetched(entry.tp().topic(), fromFollower,
+            read.put(tip, partitionData);
+            if (tp != null && !denied.contains(tp)) {
+                topicStats.recordFetched(tp.topic(), fromFollower,
                     result.records() == null ? 0 : result.records().sizeInBytes(), result.error() != Errors.NONE);
             }
         }
+        List<Node> nodeEndpoints = new ArrayList<>();
         if (version >= 16) {
-            hints.nodes().forEach(node -> data.nodeEndpoints().add(new FetchResponseData.NodeEndpoint()
-                .setNodeId(node.id()).setHost(node.host()).setPort(node.port()).setRack(node.rack())));
+            hints.nodes().forEach(n -> nodeEndpoints.add(new Node(n.id(), n.host(), n.port(), n.rack())));
         }
-        return data;
+        return fetchContext.response(read, nodeEndpoints);
     }
 }

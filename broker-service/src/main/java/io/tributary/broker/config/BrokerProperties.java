@@ -119,6 +119,9 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
  *                                           coordinated here are refreshed, ms; 0 turns them off (Tributary's own)
  * @param fetchMaxBytes                      most bytes a consumer's fetch gets, whatever it asks for ({@code fetch.max.bytes},
  *                                           55 MiB); at least one batch still comes back (KIP-74)
+ * @param maxIncrementalFetchSessionCacheSlots most incremental fetch sessions kept (KIP-227,
+ *                                           {@code max.incremental.fetch.session.cache.slots}, 1000); 0 keeps none,
+ *                                           so every fetch is full
  * @param maxRequestPartitionSizeLimit       most partitions one DescribeTopicPartitions answer describes, whatever
  *                                           the request asks ({@code max.request.partition.size.limit}, 2000; KIP-966)
  * @param requestTimeoutMs                   how long a request this broker serves for another broker may wait, ms
@@ -228,6 +231,7 @@ public record BrokerProperties(
         String replicaSelectorClass,
         @DefaultValue("30000") long consumerLagMetricsIntervalMs,
         @DefaultValue("57671680") int fetchMaxBytes,
+        @DefaultValue("1000") int maxIncrementalFetchSessionCacheSlots,
         @DefaultValue("2000") int maxRequestPartitionSizeLimit,
         @DefaultValue("30000") int requestTimeoutMs,
         @DefaultValue("50") int transactionStateLogNumPartitions,
@@ -260,6 +264,10 @@ public record BrokerProperties(
         }
         if (numNetworkThreads <= 0 || numIoThreads <= 0 || numRecoveryThreadsPerDataDir <= 0 || logCleanerThreads <= 0) {
             throw new IllegalArgumentException("broker thread counts must be positive");
+        }
+        if (maxIncrementalFetchSessionCacheSlots < 0) {
+            throw new IllegalArgumentException("broker.max-incremental-fetch-session-cache-slots must not be negative, was "
+                + maxIncrementalFetchSessionCacheSlots);
         }
         if (maxRequestPartitionSizeLimit <= 0) {
             throw new IllegalArgumentException("broker.max-request-partition-size-limit must be positive, was "

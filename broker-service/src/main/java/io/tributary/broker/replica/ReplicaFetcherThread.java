@@ -3,7 +3,6 @@ package io.tributary.broker.replica;
 import io.tributary.broker.log.PartitionLog;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,19 +13,19 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.IntFunction;
 import org.apache.kafka.clients.ClientResponse;
+import org.apache.kafka.clients.FetchSessionHandler;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.KafkaStorageException;
 import org.apache.kafka.common.message.FetchResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.RecordBatch;
-import org.apache.kafka.common.requests.FetchMetadata;
 import org.apache.kafka.common.requests.FetchRequest;
 import org.apache.kafka.common.requests.FetchResponse;
 import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.common.utils.internals.LogContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,6 +68,8 @@ final class ReplicaFetcherThread extends Thread {
     private final IntFunction<Optional<Node>> brokerNodes;
     private final Time time;
     private final BrokerBlockingSender sender;
+    /** This fetcher's incremental fetch session with the source broker (KIP-227); fetcher thread only. */
+    private final FetchSessionHandler sessionHandler;
     private final ReentrantLock partitionMapLock = new ReentrantLock();
     private final Condition partitionsChanged = partitionMapLock.newCondition();
     private final Map<TopicPartition, PartitionFetchState> partitionStates = new LinkedHashMap<>();
@@ -87,6 +88,7 @@ final class ReplicaFetcherThread extends Thread {
         this.time = time;
         this.sender = new BrokerBlockingSender(name, config.listenerName(), config.clientConfigs(),
             config.socketTimeoutMs(), config.backoffMs(), time);
+        this.sessionHandler = new FetchSessionHandler(new LogContext("[" + name + "] "), sourceBrokerId);
     }
 
     int sourceBrokerId() {
@@ -207,11 +209,12 @@ final class ReplicaFetcherThread extends Thread {
 
     private void doWork() throws InterruptedException {
         Map<TopicPartition, PartitionFetchState> requested = new LinkedHashMap<>();
-        Map<TopicPartition, FetchRequest.PartitionData> fetchData = new LinkedHashMap<>();
+        FetchSessionHandler.Builder fetchData;
         long now = time.milliseconds();
         long nextReadyMs = Long.MAX_VALUE;
         partitionMapLock.lock();
         try {
+            fetchData = sessionHandler.newBuilder(partitionStates.size(), false);
             for (Map.Entry<TopicPartition, PartitionFetchState> e : partitionStates.entrySet()) {
                 PartitionFetchState state = e.getValue();
                 if (!state.isReady(now)) {
@@ -225,12 +228,12 @@ final class ReplicaFetcherThread extends Thread {
                 int lastFetchedEpoch = partitionLog.get().leaderEpochCache().latestEpoch()
                     .orElse(RecordBatch.NO_PARTITION_LEADER_EPOCH);
                 requested.put(e.getKey(), state);
-                fetchData.put(e.getKey(), new FetchRequest.PartitionData(state.topicId(), state.fetchOffset(),
+                fetchData.add(e.getKey(), new FetchRequest.PartitionData(state.topicId(), state.fetchOffset(),
                     partitionLog.get().logStartOffset(), config.maxBytes(), Optional.of(state.leaderEpoch()),
                     lastFetchedEpoch == RecordBatch.NO_PARTITION_LEADER_EPOCH ? Optional.empty()
                         : Optional.of(lastFetchedEpoch)));
             }
-            if (fetchData.isEmpty()) {
+            if (requested.isEmpty() && sessionHandler.sessionTopicPartitions().isEmpty()) {
                 long wait = nextReadyMs == Long.MAX_VALUE ? config.backoffMs() : Math.max(1, nextReadyMs - now);
                 partitionsChanged.await(wait, TimeUnit.MILLISECONDS);
                 return;
@@ -241,16 +244,26 @@ final class ReplicaFetcherThread extends Thread {
         Optional<Node> leader = brokerNodes.apply(sourceBrokerId);
         if (leader.isEmpty()) {
             delayAll(requested, "source broker " + sourceBrokerId + " is not registered");
+            if (requested.isEmpty()) {
+                pause(config.backoffMs()); // only forgetting partitions: nothing was delayed to wait on
+            }
             return;
         }
-        FetchRequest.Builder request = FetchRequest.Builder.forReplica(ApiKeys.FETCH.latestVersion(), brokerId, -1,
-                config.maxWaitMs(), config.minBytes(), fetchData)
+        // Incremental (KIP-227): the request names only the partitions whose fetch offset or epochs
+        // changed, and forgets those no longer fetched (removed, or backing off).
+        FetchSessionHandler.FetchRequestData session = fetchData.build();
+        FetchRequest.Builder request = FetchRequest.Builder.forReplica(
+                session.canUseTopicIds() ? ApiKeys.FETCH.latestVersion() : (short) 12, brokerId, -1,
+                config.maxWaitMs(), config.minBytes(), session.toSend())
             .setMaxBytes(config.responseMaxBytes())
-            .metadata(FetchMetadata.LEGACY);
+            .removed(session.toForget())
+            .replaced(session.toReplace())
+            .metadata(session.metadata());
         ClientResponse response;
         try {
             response = sender.sendRequest(leader.get(), request);
         } catch (IOException e) {
+            sessionHandler.handleError(e);
             if (running) {
                 delayAll(requested, "fetch from broker " + sourceBrokerId + " failed: " + e.getMessage());
             }
@@ -260,14 +273,17 @@ final class ReplicaFetcherThread extends Thread {
             return;
         }
         FetchResponse fetchResponse = (FetchResponse) response.responseBody();
-        if (fetchResponse.error() != Errors.NONE) {
-            delayAll(requested, "fetch from broker " + sourceBrokerId + " failed: " + fetchResponse.error());
+        short version = response.requestHeader().apiVersion();
+        if (!sessionHandler.handleResponse(fetchResponse, version)) {
+            // A lost session (the leader restarted or evicted it) is no failure: the next fetch is full.
+            if (fetchResponse.error() != Errors.FETCH_SESSION_ID_NOT_FOUND
+                    && fetchResponse.error() != Errors.INVALID_FETCH_SESSION_EPOCH) {
+                delayAll(requested, "fetch from broker " + sourceBrokerId + " failed: " + fetchResponse.error());
+            }
             return;
         }
-        Map<Uuid, String> topicNames = new HashMap<>();
-        requested.forEach((tp, state) -> topicNames.put(state.topicId(), tp.topic()));
         Map<TopicPartition, FetchResponseData.PartitionData> data =
-            fetchResponse.responseData(topicNames, response.requestHeader().apiVersion());
+            fetchResponse.responseData(sessionHandler.sessionTopicNames(), version);
         List<TopicPartition> appended = new ArrayList<>();
         Map<TopicPartition, KafkaStorageException> storageErrors = new LinkedHashMap<>();
         partitionMapLock.lock();

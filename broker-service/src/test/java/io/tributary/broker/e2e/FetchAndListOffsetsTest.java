@@ -150,16 +150,23 @@ class FetchAndListOffsetsTest {
     }
 
     @Test
-    void fetchSessionsAreDeclined() throws Exception {
+    void aFullFetchOpensASessionAndWrongSessionsAreAnsweredWithKip227Errors() throws Exception {
         try (WireClient client = WireClient.connect(broker.bootstrapServers())) {
             FetchResponse initial = client.send(fetch("limits", 0, 0, 1000, 1000, IsolationLevel.READ_UNCOMMITTED, 0, 0));
-            assertThat(initial.data().sessionId()).isZero();
+            int session = initial.data().sessionId();
+            assertThat(session).isPositive();
             assertThat(Errors.forCode(initial.data().errorCode())).isEqualTo(Errors.NONE);
-            FetchResponse incremental = client.send(fetch("limits", 0, 0, 1000, 1000, IsolationLevel.READ_UNCOMMITTED,
-                12345, 1));
-            assertThat(Errors.forCode(incremental.data().errorCode())).isEqualTo(Errors.FETCH_SESSION_ID_NOT_FOUND);
-            FetchResponse badEpoch = client.send(fetch("limits", 0, 0, 1000, 1000, IsolationLevel.READ_UNCOMMITTED, 0, 3));
+            FetchResponse unknown = client.send(fetch("limits", 0, 0, 1000, 1000, IsolationLevel.READ_UNCOMMITTED,
+                session + 1, 1));
+            assertThat(Errors.forCode(unknown.data().errorCode())).isEqualTo(Errors.FETCH_SESSION_ID_NOT_FOUND);
+            // Session id 0 with an incremental epoch names no session, as in Kafka.
+            FetchResponse none = client.send(fetch("limits", 0, 0, 1000, 1000, IsolationLevel.READ_UNCOMMITTED, 0, 3));
+            assertThat(Errors.forCode(none.data().errorCode())).isEqualTo(Errors.FETCH_SESSION_ID_NOT_FOUND);
+            FetchResponse badEpoch = client.send(fetch("limits", 0, 0, 1000, 1000, IsolationLevel.READ_UNCOMMITTED,
+                session, 3));
             assertThat(Errors.forCode(badEpoch.data().errorCode())).isEqualTo(Errors.INVALID_FETCH_SESSION_EPOCH);
+            assertThat(badEpoch.data().sessionId()).isZero();
+            assertThat(badEpoch.data().responses()).isEmpty();
         }
     }
 
