@@ -18,7 +18,7 @@ import org.apache.kafka.common.requests.FetchResponse;
  */
 final class CachedPartition {
 
-    /** The topic's name, or null while an id the fetcher named is unknown here (resolved later). */
+    /** The topic's name, or null while the id the fetcher named is unknown here. */
     private String topic;
     private final Uuid topicId;
     private final int partition;
@@ -64,11 +64,9 @@ final class CachedPartition {
         lastFetchedEpoch = request.lastFetchedEpoch;
     }
 
-    /** Names the topic once the broker knows its id (a topic created after the fetcher added it). */
-    void resolveName(String name) {
-        if (topic == null) {
-            topic = name;
-        }
+    /** Names the topic by what its id names now: null once the id is unknown (the topic was deleted). */
+    void name(String name) {
+        topic = name;
     }
 
     /**

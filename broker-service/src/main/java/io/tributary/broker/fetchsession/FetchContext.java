@@ -145,6 +145,14 @@ public sealed interface FetchContext {
             return Kind.INCREMENTAL;
         }
 
+        FetchSession session() {
+            return session;
+        }
+
+        Incremental withPartitions(LinkedHashMap<TopicIdPartition, FetchRequest.PartitionData> partitions) {
+            return new Incremental(requestMetadata, session, partitions);
+        }
+
         @Override
         public LinkedHashMap<TopicIdPartition, FetchRequest.PartitionData> partitions() {
             return partitions;

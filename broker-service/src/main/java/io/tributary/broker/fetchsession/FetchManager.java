@@ -84,7 +84,7 @@ public final class FetchManager {
     private FetchContext incrementalContext(short version, FetchMetadata metadata,
                                             Map<TopicIdPartition, FetchRequest.PartitionData> fetchData,
                                             List<TopicIdPartition> toForget, Function<Uuid, String> topicNames) {
-        return cache.locked(() -> {
+        FetchContext updated = cache.locked(() -> {
             Optional<FetchSession> found = cache.get(metadata.sessionId());
             if (found.isEmpty()) {
                 log.debug("Fetch session {} not found", metadata.sessionId());
@@ -109,9 +109,15 @@ public final class FetchManager {
                 }
                 cache.touch(session, time.milliseconds());
                 session.nextEpoch();
-                return new FetchContext.Incremental(metadata, session, session.partitionsToFetch(topicNames));
+                return new FetchContext.Incremental(metadata, session, null);
             }
         });
+        // The partitions to read are copied under the session's lock only, not the cache's: a session
+        // of thousands of partitions does not hold up every other fetch. A request of the same session
+        // coming in meanwhile moves its epoch on, which this one's answer then reports.
+        return updated instanceof FetchContext.Incremental incremental
+            ? incremental.withPartitions(incremental.session().partitionsToFetch(topicNames))
+            : updated;
     }
 
     /** Fetch requests served as {@code kind} since start, from followers or from consumers. */

@@ -118,14 +118,16 @@ public final class FetchSession {
 
     /**
      * Every partition of the session with the request parameters last sent for it, in session
-     * order; names unknown so far are looked up with {@code topicNames}.
+     * order. A session by topic id names each partition by what its id names now
+     * ({@code topicNames}; null when the id is unknown here): a topic deleted and created again
+     * under the same name has a new id, and the old id must not read the new topic's log.
      */
     synchronized LinkedHashMap<TopicIdPartition, FetchRequest.PartitionData> partitionsToFetch(
             Function<Uuid, String> topicNames) {
         LinkedHashMap<TopicIdPartition, FetchRequest.PartitionData> fetch = new LinkedHashMap<>();
         for (CachedPartition cached : partitions.values()) {
-            if (usesTopicIds && cached.topic() == null) {
-                cached.resolveName(topicNames.apply(cached.topicId()));
+            if (usesTopicIds) {
+                cached.name(topicNames.apply(cached.topicId()));
             }
             fetch.put(new TopicIdPartition(cached.topicId(), new TopicPartition(cached.topic(), cached.partition())),
                 cached.requestData());

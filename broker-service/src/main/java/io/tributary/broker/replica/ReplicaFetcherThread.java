@@ -252,6 +252,13 @@ final class ReplicaFetcherThread extends Thread {
         // Incremental (KIP-227): the request names only the partitions whose fetch offset or epochs
         // changed, and forgets those no longer fetched (removed, or backing off).
         FetchSessionHandler.FetchRequestData session = fetchData.build();
+        if (session.sessionPartitions().isEmpty() && session.toForget().isEmpty()) {
+            // Every partition is backing off and the session holds none: nothing to ask (as Kafka's
+            // RemoteLeaderEndPoint.buildFetch), wait for the first to be ready again.
+            long wait = nextReadyMs == Long.MAX_VALUE ? config.backoffMs() : Math.max(1, nextReadyMs - now);
+            pause(wait);
+            return;
+        }
         FetchRequest.Builder request = FetchRequest.Builder.forReplica(
                 session.canUseTopicIds() ? ApiKeys.FETCH.latestVersion() : (short) 12, brokerId, -1,
                 config.maxWaitMs(), config.minBytes(), session.toSend())
@@ -288,15 +295,23 @@ final class ReplicaFetcherThread extends Thread {
         Map<TopicPartition, KafkaStorageException> storageErrors = new LinkedHashMap<>();
         partitionMapLock.lock();
         try {
+            boolean dropped = false;
             for (Map.Entry<TopicPartition, FetchResponseData.PartitionData> e : data.entrySet()) {
                 TopicPartition tp = e.getKey();
                 PartitionFetchState sent = requested.get(tp);
                 PartitionFetchState current = partitionStates.get(tp);
                 if (sent == null || current == null || current.leaderEpoch() != sent.leaderEpoch()
                         || current.fetchOffset() != sent.fetchOffset()) {
-                    continue; // removed or restarted while the request was out
+                    // Removed or restarted while the request was out. A restarted partition's dropped
+                    // answer (its high watermark) is one the leader's session counts as sent.
+                    dropped |= current != null;
+                    continue;
                 }
                 processPartitionData(tp, current, e.getValue(), appended, storageErrors);
+            }
+            if (dropped) {
+                // The next fetch is full, so every partition's state is sent again.
+                sessionHandler.handleError(new RestartedPartitions());
             }
         } finally {
             partitionMapLock.unlock();
@@ -368,6 +383,13 @@ final class ReplicaFetcherThread extends Thread {
             log.error("{}: could not apply the fetch from broker {}; backing off {} ms", tp, sourceBrokerId,
                 config.backoffMs(), e);
             partitionStates.put(tp, state.delayedUntil(time.milliseconds() + config.backoffMs()));
+        }
+    }
+
+    /** Why a fetch session starts over: a partition restarted while a request was out. No stack trace. */
+    private static final class RestartedPartitions extends RuntimeException {
+        RestartedPartitions() {
+            super("a partition restarted while the request was out; the next fetch is full", null, false, false);
         }
     }
 
