@@ -299,7 +299,7 @@ final class BrokerComponentsBuilder {
         List<EndPoint> boundEndPoints = new ArrayList<>();
         for (EndPoint endPoint : properties.listenerEndPoints()) {
             ListenerSecurity secured = new ListenerSecurity(endPoint, security, scramCredentialStore.credentialCache(),
-                registry);
+                registry, time);
             listenerSecurity.add(secured);
             stops.add(Step.LISTENER_SECURITY, secured::close);
             if (sslStoreWatcher != null && secured.usesTls()) {

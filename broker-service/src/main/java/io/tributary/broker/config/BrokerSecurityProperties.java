@@ -65,6 +65,10 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
  *                                            {@code broker.listener-sasl-jaas-config[sasl_ssl.plain]}
  * @param connectionFailedAuthenticationDelayMs {@code connection.failed.authentication.delay.ms}: how long a
  *                                            failed authentication's answer and the close wait, ms
+ * @param connectionsMaxReauthMs              {@code connections.max.reauth.ms} (KIP-368): the longest a SASL
+ *                                            session lasts before the client must re-authenticate on its
+ *                                            connection, ms; 0 (the default) lets sessions last, except an
+ *                                            OAUTHBEARER token's, which ends with the token
  * @param saslScramAcceptLegacyClientNonce    accept the SCRAM client-final nonce of librdkafka before 2.6.1
  *                                            (client nonce + the server's combined nonce) as Kafka 3.x did;
  *                                            Kafka 4 refuses it. Off by default (Tributary's own setting)
@@ -111,6 +115,7 @@ public record BrokerSecurityProperties(
         String saslJaasConfig,
         Map<String, String> listenerSaslJaasConfig,
         @DefaultValue("100") int connectionFailedAuthenticationDelayMs,
+        @DefaultValue("0") long connectionsMaxReauthMs,
         @DefaultValue("false") boolean saslScramAcceptLegacyClientNonce,
         String authorizerClassName,
         String superUsers,
@@ -149,6 +154,9 @@ public record BrokerSecurityProperties(
         }
         if (saslServerMaxReceiveSize <= 0) {
             throw new IllegalArgumentException("broker.sasl-server-max-receive-size must be positive");
+        }
+        if (connectionsMaxReauthMs < 0) {
+            throw new IllegalArgumentException("broker.connections-max-reauth-ms must be >= 0");
         }
         if (connectionFailedAuthenticationDelayMs < 0) {
             throw new IllegalArgumentException("broker.connection-failed-authentication-delay-ms must be >= 0");
@@ -282,7 +290,8 @@ public record BrokerSecurityProperties(
             + ", sslReloadIntervalMs=" + sslReloadIntervalMs
             + ", saslEnabledMechanisms=" + saslEnabledMechanisms + ", saslMechanismInterBrokerProtocol="
             + saslMechanismInterBrokerProtocol + ", connectionFailedAuthenticationDelayMs="
-            + connectionFailedAuthenticationDelayMs + ", saslScramAcceptLegacyClientNonce="
+            + connectionFailedAuthenticationDelayMs + ", connectionsMaxReauthMs=" + connectionsMaxReauthMs
+            + ", saslScramAcceptLegacyClientNonce="
             + saslScramAcceptLegacyClientNonce + ", authorizerClassName=" + authorizerClassName + ", superUsers="
             + superUsers + ", allowEveryoneIfNoAclFound=" + allowEveryoneIfNoAclFound
             + ", zookeeperSetAcl=" + zookeeperSetAcl + ", passwords, keys and JAAS hidden]";

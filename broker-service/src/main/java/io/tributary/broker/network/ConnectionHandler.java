@@ -15,6 +15,7 @@ import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import javax.net.ssl.SSLSession;
+import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.requests.RequestHeader;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.apache.kafka.common.security.auth.SecurityProtocol;
@@ -149,6 +150,18 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         }
         RequestContext context = new RequestContext(header, connectionId, clientAddress(ctx), listenerName,
             securityProtocol, principal());
+        if (sasl != null && sasl.complete()) {
+            long nowNanos = security.time().nanoseconds();
+            boolean reauthenticating = header.apiKey() == ApiKeys.SASL_HANDSHAKE && sasl.maybeBeginReauthentication(nowNanos);
+            if (!reauthenticating && sasl.sessionExpired(nowNanos)) {
+                // KIP-368: the client did not re-authenticate in time.
+                frame.release();
+                security.recordExpiredConnectionKilled();
+                log.debug("Closing connection {}: its SASL session expired ({} request)", connectionId, header.apiKey());
+                close(ctx);
+                return;
+            }
+        }
         CompletableFuture<Response> saslResponse = null;
         try {
             if (sasl != null && !sasl.complete()) {
@@ -301,15 +314,15 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
                 try {
                     transportPrincipal = security.transportPrincipal(clientAddress(ctx), sslSession);
                 } catch (RuntimeException e) {
-                    security.recordFailure();
+                    security.recordFailure(false);
                     closeWithLog(ctx, "no principal for the client certificate (" + e.getMessage() + ")");
                     return;
                 }
                 if (sasl == null) {
-                    security.recordSuccess();
+                    security.recordSuccess(false);
                 }
             } else {
-                security.recordFailure();
+                security.recordFailure(false);
                 log.info("Failed TLS handshake on connection {} (listener {}): {}", connectionId, listenerName,
                     handshake.cause() == null ? "closed" : handshake.cause().getMessage());
             }

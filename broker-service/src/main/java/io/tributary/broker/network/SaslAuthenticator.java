@@ -22,6 +22,7 @@ import org.apache.kafka.common.requests.AbstractResponse;
 import org.apache.kafka.common.requests.SaslAuthenticateResponse;
 import org.apache.kafka.common.requests.SaslHandshakeResponse;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
+import org.apache.kafka.common.security.authenticator.SaslInternalConfigs;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,8 +43,15 @@ import org.slf4j.LoggerFactory;
  * {@code connection.failed.authentication.delay.ms}, and the connection is then closed. As in
  * Kafka, SCRAM refuses an unknown user at the first message and a wrong password at the last, so
  * the step of a refusal tells whether a user exists; the delay slows guessing either way.
- * Unexpected requests before authentication count and wait as failures too. {@code session_lifetime_ms} is 0: sessions do not expire, so clients do not
- * re-authenticate (KIP-368 is not served).
+ * Unexpected requests before authentication count and wait as failures too.
+ *
+ * <p>Re-authentication (KIP-368): a session lasts {@code connections.max.reauth.ms}, or until an
+ * OAUTHBEARER token expires if that is sooner, and SaslAuthenticate (v1+) tells the client so in
+ * {@code session_lifetime_ms} (0: no limit). The client re-authenticates in band before then with
+ * SaslHandshake and SaslAuthenticate on the same connection, at most once a second, with the same
+ * mechanism and as the same principal (else the connection is refused and closed, with Kafka's
+ * messages); a request after the session expired closes the connection
+ * ({@link #sessionExpired}, checked by the connection).
  *
  * <p>Not thread-safe: confined to the connection's event loop.
  */
@@ -53,15 +61,62 @@ final class SaslAuthenticator {
 
     private enum State { HANDSHAKE, AUTHENTICATE, RAW_TOKENS, COMPLETE, FAILED }
 
+    private static final long MIN_REAUTH_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
+
     private final ListenerSecurity security;
     private final String connectionId;
     private State state = State.HANDSHAKE;
     private SaslServer server;
     private KafkaPrincipal principal;
+    private String mechanism;
+    /** The session's lifetime sent to the client, ms; 0 when it does not expire. */
+    private long sessionLifetimeMs;
+    /** When the session expires (time's nanoseconds), or null when it does not. */
+    private Long sessionExpirationNanos;
+    /** The session being re-authenticated: its principal and mechanism; null otherwise. */
+    private KafkaPrincipal reauthenticatingPrincipal;
+    private String reauthenticatingMechanism;
+    private String badReauthenticationMechanism;
+    private boolean reauthenticatedBefore;
+    private long lastReauthenticationStartNanos;
 
     SaslAuthenticator(ListenerSecurity security, String connectionId) {
         this.security = security;
         this.connectionId = connectionId;
+    }
+
+    /**
+     * A SaslHandshake arrived on the authenticated connection: starts re-authenticating if the session
+     * has a lifetime and the last re-authentication began at least a second ago, as Kafka's
+     * {@code KafkaChannel.maybeBeginServerReauthentication}. Otherwise the handshake is an ordinary
+     * request (answered ILLEGAL_SASL_STATE).
+     *
+     * @return whether the authenticator takes the handshake
+     */
+    boolean maybeBeginReauthentication(long nowNanos) {
+        if (state != State.COMPLETE || sessionExpirationNanos == null) {
+            return false;
+        }
+        if (reauthenticatedBefore && nowNanos - lastReauthenticationStartNanos < MIN_REAUTH_INTERVAL_NANOS) {
+            return false;
+        }
+        reauthenticatedBefore = true;
+        lastReauthenticationStartNanos = nowNanos;
+        reauthenticatingPrincipal = principal;
+        reauthenticatingMechanism = mechanism;
+        badReauthenticationMechanism = null;
+        state = State.HANDSHAKE;
+        log.debug("Connection {} re-authenticating {}", connectionId, principal);
+        return true;
+    }
+
+    /** Whether the authenticated session has expired at {@code nowNanos} (a request then closes the connection). */
+    boolean sessionExpired(long nowNanos) {
+        return state == State.COMPLETE && sessionExpirationNanos != null && nowNanos - sessionExpirationNanos > 0;
+    }
+
+    private boolean reauthenticating() {
+        return reauthenticatingPrincipal != null;
     }
 
     /** Whether the exchange is over and requests go to the request handler. */
@@ -107,6 +162,11 @@ final class SaslAuthenticator {
             return fail(ctx, "unsupported SASL mechanism " + printable(mechanism),
                 send(context, new SaslHandshakeResponse(answer.setErrorCode(Errors.UNSUPPORTED_SASL_MECHANISM.code()))));
         }
+        if (reauthenticating() && !mechanism.equals(reauthenticatingMechanism)) {
+            // As Kafka: the handshake is answered, the SaslAuthenticate that follows is refused.
+            badReauthenticationMechanism = String.format("SASL mechanism '%s' requested by client is not supported "
+                + "for re-authentication of mechanism '%s'", mechanism, reauthenticatingMechanism);
+        }
         try {
             server = security.saslServers().create(mechanism);
         } catch (SaslException e) {
@@ -123,9 +183,12 @@ final class SaslAuthenticator {
         byte[] token = new SaslAuthenticateRequestData(new ByteBufferAccessor(body), context.apiVersion()).authBytes();
         SaslAuthenticateResponseData answer = new SaslAuthenticateResponseData();
         try {
+            if (badReauthenticationMechanism != null) {
+                throw new SaslAuthenticationException(badReauthenticationMechanism);
+            }
             byte[] challenge = evaluate(token, context.clientAddress(), session);
             answer.setErrorCode(Errors.NONE.code()).setAuthBytes(challenge == null ? new byte[0] : challenge)
-                .setSessionLifetimeMs(0);
+                .setSessionLifetimeMs(state == State.COMPLETE ? sessionLifetimeMs : 0);
             return CompletableFuture.completedFuture(Response.send(send(context, new SaslAuthenticateResponse(answer))));
         } catch (SaslException | RuntimeException e) {
             answer.setErrorCode(Errors.SASL_AUTHENTICATION_FAILED.code()).setErrorMessage(clientMessage(e))
@@ -151,14 +214,57 @@ final class SaslAuthenticator {
     private byte[] evaluate(byte[] token, InetAddress client, SSLSession session) throws SaslException {
         byte[] challenge = server.evaluateResponse(token);
         if (server.isComplete()) {
-            principal = security.saslPrincipal(server, client, session);
+            KafkaPrincipal authenticated = security.saslPrincipal(server, client, session);
+            if (reauthenticating() && !reauthenticatingPrincipal.equals(authenticated)) {
+                throw new SaslAuthenticationException(String.format(
+                    "Cannot change principals during re-authentication from %s.%s: %s.%s",
+                    reauthenticatingPrincipal.getPrincipalType(), reauthenticatingPrincipal.getName(),
+                    authenticated.getPrincipalType(), authenticated.getName()));
+            }
+            boolean reauthentication = reauthenticating();
+            principal = authenticated;
+            mechanism = server.getMechanismName();
+            startSession(credentialExpirationMs(server));
+            reauthenticatingPrincipal = null;
+            reauthenticatingMechanism = null;
             state = State.COMPLETE;
-            String mechanism = server.getMechanismName();
             dispose();
-            security.recordSuccess();
-            log.debug("Connection {} authenticated as {} with {}", connectionId, principal, mechanism);
+            security.recordSuccess(reauthentication);
+            log.debug("Connection {} {} as {} with {}; session lifetime {} ms", connectionId,
+                reauthentication ? "re-authenticated" : "authenticated", principal, mechanism, sessionLifetimeMs);
         }
         return challenge;
+    }
+
+    /**
+     * Sets the session's expiry as Kafka's {@code SaslServerAuthenticator}: the sooner of
+     * {@code connections.max.reauth.ms} (when positive) and the credential's expiry (an OAUTHBEARER
+     * token's), none when neither applies.
+     */
+    private void startSession(Long credentialExpirationMs) {
+        long nowMs = security.time().milliseconds();
+        long nowNanos = security.time().nanoseconds();
+        long maxReauthMs = security.connectionsMaxReauthMs();
+        if (credentialExpirationMs == null && maxReauthMs <= 0) {
+            sessionLifetimeMs = 0;
+            sessionExpirationNanos = null;
+            return;
+        }
+        long lifetimeMs = credentialExpirationMs == null ? maxReauthMs
+            : maxReauthMs <= 0 ? credentialExpirationMs - nowMs
+            : Math.min(credentialExpirationMs - nowMs, maxReauthMs);
+        sessionLifetimeMs = Math.max(0, lifetimeMs);
+        sessionExpirationNanos = nowNanos + TimeUnit.MILLISECONDS.toNanos(sessionLifetimeMs);
+    }
+
+    /** When the mechanism says the credential expires (an OAUTHBEARER token), epoch ms, or null. */
+    private static Long credentialExpirationMs(SaslServer server) {
+        try {
+            Object value = server.getNegotiatedProperty(SaslInternalConfigs.CREDENTIAL_LIFETIME_MS_SASL_NEGOTIATED_PROPERTY_KEY);
+            return value instanceof Long ms ? ms : null;
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     private String clientMessage(Exception e) {
@@ -198,7 +304,7 @@ final class SaslAuthenticator {
                                              org.apache.kafka.common.network.Send answer) {
         state = State.FAILED;
         dispose();
-        security.recordFailure();
+        security.recordFailure(reauthenticating());
         log.info("Failed authentication of connection {} on listener {} ({})", connectionId, security.listenerName(),
             reason);
         String closeReason = "failed authentication";

@@ -32,6 +32,7 @@ import org.apache.kafka.common.security.auth.SslAuthenticationContext;
 import org.apache.kafka.common.security.authenticator.CredentialCache;
 import org.apache.kafka.common.security.ssl.SslFactory;
 import org.apache.kafka.common.security.ssl.SslPrincipalMapper;
+import org.apache.kafka.common.utils.Time;
 
 /**
  * What one listener needs to secure its connections, by its security protocol:
@@ -64,6 +65,11 @@ public final class ListenerSecurity implements Closeable {
     private final int saslServerMaxReceiveSize;
     private final Counter successful;
     private final Counter failed;
+    private final Counter successfulReauthentication;
+    private final Counter failedReauthentication;
+    private final Counter expiredConnectionsKilled;
+    private final long connectionsMaxReauthMs;
+    private final Time time;
     /**
      * The engine factory new connections use: {@code sslFactory}'s, republished after each reload,
      * so an event loop creating an engine never waits for a reload reading the store files.
@@ -81,7 +87,14 @@ public final class ListenerSecurity implements Closeable {
      */
     public ListenerSecurity(EndPoint endPoint, BrokerSecurityProperties security, CredentialCache credentials,
                             MeterRegistry registry) {
+        this(endPoint, security, credentials, registry, Time.SYSTEM);
+    }
+
+    /** @param time the clock of SASL session lifetimes (KIP-368) */
+    public ListenerSecurity(EndPoint endPoint, BrokerSecurityProperties security, CredentialCache credentials,
+                            MeterRegistry registry, Time time) {
         this.endPoint = endPoint;
+        this.time = time;
         SecurityProtocol protocol = endPoint.securityProtocol();
         sslConfigs = Collections.unmodifiableMap(security.sslConfigs());
         if (protocol == SecurityProtocol.SSL || protocol == SecurityProtocol.SASL_SSL) {
@@ -101,12 +114,22 @@ public final class ListenerSecurity implements Closeable {
         principalBuilder = ChannelBuilders.createPrincipalBuilder(sslConfigs, null,
             SslPrincipalMapper.fromRules(security.sslPrincipalMappingRules()));
         failedAuthenticationDelayMs = security.connectionFailedAuthenticationDelayMs();
+        connectionsMaxReauthMs = security.connectionsMaxReauthMs();
         saslServerMaxReceiveSize = security.saslServerMaxReceiveSize();
         successful = Counter.builder("kafka.server.socket.server.metrics.successful.authentication")
             .description("Connections that authenticated").tag("listener", endPoint.listenerName()).register(registry);
         failed = Counter.builder("kafka.server.socket.server.metrics.failed.authentication")
             .description("Connections that failed to authenticate").tag("listener", endPoint.listenerName())
             .register(registry);
+        successfulReauthentication = Counter.builder("kafka.server.socket.server.metrics.successful.reauthentication")
+            .description("Sessions re-authenticated on their connection (KIP-368)")
+            .tag("listener", endPoint.listenerName()).register(registry);
+        failedReauthentication = Counter.builder("kafka.server.socket.server.metrics.failed.reauthentication")
+            .description("Re-authentications refused (the connection was closed)")
+            .tag("listener", endPoint.listenerName()).register(registry);
+        expiredConnectionsKilled = Counter.builder("kafka.server.socket.server.metrics.expired.connections.killed.count")
+            .description("Connections closed because their SASL session expired without re-authentication")
+            .tag("listener", endPoint.listenerName()).register(registry);
     }
 
     /** The listener's name. */
@@ -265,14 +288,29 @@ public final class ListenerSecurity implements Closeable {
         }
     }
 
-    /** Counts a connection that authenticated. */
-    public void recordSuccess() {
-        successful.increment();
+    /** Counts a connection that authenticated, or re-authenticated. */
+    public void recordSuccess(boolean reauthentication) {
+        (reauthentication ? successfulReauthentication : successful).increment();
     }
 
-    /** Counts a connection that failed to authenticate. */
-    public void recordFailure() {
-        failed.increment();
+    /** Counts a connection that failed to authenticate, or to re-authenticate. */
+    public void recordFailure(boolean reauthentication) {
+        (reauthentication ? failedReauthentication : failed).increment();
+    }
+
+    /** Counts a connection closed because its session expired. */
+    public void recordExpiredConnectionKilled() {
+        expiredConnectionsKilled.increment();
+    }
+
+    /** The clock SASL sessions expire by. */
+    public Time time() {
+        return time;
+    }
+
+    /** {@code connections.max.reauth.ms}: the longest a SASL session lasts, ms; 0 for no limit (KIP-368). */
+    public long connectionsMaxReauthMs() {
+        return connectionsMaxReauthMs;
     }
 
     /**

@@ -94,8 +94,14 @@ final class EmbeddedConnection {
 
     static ListenerSecurity listener(SecurityProtocol protocol, Map<String, String> settings,
                                      SimpleMeterRegistry registry) {
+        return listener(protocol, settings, registry, org.apache.kafka.common.utils.Time.SYSTEM);
+    }
+
+    /** @param time the clock SASL sessions expire by (KIP-368) */
+    static ListenerSecurity listener(SecurityProtocol protocol, Map<String, String> settings,
+                                     SimpleMeterRegistry registry, org.apache.kafka.common.utils.Time time) {
         return new ListenerSecurity(new EndPoint(protocol.name, protocol, BROKER.getHostString(), BROKER.getPort()),
-            BrokerSecurityProperties.bind(settings), new CredentialCache(), registry);
+            BrokerSecurityProperties.bind(settings), new CredentialCache(), registry, time);
     }
 
     EmbeddedChannel channel() {
