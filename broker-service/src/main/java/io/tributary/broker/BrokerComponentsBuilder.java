@@ -268,7 +268,7 @@ final class BrokerComponentsBuilder {
         features.ensureCreated();
         FetchManager fetchManager = new FetchManager(time, new FetchSessionCache(
             properties.maxIncrementalFetchSessionCacheSlots(), FetchManager.MIN_INCREMENTAL_FETCH_SESSION_EVICTION_MS));
-        KafkaApis apis = new KafkaApis(ApiHandlers.create(properties, metadataCache, replicaManager, fetchManager,
+        KafkaApis apis = new KafkaApis(ApiHandlers.create(properties, security, metadataCache, replicaManager, fetchManager,
             adminManager, producerIds, groupCoordinator, transactions, controller, features, scramCredentialStore, aclStore, authorizer,
             // Resumed work queues like a request; when the queue is full it runs where it resumed.
             task -> {

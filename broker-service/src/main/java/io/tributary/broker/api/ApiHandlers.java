@@ -7,6 +7,7 @@ import io.tributary.broker.cluster.Controller;
 import io.tributary.broker.cluster.FeatureManager;
 import io.tributary.broker.cluster.MetadataCache;
 import io.tributary.broker.config.BrokerProperties;
+import io.tributary.broker.config.BrokerSecurityProperties;
 import io.tributary.broker.fetchsession.FetchManager;
 import io.tributary.broker.group.GroupCoordinator;
 import io.tributary.broker.group.TransactionVerifier;
@@ -31,7 +32,8 @@ public final class ApiHandlers {
      * @param refusals        where refused config changes are logged
      * @return every handler, ApiVersions included
      */
-    public static List<ApiHandler> create(BrokerProperties properties, MetadataCache metadataCache,
+    public static List<ApiHandler> create(BrokerProperties properties, BrokerSecurityProperties securityProperties,
+                                          MetadataCache metadataCache,
                                           ReplicaManager replicaManager, FetchManager fetchManager,
                                           AdminManager adminManager,
                                           ProducerIdManager producerIdManager, GroupCoordinator groupCoordinator,
@@ -41,7 +43,7 @@ public final class ApiHandlers {
                                           AclStore aclStore, BrokerAuthorizer authorizer,
                                           java.util.concurrent.Executor handlerExecutor, RefusedRequestLog refusals,
                                           Time time) {
-        ConfigDescriber configDescriber = new ConfigDescriber(properties, adminManager.dynamicConfig());
+        ConfigDescriber configDescriber = new ConfigDescriber(properties, securityProperties, adminManager.dynamicConfig());
         List<ApiHandler> handlers = List.of(
             new ProduceHandler(replicaManager, metadataCache, authorizer,
                 properties.transactionPartitionVerificationEnable() ? transactions.verifier() : null, handlerExecutor),

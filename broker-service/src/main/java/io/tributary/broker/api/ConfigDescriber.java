@@ -2,7 +2,9 @@ package io.tributary.broker.api;
 
 import io.tributary.broker.config.BrokerConfigNames;
 import io.tributary.broker.config.BrokerProperties;
+import io.tributary.broker.config.BrokerSecurityProperties;
 import io.tributary.broker.config.DynamicBrokerConfig;
+import io.tributary.broker.config.KafkaBrokerConfigs;
 import io.tributary.broker.config.LogConfig;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -24,10 +26,16 @@ final class ConfigDescriber {
 
     private final BrokerProperties brokerProperties;
     private final DynamicBrokerConfig dynamicConfig;
+    /** This broker's settings by Kafka name: its own, then the TLS and SASL ones Kafka names (no passwords). */
+    private final Map<String, String> staticValues;
 
-    ConfigDescriber(BrokerProperties brokerProperties, DynamicBrokerConfig dynamicConfig) {
+    ConfigDescriber(BrokerProperties brokerProperties, BrokerSecurityProperties securityProperties,
+                    DynamicBrokerConfig dynamicConfig) {
         this.brokerProperties = brokerProperties;
         this.dynamicConfig = dynamicConfig;
+        Map<String, String> values = new java.util.LinkedHashMap<>(BrokerConfigNames.describe(brokerProperties));
+        BrokerConfigNames.describeSecurity(securityProperties).forEach(values::putIfAbsent);
+        this.staticValues = java.util.Collections.unmodifiableMap(values);
     }
 
     /**
@@ -102,18 +110,20 @@ final class ConfigDescriber {
     /**
      * The broker's settings by Kafka name: for this broker, every setting with its value in effect
      * (a dynamic one, which can change, from this broker's dynamic configs, the cluster-wide ones or
-     * the static setting; the others read-only); for the cluster-wide default resource (the empty
-     * name), only the settings the cluster-wide dynamic configs set, as Kafka answers it.
+     * the static setting; the others read-only), and then every other setting Kafka 3.9 in ZooKeeper
+     * mode lists ({@link KafkaBrokerConfigs}) with Kafka's default, read-only, passwords null and
+     * marked sensitive; for the cluster-wide default resource (the empty name), only the settings the
+     * cluster-wide dynamic configs set, as Kafka answers it.
      */
     List<DescribeConfigsResourceResult> brokerConfigs(boolean defaultResource, Collection<String> keys,
                                                       boolean includeSynonyms, boolean includeDocumentation) {
-        Map<String, String> staticValues = BrokerConfigNames.describe(brokerProperties);
         // One view of each level for the whole answer: a change may land while it is built.
         Map<String, String> perBroker = defaultResource ? Map.of() : dynamicConfig.perBrokerConfigs();
         Map<String, String> clusterDefault = dynamicConfig.clusterDefaultConfigs();
         java.util.Set<String> names = new java.util.LinkedHashSet<>();
         if (!defaultResource) {
             names.addAll(staticValues.keySet());
+            names.addAll(KafkaBrokerConfigs.all().keySet());
         }
         names.addAll(perBroker.keySet());
         names.addAll(clusterDefault.keySet());
@@ -132,26 +142,42 @@ final class ConfigDescriber {
                 synonyms.add(new DescribeConfigsSynonym().setName(name).setValue(clusterDefault.get(name))
                     .setSource(ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG.id()));
             }
-            if (!defaultResource && staticValues.containsKey(name)) {
+            java.util.Optional<KafkaBrokerConfigs.Key> kafkaKey = KafkaBrokerConfigs.key(name);
+            boolean own = staticValues.containsKey(name);
+            if (!defaultResource && own) {
                 String value = staticValues.get(name);
                 boolean isDefault = java.util.Objects.equals(value, BrokerConfigNames.defaultValue(name));
                 synonyms.add(new DescribeConfigsSynonym().setName(name).setValue(value)
                     .setSource((isDefault ? ConfigSource.DEFAULT_CONFIG : ConfigSource.STATIC_BROKER_CONFIG).id()));
+            } else if (!defaultResource && kafkaKey.isPresent()) {
+                synonyms.add(new DescribeConfigsSynonym().setName(name).setValue(kafkaKey.get().defaultValue())
+                    .setSource(ConfigSource.DEFAULT_CONFIG.id()));
+            }
+            boolean sensitive = kafkaKey.map(KafkaBrokerConfigs.Key::sensitive).orElse(false);
+            if (sensitive) {
+                synonyms.replaceAll(s -> s.duplicate().setValue(null));
             }
             DescribeConfigsSynonym effective = synonyms.get(0);
             DescribeConfigsResourceResult result = new DescribeConfigsResourceResult()
                 .setName(name).setValue(effective.value()).setReadOnly(!dynamic)
                 .setConfigSource(effective.source())
-                .setIsSensitive(false).setConfigType(ConfigType.STRING.id())
-                .setDocumentation(includeDocumentation ? "Set as broker." + name.replace('.', '-')
-                    + " in the broker's configuration" + (dynamic ? ", or changed while the brokers run"
-                    + " (kafka-configs --entity-type brokers)" : "") : null);
+                .setIsSensitive(sensitive)
+                .setConfigType(kafkaKey.map(k -> configType(k.type())).orElse(ConfigType.STRING).id())
+                .setDocumentation(includeDocumentation ? documentation(name, own, dynamic) : null);
             if (includeSynonyms) {
                 result.setSynonyms(synonyms);
             }
             out.add(result);
         }
         return out;
+    }
+
+    private static String documentation(String name, boolean own, boolean dynamic) {
+        if (!own) {
+            return "Kafka's setting, which Tributary does not take: Kafka 3.9's default is shown";
+        }
+        return "Set as broker." + name.replace('.', '-') + " in the broker's configuration" + (dynamic
+            ? ", or changed while the brokers run (kafka-configs --entity-type brokers)" : "");
     }
 
     private static boolean isStaticBrokerValue(String brokerSetting, Map<String, String> brokerValues) {

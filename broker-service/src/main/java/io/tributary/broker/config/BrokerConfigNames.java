@@ -128,6 +128,30 @@ public final class BrokerConfigNames {
         return out;
     }
 
+    /**
+     * The TLS and SASL settings Kafka also names, with their values, keyed by Kafka name
+     * ({@code sasl.enabled.mechanisms}, {@code ssl.client.auth}, {@code connections.max.reauth.ms}, ...).
+     * Passwords and JAAS entries are left out, whatever their name: Kafka marks them sensitive.
+     */
+    public static Map<String, String> describeSecurity(BrokerSecurityProperties security) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (RecordComponent component : BrokerSecurityProperties.class.getRecordComponents()) {
+            String name = toDotted(component.getName());
+            Optional<KafkaBrokerConfigs.Key> key = KafkaBrokerConfigs.key(name);
+            if (key.isEmpty() || key.get().sensitive() || name.contains("jaas") || name.contains("password")
+                    || !(component.getType() == String.class || component.getType().isPrimitive())) {
+                continue;
+            }
+            try {
+                Object value = component.getAccessor().invoke(security);
+                out.put(name, value == null ? null : value.toString());
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        return out;
+    }
+
     /** The default of a setting, by Kafka name, or null when it has none. */
     public static String defaultValue(String kafkaName) {
         return DEFAULTS.get(kafkaName);

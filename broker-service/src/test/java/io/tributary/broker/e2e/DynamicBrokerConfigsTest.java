@@ -62,6 +62,47 @@ class DynamicBrokerConfigsTest {
         return KafkaTool.runWithKafkaToolsClasspath(TOOL, all);
     }
 
+    /**
+     * A broker is described with every key Kafka 3.9 in ZooKeeper mode lists, as UIs read them:
+     * the version keys they guess the version from, Tributary's own values where it has the setting,
+     * Kafka's defaults otherwise, passwords hidden; and kafka-configs --all prints them.
+     */
+    @Test
+    void aBrokerIsDescribedWithEveryKeyKafka39ListsInZooKeeperMode() throws Exception {
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.BROKER, "0");
+        Config config;
+        try (Admin admin = broker.admin()) {
+            config = admin.describeConfigs(List.of(resource)).all().get().get(resource);
+        }
+        java.util.Set<String> names = new java.util.HashSet<>();
+        config.entries().forEach(e -> names.add(e.name()));
+        assertThat(names).containsAll(io.tributary.broker.config.KafkaBrokerConfigs.all().keySet());
+        assertThat(names).hasSizeGreaterThanOrEqualTo(314);
+
+        assertThat(config.get("inter.broker.protocol.version").value()).isEqualTo("3.9-IV0");
+        assertThat(config.get("log.message.format.version").value()).isEqualTo("3.0-IV1");
+        assertThat(config.get("min.insync.replicas").value())
+            .isEqualTo(String.valueOf(broker.server().properties().minInsyncReplicas()));
+        assertThat(config.get("default.replication.factor").value())
+            .isEqualTo(String.valueOf(broker.server().properties().defaultReplicationFactor()));
+        assertThat(config.get("zookeeper.connect").value()).isEqualTo(broker.server().properties().zookeeperConnect());
+        assertThat(config.get("sasl.enabled.mechanisms").value()).as("Tributary's, not Kafka's GSSAPI")
+            .isEqualTo("SCRAM-SHA-256,SCRAM-SHA-512");
+        // A Kafka setting Tributary does not take: Kafka's default, read-only.
+        assertThat(config.get("alter.log.dirs.replication.quota.window.num").value()).isEqualTo("11");
+        assertThat(config.get("alter.log.dirs.replication.quota.window.num").isReadOnly()).isTrue();
+        assertThat(config.get("alter.log.dirs.replication.quota.window.num").source())
+            .isEqualTo(ConfigEntry.ConfigSource.DEFAULT_CONFIG);
+        assertThat(config.get("ssl.keystore.password").isSensitive()).isTrue();
+        assertThat(config.get("ssl.keystore.password").value()).isNull();
+        assertThat(config.get("log.segment.bytes").type()).isEqualTo(ConfigEntry.ConfigType.INT);
+
+        KafkaTool.Result described = configs("--entity-type", "brokers", "--entity-name", "0", "--describe", "--all");
+        assertThat(described.exitCode()).as(described.output()).isZero();
+        assertThat(described.output()).contains("inter.broker.protocol.version=3.9-IV0")
+            .contains("log.message.format.version=3.0-IV1").contains("ssl.keystore.password=null");
+    }
+
     private static Config topicConfig() throws Exception {
         ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, TOPIC);
         try (Admin admin = broker.admin()) {
