@@ -7,13 +7,13 @@ import io.tributary.broker.api.KafkaApis;
 import io.tributary.broker.audit.RefusedRequestLog;
 import io.tributary.broker.cluster.AdminManager;
 import io.tributary.broker.cluster.BrokerConfigManager;
-import io.tributary.broker.cluster.BrokerInfo;
 import io.tributary.broker.cluster.BrokerEpoch;
-import io.tributary.broker.cluster.BrokerRegistration;
 import io.tributary.broker.cluster.BrokerFeatures;
+import io.tributary.broker.cluster.BrokerInfo;
+import io.tributary.broker.cluster.BrokerRegistration;
 import io.tributary.broker.cluster.Controller;
-import io.tributary.broker.cluster.FeatureManager;
 import io.tributary.broker.cluster.EmbeddedZooKeeper;
+import io.tributary.broker.cluster.FeatureManager;
 import io.tributary.broker.cluster.KafkaZkClient;
 import io.tributary.broker.cluster.MetadataCache;
 import io.tributary.broker.cluster.MetadataListener;
@@ -27,7 +27,6 @@ import io.tributary.broker.config.LogConfig;
 import io.tributary.broker.fetchsession.FetchManager;
 import io.tributary.broker.fetchsession.FetchSessionCache;
 import io.tributary.broker.group.ConsumerLagMetrics;
-import io.tributary.broker.replica.LastStableOffsetLagGauges;
 import io.tributary.broker.group.GroupCoordinator;
 import io.tributary.broker.log.LogCleaner;
 import io.tributary.broker.log.LogDirFailureChannel;
@@ -37,6 +36,8 @@ import io.tributary.broker.metrics.RequestMetrics;
 import io.tributary.broker.network.RequestChannel;
 import io.tributary.broker.network.RequestHandlerPool;
 import io.tributary.broker.network.SocketServer;
+import io.tributary.broker.quota.ReplicationQuotas;
+import io.tributary.broker.replica.LastStableOffsetLagGauges;
 import io.tributary.broker.replica.LogDirFailureHandler;
 import io.tributary.broker.replica.ReplicaComponents;
 import io.tributary.broker.replica.ReplicaFetcherManager;
@@ -208,6 +209,15 @@ final class BrokerComponentsBuilder {
         String interBrokerListener = properties.interBrokerListener();
         Predicate<String> topicExists = topic -> metadataCache.topic(topic).isPresent();
         BrokerTopicStats topicStats = new BrokerTopicStats(registry, topicExists);
+        ReplicationQuotas replicationQuotas = ReplicationQuotas.create(time);
+        Runnable applyReplicationThrottles = () -> {
+            replicationQuotas.leader().updateQuota(
+                dynamicConfig.brokerLevelLong(DynamicBrokerConfig.LEADER_REPLICATION_THROTTLED_RATE));
+            replicationQuotas.follower().updateQuota(
+                dynamicConfig.brokerLevelLong(DynamicBrokerConfig.FOLLOWER_REPLICATION_THROTTLED_RATE));
+        };
+        applyReplicationThrottles.run();
+        dynamicConfig.addListener(applyReplicationThrottles);
         ReplicaComponents replicas = ReplicaComponents.build(new ReplicaComponents.Settings(properties.id(),
                 topic -> logConfigFromZooKeeper(zkClient, topic), isrUpdater, properties.replicaLagTimeMaxMs(),
                 properties.numReplicaFetchers(), ReplicaFetcherManager.config(properties.replicaFetchWaitMaxMs(),
@@ -218,7 +228,7 @@ final class BrokerComponentsBuilder {
                     .map(e -> new Node(id, e.host(), e.port())),
                 topicStats,
                 properties.replicaSelectorClass() == null || properties.replicaSelectorClass().isBlank() ? null
-                    : replicaSelector(properties.replicaSelectorClass())),
+                    : replicaSelector(properties.replicaSelectorClass()), replicationQuotas),
             logManager, metadataCache, brokerEpoch, time);
         ReplicaManager replicaManager = replicas.replicaManager();
         stops.add(Step.REPLICA_MANAGER, replicaManager::shutdown);

@@ -43,10 +43,22 @@ public final class DynamicBrokerConfig {
         "num.replica.fetchers", "num.recovery.threads.per.data.dir", "background.threads", "log.cleaner.threads",
         "log.cleaner.io.max.bytes.per.second", "log.cleaner.dedupe.buffer.size", "log.cleaner.io.buffer.size",
         "log.cleaner.io.buffer.load.factor", "log.cleaner.backoff.ms", "max.connections", "max.connections.per.ip",
-        "max.connections.per.ip.overrides", "max.connection.creation.rate", "leader.replication.throttled.rate",
-        "follower.replication.throttled.rate", "replica.alter.log.dirs.io.max.bytes.per.second",
+        "max.connections.per.ip.overrides", "max.connection.creation.rate",
+        "replica.alter.log.dirs.io.max.bytes.per.second",
         "metric.reporters", "sasl.jaas.config", "ssl.keystore.location", "ssl.truststore.location",
         "producer.id.expiration.ms", "transaction.partition.verification.enable");
+
+    /** {@code leader.replication.throttled.rate}: the leader side of the replication throttle, bytes/s (KIP-73). */
+    public static final String LEADER_REPLICATION_THROTTLED_RATE = "leader.replication.throttled.rate";
+    /** {@code follower.replication.throttled.rate}: the follower side, bytes/s. */
+    public static final String FOLLOWER_REPLICATION_THROTTLED_RATE = "follower.replication.throttled.rate";
+
+    /** Dynamic broker settings that are no topic config's default, with Kafka's types, defaults and ranges. */
+    private static final ConfigDef BROKER_LEVEL = new ConfigDef()
+        .define(LEADER_REPLICATION_THROTTLED_RATE, ConfigDef.Type.LONG, Long.MAX_VALUE, ConfigDef.Range.atLeast(0),
+            ConfigDef.Importance.MEDIUM, "Replication traffic of throttled replicas a leader sends, bytes/s")
+        .define(FOLLOWER_REPLICATION_THROTTLED_RATE, ConfigDef.Type.LONG, Long.MAX_VALUE, ConfigDef.Range.atLeast(0),
+            ConfigDef.Importance.MEDIUM, "Replication traffic of throttled replicas a follower fetches, bytes/s");
 
     /** Each dynamic broker setting and the topic config whose default it is. */
     private static final Map<String, String> TOPIC_CONFIG_OF = topicConfigOf();
@@ -69,7 +81,17 @@ public final class DynamicBrokerConfig {
 
     /** Whether a broker setting can be changed while the brokers run. */
     public static boolean isDynamic(String brokerConfig) {
-        return TOPIC_CONFIG_OF.containsKey(brokerConfig);
+        return TOPIC_CONFIG_OF.containsKey(brokerConfig) || BROKER_LEVEL.names().contains(brokerConfig);
+    }
+
+    /**
+     * The value in effect of a dynamic setting that is no topic config's default (the replication
+     * throttles): this broker's, else the cluster-wide one, else Kafka's default.
+     */
+    public long brokerLevelLong(String name) {
+        Object parsed = BROKER_LEVEL.parse(dynamicValue(name).map(e -> Map.of(name, e.getValue()))
+            .orElse(Map.of())).get(name);
+        return (Long) parsed;
     }
 
     /** The topic config whose default a dynamic broker setting is, or empty for a setting that is not dynamic. */
@@ -79,7 +101,9 @@ public final class DynamicBrokerConfig {
 
     /** The dynamic broker settings, sorted by name. */
     public static Set<String> dynamicConfigNames() {
-        return new TreeSet<>(TOPIC_CONFIG_OF.keySet());
+        TreeSet<String> names = new TreeSet<>(TOPIC_CONFIG_OF.keySet());
+        names.addAll(BROKER_LEVEL.names());
+        return names;
     }
 
     /**
@@ -160,6 +184,9 @@ public final class DynamicBrokerConfig {
             throw new InvalidConfigurationException("Unknown broker config names: " + scalaSet(unknown));
         }
         try {
+            Map<String, String> brokerLevel = new HashMap<>(configs);
+            brokerLevel.keySet().retainAll(BROKER_LEVEL.names());
+            BROKER_LEVEL.parse(brokerLevel);
             LogConfig.validate(staticLogDefaults, asTopicOverrides(configs));
         } catch (ConfigException | NumberFormatException e) {
             throw new InvalidConfigurationException("Invalid value in " + configs + ": " + e.getMessage());
@@ -195,9 +222,12 @@ public final class DynamicBrokerConfig {
                 log.error("Ignoring the dynamic configs of {} {}: {}", entity, configs, e.getMessage());
                 return false;
             }
+            boolean brokerLevelChanged = BROKER_LEVEL.names().stream().anyMatch(name ->
+                !java.util.Objects.equals(nextOwn.getOrDefault(name, nextDefault.get(name)),
+                    perBroker.getOrDefault(name, clusterDefault.get(name))));
             clusterDefault = nextDefault;
             perBroker = nextOwn;
-            if (next.equals(logConfigDefaults)) {
+            if (next.equals(logConfigDefaults) && !brokerLevelChanged) {
                 return false;
             }
             logConfigDefaults = next;
@@ -225,8 +255,11 @@ public final class DynamicBrokerConfig {
         // Coarser units first, so that the finer one, when also given, wins.
         ordered.sort((a, b) -> Integer.compare(unitRank(b), unitRank(a)));
         for (String name : ordered) {
-            String value = brokerConfigs.get(name).trim();
             String topicConfig = TOPIC_CONFIG_OF.get(name);
+            if (topicConfig == null) {
+                continue; // a broker-level setting (replication throttle)
+            }
+            String value = brokerConfigs.get(name).trim();
             if (name.endsWith(".hours")) {
                 value = Long.toString(Long.parseLong(value) * 3_600_000L);
             } else if (name.endsWith(".minutes")) {

@@ -1,10 +1,13 @@
 package io.tributary.broker.replica;
 
+import io.tributary.broker.config.LogConfig;
 import io.tributary.broker.log.AbortedTransaction;
 import io.tributary.broker.log.FetchDataInfo;
 import io.tributary.broker.log.FetchIsolation;
 import io.tributary.broker.log.LogOffsetMetadata;
 import io.tributary.broker.log.PartitionLog;
+import io.tributary.broker.quota.ReplicationQuotaManager;
+import io.tributary.broker.quota.ThrottledReplicas;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -47,8 +50,11 @@ final class LocalLogReader {
     private final StorageErrors storageErrors;
     private final Time time;
 
+    private final ReplicationQuotaManager leaderQuota;
+
     LocalLogReader(HostedPartitions partitions, ReadReplicaSelection readReplicaSelection, StorageErrors storageErrors,
-                   Time time) {
+                   ReplicationQuotaManager leaderQuota, Time time) {
+        this.leaderQuota = leaderQuota;
         this.partitions = partitions;
         this.readReplicaSelection = readReplicaSelection;
         this.storageErrors = storageErrors;
@@ -76,8 +82,15 @@ final class LocalLogReader {
                 FetchDataInfo info;
                 PartitionLog partitionLog = partition.log().orElseThrow(() -> new NotLeaderOrFollowerException("No log"));
                 if (params.isFromFollower()) {
+                    // KIP-73: a throttled replica out of the ISR gets no records while the leader's
+                    // throttled traffic is above leader.replication.throttled.rate (its offsets still count).
+                    boolean throttled = ThrottledReplicas.throttles(partitionLog.config().overrides()
+                        .get(LogConfig.LEADER_THROTTLED_REPLICAS), tp.partition(), partitions.brokerId());
+                    boolean held = throttled && !partition.isr().contains(params.replicaId())
+                        && leaderQuota.isQuotaExceeded();
                     FollowerRead read = partition.readForFollower(request.fetchOffset(),
-                        request.currentLeaderEpoch(), request.lastFetchedEpoch(), maxBytes, minOneMessage);
+                        request.currentLeaderEpoch(), request.lastFetchedEpoch(), held ? 0 : maxBytes,
+                        minOneMessage && !held);
                     if (read.divergingEpoch() != null) {
                         long hw = partitionLog.highWatermark();
                         results.put(tp, new FetchPartitionResult(Errors.NONE, hw, hw, partitionLog.logStartOffset(),
@@ -85,6 +98,9 @@ final class LocalLogReader {
                         continue;
                     }
                     info = read.data();
+                    if (throttled) {
+                        leaderQuota.record(info.records().sizeInBytes());
+                    }
                     if (partition.updateFollowerFetchState(params.replicaId(), info.fetchOffsetMetadata(), -1,
                             time.milliseconds(), read.leaderLogEndOffset())) {
                         highWatermarkMoved.add(tp);

@@ -5,6 +5,7 @@ import io.tributary.broker.cluster.MetadataCache;
 import io.tributary.broker.config.LogConfig;
 import io.tributary.broker.log.LogManager;
 import io.tributary.broker.metrics.BrokerTopicStats;
+import io.tributary.broker.quota.ReplicationQuotas;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
@@ -40,11 +41,12 @@ public record ReplicaComponents(ReplicaManager replicaManager, ReplicaStateChang
      * @param brokerNodes         the inter-broker address of a live broker, or empty
      * @param topicStats          per-topic throughput counters (Kafka's BrokerTopicMetrics)
      * @param replicaSelector     {@code replica.selector.class} (KIP-392), or null to keep consumers on leaders
+     * @param quotas              the replication throttles (KIP-73)
      */
     public record Settings(int brokerId, Function<String, LogConfig> logConfigs, IsrUpdater isrUpdater,
                            long replicaLagTimeMaxMs, int numReplicaFetchers, ReplicaFetcherThread.Config fetcherConfig,
                            IntFunction<Optional<Node>> brokerNodes, BrokerTopicStats topicStats,
-                           ReplicaSelector replicaSelector) {
+                           ReplicaSelector replicaSelector, ReplicationQuotas quotas) {
     }
 
     /**
@@ -61,7 +63,8 @@ public record ReplicaComponents(ReplicaManager replicaManager, ReplicaStateChang
         StorageErrors storageErrors = new StorageErrors(partitions, logManager);
         ReplicaFetcherManager fetcherManager = new ReplicaFetcherManager(brokerId, settings.numReplicaFetchers(),
             settings.fetcherConfig(), settings.brokerNodes(),
-            FollowerPartitions.of(partitions, storageErrors, delayed, settings.topicStats()), time);
+            FollowerPartitions.of(partitions, storageErrors, delayed, settings.topicStats()), settings.quotas().follower(),
+            time);
         LeadershipListeners leadershipListeners = new LeadershipListeners();
         ReplicaStats stats = new ReplicaStats();
         PartitionContext partitionContext = new PartitionContext(brokerId, settings.isrUpdater(), time,
@@ -71,7 +74,7 @@ public record ReplicaComponents(ReplicaManager replicaManager, ReplicaStateChang
             settings.replicaSelector());
         ReplicaManager replicaManager = new ReplicaManager(partitions, delayed, logManager, metadataCache, time,
             fetcherManager, leadershipListeners, storageErrors, readReplicaSelection, settings.replicaLagTimeMaxMs(),
-            stats, settings.topicStats());
+            stats, settings.topicStats(), settings.quotas().leader());
         ReplicaStateChanges stateChanges = new ReplicaStateChanges(partitions, logManager, metadataCache, brokerEpoch,
             settings.logConfigs(), fetcherManager, delayed, leadershipListeners, partitionContext, settings.topicStats());
         LogDirFailures logDirFailures = new LogDirFailures(partitions, fetcherManager, leadershipListeners, delayed);

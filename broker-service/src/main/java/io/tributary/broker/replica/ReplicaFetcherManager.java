@@ -1,5 +1,6 @@
 package io.tributary.broker.replica;
 
+import io.tributary.broker.quota.ReplicationQuotaManager;
 import java.io.Closeable;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -45,8 +46,12 @@ public final class ReplicaFetcherManager implements Closeable {
      * @param brokerNodes the inter-broker address of a live broker, or empty
      * @param partitions  what the fetchers append to and tell
      */
+    private final ReplicationQuotaManager followerQuota;
+
     ReplicaFetcherManager(int brokerId, int numFetchers, ReplicaFetcherThread.Config config,
-                          IntFunction<Optional<Node>> brokerNodes, FollowerPartitions partitions, Time time) {
+                          IntFunction<Optional<Node>> brokerNodes, FollowerPartitions partitions,
+                          ReplicationQuotaManager followerQuota, Time time) {
+        this.followerQuota = followerQuota;
         this.brokerId = brokerId;
         this.partitions = partitions;
         this.numFetchers = numFetchers;
@@ -82,7 +87,7 @@ public final class ReplicaFetcherManager implements Closeable {
         ReplicaFetcherThread fetcher = fetchers.computeIfAbsent(key, k -> {
             ReplicaFetcherThread thread = new ReplicaFetcherThread("ReplicaFetcherThread-" + k.fetcherId() + "-"
                 + k.sourceBrokerId() + "-on-" + brokerId, brokerId, k.sourceBrokerId(), config, partitions,
-                brokerNodes, time);
+                brokerNodes, followerQuota, time);
             thread.start();
             return thread;
         });

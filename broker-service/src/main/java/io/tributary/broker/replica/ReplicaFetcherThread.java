@@ -1,6 +1,9 @@
 package io.tributary.broker.replica;
 
+import io.tributary.broker.config.LogConfig;
 import io.tributary.broker.log.PartitionLog;
+import io.tributary.broker.quota.ReplicationQuotaManager;
+import io.tributary.broker.quota.ThrottledReplicas;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -68,6 +71,8 @@ final class ReplicaFetcherThread extends Thread {
     private final IntFunction<Optional<Node>> brokerNodes;
     private final Time time;
     private final BrokerBlockingSender sender;
+    /** The follower side of the replication throttle (KIP-73). */
+    private final ReplicationQuotaManager followerQuota;
     /** This fetcher's incremental fetch session with the source broker (KIP-227); fetcher thread only. */
     private final FetchSessionHandler sessionHandler;
     private final ReentrantLock partitionMapLock = new ReentrantLock();
@@ -77,8 +82,9 @@ final class ReplicaFetcherThread extends Thread {
     private volatile boolean sslReloadRequested;
 
     ReplicaFetcherThread(String name, int brokerId, int sourceBrokerId, Config config, FollowerPartitions partitions,
-                         IntFunction<Optional<Node>> brokerNodes, Time time) {
+                         IntFunction<Optional<Node>> brokerNodes, ReplicationQuotaManager followerQuota, Time time) {
         super(name);
+        this.followerQuota = followerQuota;
         setDaemon(true);
         this.brokerId = brokerId;
         this.sourceBrokerId = sourceBrokerId;
@@ -221,9 +227,14 @@ final class ReplicaFetcherThread extends Thread {
                     nextReadyMs = Math.min(nextReadyMs, state.delayUntilMs());
                     continue;
                 }
-                Optional<PartitionLog> partitionLog = partitions.partition(e.getKey()).flatMap(Partition::log);
+                Optional<Partition> partition = partitions.partition(e.getKey());
+                Optional<PartitionLog> partitionLog = partition.flatMap(Partition::log);
                 if (partitionLog.isEmpty()) {
                     continue;
+                }
+                if (followerThrottled(e.getKey(), partition.get(), partitionLog.get())
+                        && !partition.get().isr().contains(brokerId) && followerQuota.isQuotaExceeded()) {
+                    continue; // KIP-73: left out until the throttled rate falls below follower.replication.throttled.rate
                 }
                 int lastFetchedEpoch = partitionLog.get().leaderEpochCache().latestEpoch()
                     .orElse(RecordBatch.NO_PARTITION_LEADER_EPOCH);
@@ -349,6 +360,9 @@ final class ReplicaFetcherThread extends Thread {
                     } else {
                         MemoryRecords records = (MemoryRecords) FetchResponse.recordsOrFail(data);
                         partitions.replicationBytesIn(records.sizeInBytes());
+                        if (partition.get().log().map(l -> followerThrottled(tp, partition.get(), l)).orElse(false)) {
+                            followerQuota.record(records.sizeInBytes());
+                        }
                         newEnd = partition.get().appendRecordsToFollower(records, state.leaderEpoch(), data.highWatermark(),
                             data.logStartOffset()).map(info -> partition.get().log().orElseThrow().logEndOffset());
                     }
@@ -384,6 +398,12 @@ final class ReplicaFetcherThread extends Thread {
                 config.backoffMs(), e);
             partitionStates.put(tp, state.delayedUntil(time.milliseconds() + config.backoffMs()));
         }
+    }
+
+    /** Whether the topic throttles this broker's replica of {@code tp} ({@code follower.replication.throttled.replicas}). */
+    private boolean followerThrottled(TopicPartition tp, Partition partition, PartitionLog log) {
+        return ThrottledReplicas.throttles(log.config().overrides().get(LogConfig.FOLLOWER_THROTTLED_REPLICAS),
+            tp.partition(), brokerId);
     }
 
     /** Why a fetch session starts over: a partition restarted while a request was out. No stack trace. */

@@ -12,6 +12,7 @@ import io.tributary.broker.metrics.BrokerTopicStats;
 import io.tributary.broker.producer.ActiveProducer;
 import io.tributary.broker.producer.AppendOrigin;
 import io.tributary.broker.producer.VerificationGuard;
+import io.tributary.broker.quota.ReplicationQuotaManager;
 import io.tributary.broker.scheduler.Scheduler;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -69,7 +70,7 @@ public final class ReplicaManager {
     ReplicaManager(HostedPartitions partitions, DelayedRequests delayed, LogManager logManager, MetadataCache metadataCache,
                    Time time, ReplicaFetcherManager fetcherManager, LeadershipListeners leadershipListeners,
                    StorageErrors storageErrors, ReadReplicaSelection readReplicaSelection, long replicaLagTimeMaxMs,
-                   ReplicaStats stats, BrokerTopicStats topicStats) {
+                   ReplicaStats stats, BrokerTopicStats topicStats, ReplicationQuotaManager leaderQuota) {
         this.brokerId = partitions.brokerId();
         this.partitions = partitions;
         this.delayed = delayed;
@@ -82,7 +83,7 @@ public final class ReplicaManager {
         this.replicaLagTimeMaxMs = replicaLagTimeMaxMs;
         this.stats = stats;
         this.topicStats = topicStats;
-        this.logReader = new LocalLogReader(partitions, readReplicaSelection, storageErrors, time);
+        this.logReader = new LocalLogReader(partitions, readReplicaSelection, storageErrors, leaderQuota, time);
     }
 
     /** Partitions whose replica here is offline (their log directory failed). */

@@ -119,7 +119,8 @@ class RestartedLeaderTest {
         replicas = ReplicaComponents.build(new ReplicaComponents.Settings(0, topic -> ReplicaTestLogs.defaultConfig(),
                 new ZkIsrUpdater(zkClient, 0), 30_000, 1,
                 ReplicaFetcherManager.config(500, 1, 1 << 20, 10 << 20, 1000, 30_000, "PLAINTEXT", Map.of()),
-                id -> Optional.empty(), new BrokerTopicStats(new SimpleMeterRegistry()), null),
+                id -> Optional.empty(), new BrokerTopicStats(new SimpleMeterRegistry()), null,
+                io.tributary.broker.quota.ReplicationQuotas.unlimited()),
             logManager, metadataCache, brokerEpoch, time);
         metadataCache.addListener(replicas.stateChanges());
         metadataCache.start(zkClient.getOrCreateClusterId(), 30_000);
