@@ -26,6 +26,7 @@ import org.apache.kafka.common.record.internal.RecordBatch;
 import org.apache.kafka.common.requests.AbstractRequest;
 import org.apache.kafka.common.requests.ProduceRequest;
 import org.apache.kafka.common.requests.ProduceResponse;
+import org.apache.kafka.common.requests.RequestUtils;
 import org.apache.kafka.common.resource.ResourceType;
 
 /**
@@ -112,11 +113,14 @@ public final class ProduceHandler extends VersionedHandler {
     private CompletableFuture<Response> produce(RequestContext context, ProduceRequest request, Appender appender) {
         short acks = request.acks();
         short version = context.apiVersion();
+        Errors refused = refusedWhole(context, request);
+        if (refused != Errors.NONE) {
+            return CompletableFuture.completedFuture(acks == 0 ? Response.close("acks=0 produce refused: " + refused)
+                : Responses.of(context, request.getErrorResponse(0, refused.exception())));
+        }
         List<Entry> entries = new ArrayList<>();
         Map<Entry, ProduceResult> early = new IdentityHashMap<>();
         Map<TopicPartition, MemoryRecords> toAppend = new LinkedHashMap<>();
-        boolean transactionalAllowed = request.transactionalId() != null && (!authorizer.enabled()
-            || authorizer.authorize(context, AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, request.transactionalId()));
         // WRITE on each topic; null (everything allowed) without an authorizer, which costs no lookups.
         java.util.Set<String> writable = !authorizer.enabled() ? null
             : authorizer.filter(context, AclOperation.WRITE, ResourceType.TOPIC,
@@ -134,7 +138,7 @@ public final class ProduceHandler extends VersionedHandler {
                 entries.add(entry);
                 ProduceResult problem = name != null && writable != null && !writable.contains(name)
                     ? ProduceResult.error(Errors.TOPIC_AUTHORIZATION_FAILED, null)
-                    : precheck(entry, acks, version, transactionalAllowed);
+                    : precheck(entry, acks, version);
                 if (problem != null) {
                     early.put(entry, problem);
                 } else if (toAppend.putIfAbsent(tp, entry.records()) != null) {
@@ -191,8 +195,47 @@ public final class ProduceHandler extends VersionedHandler {
         });
     }
 
-    /** @param transactionalAllowed the request names a transactional id the caller may write */
-    private static ProduceResult precheck(Entry entry, short acks, short version, boolean transactionalAllowed) {
+    /**
+     * What refuses the whole request, as Kafka's {@code KafkaApis.handleProduceRequest} and
+     * {@code ReplicaManager.handleProduceAppend} do before any partition is looked at:
+     * transactional records without the request's transactional id or WRITE on it
+     * (TRANSACTIONAL_ID_AUTHORIZATION_FAILED), or transactional records of more than one producer id
+     * and epoch (INVALID_PRODUCER_ID_MAPPING); NONE otherwise.
+     */
+    private Errors refusedWhole(RequestContext context, ProduceRequest request) {
+        if (!RequestUtils.hasTransactionalRecords(request)) {
+            return Errors.NONE;
+        }
+        if (request.transactionalId() == null || (authorizer.enabled()
+                && !authorizer.authorize(context, AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID,
+                    request.transactionalId()))) {
+            return Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED;
+        }
+        long producerId = RecordBatch.NO_PRODUCER_ID;
+        short epoch = RecordBatch.NO_PRODUCER_EPOCH;
+        for (ProduceRequestData.TopicProduceData topic : request.data().topicData()) {
+            for (ProduceRequestData.PartitionProduceData p : topic.partitionData()) {
+                if (p.records() == null) {
+                    continue;
+                }
+                for (RecordBatch batch : ((MemoryRecords) p.records()).batches()) {
+                    if (!batch.hasProducerId() || !batch.isTransactional()) {
+                        continue;
+                    }
+                    if (producerId == RecordBatch.NO_PRODUCER_ID) {
+                        producerId = batch.producerId();
+                        epoch = batch.producerEpoch();
+                    } else if (producerId != batch.producerId() || epoch != batch.producerEpoch()) {
+                        return Errors.INVALID_PRODUCER_ID_MAPPING;
+                    }
+                }
+            }
+        }
+        return Errors.NONE;
+    }
+
+    /** A partition's refusal before its append: unknown topic id, acks, records the codec refuses; null when none. */
+    private static ProduceResult precheck(Entry entry, short acks, short version) {
         if (entry.tp() == null) {
             return ProduceResult.error(Errors.UNKNOWN_TOPIC_ID, "Unknown topic id " + entry.topicId());
         }
@@ -206,14 +249,6 @@ public final class ProduceHandler extends VersionedHandler {
             ProduceRequest.validateRecords(version, entry.records());
         } catch (org.apache.kafka.common.errors.ApiException e) {
             return ProduceResult.error(Errors.forException(e), e.getMessage());
-        }
-        if (!transactionalAllowed) {
-            for (RecordBatch batch : entry.records().batches()) {
-                if (batch.isTransactional()) {
-                    return ProduceResult.error(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED,
-                        "Transactional records need the request's transactional id and WRITE on it");
-                }
-            }
         }
         return null;
     }

@@ -86,6 +86,12 @@ final class LogAppender {
         if (summary.batchCount() == 0) {
             return LogAppendInfo.empty(localLog.logEndOffset(), logStartOffset);
         }
+        long now = time.milliseconds();
+        long firstOffset = localLog.logEndOffset();
+        // Records are checked before a retry is recognised, as Kafka does: a "retry" whose records
+        // the topic refuses (a keyless record on a compacted topic) is refused, not answered as written.
+        LogValidator.AssignedOffsets assigned = LogValidator.validateAndAssignOffsets(topicPartition, valid,
+            firstOffset, leaderEpoch, localLog.config(), now);
         // Only a client retries (Kafka's rule): a coordinator's batches reuse sequence 0 on purpose.
         Optional<BatchMetadata> duplicate = summary.hasProducerId() && origin == AppendOrigin.CLIENT
             ? producerStateManager.findDuplicate(valid.batches()) : Optional.empty();
@@ -94,10 +100,6 @@ final class LogAppender {
             return new LogAppendInfo(d.firstOffset(), d.lastOffset(), d.timestamp(),
                 RecordBatch.NO_TIMESTAMP, logStartOffset, 0, 0, true);
         }
-        long now = time.milliseconds();
-        long firstOffset = localLog.logEndOffset();
-        LogValidator.AssignedOffsets assigned = LogValidator.validateAndAssignOffsets(topicPartition, valid,
-            firstOffset, leaderEpoch, localLog.config(), now);
         Map<Long, ProducerAppendInfo> producers = summary.hasProducerId()
             ? producerStateManager.prepareAppend(valid.batches(), origin, requestGuard, now) : Map.of();
         leaderEpochCache.assign(leaderEpoch, firstOffset);

@@ -140,6 +140,12 @@ public final class LogValidator {
                 throw new RecordValidationException(Errors.INVALID_RECORD, "The baseOffset of the record batch in the append to "
                     + tp + " should be 0, but it is " + batch.baseOffset());
             }
+            if (fromClient && records.sizeInBytes() > config.segmentBytes()) {
+                // As Kafka's UnifiedLog.append: an append must fit in one segment.
+                throw new RecordValidationException(Errors.RECORD_LIST_TOO_LARGE, "Message batch size is "
+                    + records.sizeInBytes() + " bytes in append to partition " + tp
+                    + " which exceeds the maximum configured segment size of " + config.segmentBytes() + ".");
+            }
             if (batchSize > config.maxMessageBytes()) {
                 throw new RecordValidationException(Errors.MESSAGE_TOO_LARGE, "The record batch size in the append to " + tp
                     + " is " + batchSize + " bytes which exceeds the maximum configured value of " + config.maxMessageBytes());
@@ -230,6 +236,8 @@ public final class LogValidator {
         view.position(batchStart + DefaultRecordBatch.RECORD_BATCH_OVERHEAD);
         view.limit(end);
         long baseTimestamp = ((DefaultRecordBatch) batch).baseTimestamp();
+        // A batch flagged LogAppendTime gives every record the batch's max timestamp, as kafka-clients reads it.
+        boolean flaggedLogAppendTime = batch.timestampType() == TimestampType.LOG_APPEND_TIME;
         long maxTimestamp = RecordBatch.NO_TIMESTAMP;
         List<RecordError> errors = null;
         Errors errorCode = Errors.INVALID_RECORD;
@@ -241,8 +249,9 @@ public final class LogValidator {
                     throw invalid(tp, "Record " + i + " has invalid size " + length);
                 }
                 view.get(); // attributes
-                long timestamp = baseTimestamp + ByteUtils.readVarlong(view);
-                int offsetDelta = ByteUtils.readVarint(view);
+                long timestampDelta = ByteUtils.readVarlong(view);
+                long timestamp = flaggedLogAppendTime ? batch.maxTimestamp() : baseTimestamp + timestampDelta;
+                ByteUtils.readVarint(view); // offset delta: kept as sent, as Kafka keeps it in an uncompressed batch
                 int keyLength = ByteUtils.readVarint(view);
                 skip(view, keyLength);
                 skip(view, ByteUtils.readVarint(view));
@@ -262,10 +271,10 @@ public final class LogValidator {
                     throw invalid(tp, "Record " + i + " declares " + length + " bytes but holds "
                         + (view.position() - recordStart));
                 }
-                Problem problem = recordProblem(i, offsetDelta, keyLength >= 0, timestamp, config, now);
+                Problem problem = recordProblem(i, i, keyLength >= 0, timestamp, flaggedLogAppendTime, config, now);
                 if (problem != null) {
                     errors = addError(errors, i, problem.message());
-                    errorCode = problem.error();
+                    errorCode = worse(errorCode, problem.error());
                 }
                 if (timestamp > maxTimestamp) {
                     maxTimestamp = timestamp;
@@ -293,10 +302,11 @@ public final class LogValidator {
             while (records.hasNext()) {
                 Record record = records.next();
                 int offsetDelta = (int) (record.offset() - batch.baseOffset());
-                Problem problem = recordProblem(i, offsetDelta, record.hasKey(), record.timestamp(), config, now);
+                Problem problem = recordProblem(i, offsetDelta, record.hasKey(), record.timestamp(),
+                    batch.timestampType() == TimestampType.LOG_APPEND_TIME, config, now);
                 if (problem != null) {
                     errors = addError(errors, i, problem.message());
-                    errorCode = problem.error();
+                    errorCode = worse(errorCode, problem.error());
                 }
                 maxTimestamp = Math.max(maxTimestamp, record.timestamp());
                 i++;
@@ -317,8 +327,20 @@ public final class LogValidator {
     private record Problem(Errors error, String message) {
     }
 
-    private static Problem recordProblem(int index, int offsetDelta, boolean hasKey, long timestamp, LogConfig config, long now) {
+    /** The code of a partition's refusal: INVALID_TIMESTAMP once any record has a timestamp error, as Kafka's processRecordErrors. */
+    private static Errors worse(Errors current, Errors next) {
+        return current == Errors.INVALID_TIMESTAMP ? current : next;
+    }
+
+    /**
+     * @param flaggedLogAppendTime the client set the batch's timestamp type to LogAppendTime, which
+     *                             only a broker may (refused on a LogAppendTime topic, as Kafka's
+     *                             {@code LogValidator.validateTimestamp})
+     */
+    private static Problem recordProblem(int index, int offsetDelta, boolean hasKey, long timestamp,
+                                         boolean flaggedLogAppendTime, LogConfig config, long now) {
         if (offsetDelta != index) {
+            // Only for compressed batches: Kafka rebuilds those with new offsets, which Tributary does not.
             return new Problem(Errors.INVALID_RECORD, "Inner record " + index + " has offset delta " + offsetDelta);
         }
         if (config.compact() && !hasKey) {
@@ -333,6 +355,9 @@ public final class LogValidator {
                 return new Problem(Errors.INVALID_TIMESTAMP, "Timestamp " + timestamp + " of message with offset delta " + index + " is after the broker's time "
                     + now + " by more than message.timestamp.after.max.ms=" + config.messageTimestampAfterMaxMs());
             }
+        } else if (flaggedLogAppendTime) {
+            return new Problem(Errors.INVALID_TIMESTAMP, "Invalid timestamp type in message with offset delta " + index
+                + ". Producer should not set timestamp type to LogAppendTime.");
         }
         return null;
     }

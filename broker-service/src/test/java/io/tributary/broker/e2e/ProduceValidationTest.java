@@ -1,0 +1,187 @@
+package io.tributary.broker.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.broker.testing.TestBroker;
+import io.tributary.broker.testing.WireClient;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.message.ProduceRequestData;
+import org.apache.kafka.common.message.ProduceResponseData;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.TimestampType;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.MutableRecordBatch;
+import org.apache.kafka.common.record.internal.SimpleRecord;
+import org.apache.kafka.common.requests.ProduceRequest;
+import org.apache.kafka.common.requests.ProduceResponse;
+import org.apache.kafka.common.utils.internals.Crc32C;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Produce refuses what Apache Kafka 4.4 refuses, with its error codes, on the wire (checks of
+ * Kafka's {@code LogValidator}, {@code UnifiedLog.append}, {@code KafkaApis.handleProduceRequest} and
+ * {@code ReplicaManager.handleProduceAppend} that Tributary lacked), and accepts what it accepts.
+ * Transaction verification is off, as a broker that does not check with coordinators.
+ */
+class ProduceValidationTest {
+
+    @TempDir
+    static Path dir;
+    static TestBroker broker;
+
+    @BeforeAll
+    static void start() throws Exception {
+        broker = TestBroker.start(dir, Map.of("broker.transaction-partition-verification-enable", "false"));
+        try (Admin admin = broker.admin()) {
+            admin.createTopics(List.of(
+                new NewTopic("appendtime", 1, (short) 1).configs(Map.of("message.timestamp.type", "LogAppendTime")),
+                new NewTopic("createtime", 2, (short) 1),
+                new NewTopic("keyed", 1, (short) 1).configs(Map.of("cleanup.policy", "compact")),
+                new NewTopic("small", 1, (short) 1).configs(Map.of("segment.bytes", "1048576",
+                    "max.message.bytes", "2097152")))).all().get();
+        }
+    }
+
+    @AfterAll
+    static void stop() {
+        broker.close();
+    }
+
+    private static SimpleRecord record(long timestamp, String key) {
+        return new SimpleRecord(timestamp, key == null ? null : key.getBytes(StandardCharsets.UTF_8),
+            "v".getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Produce v12 (topic names), acks=1, of each partition's records; the answers by partition. */
+    private static Map<TopicPartition, ProduceResponseData.PartitionProduceResponse> produce(
+            String transactionalId, Map<TopicPartition, MemoryRecords> records) throws Exception {
+        ProduceRequestData data = new ProduceRequestData().setAcks((short) 1).setTimeoutMs(10_000)
+            .setTransactionalId(transactionalId);
+        records.forEach((tp, r) -> {
+            ProduceRequestData.TopicProduceData topic = data.topicData().find(tp.topic(), org.apache.kafka.common.Uuid.ZERO_UUID);
+            if (topic == null) {
+                topic = new ProduceRequestData.TopicProduceData().setName(tp.topic());
+                data.topicData().add(topic);
+            }
+            topic.partitionData().add(new ProduceRequestData.PartitionProduceData().setIndex(tp.partition()).setRecords(r));
+        });
+        Map<TopicPartition, ProduceResponseData.PartitionProduceResponse> answers = new LinkedHashMap<>();
+        try (WireClient client = WireClient.connect(broker.bootstrapServers())) {
+            ProduceResponse response = client.send(new ProduceRequest(data, (short) 12));
+            response.data().responses().forEach(t -> t.partitionResponses().forEach(p ->
+                answers.put(new TopicPartition(t.name(), p.index()), p)));
+        }
+        return answers;
+    }
+
+    private static ProduceResponseData.PartitionProduceResponse produceOne(TopicPartition tp, MemoryRecords records)
+            throws Exception {
+        return produce(null, Map.of(tp, records)).get(tp);
+    }
+
+    private static long logEnd(TopicPartition tp) {
+        return broker.server().replicaManager().getPartition(tp).orElseThrow().log().orElseThrow().logEndOffset();
+    }
+
+    @Test
+    void aClientBatchFlaggedLogAppendTimeIsRefused() throws Exception {
+        long now = System.currentTimeMillis();
+        MemoryRecords flagged = MemoryRecords.withRecords(Compression.NONE, record(now, "k"));
+        flagged.batches().iterator().next().setMaxTimestamp(TimestampType.LOG_APPEND_TIME, now);
+        ProduceResponseData.PartitionProduceResponse refused = produceOne(new TopicPartition("appendtime", 0), flagged);
+        assertThat(Errors.forCode(refused.errorCode())).isEqualTo(Errors.INVALID_TIMESTAMP);
+        assertThat(refused.recordErrors()).singleElement().satisfies(e -> assertThat(e.batchIndexErrorMessage())
+            .contains("Producer should not set timestamp type to LogAppendTime"));
+
+        // On a CreateTime topic the records take the batch's time, here two hours ahead: out of range.
+        MemoryRecords ahead = MemoryRecords.withRecords(Compression.NONE, record(now, "k"));
+        ahead.batches().iterator().next().setMaxTimestamp(TimestampType.LOG_APPEND_TIME, now + 7_200_000);
+        assertThat(Errors.forCode(produceOne(new TopicPartition("createtime", 0), ahead).errorCode()))
+            .isEqualTo(Errors.INVALID_TIMESTAMP);
+    }
+
+    @Test
+    void aRetriedBatchIsCheckedBeforeItIsRecognisedAsARetry() throws Exception {
+        TopicPartition keyed = new TopicPartition("keyed", 0);
+        long now = System.currentTimeMillis();
+        assertThat(produceOne(keyed, MemoryRecords.withIdempotentRecords(Compression.NONE, 4242L, (short) 0, 0,
+            record(now, "k"))).errorCode()).isZero();
+        ProduceResponseData.PartitionProduceResponse keyless = produceOne(keyed, MemoryRecords.withIdempotentRecords(
+            Compression.NONE, 4242L, (short) 0, 0, record(now, null)));
+        assertThat(Errors.forCode(keyless.errorCode())).isEqualTo(Errors.INVALID_RECORD);
+        assertThat(logEnd(keyed)).isEqualTo(1);
+    }
+
+    @Test
+    void anAppendLargerThanASegmentIsRefused() throws Exception {
+        byte[] big = new byte[750_000];
+        MemoryRecords records = MemoryRecords.withRecords(Compression.NONE,
+            new SimpleRecord(System.currentTimeMillis(), null, big), new SimpleRecord(System.currentTimeMillis(), null, big));
+        ProduceResponseData.PartitionProduceResponse refused = produceOne(new TopicPartition("small", 0), records);
+        assertThat(Errors.forCode(refused.errorCode())).isEqualTo(Errors.RECORD_LIST_TOO_LARGE);
+        assertThat(refused.errorMessage()).contains("exceeds the maximum configured segment size of 1048576");
+    }
+
+    @Test
+    void transactionalRecordsWithoutATransactionalIdRefuseTheWholeRequest() throws Exception {
+        TopicPartition transactional = new TopicPartition("createtime", 0);
+        TopicPartition plain = new TopicPartition("createtime", 1);
+        long before = logEnd(plain);
+        Map<TopicPartition, MemoryRecords> records = new LinkedHashMap<>();
+        records.put(transactional, MemoryRecords.withTransactionalRecords(Compression.NONE, 777L, (short) 0, 0,
+            record(System.currentTimeMillis(), "k")));
+        records.put(plain, MemoryRecords.withRecords(Compression.NONE, record(System.currentTimeMillis(), "k")));
+        Map<TopicPartition, ProduceResponseData.PartitionProduceResponse> answers = produce(null, records);
+        assertThat(answers.values()).extracting(a -> Errors.forCode(a.errorCode()))
+            .containsOnly(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
+        assertThat(logEnd(plain)).isEqualTo(before);
+    }
+
+    @Test
+    void transactionalRecordsOfTwoProducerIdsRefuseTheWholeRequest() throws Exception {
+        Map<TopicPartition, MemoryRecords> records = new LinkedHashMap<>();
+        records.put(new TopicPartition("createtime", 0), MemoryRecords.withTransactionalRecords(Compression.NONE, 801L,
+            (short) 0, 0, record(System.currentTimeMillis(), "k")));
+        records.put(new TopicPartition("createtime", 1), MemoryRecords.withTransactionalRecords(Compression.NONE, 802L,
+            (short) 0, 0, record(System.currentTimeMillis(), "k")));
+        Map<TopicPartition, ProduceResponseData.PartitionProduceResponse> answers = produce("two-pids", records);
+        assertThat(answers.values()).extracting(a -> Errors.forCode(a.errorCode()))
+            .containsOnly(Errors.INVALID_PRODUCER_ID_MAPPING);
+    }
+
+    @Test
+    void anyTimestampErrorMakesThePartitionsErrorInvalidTimestamp() throws Exception {
+        long now = System.currentTimeMillis();
+        ProduceResponseData.PartitionProduceResponse refused = produceOne(new TopicPartition("keyed", 0),
+            MemoryRecords.withRecords(Compression.NONE, record(now + 7_200_000, "k"), record(now, null)));
+        assertThat(Errors.forCode(refused.errorCode())).isEqualTo(Errors.INVALID_TIMESTAMP);
+        assertThat(refused.recordErrors()).extracting(ProduceResponseData.BatchIndexAndErrorMessage::batchIndex)
+            .containsExactly(0, 1);
+    }
+
+    @Test
+    void offsetDeltasOfAnUncompressedBatchAreTakenAsSentAsKafkaTakesThem() throws Exception {
+        long now = System.currentTimeMillis();
+        MemoryRecords records = MemoryRecords.withRecords(Compression.NONE, record(now, "a"), record(now, "b"));
+        ByteBuffer buffer = records.buffer();
+        MutableRecordBatch batch = records.batches().iterator().next();
+        // Record 0's offset delta (zigzag varint 0 at byte 64: length, attributes, timestamp delta before it) becomes 1.
+        assertThat(buffer.get(64)).isZero();
+        buffer.put(64, (byte) 2);
+        buffer.putInt(17, (int) Crc32C.compute(buffer, 21, buffer.limit() - 21));
+        assertThat(batch.isValid()).isTrue();
+        assertThat(produceOne(new TopicPartition("createtime", 0), records).errorCode()).isZero();
+    }
+}
