@@ -36,6 +36,8 @@ import io.tributary.broker.metrics.RequestMetrics;
 import io.tributary.broker.network.RequestChannel;
 import io.tributary.broker.network.RequestHandlerPool;
 import io.tributary.broker.network.SocketServer;
+import io.tributary.broker.quota.ClientQuotaStore;
+import io.tributary.broker.quota.ClientQuotas;
 import io.tributary.broker.quota.ReplicationQuotas;
 import io.tributary.broker.replica.LastStableOffsetLagGauges;
 import io.tributary.broker.replica.LogDirFailureHandler;
@@ -278,8 +280,12 @@ final class BrokerComponentsBuilder {
         features.ensureCreated();
         FetchManager fetchManager = new FetchManager(time, new FetchSessionCache(
             properties.maxIncrementalFetchSessionCacheSlots(), FetchManager.MIN_INCREMENTAL_FETCH_SESSION_EVICTION_MS));
+        ClientQuotaStore clientQuotaStore = new ClientQuotaStore(zkClient);
+        stops.add(Step.ACL_STORE, clientQuotaStore::close);
+        ClientQuotas clientQuotas = ClientQuotas.create(clientQuotaStore, properties.quotaWindowNum(),
+            properties.quotaWindowSizeSeconds(), time, registry);
         KafkaApis apis = new KafkaApis(ApiHandlers.create(properties, security, metadataCache, replicaManager, fetchManager,
-            adminManager, producerIds, groupCoordinator, transactions, controller, features, scramCredentialStore, aclStore, authorizer,
+            clientQuotas, adminManager, producerIds, groupCoordinator, transactions, controller, features, scramCredentialStore, aclStore, authorizer,
             // Resumed work queues like a request; when the queue is full it runs where it resumed.
             task -> {
                 if (!requestChannel.offer(task)) {
@@ -291,6 +297,7 @@ final class BrokerComponentsBuilder {
         metadataCache.start(zooKeeper.clusterId(), properties.zookeeperConnectionTimeoutMs());
         scramCredentialStore.start(properties.zookeeperConnectionTimeoutMs());
         aclStore.start(properties.zookeeperConnectionTimeoutMs());
+        clientQuotaStore.start(properties.zookeeperConnectionTimeoutMs());
         // The authorizer holds every ACL before the listeners bind, and follows changes from here on.
         aclStore.addListener(authorizer::aclsChanged);
         replicas.stateChanges().removeStrayLogs();

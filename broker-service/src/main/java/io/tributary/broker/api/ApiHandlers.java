@@ -10,6 +10,7 @@ import io.tributary.broker.config.BrokerProperties;
 import io.tributary.broker.config.BrokerSecurityProperties;
 import io.tributary.broker.fetchsession.FetchManager;
 import io.tributary.broker.group.GroupCoordinator;
+import io.tributary.broker.quota.ClientQuotas;
 import io.tributary.broker.group.TransactionVerifier;
 import io.tributary.broker.producer.ProducerIdManager;
 import io.tributary.broker.replica.ReplicaManager;
@@ -35,6 +36,7 @@ public final class ApiHandlers {
     public static List<ApiHandler> create(BrokerProperties properties, BrokerSecurityProperties securityProperties,
                                           MetadataCache metadataCache,
                                           ReplicaManager replicaManager, FetchManager fetchManager,
+                                          ClientQuotas clientQuotas,
                                           AdminManager adminManager,
                                           ProducerIdManager producerIdManager, GroupCoordinator groupCoordinator,
                                           TransactionComponents transactions,
@@ -45,9 +47,10 @@ public final class ApiHandlers {
                                           Time time) {
         ConfigDescriber configDescriber = new ConfigDescriber(properties, securityProperties, adminManager.dynamicConfig());
         List<ApiHandler> handlers = List.of(
-            new ProduceHandler(replicaManager, metadataCache, authorizer,
+            new ProduceHandler(replicaManager, metadataCache, authorizer, clientQuotas.produce(),
                 properties.transactionPartitionVerificationEnable() ? transactions.verifier() : null, handlerExecutor),
             new FetchHandler(replicaManager, metadataCache, replicaManager.topicStats(), authorizer, fetchManager,
+                clientQuotas.fetch(),
                 properties.fetchMaxBytes()),
             new ListOffsetsHandler(replicaManager, authorizer),
             new MetadataHandler(metadataCache, adminManager, properties.autoCreateTopicsEnable(), authorizer),
@@ -88,7 +91,8 @@ public final class ApiHandlers {
             new ListPartitionReassignmentsHandler(metadataCache, authorizer),
             new SaslHandshakeHandler(),
             new SaslAuthenticateHandler(),
-            new DescribeClientQuotasHandler(authorizer),
+            new DescribeClientQuotasHandler(clientQuotas.store()::readAll, authorizer),
+            new AlterClientQuotasHandler(clientQuotas.store(), authorizer, refusals),
             new UpdateFeaturesHandler(features, authorizer),
             new DescribeUserScramCredentialsHandler(scramCredentialStore, authorizer),
             new AlterUserScramCredentialsHandler(scramCredentialStore, authorizer),

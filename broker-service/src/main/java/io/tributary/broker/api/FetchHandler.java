@@ -6,6 +6,7 @@ import io.tributary.broker.fetchsession.FetchManager;
 import io.tributary.broker.metrics.BrokerTopicStats;
 import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.Response;
+import io.tributary.broker.quota.ClientQuotaManager;
 import io.tributary.broker.replica.FetchParams;
 import io.tributary.broker.replica.FetchPartition;
 import io.tributary.broker.replica.FetchPartitionResult;
@@ -70,6 +71,8 @@ public final class FetchHandler extends VersionedHandler {
     private final BrokerTopicStats topicStats;
     private final BrokerAuthorizer authorizer;
     private final FetchManager fetchManager;
+    /** {@code consumer_byte_rate} (KIP-13): consumers' fetched bytes; followers are not counted. */
+    private final ClientQuotaManager fetchQuota;
     private final int fetchMaxBytes;
 
     /**
@@ -77,8 +80,10 @@ public final class FetchHandler extends VersionedHandler {
      * @param fetchMaxBytes most bytes a consumer's fetch gets ({@code fetch.max.bytes})
      */
     public FetchHandler(ReplicaManager replicaManager, MetadataCache metadataCache, BrokerTopicStats topicStats,
-                        BrokerAuthorizer authorizer, FetchManager fetchManager, int fetchMaxBytes) {
+                        BrokerAuthorizer authorizer, FetchManager fetchManager, ClientQuotaManager fetchQuota,
+                        int fetchMaxBytes) {
         super(ApiKeys.FETCH, 4, 18);
+        this.fetchQuota = fetchQuota;
         this.fetchManager = fetchManager;
         this.fetchMaxBytes = fetchMaxBytes;
         this.replicaManager = replicaManager;
@@ -128,13 +133,14 @@ public final class FetchHandler extends VersionedHandler {
                 data.rackId() == null ? "" : data.rackId(), context.clientId(), context.clientAddress(),
                 context.principal(), context.listenerName())
             : null;
-        // A consumer gets at most fetch.max.bytes, whatever it asks for (followers size their own fetches).
-        int maxBytes = fromFollower ? request.maxBytes() : Math.min(request.maxBytes(), fetchMaxBytes);
+        // A consumer gets at most fetch.max.bytes, whatever it asks for, and at most what its quota
+        // allows in one quota window (followers size their own fetches).
+        int maxBytes = fromFollower ? request.maxBytes() : Math.min(Math.min(request.maxBytes(), fetchMaxBytes),
+            fetchQuota.maxValueInQuotaWindow(context.principal().getName(), context.clientId()));
         FetchParams params = new FetchParams(request.replicaId(), request.maxWait(), request.minBytes(),
             maxBytes, isolation, clientMetadata);
         return replicaManager.fetchMessages(params, fetchInfos)
-            .thenApply(results -> Responses.of(context, response(fetchContext, results, denied, isolation,
-                fromFollower, version, context.listenerName())));
+            .thenApply(results -> response(context, fetchContext, results, denied, isolation, fromFollower, version));
     }
 
     /** The names of the topic ids a v13+ request names, in its partitions and its forgotten ones (unknown ids left out). */
@@ -149,10 +155,15 @@ public final class FetchHandler extends VersionedHandler {
         return names;
     }
 
-    private FetchResponse response(FetchContext fetchContext, Map<TopicPartition, FetchPartitionResult> results,
-                                   Set<TopicPartition> denied, IsolationLevel isolation, boolean fromFollower,
-                                   short version, String listenerName) {
-        LeaderHints hints = new LeaderHints(metadataCache, listenerName);
+    /**
+     * The answer from what was read; a consumer over its {@code consumer_byte_rate} gets an empty
+     * answer with the throttle time instead (what was read is not counted), as Kafka answers it.
+     */
+    private Response response(RequestContext context, FetchContext fetchContext,
+                              Map<TopicPartition, FetchPartitionResult> results, Set<TopicPartition> denied,
+                              IsolationLevel isolation, boolean fromFollower, short version) {
+        LeaderHints hints = new LeaderHints(metadataCache, context.listenerName());
+        long recordBytes = 0;
         LinkedHashMap<TopicIdPartition, FetchResponseData.PartitionData> read = new LinkedHashMap<>();
         for (TopicIdPartition tip : fetchContext.partitions().keySet()) {
             TopicPartition tp = tip.topic() == null ? null : tip.topicPartition();
@@ -179,6 +190,7 @@ public final class FetchHandler extends VersionedHandler {
                         .setLeaderEpoch(leader.leaderEpoch())));
             }
             read.put(tip, partitionData);
+            recordBytes += result.records() == null ? 0 : result.records().sizeInBytes();
             if (tp != null && !denied.contains(tp)) {
                 topicStats.recordFetched(tp.topic(), fromFollower,
                     result.records() == null ? 0 : result.records().sizeInBytes(), result.error() != Errors.NONE);
@@ -188,6 +200,14 @@ public final class FetchHandler extends VersionedHandler {
         if (version >= 16) {
             hints.nodes().forEach(n -> nodeEndpoints.add(new Node(n.id(), n.host(), n.port(), n.rack())));
         }
-        return fetchContext.response(read, nodeEndpoints);
+        if (!fromFollower && recordBytes > 0) {
+            String user = context.principal().getName();
+            int throttleMs = fetchQuota.recordAndGetThrottleTimeMs(user, context.clientId(), recordBytes);
+            if (throttleMs > 0) {
+                fetchQuota.unrecord(user, context.clientId(), recordBytes);
+                return new Response.Throttled(Responses.of(context, fetchContext.throttledResponse(throttleMs)), throttleMs);
+            }
+        }
+        return Responses.of(context, fetchContext.response(read, nodeEndpoints));
     }
 }

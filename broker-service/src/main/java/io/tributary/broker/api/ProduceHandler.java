@@ -3,6 +3,7 @@ package io.tributary.broker.api;
 import io.tributary.broker.cluster.MetadataCache;
 import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.Response;
+import io.tributary.broker.quota.ClientQuotaManager;
 import io.tributary.broker.replica.ProduceResult;
 import io.tributary.broker.replica.ReplicaManager;
 import io.tributary.broker.security.BrokerAuthorizer;
@@ -47,6 +48,8 @@ public final class ProduceHandler extends VersionedHandler {
     private final ReplicaManager replicaManager;
     private final MetadataCache metadataCache;
     private final BrokerAuthorizer authorizer;
+    /** {@code producer_byte_rate} (KIP-13): the produced bytes count after the append, as in Kafka. */
+    private final ClientQuotaManager produceQuota;
     /** Null when {@code transaction.partition.verification.enable} is off. */
     private final ProduceVerification verification;
 
@@ -56,8 +59,9 @@ public final class ProduceHandler extends VersionedHandler {
      *                        request handler thread
      */
     public ProduceHandler(ReplicaManager replicaManager, MetadataCache metadataCache, BrokerAuthorizer authorizer,
-                          AddPartitionsToTxnManager verifier, Executor handlerExecutor) {
+                          ClientQuotaManager produceQuota, AddPartitionsToTxnManager verifier, Executor handlerExecutor) {
         super(ApiKeys.PRODUCE, 3, 13);
+        this.produceQuota = produceQuota;
         this.replicaManager = replicaManager;
         this.metadataCache = metadataCache;
         this.authorizer = authorizer;
@@ -150,8 +154,15 @@ public final class ProduceHandler extends VersionedHandler {
         if (appended == null) {
             return null;
         }
+        long produced = 0;
+        for (MemoryRecords records : toAppend.values()) {
+            produced += records.sizeInBytes();
+        }
+        long producedBytes = produced;
         return appended.thenApply(results -> {
-            ProduceResponseData data = new ProduceResponseData().setThrottleTimeMs(0);
+            int throttleMs = produceQuota.recordAndGetThrottleTimeMs(context.principal().getName(), context.clientId(),
+                producedBytes);
+            ProduceResponseData data = new ProduceResponseData().setThrottleTimeMs(throttleMs);
             LeaderHints hints = new LeaderHints(metadataCache, context.listenerName());
             Map<String, ProduceResponseData.TopicProduceResponse> byTopic = new LinkedHashMap<>();
             boolean anyError = false;
@@ -189,10 +200,14 @@ public final class ProduceHandler extends VersionedHandler {
                     .setNodeId(node.id()).setHost(node.host()).setPort(node.port()).setRack(node.rack())));
             }
             if (acks == 0) {
-                return anyError ? Response.close("acks=0 produce failed") : Response.none();
+                return anyError ? Response.close("acks=0 produce failed") : throttled(Response.none(), throttleMs);
             }
-            return Responses.of(context, new ProduceResponse(data));
+            return throttled(Responses.of(context, new ProduceResponse(data)), throttleMs);
         });
+    }
+
+    private static Response throttled(Response response, int throttleMs) {
+        return throttleMs > 0 ? new Response.Throttled(response, throttleMs) : response;
     }
 
     /**

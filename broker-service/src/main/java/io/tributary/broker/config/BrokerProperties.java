@@ -119,6 +119,8 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
  *                                           coordinated here are refreshed, ms; 0 turns them off (Tributary's own)
  * @param fetchMaxBytes                      most bytes a consumer's fetch gets, whatever it asks for ({@code fetch.max.bytes},
  *                                           55 MiB); at least one batch still comes back (KIP-74)
+ * @param quotaWindowNum                     windows a client quota's rate is measured over ({@code quota.window.num}, 11)
+ * @param quotaWindowSizeSeconds             length of one such window, s ({@code quota.window.size.seconds}, 1)
  * @param maxIncrementalFetchSessionCacheSlots most incremental fetch sessions kept (KIP-227,
  *                                           {@code max.incremental.fetch.session.cache.slots}, 1000); 0 keeps none,
  *                                           so every fetch is full
@@ -232,6 +234,8 @@ public record BrokerProperties(
         @DefaultValue("30000") long consumerLagMetricsIntervalMs,
         @DefaultValue("57671680") int fetchMaxBytes,
         @DefaultValue("1000") int maxIncrementalFetchSessionCacheSlots,
+        @DefaultValue("11") int quotaWindowNum,
+        @DefaultValue("1") int quotaWindowSizeSeconds,
         @DefaultValue("2000") int maxRequestPartitionSizeLimit,
         @DefaultValue("30000") int requestTimeoutMs,
         @DefaultValue("50") int transactionStateLogNumPartitions,
@@ -264,6 +268,10 @@ public record BrokerProperties(
         }
         if (numNetworkThreads <= 0 || numIoThreads <= 0 || numRecoveryThreadsPerDataDir <= 0 || logCleanerThreads <= 0) {
             throw new IllegalArgumentException("broker thread counts must be positive");
+        }
+        if (quotaWindowNum < 1 || quotaWindowSizeSeconds < 1) {
+            throw new IllegalArgumentException("broker.quota-window-num and broker.quota-window-size-seconds must be "
+                + "positive");
         }
         if (maxIncrementalFetchSessionCacheSlots < 0) {
             throw new IllegalArgumentException("broker.max-incremental-fetch-session-cache-slots must not be negative, was "

@@ -51,6 +51,12 @@ public sealed interface FetchContext {
      */
     FetchResponse response(LinkedHashMap<TopicIdPartition, FetchResponseData.PartitionData> read, List<Node> nodeEndpoints);
 
+    /**
+     * The response to a fetch whose client is over its quota: no partitions, and the throttle time;
+     * the session, if any, stays as it was (what was read is not counted as sent).
+     */
+    FetchResponse throttledResponse(int throttleMs);
+
     /** The request's session could not be used: {@code FETCH_SESSION_ID_NOT_FOUND}, {@code INVALID_FETCH_SESSION_EPOCH} or {@code FETCH_SESSION_TOPIC_ID_ERROR}. */
     record SessionError(Errors error) implements FetchContext {
         @Override
@@ -68,6 +74,11 @@ public sealed interface FetchContext {
                                       List<Node> nodeEndpoints) {
             return FetchResponse.of(error, 0, FetchMetadata.INVALID_SESSION_ID, new LinkedHashMap<>(), List.of());
         }
+
+        @Override
+        public FetchResponse throttledResponse(int throttleMs) {
+            return FetchResponse.of(error, throttleMs, FetchMetadata.INVALID_SESSION_ID, new LinkedHashMap<>(), List.of());
+        }
     }
 
     /** A full fetch that keeps no session. */
@@ -81,6 +92,12 @@ public sealed interface FetchContext {
         public FetchResponse response(LinkedHashMap<TopicIdPartition, FetchResponseData.PartitionData> read,
                                       List<Node> nodeEndpoints) {
             return FetchResponse.of(Errors.NONE, 0, FetchMetadata.INVALID_SESSION_ID, read, nodeEndpoints);
+        }
+
+        @Override
+        public FetchResponse throttledResponse(int throttleMs) {
+            return FetchResponse.of(Errors.NONE, throttleMs, FetchMetadata.INVALID_SESSION_ID, new LinkedHashMap<>(),
+                List.of());
         }
     }
 
@@ -122,6 +139,13 @@ public sealed interface FetchContext {
                     session.add(tp, cached);
                 }));
             return FetchResponse.of(Errors.NONE, 0, sessionId, read, nodeEndpoints);
+        }
+
+        /** No session is created for a throttled full fetch (the client sends a full one again). */
+        @Override
+        public FetchResponse throttledResponse(int throttleMs) {
+            return FetchResponse.of(Errors.NONE, throttleMs, FetchMetadata.INVALID_SESSION_ID, new LinkedHashMap<>(),
+                List.of());
         }
     }
 
@@ -185,6 +209,15 @@ public sealed interface FetchContext {
                 withRecords.forEach(session::moveToEnd);
             }
             return FetchResponse.of(Errors.NONE, 0, session.id(), read, nodeEndpoints);
+        }
+
+        @Override
+        public FetchResponse throttledResponse(int throttleMs) {
+            synchronized (session) {
+                Errors error = session.epoch() == FetchMetadata.nextEpoch(requestMetadata.epoch()) ? Errors.NONE
+                    : Errors.INVALID_FETCH_SESSION_EPOCH;
+                return FetchResponse.of(error, throttleMs, session.id(), new LinkedHashMap<>(), List.of());
+            }
         }
     }
 }

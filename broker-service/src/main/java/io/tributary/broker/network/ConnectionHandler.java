@@ -243,6 +243,11 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         if (closed) {
             return;
         }
+        int throttleMs = 0;
+        if (response instanceof Response.Throttled t) {
+            throttleMs = t.throttleMs();
+            response = t.response();
+        }
         if (error != null) {
             log.warn("Closing connection {}: {} failed", connectionId, describe(context), error);
             close(ctx);
@@ -266,6 +271,18 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         } else if (response instanceof Response.CloseConnection c) {
             log.info("Closing connection {} after {}: {}", connectionId, describe(context), c.reason());
             close(ctx);
+            return;
+        }
+        if (throttleMs > 0) {
+            // KIP-219: the client was told to wait; its connection stays muted (nothing more is read
+            // or handled) until then, so one that ignores the throttle time cannot go faster.
+            ctx.channel().config().setAutoRead(false);
+            ctx.executor().schedule(() -> {
+                if (!closed) {
+                    inFlight = false;
+                    processNext(ctx);
+                }
+            }, throttleMs, java.util.concurrent.TimeUnit.MILLISECONDS);
             return;
         }
         inFlight = false;

@@ -24,6 +24,13 @@ public sealed interface Response {
     record SendThenClose(Send send, String reason) implements Response {
     }
 
+    /**
+     * {@code response}, after which the connection is muted for {@code throttleMs}: no further
+     * request of it is read or handled until then (a client over its quota, KIP-219).
+     */
+    record Throttled(Response response, int throttleMs) implements Response {
+    }
+
     static Response send(Send send) {
         return new SendResponse(send);
     }

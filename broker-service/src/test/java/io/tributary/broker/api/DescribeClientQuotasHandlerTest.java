@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.broker.security.BrokerAuthorizer;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.common.acl.AccessControlEntry;
 import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclOperation;
@@ -30,7 +31,8 @@ import org.junit.jupiter.api.Test;
 class DescribeClientQuotasHandlerTest {
 
     private final BrokerAuthorizer authorizer = BrokerAuthorizer.standard("User:admin", false);
-    private final DescribeClientQuotasHandler handler = new DescribeClientQuotasHandler(authorizer);
+    private final Map<io.tributary.broker.quota.ClientQuotaEntity, Map<String, Double>> stored = new java.util.LinkedHashMap<>();
+    private final DescribeClientQuotasHandler handler = new DescribeClientQuotasHandler(() -> stored, authorizer);
 
     @AfterEach
     void closeAuthorizer() throws Exception {
@@ -60,6 +62,39 @@ class DescribeClientQuotasHandlerTest {
         assertThat(response.data().errorCode()).isEqualTo(Errors.NONE.code());
         assertThat(response.data().entries()).isEmpty();
         assertThat(response.throttleTimeMs()).isZero();
+    }
+
+    @Test
+    void filtersMatchExactNamesDefaultsAndAnyNameStrictlyOrNot() {
+        allowAliceToDescribeConfigs();
+        String d = io.tributary.broker.quota.ClientQuotaEntity.DEFAULT;
+        stored.put(new io.tributary.broker.quota.ClientQuotaEntity("alice", null), Map.of("producer_byte_rate", 1000.0));
+        stored.put(new io.tributary.broker.quota.ClientQuotaEntity("alice", "app"), Map.of("consumer_byte_rate", 2000.0));
+        stored.put(new io.tributary.broker.quota.ClientQuotaEntity(d, null), Map.of("request_percentage", 50.0));
+        stored.put(new io.tributary.broker.quota.ClientQuotaEntity(null, "app"), Map.of("producer_byte_rate", 3000.0));
+
+        assertThat(entities(describe(ClientQuotaFilterComponent.ofEntity(ClientQuotaEntity.USER, "alice"))))
+            .containsExactlyInAnyOrder("user=alice", "user=alice,client-id=app");
+        DescribeClientQuotasRequest strict = new DescribeClientQuotasRequest.Builder(ClientQuotaFilter.containsOnly(
+            List.of(ClientQuotaFilterComponent.ofEntity(ClientQuotaEntity.USER, "alice")))).build((short) 1);
+        assertThat(entities(Wire.exchange(handler, strict, Wire.ALICE))).containsExactly("user=alice");
+        assertThat(entities(describe(ClientQuotaFilterComponent.ofDefaultEntity(ClientQuotaEntity.USER))))
+            .containsExactly("user=null");
+        assertThat(entities(describe(ClientQuotaFilterComponent.ofEntityType(ClientQuotaEntity.USER))))
+            .containsExactlyInAnyOrder("user=alice", "user=alice,client-id=app");
+        assertThat(entities(describe(ClientQuotaFilterComponent.ofEntity(ClientQuotaEntity.CLIENT_ID, "app"))))
+            .containsExactlyInAnyOrder("user=alice,client-id=app", "client-id=app");
+        assertThat(entities(describe())).hasSize(4);
+        assertThat(describe(ClientQuotaFilterComponent.ofEntity(ClientQuotaEntity.CLIENT_ID, "app")).data().entries())
+            .anySatisfy(e -> assertThat(e.values()).singleElement().satisfies(v -> {
+                assertThat(v.key()).isEqualTo("producer_byte_rate");
+                assertThat(v.value()).isEqualTo(3000.0);
+            }));
+    }
+
+    private static List<String> entities(DescribeClientQuotasResponse response) {
+        return response.data().entries().stream().map(e -> String.join(",", e.entity().stream()
+            .map(x -> x.entityType() + "=" + x.entityName()).toList())).toList();
     }
 
     @Test

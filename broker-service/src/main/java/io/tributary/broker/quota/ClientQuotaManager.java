@@ -1,0 +1,197 @@
+package io.tributary.broker.quota;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.metrics.KafkaMetric;
+import org.apache.kafka.common.metrics.MetricConfig;
+import org.apache.kafka.common.metrics.Metrics;
+import org.apache.kafka.common.metrics.Quota;
+import org.apache.kafka.common.metrics.QuotaViolationException;
+import org.apache.kafka.common.metrics.Sensor;
+import org.apache.kafka.common.metrics.stats.Avg;
+import org.apache.kafka.common.metrics.stats.Rate;
+import org.apache.kafka.common.utils.Time;
+
+/**
+ * One kind of client quota ({@code producer_byte_rate} or {@code consumer_byte_rate}), enforced as
+ * Kafka's {@code ClientQuotaManager} does (KIP-13, KIP-55, KIP-219): a request's bytes are recorded
+ * in a rate over {@code quota.window.num} (11) windows of {@code quota.window.size.seconds} (1 s) of
+ * the quota entity it falls under; above the quota the client is told to wait
+ * ({@code throttle_time_ms}) for as long as it takes the rate to fall back to the quota, at most
+ * the whole measured time, and its connection is muted for that long.
+ *
+ * <p>Which quota applies to (user, client id) follows Kafka's precedence (KIP-55), the first
+ * entity that sets the key winning: the user's client id, the user's default client, the user,
+ * the default user's client id, the default user's default client, the default user, the client
+ * id, the default client. Clients sharing the entity share its rate (all clients of a user when
+ * the user's own quota applies). Without any quota, nothing is recorded.
+ *
+ * <p>Meters, as Kafka's JMX {@code kafka.server:type=Produce|Fetch,user=...,client-id=...}:
+ * {@code kafka.server.produce.byte.rate} and {@code kafka.server.produce.throttle.time} (average
+ * throttle time, ms), tagged {@code user} and {@code client-id} ("" where the entity has none).
+ * Thread-safe.
+ */
+public final class ClientQuotaManager {
+
+
+    /** The rate a quota is measured in: one per (user tag, client id tag). */
+    private record Entity(String user, String clientId) {
+    }
+
+    private record Resolved(double bound, Entity entity) {
+    }
+
+    private final QuotaType type;
+    private final int windows;
+    private final int windowSeconds;
+    private final long maxThrottleMs;
+    private final ClientQuotaLookup store;
+    private final Time time;
+    private final MeterRegistry registry;
+    private final Metrics metrics;
+    private final Map<Entity, Sensor> rates = new ConcurrentHashMap<>();
+    private final Map<Entity, Sensor> throttleTimes = new ConcurrentHashMap<>();
+
+    public ClientQuotaManager(QuotaType type, ClientQuotaLookup store, Time time, MeterRegistry registry) {
+        this(type, store, 11, 1, time, registry);
+    }
+
+    /**
+     * @param windows       {@code quota.window.num}: windows the rate is measured over
+     * @param windowSeconds {@code quota.window.size.seconds}: the length of one, s
+     */
+    public ClientQuotaManager(QuotaType type, ClientQuotaLookup store, int windows, int windowSeconds, Time time,
+                              MeterRegistry registry) {
+        this.type = type;
+        this.windows = windows;
+        this.windowSeconds = windowSeconds;
+        this.maxThrottleMs = (long) windows * windowSeconds * 1000;
+        this.store = store;
+        this.time = time;
+        this.registry = registry;
+        this.metrics = new Metrics(new MetricConfig(), List.of(), time);
+    }
+
+    public QuotaType type() {
+        return type;
+    }
+
+    /**
+     * Records {@code value} (bytes) for the client and returns how long it must wait, ms (0 when
+     * within its quota or without one).
+     */
+    public int recordAndGetThrottleTimeMs(String user, String clientId, double value) {
+        Resolved resolved = resolve(user, clientId);
+        if (resolved == null) {
+            return 0;
+        }
+        long now = time.milliseconds();
+        Sensor sensor = rate(resolved);
+        try {
+            sensor.record(value, now, true);
+            return 0;
+        } catch (QuotaViolationException e) {
+            int throttleMs = (int) Math.min(throttleTimeMs(e, now), maxThrottleMs);
+            throttleTimes.computeIfAbsent(resolved.entity(), this::throttleSensor).record(throttleMs, now);
+            return throttleMs;
+        }
+    }
+
+    /** Takes back a recorded value (a fetch whose data was not sent because it was throttled). */
+    public void unrecord(String user, String clientId, double value) {
+        Resolved resolved = resolve(user, clientId);
+        if (resolved != null) {
+            rate(resolved).record(-value, time.milliseconds(), false);
+        }
+    }
+
+    /** The most a client may get in one quota window, bytes ({@link Integer#MAX_VALUE} without a quota). */
+    public int maxValueInQuotaWindow(String user, String clientId) {
+        Resolved resolved = resolve(user, clientId);
+        return resolved == null ? Integer.MAX_VALUE
+            : (int) Math.min(Integer.MAX_VALUE, resolved.bound() * windows * windowSeconds);
+    }
+
+    /** The quota that applies to the client, if any. */
+    public OptionalDouble quota(String user, String clientId) {
+        Resolved resolved = resolve(user, clientId);
+        return resolved == null ? OptionalDouble.empty() : OptionalDouble.of(resolved.bound());
+    }
+
+    private Resolved resolve(String user, String clientId) {
+        if (store.isEmpty()) {
+            return null;
+        }
+        String d = ClientQuotaEntity.DEFAULT;
+        String key = type.key();
+        Object[][] order = {
+            {user, clientId, user, clientId}, {user, d, user, clientId}, {user, null, user, ""},
+            {d, clientId, user, clientId}, {d, d, user, clientId}, {d, null, user, ""},
+            {null, clientId, "", clientId}, {null, d, "", clientId}};
+        for (Object[] level : order) {
+            OptionalDouble bound = store.quota(new ClientQuotaEntity((String) level[0], (String) level[1]), key);
+            if (bound.isPresent()) {
+                return new Resolved(bound.getAsDouble(), new Entity((String) level[2], (String) level[3]));
+            }
+        }
+        return null;
+    }
+
+    private Sensor rate(Resolved resolved) {
+        Sensor sensor = rates.computeIfAbsent(resolved.entity(), entity -> {
+            Sensor created = metrics.sensor(type.name() + "-" + entity.user() + "-" + entity.clientId());
+            MetricName name = metricName("byte-rate", entity);
+            created.add(name, new Rate(), quotaConfig(resolved.bound()));
+            Gauge.builder("kafka.server." + type.metricType().toLowerCase(java.util.Locale.ROOT) + ".byte.rate", metrics,
+                    m -> value(m, name))
+                .tag("user", entity.user()).tag("client-id", entity.clientId())
+                .description("Bytes per second of the quota entity (" + type.key() + ")").register(registry);
+            return created;
+        });
+        KafkaMetric metric = metrics.metrics().get(metricName("byte-rate", resolved.entity()));
+        if (metric.config().quota().bound() != resolved.bound()) {
+            metric.config(quotaConfig(resolved.bound())); // the quota changed
+        }
+        return sensor;
+    }
+
+    private Sensor throttleSensor(Entity entity) {
+        Sensor sensor = metrics.sensor(type.name() + "-throttle-" + entity.user() + "-" + entity.clientId());
+        MetricName name = metricName("throttle-time", entity);
+        sensor.add(name, new Avg());
+        Gauge.builder("kafka.server." + type.metricType().toLowerCase(java.util.Locale.ROOT) + ".throttle.time", metrics,
+                m -> value(m, name))
+            .tag("user", entity.user()).tag("client-id", entity.clientId())
+            .description("Average throttle time of the quota entity, ms").register(registry);
+        return sensor;
+    }
+
+    private MetricName metricName(String name, Entity entity) {
+        return metrics.metricName(name, type.metricType(), Map.of("user", entity.user(), "client-id", entity.clientId()));
+    }
+
+    private static double value(Metrics metrics, MetricName name) {
+        KafkaMetric metric = metrics.metrics().get(name);
+        Object value = metric == null ? null : metric.metricValue();
+        return value instanceof Double d && !d.isNaN() ? d : 0;
+    }
+
+    private MetricConfig quotaConfig(double bound) {
+        return new MetricConfig().timeWindow(windowSeconds, TimeUnit.SECONDS).samples(windows)
+            .quota(Quota.upperBound(bound));
+    }
+
+    /** How long until the rate is back at the quota: the excess over the bound, in windows of the rate. */
+    private static long throttleTimeMs(QuotaViolationException e, long now) {
+        double difference = e.value() - e.bound();
+        KafkaMetric metric = e.metric();
+        long windowSizeMs = ((Rate) metric.measurable()).windowSize(metric.config(), now);
+        return Math.round(difference / e.bound() * windowSizeMs);
+    }
+}

@@ -1,0 +1,22 @@
+package io.tributary.broker.quota;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import org.apache.kafka.common.utils.Time;
+
+/**
+ * The broker's client quotas: where they are kept ({@link ClientQuotaStore}) and the byte-rate
+ * quotas enforced on produce ({@code producer_byte_rate}) and on consumers' fetches
+ * ({@code consumer_byte_rate}).
+ */
+public record ClientQuotas(ClientQuotaStore store, ClientQuotaManager produce, ClientQuotaManager fetch) {
+
+    /**
+     * @param windows       {@code quota.window.num}
+     * @param windowSeconds {@code quota.window.size.seconds}
+     */
+    public static ClientQuotas create(ClientQuotaStore store, int windows, int windowSeconds, Time time,
+                                      MeterRegistry registry) {
+        return new ClientQuotas(store, new ClientQuotaManager(QuotaType.PRODUCE, store, windows, windowSeconds, time,
+            registry), new ClientQuotaManager(QuotaType.FETCH, store, windows, windowSeconds, time, registry));
+    }
+}

@@ -1,0 +1,149 @@
+package io.tributary.broker.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.tributary.broker.testing.KafkaTool;
+import io.tributary.broker.testing.TestBroker;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.quota.ClientQuotaEntity;
+import org.apache.kafka.common.quota.ClientQuotaFilter;
+import org.apache.kafka.common.quota.ClientQuotaFilterComponent;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Client byte-rate quotas (KIP-13, KIP-55, KIP-219) set with Kafka's own kafka-configs
+ * ({@code --entity-type clients}): a producer and a consumer whose client ids have a quota of
+ * 250 KB/s are held near it (the rate measured over two one-second windows here), are told to wait ({@code throttle_time_ms}, seen in the clients' own throttle metrics) and the
+ * broker reports their throttle time; a producer with another client id is not throttled.
+ */
+class ClientQuotasTest {
+
+    private static final String TOOL = "org.apache.kafka.tools.ConfigCommand";
+    private static final int QUOTA = 250_000;
+    private static final int RECORD_BYTES = 50_000;
+    private static final int RECORDS = 32; // 1.6 MB: 0.5 MB of burst, then about 4.5 s at the quota
+
+    @TempDir
+    static Path dir;
+    static TestBroker broker;
+
+    @BeforeAll
+    static void start() throws Exception {
+        // Two one-second windows instead of Kafka's eleven: a fresh rate allows a burst of about
+        // two seconds' worth before the quota bites, so a short test shows it.
+        broker = TestBroker.start(dir, Map.of("broker.quota-window-num", "2"));
+        try (Admin admin = broker.admin()) {
+            admin.createTopics(List.of(new NewTopic("limited", 1, (short) 1), new NewTopic("free", 1, (short) 1)))
+                .all().get();
+        }
+    }
+
+    @AfterAll
+    static void stop() {
+        broker.close();
+    }
+
+    private static KafkaTool.Result configs(String... args) throws Exception {
+        String[] all = new String[args.length + 2];
+        all[0] = "--bootstrap-server";
+        all[1] = broker.bootstrapServers();
+        System.arraycopy(args, 0, all, 2, args.length);
+        return KafkaTool.runWithKafkaToolsClasspath(TOOL, all);
+    }
+
+    private static double metric(Map<MetricName, ? extends Metric> metrics, String name) {
+        return metrics.entrySet().stream().filter(e -> e.getKey().name().equals(name))
+            .mapToDouble(e -> (Double) e.getValue().metricValue()).filter(v -> !Double.isNaN(v)).max().orElse(0);
+    }
+
+    /** Sends the records one by one and returns the seconds taken. */
+    private static double produce(KafkaProducer<byte[], byte[]> producer, String topic) throws Exception {
+        long begin = System.nanoTime();
+        for (int i = 0; i < RECORDS; i++) {
+            producer.send(new ProducerRecord<>(topic, new byte[RECORD_BYTES])).get();
+        }
+        return (System.nanoTime() - begin) / 1e9;
+    }
+
+    @Test
+    void producersAndConsumersAreHeldNearTheirByteRates() throws Exception {
+        KafkaTool.Result set = configs("--alter", "--entity-type", "clients", "--entity-name", "slow",
+            "--add-config", "producer_byte_rate=" + QUOTA + ",consumer_byte_rate=" + QUOTA);
+        assertThat(set.exitCode()).as(set.output()).isZero();
+        KafkaTool.Result described = configs("--describe", "--entity-type", "clients", "--entity-name", "slow");
+        assertThat(described.output()).contains("producer_byte_rate=" + QUOTA).contains("consumer_byte_rate=" + QUOTA);
+        try (Admin admin = broker.admin()) {
+            assertThat(admin.describeClientQuotas(ClientQuotaFilter.contains(List.of(
+                    ClientQuotaFilterComponent.ofEntity(ClientQuotaEntity.CLIENT_ID, "slow")))).entities().get())
+                .containsKey(new ClientQuotaEntity(Map.of(ClientQuotaEntity.CLIENT_ID, "slow")));
+        }
+
+        // 1.1 MB past the burst at 250 KB/s take about 4.5 s; unthrottled they take well under one.
+        double slowSeconds;
+        double slowThrottle;
+        try (KafkaProducer<byte[], byte[]> slow = broker.producer(Map.of(ProducerConfig.CLIENT_ID_CONFIG, "slow",
+                ProducerConfig.LINGER_MS_CONFIG, 0))) {
+            slowSeconds = produce(slow, "limited");
+            slowThrottle = metric(slow.metrics(), "produce-throttle-time-max");
+        }
+        double fastThrottle;
+        try (KafkaProducer<byte[], byte[]> fast = broker.producer(Map.of(ProducerConfig.CLIENT_ID_CONFIG, "fast",
+                ProducerConfig.LINGER_MS_CONFIG, 0))) {
+            produce(fast, "free");
+            fastThrottle = metric(fast.metrics(), "produce-throttle-time-max");
+        }
+        System.out.printf("%d bytes produced in %.1f s under a quota of %d bytes/s%n", RECORDS * RECORD_BYTES,
+            slowSeconds, QUOTA);
+        assertThat(slowThrottle).as("the slow producer was told to wait").isPositive();
+        assertThat(slowSeconds).as("held near the quota").isGreaterThan(2.0);
+        assertThat(fastThrottle).as("another client id is not throttled").isZero();
+        assertThat(broker.server().meterRegistry().get("kafka.server.produce.throttle.time").tag("client-id", "slow")
+            .gauge().value()).isPositive();
+
+        double consumerThrottle;
+        long begin = System.nanoTime();
+        try (KafkaConsumer<byte[], byte[]> consumer = broker.consumer(Map.of(ConsumerConfig.CLIENT_ID_CONFIG, "slow",
+                ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 100_000))) {
+            TopicPartition tp = new TopicPartition("limited", 0);
+            consumer.assign(List.of(tp));
+            consumer.seekToBeginning(List.of(tp));
+            int[] read = {0};
+            await().atMost(Duration.ofSeconds(60)).until(() -> {
+                read[0] += consumer.poll(Duration.ofMillis(200)).count();
+                return read[0] >= RECORDS;
+            });
+            assertThat(read[0]).isEqualTo(RECORDS);
+            consumerThrottle = metric(consumer.metrics(), "fetch-throttle-time-max");
+        }
+        double consumerSeconds = (System.nanoTime() - begin) / 1e9;
+        System.out.printf("%d bytes consumed in %.1f s under a quota of %d bytes/s%n", RECORDS * RECORD_BYTES,
+            consumerSeconds, QUOTA);
+        assertThat(consumerThrottle).as("the consumer was told to wait").isPositive();
+        assertThat(consumerSeconds).isGreaterThan(2.0);
+
+        KafkaTool.Result removed = configs("--alter", "--entity-type", "clients", "--entity-name", "slow",
+            "--delete-config", "producer_byte_rate,consumer_byte_rate");
+        assertThat(removed.exitCode()).as(removed.output()).isZero();
+        try (Admin admin = broker.admin()) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> admin.describeClientQuotas(ClientQuotaFilter.all())
+                .entities().get().isEmpty());
+        }
+    }
+}

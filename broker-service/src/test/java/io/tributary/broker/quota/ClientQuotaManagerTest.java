@@ -1,0 +1,111 @@
+package io.tributary.broker.quota;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tributary.broker.testing.MockTime;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.OptionalDouble;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Kafka's client quota rules on a mock clock: which quota applies to (user, client id) (KIP-55's
+ * precedence), who shares a rate, how long a client over its quota waits (the excess over the bound
+ * in windows of the rate, at most the 11 s measured), and nothing recorded without quotas.
+ */
+class ClientQuotaManagerTest {
+
+    private static final String KEY = QuotaType.PRODUCE.key();
+    private static final String D = ClientQuotaEntity.DEFAULT;
+
+    private final MockTime time = new MockTime();
+    private final Map<ClientQuotaEntity, Double> quotas = new HashMap<>();
+    private final ClientQuotaLookup lookup = new ClientQuotaLookup() {
+        @Override
+        public OptionalDouble quota(ClientQuotaEntity entity, String key) {
+            Double value = key.equals(KEY) ? quotas.get(entity) : null;
+            return value == null ? OptionalDouble.empty() : OptionalDouble.of(value);
+        }
+
+        @Override
+        public boolean isEmpty() {
+            return quotas.isEmpty();
+        }
+    };
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final ClientQuotaManager manager = new ClientQuotaManager(QuotaType.PRODUCE, lookup, time, registry);
+
+    private void set(String user, String clientId, double bound) {
+        quotas.put(new ClientQuotaEntity(user, clientId), bound);
+    }
+
+    @Test
+    void theMostSpecificEntityWinsInKip55Order() {
+        set(null, D, 1);
+        assertThat(manager.quota("alice", "app")).hasValue(1);
+        set(null, "app", 2);
+        assertThat(manager.quota("alice", "app")).hasValue(2);
+        set(D, null, 3);
+        assertThat(manager.quota("alice", "app")).hasValue(3);
+        set(D, D, 4);
+        assertThat(manager.quota("alice", "app")).hasValue(4);
+        set(D, "app", 5);
+        assertThat(manager.quota("alice", "app")).hasValue(5);
+        set("alice", null, 6);
+        assertThat(manager.quota("alice", "app")).hasValue(6);
+        set("alice", D, 7);
+        assertThat(manager.quota("alice", "app")).hasValue(7);
+        set("alice", "app", 8);
+        assertThat(manager.quota("alice", "app")).hasValue(8);
+        assertThat(manager.quota("bob", "other")).as("the default user's default client").hasValue(4);
+    }
+
+    @Test
+    void withoutAnyQuotaNothingIsThrottled() {
+        assertThat(manager.recordAndGetThrottleTimeMs("alice", "app", 1e12)).isZero();
+        assertThat(manager.maxValueInQuotaWindow("alice", "app")).isEqualTo(Integer.MAX_VALUE);
+        assertThat(registry.getMeters()).isEmpty();
+    }
+
+    @Test
+    void aClientOverItsQuotaWaitsUntilTheRateIsBackAtIt() {
+        set(null, "app", 1000); // bytes per second
+        // A new rate is taken over at least ten windows: 11,000 bytes at once is over 1,000/s.
+        assertThat(manager.recordAndGetThrottleTimeMs("alice", "app", 10_000)).isZero();
+        int throttleMs = manager.recordAndGetThrottleTimeMs("alice", "app", 11_000);
+        // 21,000 bytes over a 10 s window is 2,100/s: 1.1 bounds over, 1.1 x 10 s of waiting.
+        assertThat(throttleMs).isEqualTo(11_000);
+        assertThat(registry.get("kafka.server.produce.throttle.time").tag("client-id", "app").tag("user", "")
+            .gauge().value()).isEqualTo(11_000);
+
+        // Another client of the default entity has its own rate; a client without a quota is free.
+        assertThat(manager.recordAndGetThrottleTimeMs("alice", "other", 5_000)).isZero();
+        set(null, D, 1000);
+        assertThat(manager.recordAndGetThrottleTimeMs("bob", "other", 5_000)).isZero();
+        assertThat(manager.recordAndGetThrottleTimeMs("carol", "other", 7_000)).as("shares bob's client id rate")
+            .isPositive();
+
+        // Once the measured time has passed, the client is within its quota again.
+        time.sleep(30_000);
+        assertThat(manager.recordAndGetThrottleTimeMs("alice", "app", 1_000)).isZero();
+    }
+
+    @Test
+    void aUsersOwnQuotaIsSharedByAllItsClients() {
+        set("alice", null, 1000);
+        assertThat(manager.recordAndGetThrottleTimeMs("alice", "one", 8_000)).isZero();
+        assertThat(manager.recordAndGetThrottleTimeMs("alice", "two", 8_000)).isPositive();
+        assertThat(registry.get("kafka.server.produce.byte.rate").tag("user", "alice").tag("client-id", "")
+            .gauge().value()).isPositive();
+    }
+
+    @Test
+    void aThrottledFetchIsTakenBackAndTheWindowBoundsAFetch() {
+        set(null, "reader", 1000);
+        assertThat(manager.maxValueInQuotaWindow("u", "reader")).isEqualTo(11_000);
+        assertThat(manager.recordAndGetThrottleTimeMs("u", "reader", 20_000)).isPositive();
+        manager.unrecord("u", "reader", 20_000);
+        assertThat(manager.recordAndGetThrottleTimeMs("u", "reader", 1_000)).isZero();
+    }
+}
