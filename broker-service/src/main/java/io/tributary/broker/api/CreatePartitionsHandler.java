@@ -4,6 +4,7 @@ import io.tributary.broker.cluster.AdminManager;
 import io.tributary.broker.cluster.MetadataCache;
 import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.Response;
+import io.tributary.broker.quota.ClientQuotaManager;
 import io.tributary.broker.security.BrokerAuthorizer;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -36,9 +37,13 @@ public final class CreatePartitionsHandler extends VersionedHandler {
     private final AdminManager adminManager;
     private final MetadataCache metadataCache;
     private final BrokerAuthorizer authorizer;
+    /** {@code controller_mutation_rate} (KIP-599). */
+    private final ClientQuotaManager mutationQuota;
 
-    public CreatePartitionsHandler(AdminManager adminManager, MetadataCache metadataCache, BrokerAuthorizer authorizer) {
+    public CreatePartitionsHandler(AdminManager adminManager, MetadataCache metadataCache, BrokerAuthorizer authorizer,
+                                   ClientQuotaManager mutationQuota) {
         super(ApiKeys.CREATE_PARTITIONS, 0, 3);
+        this.mutationQuota = mutationQuota;
         this.adminManager = adminManager;
         this.metadataCache = metadataCache;
         this.authorizer = authorizer;
@@ -56,6 +61,8 @@ public final class CreatePartitionsHandler extends VersionedHandler {
         List<CreatePartitionsTopicResult> results = new ArrayList<>();
         Map<String, Integer> changed = new HashMap<>();
         Set<String> names = new HashSet<>();
+        MutationQuotaCheck mutations = new MutationQuotaCheck(mutationQuota, context, 3);
+        boolean counted = !request.data().validateOnly() && mutations.applies();
         Set<String> alterable = authorizer.filter(context, AclOperation.ALTER, ResourceType.TOPIC,
             request.data().topics().stream().map(CreatePartitionsRequestData.CreatePartitionsTopic::name).toList());
         for (CreatePartitionsRequestData.CreatePartitionsTopic topic : request.data().topics()) {
@@ -72,7 +79,17 @@ public final class CreatePartitionsHandler extends VersionedHandler {
                         assignment.add(new ArrayList<>(a.brokerIds()));
                     }
                 }
-                error = adminManager.createPartitions(topic.name(), topic.count(), assignment, request.data().validateOnly());
+                error = null;
+                if (counted) {
+                    // KIP-599: the new partitions count against the quota before they are created.
+                    ApiError checked = adminManager.createPartitions(topic.name(), topic.count(), assignment, true);
+                    int current = metadataCache.topic(topic.name()).map(t -> t.partitionCount()).orElse(topic.count());
+                    error = checked.isFailure() ? checked : mutations.record(Math.max(0, topic.count() - current));
+                }
+                if (error == null) {
+                    error = adminManager.createPartitions(topic.name(), topic.count(), assignment,
+                        request.data().validateOnly());
+                }
                 if (error.isSuccess() && !request.data().validateOnly()) {
                     changed.put(topic.name(), topic.count());
                 }
@@ -85,7 +102,7 @@ public final class CreatePartitionsHandler extends VersionedHandler {
             : metadataCache.waitFor(() -> changed.entrySet().stream().allMatch(e -> ready(e.getKey(), e.getValue())),
                 request.data().timeoutMs());
         return ready.thenApply(allReady -> {
-            CreatePartitionsResponseData data = new CreatePartitionsResponseData().setThrottleTimeMs(0);
+            CreatePartitionsResponseData data = new CreatePartitionsResponseData().setThrottleTimeMs(mutations.throttleMs());
             for (CreatePartitionsTopicResult result : results) {
                 if (!allReady && changed.containsKey(result.name()) && !ready(result.name(), changed.get(result.name()))) {
                     result.setErrorCode(Errors.REQUEST_TIMED_OUT.code())
@@ -93,7 +110,7 @@ public final class CreatePartitionsHandler extends VersionedHandler {
                 }
                 data.results().add(result);
             }
-            return Responses.of(context, new CreatePartitionsResponse(data));
+            return mutations.respond(Responses.of(context, new CreatePartitionsResponse(data)));
         });
     }
 }

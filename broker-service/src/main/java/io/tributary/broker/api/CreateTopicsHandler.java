@@ -4,6 +4,7 @@ import io.tributary.broker.cluster.AdminManager;
 import io.tributary.broker.cluster.MetadataCache;
 import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.Response;
+import io.tributary.broker.quota.ClientQuotaManager;
 import io.tributary.broker.security.BrokerAuthorizer;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -45,10 +46,13 @@ public final class CreateTopicsHandler extends VersionedHandler {
     private final MetadataCache metadataCache;
     private final ConfigDescriber configDescriber;
     private final BrokerAuthorizer authorizer;
+    /** {@code controller_mutation_rate} (KIP-599). */
+    private final ClientQuotaManager mutationQuota;
 
     CreateTopicsHandler(AdminManager adminManager, MetadataCache metadataCache, ConfigDescriber configDescriber,
-                        BrokerAuthorizer authorizer) {
+                        BrokerAuthorizer authorizer, ClientQuotaManager mutationQuota) {
         super(ApiKeys.CREATE_TOPICS, 2, 7);
+        this.mutationQuota = mutationQuota;
         this.adminManager = adminManager;
         this.metadataCache = metadataCache;
         this.configDescriber = configDescriber;
@@ -69,6 +73,8 @@ public final class CreateTopicsHandler extends VersionedHandler {
             counts.keySet());
         Map<String, CreatableTopicResult> results = new LinkedHashMap<>();
         Set<String> created = new HashSet<>();
+        MutationQuotaCheck mutations = new MutationQuotaCheck(mutationQuota, context, 6);
+        boolean counted = !validateOnly && mutations.applies();
         for (CreateTopicsRequestData.CreatableTopic topic : request.data().topics()) {
             if (counts.get(topic.name()) > 1) {
                 results.put(topic.name(), failure(topic.name(), new ApiError(Errors.INVALID_REQUEST,
@@ -85,8 +91,19 @@ public final class CreateTopicsHandler extends VersionedHandler {
             topic.assignments().forEach(a -> assignment.put(a.partitionIndex(), new ArrayList<>(a.brokerIds())));
             Map<String, String> configs = new HashMap<>();
             topic.configs().forEach(c -> configs.put(c.name(), c.value()));
-            AdminManager.CreateTopicResult result = adminManager.createTopic(new AdminManager.TopicCreation(topic.name(),
-                topic.numPartitions(), topic.replicationFactor(), assignment, configs), validateOnly);
+            AdminManager.TopicCreation creation = new AdminManager.TopicCreation(topic.name(),
+                topic.numPartitions(), topic.replicationFactor(), assignment, configs);
+            if (counted) {
+                // KIP-599: a valid topic's partitions count against the quota before it is created.
+                AdminManager.CreateTopicResult checked = adminManager.createTopic(creation, true);
+                ApiError refused = checked.error().isFailure() ? checked.error()
+                    : mutations.record(checked.assignment().partitionCount());
+                if (refused != null) {
+                    results.put(topic.name(), failure(topic.name(), refused));
+                    continue;
+                }
+            }
+            AdminManager.CreateTopicResult result = adminManager.createTopic(creation, validateOnly);
             if (result.error().isFailure()) {
                 results.put(topic.name(), failure(topic.name(), result.error()));
                 continue;
@@ -117,7 +134,7 @@ public final class CreateTopicsHandler extends VersionedHandler {
             : metadataCache.waitFor(() -> created.stream().allMatch(metadataCache::allPartitionsHaveLeaders),
                 request.data().timeoutMs());
         return ready.thenApply(allReady -> {
-            CreateTopicsResponseData data = new CreateTopicsResponseData().setThrottleTimeMs(0);
+            CreateTopicsResponseData data = new CreateTopicsResponseData().setThrottleTimeMs(mutations.throttleMs());
             for (CreatableTopicResult result : results.values()) {
                 if (!allReady && created.contains(result.name()) && !metadataCache.allPartitionsHaveLeaders(result.name())) {
                     result.setErrorCode(Errors.REQUEST_TIMED_OUT.code())
@@ -125,7 +142,7 @@ public final class CreateTopicsHandler extends VersionedHandler {
                 }
                 data.topics().add(result);
             }
-            return Responses.of(context, new CreateTopicsResponse(data));
+            return mutations.respond(Responses.of(context, new CreateTopicsResponse(data)));
         });
     }
 

@@ -5,6 +5,7 @@ import io.tributary.broker.cluster.MetadataCache;
 import io.tributary.broker.cluster.TopicAssignment;
 import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.Response;
+import io.tributary.broker.quota.ClientQuotaManager;
 import io.tributary.broker.security.BrokerAuthorizer;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -44,9 +45,13 @@ public final class DeleteTopicsHandler extends VersionedHandler {
     private final AdminManager adminManager;
     private final MetadataCache metadataCache;
     private final BrokerAuthorizer authorizer;
+    /** {@code controller_mutation_rate} (KIP-599). */
+    private final ClientQuotaManager mutationQuota;
 
-    public DeleteTopicsHandler(AdminManager adminManager, MetadataCache metadataCache, BrokerAuthorizer authorizer) {
+    public DeleteTopicsHandler(AdminManager adminManager, MetadataCache metadataCache, BrokerAuthorizer authorizer,
+                               ClientQuotaManager mutationQuota) {
         super(ApiKeys.DELETE_TOPICS, 1, 6);
+        this.mutationQuota = mutationQuota;
         this.adminManager = adminManager;
         this.metadataCache = metadataCache;
         this.authorizer = authorizer;
@@ -69,6 +74,8 @@ public final class DeleteTopicsHandler extends VersionedHandler {
             request.data().topicNames().forEach(n -> topics.add(new DeleteTopicsRequestData.DeleteTopicState().setName(n)
                 .setTopicId(Uuid.ZERO_UUID)));
         }
+        MutationQuotaCheck mutations = new MutationQuotaCheck(mutationQuota, context, 5);
+        boolean counted = mutations.applies();
         Set<String> named = new LinkedHashSet<>();
         for (DeleteTopicsRequestData.DeleteTopicState topic : topics) {
             if (topic.name() != null) {
@@ -113,7 +120,10 @@ public final class DeleteTopicsHandler extends VersionedHandler {
             } else {
                 metadataCache.topic(name).map(TopicAssignment::topicId).ifPresent(result::setTopicId);
             }
-            ApiError error = adminManager.deleteTopic(name);
+            // KIP-599: the topic's partitions count against the quota before it is deleted.
+            ApiError refused = counted && metadataCache.topic(name).isPresent()
+                ? mutations.record(metadataCache.topic(name).get().partitionCount()) : null;
+            ApiError error = refused != null ? refused : adminManager.deleteTopic(name);
             result.setErrorCode(error.error().code()).setErrorMessage(error.message());
             if (error.isSuccess()) {
                 deleting.add(name);
@@ -124,14 +134,14 @@ public final class DeleteTopicsHandler extends VersionedHandler {
             ? CompletableFuture.completedFuture(true)
             : metadataCache.waitFor(() -> deleting.stream().allMatch(this::deleted), request.data().timeoutMs());
         return done.thenApply(allDone -> {
-            DeleteTopicsResponseData data = new DeleteTopicsResponseData().setThrottleTimeMs(0);
+            DeleteTopicsResponseData data = new DeleteTopicsResponseData().setThrottleTimeMs(mutations.throttleMs());
             for (DeletableTopicResult result : results) {
                 if (!allDone && deleting.contains(result.name()) && !deleted(result.name())) {
                     result.setErrorCode(Errors.REQUEST_TIMED_OUT.code()).setErrorMessage("The deletion did not finish in time");
                 }
                 data.responses().add(result);
             }
-            return Responses.of(context, new DeleteTopicsResponse(data));
+            return mutations.respond(Responses.of(context, new DeleteTopicsResponse(data)));
         });
     }
 }

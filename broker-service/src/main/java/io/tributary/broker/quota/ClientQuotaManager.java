@@ -16,6 +16,7 @@ import org.apache.kafka.common.metrics.QuotaViolationException;
 import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.common.metrics.stats.Avg;
 import org.apache.kafka.common.metrics.stats.Rate;
+import org.apache.kafka.common.metrics.stats.TokenBucket;
 import org.apache.kafka.common.utils.Time;
 
 /**
@@ -45,6 +46,16 @@ public final class ClientQuotaManager {
     }
 
     private record Resolved(double bound, Entity entity) {
+    }
+
+    /**
+     * What {@link #recordMutations} decided (KIP-599).
+     *
+     * @param accepted   whether the mutations may be made
+     * @param throttleMs how long the client must wait, ms
+     */
+    public record Mutations(boolean accepted, int throttleMs) {
+        static final Mutations FREE = new Mutations(true, 0);
     }
 
     private final QuotaType type;
@@ -103,6 +114,38 @@ public final class ClientQuotaManager {
         }
     }
 
+    /**
+     * Controller mutations (KIP-599, {@code controller_mutation_rate}): records {@code permits}
+     * (partitions created or deleted) in the entity's token bucket, refilled at the quota per second
+     * and {@code quota.window.num} seconds deep. Strict (CreateTopics v6+, CreatePartitions v3+,
+     * DeleteTopics v5+): refused while the bucket is empty, accepted otherwise even if that empties
+     * it; permissive (older versions): always accepted, throttled once empty. The throttle time is
+     * how long the bucket takes to refill to zero.
+     */
+    public Mutations recordMutations(String user, String clientId, double permits, boolean strict) {
+        Resolved resolved = resolve(user, clientId);
+        if (resolved == null) {
+            return Mutations.FREE;
+        }
+        long now = time.milliseconds();
+        Sensor sensor = rate(resolved);
+        synchronized (sensor) {
+            try {
+                if (strict) {
+                    sensor.checkQuotas(now);
+                    sensor.record(permits, now, false);
+                } else {
+                    sensor.record(permits, now, true);
+                }
+                return Mutations.FREE;
+            } catch (QuotaViolationException e) {
+                int throttleMs = (int) Math.min(Math.round(-e.value() / e.bound() * 1000), maxThrottleMs);
+                throttleTimes.computeIfAbsent(resolved.entity(), this::throttleSensor).record(throttleMs, now);
+                return new Mutations(!strict, throttleMs);
+            }
+        }
+    }
+
     /** Takes back a recorded value (a fetch whose data was not sent because it was throttled). */
     public void unrecord(String user, String clientId, double value) {
         Resolved resolved = resolve(user, clientId);
@@ -146,19 +189,29 @@ public final class ClientQuotaManager {
     private Sensor rate(Resolved resolved) {
         Sensor sensor = rates.computeIfAbsent(resolved.entity(), entity -> {
             Sensor created = metrics.sensor(type.name() + "-" + entity.user() + "-" + entity.clientId());
-            MetricName name = metricName("byte-rate", entity);
-            created.add(name, new Rate(), quotaConfig(resolved.bound()));
-            Gauge.builder("kafka.server." + type.metricType().toLowerCase(java.util.Locale.ROOT) + ".byte.rate", metrics,
-                    m -> value(m, name))
+            MetricName name = metricName(rateName(), entity);
+            if (type == QuotaType.CONTROLLER_MUTATION) {
+                created.add(name, new Rate());
+                created.add(metricName("tokens", entity), new TokenBucket(), quotaConfig(resolved.bound()));
+            } else {
+                created.add(name, new Rate(), quotaConfig(resolved.bound()));
+            }
+            Gauge.builder("kafka.server." + type.metricType().toLowerCase(java.util.Locale.ROOT) + "."
+                    + rateName().replace('-', '.'), metrics, m -> value(m, name))
                 .tag("user", entity.user()).tag("client-id", entity.clientId())
                 .description("Bytes per second of the quota entity (" + type.key() + ")").register(registry);
             return created;
         });
-        KafkaMetric metric = metrics.metrics().get(metricName("byte-rate", resolved.entity()));
+        KafkaMetric metric = metrics.metrics().get(metricName(
+            type == QuotaType.CONTROLLER_MUTATION ? "tokens" : rateName(), resolved.entity()));
         if (metric.config().quota().bound() != resolved.bound()) {
             metric.config(quotaConfig(resolved.bound())); // the quota changed
         }
         return sensor;
+    }
+
+    private String rateName() {
+        return type == QuotaType.CONTROLLER_MUTATION ? "mutation-rate" : "byte-rate";
     }
 
     private Sensor throttleSensor(Entity entity) {

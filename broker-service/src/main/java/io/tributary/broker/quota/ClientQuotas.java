@@ -6,9 +6,11 @@ import org.apache.kafka.common.utils.Time;
 /**
  * The broker's client quotas: where they are kept ({@link ClientQuotaStore}) and the byte-rate
  * quotas enforced on produce ({@code producer_byte_rate}) and on consumers' fetches
- * ({@code consumer_byte_rate}).
+ * ({@code consumer_byte_rate}), and the controller mutations of CreateTopics, CreatePartitions and
+ * DeleteTopics ({@code controller_mutation_rate}, KIP-599).
  */
-public record ClientQuotas(ClientQuotaStore store, ClientQuotaManager produce, ClientQuotaManager fetch) {
+public record ClientQuotas(ClientQuotaStore store, ClientQuotaManager produce, ClientQuotaManager fetch,
+                           ClientQuotaManager controllerMutation) {
 
     /**
      * @param windows       {@code quota.window.num}
@@ -17,6 +19,7 @@ public record ClientQuotas(ClientQuotaStore store, ClientQuotaManager produce, C
     public static ClientQuotas create(ClientQuotaStore store, int windows, int windowSeconds, Time time,
                                       MeterRegistry registry) {
         return new ClientQuotas(store, new ClientQuotaManager(QuotaType.PRODUCE, store, windows, windowSeconds, time,
-            registry), new ClientQuotaManager(QuotaType.FETCH, store, windows, windowSeconds, time, registry));
+            registry), new ClientQuotaManager(QuotaType.FETCH, store, windows, windowSeconds, time, registry),
+            new ClientQuotaManager(QuotaType.CONTROLLER_MUTATION, store, windows, windowSeconds, time, registry));
     }
 }

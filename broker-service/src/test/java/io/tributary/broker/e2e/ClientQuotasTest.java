@@ -83,6 +83,39 @@ class ClientQuotasTest {
     }
 
     @Test
+    void topicCreationsBeyondTheControllerMutationRateAreRefused() throws Exception {
+        // Two partitions a second, a bucket two windows (seconds) deep: four partitions at once.
+        KafkaTool.Result set = configs("--alter", "--entity-type", "clients", "--entity-name", "creator",
+            "--add-config", "controller_mutation_rate=2");
+        assertThat(set.exitCode()).as(set.output()).isZero();
+        try (Admin creator = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers(),
+                "client.id", "creator"))) {
+            org.apache.kafka.clients.admin.CreateTopicsOptions noRetry =
+                new org.apache.kafka.clients.admin.CreateTopicsOptions().retryOnQuotaViolation(false);
+            // The bucket holds four partitions and refills two a second: a run of creations is soon refused.
+            org.apache.kafka.common.errors.ThrottlingQuotaExceededException refusal = null;
+            for (int i = 0; i < 20 && refusal == null; i++) {
+                try {
+                    creator.createTopics(List.of(new NewTopic("mutated-" + i, 2, (short) 1)), noRetry).all().get();
+                } catch (java.util.concurrent.ExecutionException e) {
+                    if (!(e.getCause() instanceof org.apache.kafka.common.errors.ThrottlingQuotaExceededException t)) {
+                        throw e;
+                    }
+                    refusal = t;
+                }
+            }
+            assertThat(refusal).as("a creation refused with THROTTLING_QUOTA_EXCEEDED").isNotNull();
+            assertThat(refusal.throttleTimeMs()).isPositive();
+        }
+        try (Admin other = broker.admin()) {
+            other.createTopics(List.of(new NewTopic("unlimited-a", 4, (short) 1), new NewTopic("unlimited-b", 4, (short) 1)))
+                .all().get();
+        }
+        configs("--alter", "--entity-type", "clients", "--entity-name", "creator", "--delete-config",
+            "controller_mutation_rate");
+    }
+
+    @Test
     void producersAndConsumersAreHeldNearTheirByteRates() throws Exception {
         KafkaTool.Result set = configs("--alter", "--entity-type", "clients", "--entity-name", "slow",
             "--add-config", "producer_byte_rate=" + QUOTA + ",consumer_byte_rate=" + QUOTA);
@@ -142,8 +175,8 @@ class ClientQuotasTest {
             "--delete-config", "producer_byte_rate,consumer_byte_rate");
         assertThat(removed.exitCode()).as(removed.output()).isZero();
         try (Admin admin = broker.admin()) {
-            await().atMost(Duration.ofSeconds(10)).until(() -> admin.describeClientQuotas(ClientQuotaFilter.all())
-                .entities().get().isEmpty());
+            await().atMost(Duration.ofSeconds(10)).until(() -> admin.describeClientQuotas(ClientQuotaFilter.contains(
+                List.of(ClientQuotaFilterComponent.ofEntity(ClientQuotaEntity.CLIENT_ID, "slow")))).entities().get().isEmpty());
         }
     }
 }

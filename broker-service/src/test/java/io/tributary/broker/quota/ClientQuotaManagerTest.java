@@ -101,6 +101,38 @@ class ClientQuotaManagerTest {
     }
 
     @Test
+    void controllerMutationsAreRefusedWhileTheBucketIsEmptyWhenStrictAndOnlyThrottledOtherwise() {
+        Map<ClientQuotaEntity, Double> mutationQuotas = new HashMap<>();
+        mutationQuotas.put(new ClientQuotaEntity(null, "admin"), 2.0); // 2 partitions per second, 22 deep
+        ClientQuotaLookup mutationLookup = new ClientQuotaLookup() {
+            @Override
+            public OptionalDouble quota(ClientQuotaEntity entity, String key) {
+                Double v = key.equals(QuotaType.CONTROLLER_MUTATION.key()) ? mutationQuotas.get(entity) : null;
+                return v == null ? OptionalDouble.empty() : OptionalDouble.of(v);
+            }
+
+            @Override
+            public boolean isEmpty() {
+                return false;
+            }
+        };
+        ClientQuotaManager mutations = new ClientQuotaManager(QuotaType.CONTROLLER_MUTATION, mutationLookup, time,
+            registry);
+        // A full bucket takes more than it holds (Kafka lets the last request through), then refuses.
+        assertThat(mutations.recordMutations("u", "admin", 30, true)).isEqualTo(new ClientQuotaManager.Mutations(true, 0));
+        ClientQuotaManager.Mutations refused = mutations.recordMutations("u", "admin", 1, true);
+        assertThat(refused.accepted()).isFalse();
+        assertThat(refused.throttleMs()).as("8 tokens in debt at 2 per second").isEqualTo(4_000);
+        // Permissive (older versions): accepted, with the time to wait.
+        ClientQuotaManager.Mutations permissive = mutations.recordMutations("u", "admin", 2, false);
+        assertThat(permissive.accepted()).isTrue();
+        assertThat(permissive.throttleMs()).isEqualTo(5_000);
+        time.sleep(5_000);
+        assertThat(mutations.recordMutations("u", "admin", 1, true).accepted()).isTrue();
+        assertThat(mutations.recordMutations("u", "other", 1_000, true)).isEqualTo(new ClientQuotaManager.Mutations(true, 0));
+    }
+
+    @Test
     void aThrottledFetchIsTakenBackAndTheWindowBoundsAFetch() {
         set(null, "reader", 1000);
         assertThat(manager.maxValueInQuotaWindow("u", "reader")).isEqualTo(11_000);
