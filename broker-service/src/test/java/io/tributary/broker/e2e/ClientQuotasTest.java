@@ -83,6 +83,36 @@ class ClientQuotasTest {
     }
 
     @Test
+    void kafkaConfigsSetsDescribesAndDeletesUserQuotas() throws Exception {
+        assertThat(configs("--alter", "--entity-type", "users", "--entity-name", "alice", "--add-config",
+            "producer_byte_rate=1000000,request_percentage=50").exitCode()).isZero();
+        assertThat(configs("--alter", "--entity-type", "users", "--entity-default", "--add-config",
+            "consumer_byte_rate=2000000").exitCode()).isZero();
+        assertThat(configs("--alter", "--entity-type", "users", "--entity-name", "alice", "--entity-type", "clients",
+            "--entity-name", "app", "--add-config", "producer_byte_rate=3000000").exitCode()).isZero();
+
+        KafkaTool.Result alice = configs("--describe", "--entity-type", "users", "--entity-name", "alice");
+        assertThat(alice.output()).contains("producer_byte_rate=1000000").contains("request_percentage=50");
+        KafkaTool.Result defaults = configs("--describe", "--entity-type", "users", "--entity-default");
+        assertThat(defaults.output()).contains("consumer_byte_rate=2000000");
+        KafkaTool.Result aliceApp = configs("--describe", "--entity-type", "users", "--entity-name", "alice",
+            "--entity-type", "clients", "--entity-name", "app");
+        assertThat(aliceApp.output()).contains("producer_byte_rate=3000000");
+        // ZooKeeper holds them where Kafka's ZooKeeper mode does.
+        assertThat(broker.server().zkClient().getString("/config/users/alice/clients/app")).hasValueSatisfying(
+            json -> assertThat(json).contains("\"producer_byte_rate\":\"3000000\""));
+
+        assertThat(configs("--alter", "--entity-type", "users", "--entity-name", "alice", "--delete-config",
+            "producer_byte_rate,request_percentage").exitCode()).isZero();
+        assertThat(configs("--alter", "--entity-type", "users", "--entity-default", "--delete-config",
+            "consumer_byte_rate").exitCode()).isZero();
+        assertThat(configs("--alter", "--entity-type", "users", "--entity-name", "alice", "--entity-type", "clients",
+            "--entity-name", "app", "--delete-config", "producer_byte_rate").exitCode()).isZero();
+        assertThat(configs("--describe", "--entity-type", "users", "--entity-name", "alice").output())
+            .doesNotContain("producer_byte_rate");
+    }
+
+    @Test
     void topicCreationsBeyondTheControllerMutationRateAreRefused() throws Exception {
         // Two partitions a second, a bucket two windows (seconds) deep: four partitions at once.
         KafkaTool.Result set = configs("--alter", "--entity-type", "clients", "--entity-name", "creator",
