@@ -213,10 +213,15 @@ final class BrokerComponentsBuilder {
         BrokerTopicStats topicStats = new BrokerTopicStats(registry, topicExists);
         ReplicationQuotas replicationQuotas = ReplicationQuotas.create(time);
         Runnable applyReplicationThrottles = () -> {
-            replicationQuotas.leader().updateQuota(
-                dynamicConfig.brokerLevelLong(DynamicBrokerConfig.LEADER_REPLICATION_THROTTLED_RATE));
-            replicationQuotas.follower().updateQuota(
-                dynamicConfig.brokerLevelLong(DynamicBrokerConfig.FOLLOWER_REPLICATION_THROTTLED_RATE));
+            try {
+                replicationQuotas.leader().updateQuota(
+                    dynamicConfig.brokerLevelLong(DynamicBrokerConfig.LEADER_REPLICATION_THROTTLED_RATE));
+                replicationQuotas.follower().updateQuota(
+                    dynamicConfig.brokerLevelLong(DynamicBrokerConfig.FOLLOWER_REPLICATION_THROTTLED_RATE));
+            } catch (RuntimeException e) {
+                // A value written to ZooKeeper by hand that does not parse: the throttles stay as they were.
+                log.error("Ignoring the replication throttle rates in the dynamic broker configs: {}", e.getMessage());
+            }
         };
         applyReplicationThrottles.run();
         dynamicConfig.addListener(applyReplicationThrottles);

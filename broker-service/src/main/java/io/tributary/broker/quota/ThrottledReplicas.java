@@ -13,6 +13,7 @@ public final class ThrottledReplicas {
 
     private static final ConcurrentHashMap<String, long[]> PARSED = new ConcurrentHashMap<>();
     private static final long[] ALL = new long[0];
+    private static final int MAX_CACHED = 1024;
 
     private ThrottledReplicas() {
     }
@@ -21,6 +22,9 @@ public final class ThrottledReplicas {
     public static boolean throttles(String value, int partition, int brokerId) {
         if (value == null || value.isBlank()) {
             return false;
+        }
+        if (PARSED.size() > MAX_CACHED) {
+            PARSED.clear(); // reassignments write new values; old ones are not kept forever
         }
         long[] pairs = PARSED.computeIfAbsent(value.trim(), ThrottledReplicas::parse);
         if (pairs == ALL) {

@@ -31,16 +31,25 @@ final class DelayedFetch extends DelayedOperation {
         LogReadResults read(FetchParams params, LinkedHashMap<TopicPartition, FetchPartition> fetchInfos);
     }
 
+    /** Whether the replication throttle holds a follower's partition back now (its bytes do not count). */
+    interface ThrottleHold {
+        boolean held(FetchParams params, TopicPartition tp, Partition partition, PartitionLog log);
+    }
+
     /**
      * @param fetchOffsets where the first read of each partition started
      * @param partitions   the online partitions
      * @param reader       the read that answers, once complete
      * @param delayed      completes what the answering read unblocks (a follower's fetch moving the high watermark)
      */
+    private final ThrottleHold throttleHold;
+
     DelayedFetch(FetchParams params, LinkedHashMap<TopicPartition, FetchPartition> fetchInfos,
                  Map<TopicPartition, LogOffsetMetadata> fetchOffsets, Function<TopicPartition, Optional<Partition>> partitions,
-                 LogReader reader, DelayedRequests delayed, Consumer<Map<TopicPartition, FetchPartitionResult>> callback) {
+                 LogReader reader, ThrottleHold throttleHold, DelayedRequests delayed,
+                 Consumer<Map<TopicPartition, FetchPartitionResult>> callback) {
         super(params.maxWaitMs());
+        this.throttleHold = throttleHold;
         this.params = params;
         this.fetchInfos = fetchInfos;
         this.fetchOffsets = fetchOffsets;
@@ -60,6 +69,9 @@ final class DelayedFetch extends DelayedOperation {
                 return forceComplete();
             }
             PartitionLog log = partition.get().log().get();
+            if (throttleHold.held(params, e.getKey(), partition.get(), log)) {
+                continue;
+            }
             LogOffsetMetadata end = params.isFromFollower() ? log.logEndOffsetMetadata()
                 : params.isolationLevel() == IsolationLevel.READ_COMMITTED ? log.fetchLastStableOffsetMetadata()
                 : log.fetchHighWatermarkMetadata();

@@ -84,8 +84,7 @@ final class LocalLogReader {
                 if (params.isFromFollower()) {
                     // KIP-73: a throttled replica out of the ISR gets no records while the leader's
                     // throttled traffic is above leader.replication.throttled.rate (its offsets still count).
-                    boolean throttled = ThrottledReplicas.throttles(partitionLog.config().overrides()
-                        .get(LogConfig.LEADER_THROTTLED_REPLICAS), tp.partition(), partitions.brokerId());
+                    boolean throttled = leaderThrottled(tp, partitionLog);
                     boolean held = throttled && !partition.isr().contains(params.replicaId())
                         && leaderQuota.isQuotaExceeded();
                     FollowerRead read = partition.readForFollower(request.fetchOffset(),
@@ -151,6 +150,22 @@ final class LocalLogReader {
             }
         }
         return new LogReadResults(results, offsets, bytesReadable, answerNow, highWatermarkMoved);
+    }
+
+    /** Whether the topic throttles this leader's replica of {@code tp} ({@code leader.replication.throttled.replicas}). */
+    private boolean leaderThrottled(TopicPartition tp, PartitionLog partitionLog) {
+        return ThrottledReplicas.throttles(partitionLog.config().overrides().get(LogConfig.LEADER_THROTTLED_REPLICAS),
+            tp.partition(), partitions.brokerId());
+    }
+
+    /**
+     * Whether a follower's fetch of {@code tp} is held back by the leader's replication throttle
+     * now (KIP-73): a delayed fetch does not count its bytes, so it waits out its time instead of
+     * answering at once with nothing, as Kafka's DelayedFetch skips such partitions.
+     */
+    boolean heldByThrottle(FetchParams params, TopicPartition tp, Partition partition, PartitionLog partitionLog) {
+        return params.isFromFollower() && leaderThrottled(tp, partitionLog)
+            && !partition.isr().contains(params.replicaId()) && leaderQuota.isQuotaExceeded();
     }
 
     /** An error result that still tells the client the offsets it needs (e.g. for OFFSET_OUT_OF_RANGE). */

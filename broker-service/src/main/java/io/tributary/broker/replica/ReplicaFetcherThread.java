@@ -232,8 +232,11 @@ final class ReplicaFetcherThread extends Thread {
                 if (partitionLog.isEmpty()) {
                     continue;
                 }
-                if (followerThrottled(e.getKey(), partition.get(), partitionLog.get())
-                        && !partition.get().isr().contains(brokerId) && followerQuota.isQuotaExceeded()) {
+                // In sync by its own log, as Kafka's fetch state judges it: caught up with the leader's
+                // high watermark as last answered (the ISR in ZooKeeper reaches a follower late).
+                boolean caughtUp = partitionLog.get().logEndOffset() >= partitionLog.get().highWatermark();
+                if (!caughtUp && followerThrottled(e.getKey(), partition.get(), partitionLog.get())
+                        && followerQuota.isQuotaExceeded()) {
                     continue; // KIP-73: left out until the throttled rate falls below follower.replication.throttled.rate
                 }
                 int lastFetchedEpoch = partitionLog.get().leaderEpochCache().latestEpoch()

@@ -400,7 +400,7 @@ public final class ReplicaManager {
             return future;
         }
         DelayedFetch fetch = new DelayedFetch(params, fetchInfos, read.fetchOffsets(), partitions::get, logReader::read,
-            delayed, future::complete);
+            logReader::heldByThrottle, delayed, future::complete);
         delayed.watch(fetch, new ArrayList<>(fetchInfos.keySet()));
         return future;
     }

@@ -64,6 +64,14 @@ class ReplicationThrottleTest {
         return KafkaTool.runWithKafkaToolsClasspath(TOOL, all);
     }
 
+    private long followerFetches() {
+        long total = 0;
+        for (io.tributary.broker.fetchsession.FetchContext.Kind kind : io.tributary.broker.fetchsession.FetchContext.Kind.values()) {
+            total += cluster.broker(0).fetchManager().requests(kind, true);
+        }
+        return total;
+    }
+
     private Config describe(ConfigResource resource) throws Exception {
         try (Admin admin = cluster.admin()) {
             return admin.describeConfigs(List.of(resource)).all().get().get(resource);
@@ -86,6 +94,7 @@ class ReplicationThrottleTest {
         Path plan = Files.writeString(dir.resolve("plan.json"),
             "{\"version\":1,\"partitions\":[{\"topic\":\"" + TOPIC + "\",\"partition\":0,\"replicas\":[0,1]}]}");
 
+        long fetchesBefore = followerFetches();
         long begin = System.nanoTime();
         KafkaTool.Result executed = reassign("--reassignment-json-file", plan.toString(), "--execute",
             "--throttle", Long.toString(THROTTLE));
@@ -98,12 +107,16 @@ class ReplicationThrottleTest {
         await().atMost(Duration.ofSeconds(120)).until(() -> cluster.replica(1, TP)
             .flatMap(p -> p.log()).map(l -> l.logEndOffset() >= leaderEnd).orElse(false));
         double seconds = (System.nanoTime() - begin) / 1e9;
+        long fetches = followerFetches() - fetchesBefore;
         double rate = (double) RECORDS * RECORD_BYTES / seconds;
         // Unthrottled this copy takes well under a second; the first fetch may take one
         // replica.fetch.max.bytes (1 MiB) before the rate is measured over it.
-        System.out.printf("Copied %d bytes in %.1f s with a throttle of %d bytes/s%n", RECORDS * RECORD_BYTES, seconds,
-            THROTTLE);
+        System.out.printf("Copied %d bytes in %.1f s with a throttle of %d bytes/s, %d follower fetches%n",
+            RECORDS * RECORD_BYTES, seconds, THROTTLE, fetches);
         assertThat(rate).as("bytes/s copied with a throttle of %d", THROTTLE).isLessThan(3.0 * THROTTLE);
+        // A held follower's fetch waits (replica.fetch.wait.max.ms, 200 ms here) instead of being answered
+        // empty at once: a few fetches a second, not thousands.
+        assertThat(fetches).as("follower fetches at the leader in %.1f s", seconds).isLessThan((long) (seconds * 40));
 
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
             KafkaTool.Result verified = reassign("--reassignment-json-file", plan.toString(), "--verify");
