@@ -137,7 +137,8 @@ public final class FetchHandler extends VersionedHandler {
         // allows in one quota window (followers size their own fetches).
         int maxBytes = fromFollower ? request.maxBytes() : Math.min(Math.min(request.maxBytes(), fetchMaxBytes),
             fetchQuota.maxValueInQuotaWindow(context.principal().getName(), context.clientId()));
-        FetchParams params = new FetchParams(request.replicaId(), request.maxWait(), request.minBytes(),
+        // min.bytes above what the answer may hold would make every fetch wait out max.wait.ms.
+        FetchParams params = new FetchParams(request.replicaId(), request.maxWait(), Math.min(request.minBytes(), maxBytes),
             maxBytes, isolation, clientMetadata);
         return replicaManager.fetchMessages(params, fetchInfos)
             .thenApply(results -> response(context, fetchContext, results, denied, isolation, fromFollower, version));
@@ -191,10 +192,6 @@ public final class FetchHandler extends VersionedHandler {
             }
             read.put(tip, partitionData);
             recordBytes += result.records() == null ? 0 : result.records().sizeInBytes();
-            if (tp != null && !denied.contains(tp)) {
-                topicStats.recordFetched(tp.topic(), fromFollower,
-                    result.records() == null ? 0 : result.records().sizeInBytes(), result.error() != Errors.NONE);
-            }
         }
         List<Node> nodeEndpoints = new ArrayList<>();
         if (version >= 16) {
@@ -206,6 +203,15 @@ public final class FetchHandler extends VersionedHandler {
             if (throttleMs > 0) {
                 fetchQuota.unrecord(user, context.clientId(), recordBytes);
                 return new Response.Throttled(Responses.of(context, fetchContext.throttledResponse(throttleMs)), throttleMs);
+            }
+        }
+        // Counted once the records are really sent (not for an answer throttled empty).
+        for (TopicIdPartition tip : fetchContext.partitions().keySet()) {
+            TopicPartition tp = tip.topic() == null ? null : tip.topicPartition();
+            FetchPartitionResult result = tp == null || denied.contains(tp) ? null : results.get(tp);
+            if (result != null) {
+                topicStats.recordFetched(tp.topic(), fromFollower,
+                    result.records() == null ? 0 : result.records().sizeInBytes(), result.error() != Errors.NONE);
             }
         }
         return Responses.of(context, fetchContext.response(read, nodeEndpoints));

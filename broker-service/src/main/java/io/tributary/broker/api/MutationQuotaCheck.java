@@ -20,6 +20,7 @@ final class MutationQuotaCheck {
     private final String clientId;
     private final boolean strict;
     private int throttleMs;
+    private long recordedAtMs;
 
     /** @param strictSinceVersion the first version of the request's API whose clients expect refusals */
     MutationQuotaCheck(ClientQuotaManager quota, RequestContext context, int strictSinceVersion) {
@@ -37,18 +38,25 @@ final class MutationQuotaCheck {
     /** Counts {@code partitions} mutations; the refusal when the quota does not allow them now, else null. */
     ApiError record(int partitions) {
         ClientQuotaManager.Mutations outcome = quota.recordMutations(user, clientId, partitions, strict);
-        throttleMs = Math.max(throttleMs, outcome.throttleMs());
+        if (outcome.throttleMs() > 0) {
+            throttleMs = Math.max(throttleMs(), outcome.throttleMs());
+            recordedAtMs = quota.time().milliseconds();
+        }
         return outcome.accepted() ? null
             : new ApiError(Errors.THROTTLING_QUOTA_EXCEEDED, Errors.THROTTLING_QUOTA_EXCEEDED.message());
     }
 
-    /** The longest throttle time recorded, ms. */
+    /**
+     * The longest throttle time recorded, less the time since (the answer may go out long after,
+     * once the new topics have leaders), ms, as Kafka's {@code AbstractControllerMutationQuota}.
+     */
     int throttleMs() {
-        return throttleMs;
+        return throttleMs == 0 ? 0 : (int) Math.max(0, throttleMs - (quota.time().milliseconds() - recordedAtMs));
     }
 
     /** {@code response}, muting the connection for the throttle time when there is one. */
     Response respond(Response response) {
-        return throttleMs > 0 ? new Response.Throttled(response, throttleMs) : response;
+        int remaining = throttleMs();
+        return remaining > 0 ? new Response.Throttled(response, remaining) : response;
     }
 }

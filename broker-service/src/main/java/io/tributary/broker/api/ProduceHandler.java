@@ -154,9 +154,10 @@ public final class ProduceHandler extends VersionedHandler {
         if (appended == null) {
             return null;
         }
+        // Kafka counts the whole request against producer_byte_rate, refused partitions too.
         long produced = 0;
-        for (MemoryRecords records : toAppend.values()) {
-            produced += records.sizeInBytes();
+        for (Entry entry : entries) {
+            produced += entry.records() == null ? 0 : entry.records().sizeInBytes();
         }
         long producedBytes = produced;
         return appended.thenApply(results -> {

@@ -140,12 +140,6 @@ public final class LogValidator {
                 throw new RecordValidationException(Errors.INVALID_RECORD, "The baseOffset of the record batch in the append to "
                     + tp + " should be 0, but it is " + batch.baseOffset());
             }
-            if (fromClient && records.sizeInBytes() > config.segmentBytes()) {
-                // As Kafka's UnifiedLog.append: an append must fit in one segment.
-                throw new RecordValidationException(Errors.RECORD_LIST_TOO_LARGE, "Message batch size is "
-                    + records.sizeInBytes() + " bytes in append to partition " + tp
-                    + " which exceeds the maximum configured segment size of " + config.segmentBytes() + ".");
-            }
             if (batchSize > config.maxMessageBytes()) {
                 throw new RecordValidationException(Errors.MESSAGE_TOO_LARGE, "The record batch size in the append to " + tp
                     + " is " + batchSize + " bytes which exceeds the maximum configured value of " + config.maxMessageBytes());
@@ -175,6 +169,12 @@ public final class LogValidator {
             validBytes += batchSize;
             batches++;
             recordCount += count;
+        }
+        if (fromClient && validBytes > config.segmentBytes()) {
+            // As Kafka's UnifiedLog.append, once the batches are checked: an append must fit in one segment.
+            throw new RecordValidationException(Errors.RECORD_LIST_TOO_LARGE, "Message batch size is "
+                + validBytes + " bytes in append to partition " + tp
+                + " which exceeds the maximum configured segment size of " + config.segmentBytes() + ".");
         }
         return new BatchSummary(validBytes, batches, recordCount, hasProducerId);
     }
@@ -208,7 +208,8 @@ public final class LogValidator {
             if (logAppendTime) {
                 batch.setMaxTimestamp(TimestampType.LOG_APPEND_TIME, now);
                 batchMaxTimestamp = now;
-            } else if (batch.maxTimestamp() != batchMaxTimestamp) {
+            } else if (batch.timestampType() != TimestampType.CREATE_TIME || batch.maxTimestamp() != batchMaxTimestamp) {
+                // A client's LogAppendTime flag on a CreateTime topic is rewritten, as Kafka does.
                 batch.setMaxTimestamp(TimestampType.CREATE_TIME, batchMaxTimestamp);
             }
             nextOffset += lastOffsetDelta + 1;

@@ -277,12 +277,16 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
             // KIP-219: the client was told to wait; its connection stays muted (nothing more is read
             // or handled) until then, so one that ignores the throttle time cannot go faster.
             ctx.channel().config().setAutoRead(false);
-            ctx.executor().schedule(() -> {
-                if (!closed) {
-                    inFlight = false;
-                    processNext(ctx);
-                }
-            }, throttleMs, java.util.concurrent.TimeUnit.MILLISECONDS);
+            try {
+                ctx.executor().schedule(() -> {
+                    if (!closed) {
+                        inFlight = false;
+                        processNext(ctx);
+                    }
+                }, throttleMs, java.util.concurrent.TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                close(ctx); // the event loop is shutting down
+            }
             return;
         }
         inFlight = false;

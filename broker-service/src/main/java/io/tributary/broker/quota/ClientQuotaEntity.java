@@ -5,7 +5,7 @@ import java.util.Map;
 
 /**
  * Who a client quota applies to, in Kafka's ZooKeeper-mode entities (KIP-55, KIP-546): a user, a
- * client id, or a user's client id, each a name or the default ({@link #DEFAULT}, {@code <default>}
+ * client id, or a user's client id, each a name or the default ({@link #DEFAULT}; {@code <default>}
  * in ZooKeeper and null on the wire); null where the entity has no such part.
  *
  * @param user     the user (a principal's name), {@link #DEFAULT}, or null
@@ -14,7 +14,13 @@ import java.util.Map;
 public record ClientQuotaEntity(String user, String clientId) {
 
     /** How ZooKeeper names a default entity, as Kafka's {@code ZooKeeperInternals.DEFAULT_STRING}. */
-    public static final String DEFAULT = "<default>";
+    public static final String ZK_DEFAULT = "<default>";
+
+    /**
+     * The default entity, here: no name a client can have (a client id or user literally named
+     * {@code <default>} is a name like any other, stored sanitized, as in Kafka).
+     */
+    public static final String DEFAULT = "\u0000default";
 
     public ClientQuotaEntity {
         if (user == null && clientId == null) {

@@ -18,14 +18,15 @@ import org.apache.kafka.common.metrics.stats.Avg;
 import org.apache.kafka.common.metrics.stats.Rate;
 import org.apache.kafka.common.metrics.stats.TokenBucket;
 import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.common.utils.internals.Sanitizer;
 
 /**
  * One kind of client quota ({@code producer_byte_rate} or {@code consumer_byte_rate}), enforced as
  * Kafka's {@code ClientQuotaManager} does (KIP-13, KIP-55, KIP-219): a request's bytes are recorded
  * in a rate over {@code quota.window.num} (11) windows of {@code quota.window.size.seconds} (1 s) of
  * the quota entity it falls under; above the quota the client is told to wait
- * ({@code throttle_time_ms}) for as long as it takes the rate to fall back to the quota, at most
- * the whole measured time, and its connection is muted for that long.
+ * ({@code throttle_time_ms}) for as long as it takes the rate to fall back to the quota, and its
+ * connection is muted for that long. An entity's sensors and meters go after an hour unused.
  *
  * <p>Which quota applies to (user, client id) follows Kafka's precedence (KIP-55), the first
  * entity that sets the key winning: the user's client id, the user's default client, the user,
@@ -61,7 +62,10 @@ public final class ClientQuotaManager {
     private final QuotaType type;
     private final int windows;
     private final int windowSeconds;
-    private final long maxThrottleMs;
+    /** An entity's sensors and meters go after this long without use, as Kafka's (1 hour). */
+    static final long INACTIVE_EXPIRATION_MS = 3_600_000;
+    private final Map<Entity, Long> lastUsedMs = new ConcurrentHashMap<>();
+    private volatile long nextExpiryCheckMs;
     private final ClientQuotaLookup store;
     private final Time time;
     private final MeterRegistry registry;
@@ -82,7 +86,7 @@ public final class ClientQuotaManager {
         this.type = type;
         this.windows = windows;
         this.windowSeconds = windowSeconds;
-        this.maxThrottleMs = (long) windows * windowSeconds * 1000;
+
         this.store = store;
         this.time = time;
         this.registry = registry;
@@ -91,6 +95,11 @@ public final class ClientQuotaManager {
 
     public QuotaType type() {
         return type;
+    }
+
+    /** The clock quotas are measured by. */
+    public Time time() {
+        return time;
     }
 
     /**
@@ -108,7 +117,7 @@ public final class ClientQuotaManager {
             sensor.record(value, now, true);
             return 0;
         } catch (QuotaViolationException e) {
-            int throttleMs = (int) Math.min(throttleTimeMs(e, now), maxThrottleMs);
+            int throttleMs = (int) Math.min(throttleTimeMs(e, now), Integer.MAX_VALUE);
             throttleTimes.computeIfAbsent(resolved.entity(), this::throttleSensor).record(throttleMs, now);
             return throttleMs;
         }
@@ -139,7 +148,7 @@ public final class ClientQuotaManager {
                 }
                 return Mutations.FREE;
             } catch (QuotaViolationException e) {
-                int throttleMs = (int) Math.min(Math.round(-e.value() / e.bound() * 1000), maxThrottleMs);
+                int throttleMs = (int) Math.min(Math.round(-e.value() / e.bound() * 1000), Integer.MAX_VALUE);
                 throttleTimes.computeIfAbsent(resolved.entity(), this::throttleSensor).record(throttleMs, now);
                 return new Mutations(!strict, throttleMs);
             }
@@ -154,11 +163,15 @@ public final class ClientQuotaManager {
         }
     }
 
-    /** The most a client may get in one quota window, bytes ({@link Integer#MAX_VALUE} without a quota). */
+    /**
+     * The most one fetch may return to a client under a quota, bytes: the quota over all but one of
+     * the windows (a larger answer would always be throttled), as Kafka's getMaxValueInQuotaWindow;
+     * {@link Integer#MAX_VALUE} without a quota.
+     */
     public int maxValueInQuotaWindow(String user, String clientId) {
         Resolved resolved = resolve(user, clientId);
         return resolved == null ? Integer.MAX_VALUE
-            : (int) Math.min(Integer.MAX_VALUE, resolved.bound() * windows * windowSeconds);
+            : (int) Math.min(Integer.MAX_VALUE, resolved.bound() * Math.max(1, windows - 1) * windowSeconds);
     }
 
     /** The quota that applies to the client, if any. */
@@ -186,9 +199,41 @@ public final class ClientQuotaManager {
         return null;
     }
 
+    /** A sensor name no two entities share: the names sanitized (no ':' left), ':' between them. */
+    private String sensorName(String kind, Entity entity) {
+        return type.name() + ":" + kind + ":" + Sanitizer.sanitize(entity.user()) + ":"
+            + Sanitizer.sanitize(entity.clientId());
+    }
+
+    /** Removes the sensors and meters of entities unused for an hour; at most once a minute. */
+    private void expireInactive(long now) {
+        if (now < nextExpiryCheckMs) {
+            return;
+        }
+        nextExpiryCheckMs = now + 60_000;
+        lastUsedMs.forEach((entity, used) -> {
+            if (now - used > INACTIVE_EXPIRATION_MS && lastUsedMs.remove(entity, used)) {
+                for (Map<Entity, Sensor> sensors : List.of(rates, throttleTimes)) {
+                    Sensor sensor = sensors.remove(entity);
+                    if (sensor != null) {
+                        metrics.removeSensor(sensor.name());
+                    }
+                }
+                registry.find("kafka.server." + type.metricType().toLowerCase(java.util.Locale.ROOT) + "."
+                        + rateName().replace('-', '.')).tags("user", entity.user(), "client-id", entity.clientId())
+                    .meters().forEach(registry::remove);
+                registry.find("kafka.server." + type.metricType().toLowerCase(java.util.Locale.ROOT) + ".throttle.time")
+                    .tags("user", entity.user(), "client-id", entity.clientId()).meters().forEach(registry::remove);
+            }
+        });
+    }
+
     private Sensor rate(Resolved resolved) {
+        long now = time.milliseconds();
+        lastUsedMs.put(resolved.entity(), now);
+        expireInactive(now);
         Sensor sensor = rates.computeIfAbsent(resolved.entity(), entity -> {
-            Sensor created = metrics.sensor(type.name() + "-" + entity.user() + "-" + entity.clientId());
+            Sensor created = metrics.sensor(sensorName("rate", entity));
             MetricName name = metricName(rateName(), entity);
             if (type == QuotaType.CONTROLLER_MUTATION) {
                 created.add(name, new Rate());
@@ -215,7 +260,7 @@ public final class ClientQuotaManager {
     }
 
     private Sensor throttleSensor(Entity entity) {
-        Sensor sensor = metrics.sensor(type.name() + "-throttle-" + entity.user() + "-" + entity.clientId());
+        Sensor sensor = metrics.sensor(sensorName("throttle", entity));
         MetricName name = metricName("throttle-time", entity);
         sensor.add(name, new Avg());
         Gauge.builder("kafka.server." + type.metricType().toLowerCase(java.util.Locale.ROOT) + ".throttle.time", metrics,

@@ -140,12 +140,12 @@ public final class ClientQuotaStore implements ClientQuotaLookup, AutoCloseable 
         return null;
     }
 
-    private static String desanitize(String name) {
-        return name.equals(ClientQuotaEntity.DEFAULT) ? name : Sanitizer.desanitize(name);
+    private static String desanitize(String segment) {
+        return segment.equals(ClientQuotaEntity.ZK_DEFAULT) ? ClientQuotaEntity.DEFAULT : Sanitizer.desanitize(segment);
     }
 
     private static String sanitize(String name) {
-        return name.equals(ClientQuotaEntity.DEFAULT) ? name : Sanitizer.sanitize(name);
+        return name.equals(ClientQuotaEntity.DEFAULT) ? ClientQuotaEntity.ZK_DEFAULT : Sanitizer.sanitize(name);
     }
 
     private static Map<String, Double> quotasOf(byte[] data, String path) {

@@ -190,6 +190,60 @@ class AclsTest {
         }
     }
 
+    /**
+     * Filters return exactly Kafka's sets ({@code ResourcePatternFilter.matches}): MATCH finds every
+     * pattern that applies to a name (the literal name, the literal wildcard, the prefixes of it); ANY
+     * finds the patterns named exactly so, literal or prefixed; LITERAL and PREFIXED only their own.
+     * CreateAcls refuses the filter-only pattern types MATCH and ANY, one by one.
+     */
+    @Test
+    void filtersReturnKafkasSetsAndCreationRefusesMatchAndAny() throws Exception {
+        AclBinding wildcard = allow(ResourceType.TOPIC, "*", PatternType.LITERAL, "User:frank", AclOperation.READ);
+        AclBinding exact = allow(ResourceType.TOPIC, "ledger-eu", PatternType.LITERAL, "User:frank", AclOperation.READ);
+        AclBinding prefix = allow(ResourceType.TOPIC, "ledger-", PatternType.PREFIXED, "User:frank", AclOperation.READ);
+        AclBinding samePrefix = allow(ResourceType.TOPIC, "ledger-eu", PatternType.PREFIXED, "User:frank",
+            AclOperation.WRITE);
+        AclBinding other = allow(ResourceType.TOPIC, "ledgers", PatternType.LITERAL, "User:frank", AclOperation.READ);
+        AclBinding group = allow(ResourceType.GROUP, "ledger-eu", PatternType.LITERAL, "User:frank", AclOperation.READ);
+        List<AclBinding> all = List.of(wildcard, exact, prefix, samePrefix, other, group);
+        admin.createAcls(all).all().get();
+        awaitBothBrokersHold(Set.copyOf(all), "User:frank");
+        AccessControlEntryFilter frank = new AccessControlEntryFilter("User:frank", null, AclOperation.ANY,
+            AclPermissionType.ANY);
+
+        assertThat(describe(new ResourcePatternFilter(ResourceType.TOPIC, "ledger-eu", PatternType.MATCH), frank))
+            .containsExactlyInAnyOrder(wildcard, exact, prefix, samePrefix);
+        assertThat(describe(new ResourcePatternFilter(ResourceType.TOPIC, "ledger-eu", PatternType.ANY), frank))
+            .containsExactlyInAnyOrder(exact, samePrefix);
+        assertThat(describe(new ResourcePatternFilter(ResourceType.ANY, "ledger-eu", PatternType.ANY), frank))
+            .containsExactlyInAnyOrder(exact, samePrefix, group);
+        assertThat(describe(new ResourcePatternFilter(ResourceType.TOPIC, "ledger-eu", PatternType.LITERAL), frank))
+            .containsExactly(exact);
+        assertThat(describe(new ResourcePatternFilter(ResourceType.TOPIC, "ledger-", PatternType.PREFIXED), frank))
+            .containsExactly(prefix);
+        assertThat(describe(new ResourcePatternFilter(ResourceType.TOPIC, null, PatternType.LITERAL), frank))
+            .containsExactlyInAnyOrder(wildcard, exact, other);
+
+        try (WireClient client = WireClient.connect(cluster.anyRunning().bootstrapServers())) {
+            AclCreation match = new AclCreation().setResourceType(ResourceType.TOPIC.code()).setResourceName("x")
+                .setResourcePatternType(PatternType.MATCH.code()).setPrincipal("User:frank").setHost("*")
+                .setOperation(AclOperation.READ.code()).setPermissionType(AclPermissionType.ALLOW.code());
+            AclCreation any = match.duplicate().setResourcePatternType(PatternType.ANY.code());
+            AclCreation literal = match.duplicate().setResourcePatternType(PatternType.LITERAL.code());
+            CreateAclsResponse response = client.send(new CreateAclsRequest.Builder(new CreateAclsRequestData()
+                .setCreations(List.of(match, any, literal))).build((short) 3));
+            assertThat(response.results()).extracting(r -> Errors.forCode(r.errorCode()))
+                .containsExactly(Errors.INVALID_REQUEST, Errors.INVALID_REQUEST, Errors.NONE);
+        }
+        admin.deleteAcls(List.of(new AclBindingFilter(ResourcePatternFilter.ANY, frank))).all().get();
+        awaitBothBrokersHold(Set.of(), "User:frank");
+    }
+
+    private static java.util.Collection<AclBinding> describe(ResourcePatternFilter pattern, AccessControlEntryFilter entry)
+            throws Exception {
+        return admin.describeAcls(new AclBindingFilter(pattern, entry)).values().get();
+    }
+
     private static AclBinding allow(ResourceType type, String name, PatternType patternType, String principal,
                                     AclOperation operation) {
         return new AclBinding(new ResourcePattern(type, name, patternType),

@@ -92,6 +92,22 @@ class ClientQuotaManagerTest {
     }
 
     @Test
+    void aLargeOverrunIsThrottledForAsLongAsItTakesNotOnlyTheMeasuredTime() {
+        set(null, "big", 10_000);
+        // 1 MB at once against 10 KB/s over a 10 s window: 100 KB/s, nine bounds over, 90 s.
+        int throttleMs = manager.recordAndGetThrottleTimeMs("u", "big", 1_000_000);
+        assertThat(throttleMs).isGreaterThan(11_000).isEqualTo(90_000);
+    }
+
+    @Test
+    void namesThatWouldJoinIntoTheSameSensorNameKeepTheirOwnRates() {
+        set(null, D, 1000);
+        // 9,000 bytes each is within 1,000/s over 10 s; together they would not be.
+        assertThat(manager.recordAndGetThrottleTimeMs("app", "x-1", 9_000)).isZero();
+        assertThat(manager.recordAndGetThrottleTimeMs("app-x", "1", 9_000)).as("not app/x-1's rate").isZero();
+    }
+
+    @Test
     void aUsersOwnQuotaIsSharedByAllItsClients() {
         set("alice", null, 1000);
         assertThat(manager.recordAndGetThrottleTimeMs("alice", "one", 8_000)).isZero();
@@ -135,7 +151,7 @@ class ClientQuotaManagerTest {
     @Test
     void aThrottledFetchIsTakenBackAndTheWindowBoundsAFetch() {
         set(null, "reader", 1000);
-        assertThat(manager.maxValueInQuotaWindow("u", "reader")).isEqualTo(11_000);
+        assertThat(manager.maxValueInQuotaWindow("u", "reader")).as("all windows but one").isEqualTo(10_000);
         assertThat(manager.recordAndGetThrottleTimeMs("u", "reader", 20_000)).isPositive();
         manager.unrecord("u", "reader", 20_000);
         assertThat(manager.recordAndGetThrottleTimeMs("u", "reader", 1_000)).isZero();
