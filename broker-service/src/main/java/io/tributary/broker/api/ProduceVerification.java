@@ -7,7 +7,6 @@ import io.tributary.broker.transaction.AddPartitionsToTxnManager;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import org.apache.kafka.common.TopicPartition;
@@ -27,7 +26,7 @@ import org.apache.kafka.common.record.internal.RecordBatch;
  * (retriable, no metadata refresh) for CONCURRENT_TRANSACTIONS, NETWORK_EXCEPTION,
  * COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE and NOT_COORDINATOR, which older clients
  * would not retry. A request whose transactional batches come from more than one producer id and
- * epoch gets INVALID_PRODUCER_ID_MAPPING for every partition.
+ * epoch never gets here: {@link ProduceHandler} refuses it whole (INVALID_PRODUCER_ID_MAPPING).
  *
  * <p>Thread-safety: thread-safe. A verification answered from memory (this broker coordinates the
  * id) appends on the calling request handler thread; one answered over the network appends on
@@ -51,13 +50,13 @@ final class ProduceVerification {
     CompletableFuture<Map<TopicPartition, ProduceResult>> append(String transactionalId, boolean abortableSupported,
             long timeoutMs, short acks, Map<TopicPartition, MemoryRecords> entries) {
         Map<TopicPartition, Integer> firstSequences = new LinkedHashMap<>();
-        Set<Long> producerIds = new java.util.HashSet<>();
-        Set<Short> epochs = new java.util.HashSet<>();
+        long producerId = RecordBatch.NO_PRODUCER_ID;
+        short epoch = RecordBatch.NO_PRODUCER_EPOCH;
         for (Map.Entry<TopicPartition, MemoryRecords> e : entries.entrySet()) {
             for (RecordBatch batch : e.getValue().batches()) {
                 if (batch.hasProducerId() && batch.isTransactional()) {
-                    producerIds.add(batch.producerId());
-                    epochs.add(batch.producerEpoch());
+                    producerId = batch.producerId(); // one producer id and epoch: ProduceHandler checked
+                    epoch = batch.producerEpoch();
                     firstSequences.putIfAbsent(e.getKey(), batch.baseSequence());
                 }
             }
@@ -65,20 +64,14 @@ final class ProduceVerification {
         if (firstSequences.isEmpty()) {
             return replicaManager.appendRecords(timeoutMs, acks, entries);
         }
-        if (producerIds.size() > 1 || epochs.size() > 1) {
-            Map<TopicPartition, ProduceResult> refused = new LinkedHashMap<>();
-            entries.keySet().forEach(tp -> refused.put(tp, ProduceResult.error(Errors.INVALID_PRODUCER_ID_MAPPING,
-                "Transactional records contained more than one producer id")));
-            return CompletableFuture.completedFuture(refused);
-        }
-        long producerId = producerIds.iterator().next();
-        short epoch = epochs.iterator().next();
+        long verifiedProducerId = producerId;
+        short verifiedEpoch = epoch;
         Map<TopicPartition, VerificationGuard> guards = new HashMap<>();
         Map<TopicPartition, ProduceResult> refused = new LinkedHashMap<>();
         java.util.List<TopicPartition> toVerify = new java.util.ArrayList<>();
         firstSequences.forEach((tp, sequence) -> {
             try {
-                VerificationGuard guard = replicaManager.maybeStartTransactionVerification(tp, producerId, sequence, epoch);
+                VerificationGuard guard = replicaManager.maybeStartTransactionVerification(tp, verifiedProducerId, sequence, verifiedEpoch);
                 guards.put(tp, guard);
                 if (guard != VerificationGuard.SENTINEL) {
                     toVerify.add(tp);
@@ -90,8 +83,8 @@ final class ProduceVerification {
         if (toVerify.isEmpty()) {
             return appendRest(timeoutMs, acks, entries, guards, refused);
         }
-        CompletableFuture<Map<TopicPartition, Errors>> verified = verifier.verifyTransaction(transactionalId, producerId,
-            epoch, toVerify, abortableSupported);
+        CompletableFuture<Map<TopicPartition, Errors>> verified = verifier.verifyTransaction(transactionalId, verifiedProducerId,
+            verifiedEpoch, toVerify, abortableSupported);
         java.util.function.Function<Map<TopicPartition, Errors>, CompletableFuture<Map<TopicPartition, ProduceResult>>>
             then = unverified -> {
                 unverified.forEach((tp, error) -> refused.put(tp, forProducer(error)));

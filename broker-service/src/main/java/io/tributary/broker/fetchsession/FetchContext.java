@@ -57,6 +57,11 @@ public sealed interface FetchContext {
      */
     FetchResponse throttledResponse(int throttleMs);
 
+    /** An answer with no partitions: a session error, or a throttled fetch. */
+    private static FetchResponse empty(Errors error, int throttleMs, int sessionId) {
+        return FetchResponse.of(error, throttleMs, sessionId, new LinkedHashMap<>(), List.of());
+    }
+
     /** The request's session could not be used: {@code FETCH_SESSION_ID_NOT_FOUND}, {@code INVALID_FETCH_SESSION_EPOCH} or {@code FETCH_SESSION_TOPIC_ID_ERROR}. */
     record SessionError(Errors error) implements FetchContext {
         @Override
@@ -72,12 +77,12 @@ public sealed interface FetchContext {
         @Override
         public FetchResponse response(LinkedHashMap<TopicIdPartition, FetchResponseData.PartitionData> read,
                                       List<Node> nodeEndpoints) {
-            return FetchResponse.of(error, 0, FetchMetadata.INVALID_SESSION_ID, new LinkedHashMap<>(), List.of());
+            return empty(error, 0, FetchMetadata.INVALID_SESSION_ID);
         }
 
         @Override
         public FetchResponse throttledResponse(int throttleMs) {
-            return FetchResponse.of(error, throttleMs, FetchMetadata.INVALID_SESSION_ID, new LinkedHashMap<>(), List.of());
+            return empty(error, throttleMs, FetchMetadata.INVALID_SESSION_ID);
         }
     }
 
@@ -96,8 +101,7 @@ public sealed interface FetchContext {
 
         @Override
         public FetchResponse throttledResponse(int throttleMs) {
-            return FetchResponse.of(Errors.NONE, throttleMs, FetchMetadata.INVALID_SESSION_ID, new LinkedHashMap<>(),
-                List.of());
+            return empty(Errors.NONE, throttleMs, FetchMetadata.INVALID_SESSION_ID);
         }
     }
 
@@ -144,8 +148,7 @@ public sealed interface FetchContext {
         /** No session is created for a throttled full fetch (the client sends a full one again). */
         @Override
         public FetchResponse throttledResponse(int throttleMs) {
-            return FetchResponse.of(Errors.NONE, throttleMs, FetchMetadata.INVALID_SESSION_ID, new LinkedHashMap<>(),
-                List.of());
+            return empty(Errors.NONE, throttleMs, FetchMetadata.INVALID_SESSION_ID);
         }
     }
 
@@ -192,8 +195,7 @@ public sealed interface FetchContext {
                     // Another request of the session came in while this one was read: a duplicate.
                     log.info("Incremental fetch session {} expected epoch {}, but got {}. Possible duplicate request.",
                         session.id(), expectedEpoch, session.epoch());
-                    return FetchResponse.of(Errors.INVALID_FETCH_SESSION_EPOCH, 0, session.id(), new LinkedHashMap<>(),
-                        List.of());
+                    return empty(Errors.INVALID_FETCH_SESSION_EPOCH, 0, session.id());
                 }
                 Iterator<Map.Entry<TopicIdPartition, FetchResponseData.PartitionData>> it = read.entrySet().iterator();
                 List<TopicIdPartition> withRecords = new java.util.ArrayList<>();
@@ -216,7 +218,7 @@ public sealed interface FetchContext {
             synchronized (session) {
                 Errors error = session.epoch() == FetchMetadata.nextEpoch(requestMetadata.epoch()) ? Errors.NONE
                     : Errors.INVALID_FETCH_SESSION_EPOCH;
-                return FetchResponse.of(error, throttleMs, session.id(), new LinkedHashMap<>(), List.of());
+                return empty(error, throttleMs, session.id());
             }
         }
     }

@@ -9,7 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -251,11 +250,6 @@ public final class ClientQuotaStore implements ClientQuotaLookup, AutoCloseable 
         } catch (Exception e) {
             throw new ZooKeeperClientException("Could not read " + path, e);
         }
-    }
-
-    /** The entity types the view holds quotas for, for tests. */
-    Set<ClientQuotaEntity> entities() {
-        return Set.copyOf(view.keySet());
     }
 
     @Override

@@ -32,7 +32,6 @@ public final class ReplicationQuotaManager {
     static final int WINDOWS = 11;
     static final int WINDOW_SECONDS = 1;
 
-    private final Type type;
     private final Time time;
     private final Metrics metrics;
     private final Sensor sensor;
@@ -40,7 +39,6 @@ public final class ReplicationQuotaManager {
     private volatile long bytesPerSecond = Long.MAX_VALUE;
 
     public ReplicationQuotaManager(Type type, Time time) {
-        this.type = type;
         this.time = time;
         this.metrics = new Metrics(new MetricConfig(), java.util.List.of(), time);
         this.rateName = metrics.metricName("byte-rate", type.name(), "Replication bytes per second of throttled replicas",
@@ -54,10 +52,6 @@ public final class ReplicationQuotaManager {
             .quota(Quota.upperBound(bytesPerSecond));
     }
 
-    public Type type() {
-        return type;
-    }
-
     /** Sets the quota, bytes per second ({@link Long#MAX_VALUE}: none). */
     public void updateQuota(long bytesPerSecond) {
         if (bytesPerSecond < 0) {
@@ -66,11 +60,6 @@ public final class ReplicationQuotaManager {
         this.bytesPerSecond = bytesPerSecond;
         KafkaMetric metric = metrics.metrics().get(rateName);
         metric.config(quotaConfig(bytesPerSecond));
-    }
-
-    /** The quota, bytes per second. */
-    public long quota() {
-        return bytesPerSecond;
     }
 
     /** Whether the measured rate is above the quota (never without one). */
@@ -91,10 +80,5 @@ public final class ReplicationQuotaManager {
         if (bytes > 0) {
             sensor.record(bytes, time.milliseconds(), false);
         }
-    }
-
-    /** The measured rate, bytes per second. */
-    public double rate() {
-        return (double) metrics.metrics().get(rateName).metricValue();
     }
 }

@@ -235,7 +235,7 @@ final class ReplicaFetcherThread extends Thread {
                 // In sync by its own log, as Kafka's fetch state judges it: caught up with the leader's
                 // high watermark as last answered (the ISR in ZooKeeper reaches a follower late).
                 boolean caughtUp = partitionLog.get().logEndOffset() >= partitionLog.get().highWatermark();
-                if (!caughtUp && followerThrottled(e.getKey(), partition.get(), partitionLog.get())
+                if (!caughtUp && followerThrottled(e.getKey(), partitionLog.get())
                         && followerQuota.isQuotaExceeded()) {
                     continue; // KIP-73: left out until the throttled rate falls below follower.replication.throttled.rate
                 }
@@ -363,7 +363,7 @@ final class ReplicaFetcherThread extends Thread {
                     } else {
                         MemoryRecords records = (MemoryRecords) FetchResponse.recordsOrFail(data);
                         partitions.replicationBytesIn(records.sizeInBytes());
-                        if (partition.get().log().map(l -> followerThrottled(tp, partition.get(), l)).orElse(false)) {
+                        if (partition.get().log().map(l -> followerThrottled(tp, l)).orElse(false)) {
                             followerQuota.record(records.sizeInBytes());
                         }
                         newEnd = partition.get().appendRecordsToFollower(records, state.leaderEpoch(), data.highWatermark(),
@@ -404,7 +404,7 @@ final class ReplicaFetcherThread extends Thread {
     }
 
     /** Whether the topic throttles this broker's replica of {@code tp} ({@code follower.replication.throttled.replicas}). */
-    private boolean followerThrottled(TopicPartition tp, Partition partition, PartitionLog log) {
+    private boolean followerThrottled(TopicPartition tp, PartitionLog log) {
         return ThrottledReplicas.throttles(log.config().overrides().get(LogConfig.FOLLOWER_THROTTLED_REPLICAS),
             tp.partition(), brokerId);
     }
