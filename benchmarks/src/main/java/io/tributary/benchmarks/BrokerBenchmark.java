@@ -163,7 +163,8 @@ public final class BrokerBenchmark {
         }
     }
 
-    private static Path writeLog4jConfig(Path dir) throws IOException {
+    /** The log4j2 configuration of the child JVMs (WARN, or {@code benchmark.log-level}), written into {@code dir}. */
+    static Path writeLog4jConfig(Path dir) throws IOException {
         return Files.writeString(dir.resolve("log4j2.properties"), """
                 status = warn
                 appender.out.type = Console

@@ -99,7 +99,7 @@ public final class IdleFetchBenchmark {
         TributaryBroker.requireJar(jar);
         workDir = Files.createTempDirectory("tributary-idle-bench-");
         Runtime.getRuntime().addShutdownHook(new Thread(this::cleanUp, "benchmark-cleanup"));
-        JavaLauncher launcher = new JavaLauncher(writeLog4jConfig(workDir));
+        JavaLauncher launcher = new JavaLauncher(BrokerBenchmark.writeLog4jConfig(workDir));
         BenchmarkSecurity plaintext = BenchmarkSecurity.create(BenchmarkSecurity.Mode.PLAINTEXT, workDir.resolve("tls"));
         System.out.printf("Idle fetch benchmark: %,d partitions, RF 2, all led by one broker and followed by the other;"
                 + " one consumer of every partition; idle and %d records/s windows of %d s; %d round(s)%n",
@@ -340,18 +340,6 @@ public final class IdleFetchBenchmark {
     private static double aboveIdleUs(Result r) {
         double idlePerSecond = r.idle().cpu() / r.idle().seconds();
         return (r.traffic().cpu() - idlePerSecond * r.traffic().seconds()) * 1e6 / Math.max(1, r.traffic().records());
-    }
-
-    private static Path writeLog4jConfig(Path dir) throws IOException {
-        return Files.writeString(dir.resolve("log4j2.properties"), """
-                status = warn
-                appender.out.type = Console
-                appender.out.name = OUT
-                appender.out.layout.type = PatternLayout
-                appender.out.layout.pattern = [%d] %p %m (%c)%n
-                rootLogger.level = ${sys:benchmark.log-level:-WARN}
-                rootLogger.appenderRef.out.ref = OUT
-                """);
     }
 
     private void cleanUp() {

@@ -61,11 +61,7 @@ class ClientQuotasTest {
     }
 
     private static KafkaTool.Result configs(String... args) throws Exception {
-        String[] all = new String[args.length + 2];
-        all[0] = "--bootstrap-server";
-        all[1] = broker.bootstrapServers();
-        System.arraycopy(args, 0, all, 2, args.length);
-        return KafkaTool.runWithKafkaToolsClasspath(TOOL, all);
+        return KafkaTool.runAgainst(broker.bootstrapServers(), TOOL, args);
     }
 
     private static double metric(Map<MetricName, ? extends Metric> metrics, String name) {

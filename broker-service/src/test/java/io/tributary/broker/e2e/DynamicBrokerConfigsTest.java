@@ -55,11 +55,7 @@ class DynamicBrokerConfigsTest {
     }
 
     private static KafkaTool.Result configs(String... args) throws Exception {
-        String[] all = new String[args.length + 2];
-        all[0] = "--bootstrap-server";
-        all[1] = broker.bootstrapServers();
-        System.arraycopy(args, 0, all, 2, args.length);
-        return KafkaTool.runWithKafkaToolsClasspath(TOOL, all);
+        return KafkaTool.runAgainst(broker.bootstrapServers(), TOOL, args);
     }
 
     /**

@@ -72,11 +72,7 @@ class FeaturesTest {
     }
 
     private static KafkaTool.Result features(String... args) throws Exception {
-        String[] all = new String[args.length + 2];
-        all[0] = "--bootstrap-server";
-        all[1] = cluster.bootstrapServers();
-        System.arraycopy(args, 0, all, 2, args.length);
-        return KafkaTool.runWithKafkaToolsClasspath(TOOL, all);
+        return KafkaTool.runAgainst(cluster.bootstrapServers(), TOOL, args);
     }
 
     private static ApiVersionsResponseData apiVersions(BrokerServer broker) throws Exception {

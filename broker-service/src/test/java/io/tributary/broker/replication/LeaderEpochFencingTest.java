@@ -127,28 +127,33 @@ class LeaderEpochFencingTest {
         }
     }
 
+    /** A request naming a partition's current leader epoch, answered with that partition's error. */
+    @FunctionalInterface
+    private interface EpochRequest {
+        Errors send(int currentLeaderEpoch) throws Exception;
+    }
+
+    /** KIP-320: an older epoch is fenced, a newer one unknown, the current one or none (-1) served. */
+    private static void assertChecksTheLeaderEpoch(EpochRequest request) throws Exception {
+        assertThat(request.send(epoch - 1)).isEqualTo(Errors.FENCED_LEADER_EPOCH);
+        assertThat(request.send(epoch + 1)).isEqualTo(Errors.UNKNOWN_LEADER_EPOCH);
+        assertThat(request.send(epoch)).isEqualTo(Errors.NONE);
+        assertThat(request.send(-1)).isEqualTo(Errors.NONE);
+    }
+
     @Test
     void fetchChecksTheLeaderEpoch() throws Exception {
-        assertThat(fetch(epoch - 1)).isEqualTo(Errors.FENCED_LEADER_EPOCH);
-        assertThat(fetch(epoch + 1)).isEqualTo(Errors.UNKNOWN_LEADER_EPOCH);
-        assertThat(fetch(epoch)).isEqualTo(Errors.NONE);
-        assertThat(fetch(-1)).isEqualTo(Errors.NONE);
+        assertChecksTheLeaderEpoch(LeaderEpochFencingTest::fetch);
     }
 
     @Test
     void listOffsetsChecksTheLeaderEpoch() throws Exception {
-        assertThat(listOffsets(epoch - 1)).isEqualTo(Errors.FENCED_LEADER_EPOCH);
-        assertThat(listOffsets(epoch + 1)).isEqualTo(Errors.UNKNOWN_LEADER_EPOCH);
-        assertThat(listOffsets(epoch)).isEqualTo(Errors.NONE);
-        assertThat(listOffsets(-1)).isEqualTo(Errors.NONE);
+        assertChecksTheLeaderEpoch(LeaderEpochFencingTest::listOffsets);
     }
 
     @Test
     void offsetForLeaderEpochChecksTheLeaderEpoch() throws Exception {
-        assertThat(offsetForLeaderEpoch(epoch - 1)).isEqualTo(Errors.FENCED_LEADER_EPOCH);
-        assertThat(offsetForLeaderEpoch(epoch + 1)).isEqualTo(Errors.UNKNOWN_LEADER_EPOCH);
-        assertThat(offsetForLeaderEpoch(epoch)).isEqualTo(Errors.NONE);
-        assertThat(offsetForLeaderEpoch(-1)).isEqualTo(Errors.NONE);
+        assertChecksTheLeaderEpoch(LeaderEpochFencingTest::offsetForLeaderEpoch);
     }
 
     @Test

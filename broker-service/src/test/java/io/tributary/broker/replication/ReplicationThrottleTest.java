@@ -57,11 +57,7 @@ class ReplicationThrottleTest {
     }
 
     private KafkaTool.Result reassign(String... args) throws Exception {
-        String[] all = new String[args.length + 2];
-        all[0] = "--bootstrap-server";
-        all[1] = cluster.bootstrapServers();
-        System.arraycopy(args, 0, all, 2, args.length);
-        return KafkaTool.runWithKafkaToolsClasspath(TOOL, all);
+        return KafkaTool.runAgainst(cluster.bootstrapServers(), TOOL, args);
     }
 
     private long followerFetches() {

@@ -50,6 +50,19 @@ public final class KafkaTool {
     }
 
     /**
+     * {@link #runWithKafkaToolsClasspath} of a tool that talks to brokers: {@code --bootstrap-server
+     * bootstrapServers}, then {@code args}.
+     */
+    public static Result runAgainst(String bootstrapServers, String mainClass, String... args)
+            throws IOException, InterruptedException {
+        String[] all = new String[args.length + 2];
+        all[0] = "--bootstrap-server";
+        all[1] = bootstrapServers;
+        System.arraycopy(args, 0, all, 2, args.length);
+        return runWithKafkaToolsClasspath(mainClass, all);
+    }
+
+    /**
      * Runs a tool with more jars than the test classpath has (a tool that needs Kafka's broker
      * jars, which stay out of this build).
      *
