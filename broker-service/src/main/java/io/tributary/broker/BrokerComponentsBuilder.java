@@ -19,6 +19,7 @@ import io.tributary.broker.cluster.MetadataCache;
 import io.tributary.broker.cluster.MetadataListener;
 import io.tributary.broker.cluster.ReplicaAssignor;
 import io.tributary.broker.cluster.ZkProducerIdManager;
+import io.tributary.broker.config.BrokerConfigNames;
 import io.tributary.broker.config.BrokerProperties;
 import io.tributary.broker.config.BrokerSecurityProperties;
 import io.tributary.broker.config.DynamicBrokerConfig;
@@ -112,7 +113,6 @@ final class BrokerComponentsBuilder {
     static final long LSO_LAG_REFRESH_MS = 5_000;
 
     /** Threads of the broker's scheduler (flushes, checkpoints, retention, ISR checks): short tasks. */
-    private static final int SCHEDULER_THREADS = 2;
 
     private final BrokerProperties properties;
     private final BrokerSecurityProperties security;
@@ -140,7 +140,8 @@ final class BrokerComponentsBuilder {
         this.security = security;
         this.securityBootstrap = securityBootstrap;
         this.authorizer = authorizer;
-        this.dynamicConfig = new DynamicBrokerConfig(properties.id(), logConfigDefaults);
+        this.dynamicConfig = new DynamicBrokerConfig(properties.id(), logConfigDefaults,
+            BrokerConfigNames.describe(properties));
         this.requestMetrics = requestMetrics;
         this.registry = registry;
         this.time = time;
@@ -166,7 +167,8 @@ final class BrokerComponentsBuilder {
 
     /** Phase 2: the scheduler and the log manager, its directories locked for this cluster and broker. */
     BrokerComponents.Storage lockLogDirs(BrokerComponents.ZooKeeper zooKeeper) throws IOException {
-        DefaultScheduler scheduler = new DefaultScheduler(SCHEDULER_THREADS, "broker-" + properties.id() + "-scheduler");
+        DefaultScheduler scheduler = new DefaultScheduler(properties.backgroundThreads(),
+            "broker-" + properties.id() + "-scheduler");
         stops.add(Step.SCHEDULER, scheduler::shutdown);
         LogDirFailureChannel logDirFailures = new LogDirFailureChannel();
         LogManager.Settings settings = new LogManager.Settings(
@@ -177,7 +179,8 @@ final class BrokerComponentsBuilder {
         if (properties.logCleanerEnable()) {
             settings = settings.withCleaner(new LogCleaner.Config(properties.logCleanerThreads(),
                 properties.logCleanerDedupeBufferSize(), properties.logCleanerIoBufferSize(),
-                properties.logCleanerBackoffMs()));
+                properties.logCleanerBackoffMs(), properties.logCleanerIoBufferLoadFactor(),
+                properties.logCleanerIoMaxBytesPerSecond()));
         }
         LogManager logManager = new LogManager(logDirs(), settings, scheduler, time, logDirFailures);
         stops.add(Step.LOG_MANAGER, logManager::shutdown);
@@ -227,7 +230,7 @@ final class BrokerComponentsBuilder {
         dynamicConfig.addListener(applyReplicationThrottles);
         ReplicaComponents replicas = ReplicaComponents.build(new ReplicaComponents.Settings(properties.id(),
                 topic -> logConfigFromZooKeeper(zkClient, topic), isrUpdater, properties.replicaLagTimeMaxMs(),
-                properties.numReplicaFetchers(), ReplicaFetcherManager.config(properties.replicaFetchWaitMaxMs(),
+                dynamicConfig.brokerLevelInt("num.replica.fetchers"), ReplicaFetcherManager.config(properties.replicaFetchWaitMaxMs(),
                     properties.replicaFetchMinBytes(), properties.replicaFetchMaxBytes(),
                     properties.replicaFetchResponseMaxBytes(), properties.replicaFetchBackoffMs(),
                     properties.replicaSocketTimeoutMs(), interBrokerListener, interBrokerClientConfigs()),
@@ -268,9 +271,11 @@ final class BrokerComponentsBuilder {
         metadataCache.addListener(controller);
 
         RequestChannel requestChannel = new RequestChannel(properties.queuedMaxRequests());
-        RequestHandlerPool requestHandlerPool = new RequestHandlerPool(requestChannel, properties.numIoThreads(),
-            "broker-" + properties.id() + "-request-handler-");
+        RequestHandlerPool requestHandlerPool = new RequestHandlerPool(requestChannel,
+            dynamicConfig.brokerLevelInt("num.io.threads"), "broker-" + properties.id() + "-request-handler-");
         stops.add(Step.REQUEST_HANDLERS, () -> requestHandlerPool.shutdown(REQUEST_HANDLER_SHUTDOWN_TIMEOUT_MS));
+        DynamicThreadPools.bind(dynamicConfig, requestHandlerPool, replicaManager.fetcherManager(), scheduler,
+            logManager.cleaner());
         AdminManager adminManager = new AdminManager(zkClient, metadataCache, dynamicConfig, brokerConfigs,
             properties.numPartitions(), properties.defaultReplicationFactor(), properties.deleteTopicEnable(),
             new ReplicaAssignor(new Random()));

@@ -85,7 +85,7 @@ public final class BrokerConfigManager {
         String entity = resourceName.isEmpty() ? DynamicBrokerConfig.DEFAULT_ENTITY : resourceName;
         UnaryOperator<Map<String, String>> validated = current -> {
             Map<String, String> next = change.apply(current);
-            dynamic.validate(next);
+            dynamic.validate(entity, next);
             return next;
         };
         try {

@@ -81,6 +81,9 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
  * @param logCleanerBackoffMs                pause of a cleaner thread with nothing to clean, ms
  * @param logCleanerDedupeBufferSize         memory of the cleaners' key-to-offset maps, bytes (all threads)
  * @param logCleanerIoBufferSize             read and write buffer of a cleaner thread, bytes
+ * @param logCleanerIoBufferLoadFactor       how full a cleaner's offset map may get before it cleans what it holds
+ * @param logCleanerIoMaxBytesPerSecond      read plus write rate of all cleaner threads together, bytes/s
+ * @param backgroundThreads                  threads of background tasks: retention, flushes, checkpoints, expirations
  * @param logCleanerMinCleanableRatio        default {@code min.cleanable.dirty.ratio}
  * @param logCleanerDeleteRetentionMs        default {@code delete.retention.ms}: how long tombstones survive, ms
  * @param logCleanerMinCompactionLagMs       default {@code min.compaction.lag.ms}
@@ -200,6 +203,9 @@ public record BrokerProperties(
         @DefaultValue("15000") long logCleanerBackoffMs,
         @DefaultValue("134217728") long logCleanerDedupeBufferSize,
         @DefaultValue("524288") int logCleanerIoBufferSize,
+        @DefaultValue("0.9") double logCleanerIoBufferLoadFactor,
+        @DefaultValue("1.7976931348623157E308") double logCleanerIoMaxBytesPerSecond,
+        @DefaultValue("10") int backgroundThreads,
         @DefaultValue("0.5") double logCleanerMinCleanableRatio,
         @DefaultValue("86400000") long logCleanerDeleteRetentionMs,
         @DefaultValue("0") long logCleanerMinCompactionLagMs,
@@ -266,8 +272,13 @@ public record BrokerProperties(
         if (socketRequestMaxBytes <= 0) {
             throw new IllegalArgumentException("broker.socket-request-max-bytes must be positive");
         }
-        if (numNetworkThreads <= 0 || numIoThreads <= 0 || numRecoveryThreadsPerDataDir <= 0 || logCleanerThreads <= 0) {
+        if (numNetworkThreads <= 0 || numIoThreads <= 0 || numRecoveryThreadsPerDataDir <= 0 || logCleanerThreads <= 0
+                || backgroundThreads <= 0) {
             throw new IllegalArgumentException("broker thread counts must be positive");
+        }
+        if (!(logCleanerIoBufferLoadFactor > 0 && logCleanerIoBufferLoadFactor <= 1) || !(logCleanerIoMaxBytesPerSecond > 0)) {
+            throw new IllegalArgumentException("broker.log-cleaner-io-buffer-load-factor must be in (0, 1] and "
+                + "broker.log-cleaner-io-max-bytes-per-second positive");
         }
         if (quotaWindowNum < 1 || quotaWindowSizeSeconds < 1) {
             throw new IllegalArgumentException("broker.quota-window-num and broker.quota-window-size-seconds must be "

@@ -39,32 +39,23 @@ public final class DynamicBrokerConfig {
     private static final Logger log = LoggerFactory.getLogger(DynamicBrokerConfig.class);
 
     /** Broker settings Kafka changes live that Tributary does not apply live yet (refused with a message saying so). */
-    private static final Set<String> NOT_YET_DYNAMIC = Set.of("num.io.threads", "num.network.threads",
-        "num.replica.fetchers", "num.recovery.threads.per.data.dir", "background.threads", "log.cleaner.threads",
-        "log.cleaner.io.max.bytes.per.second", "log.cleaner.dedupe.buffer.size", "log.cleaner.io.buffer.size",
-        "log.cleaner.io.buffer.load.factor", "log.cleaner.backoff.ms", "max.connections", "max.connections.per.ip",
-        "max.connections.per.ip.overrides", "max.connection.creation.rate",
-        "replica.alter.log.dirs.io.max.bytes.per.second",
+    private static final Set<String> NOT_YET_DYNAMIC = Set.of("num.network.threads",
+        "num.recovery.threads.per.data.dir", "replica.alter.log.dirs.io.max.bytes.per.second",
         "metric.reporters", "sasl.jaas.config", "ssl.keystore.location", "ssl.truststore.location",
-        "producer.id.expiration.ms", "transaction.partition.verification.enable");
+        "producer.id.expiration.ms", "transaction.partition.verification.enable",
+        "max.connections", "max.connections.per.ip", "max.connections.per.ip.overrides", "max.connection.creation.rate");
 
     /** {@code leader.replication.throttled.rate}: the leader side of the replication throttle, bytes/s (KIP-73). */
     public static final String LEADER_REPLICATION_THROTTLED_RATE = "leader.replication.throttled.rate";
     /** {@code follower.replication.throttled.rate}: the follower side, bytes/s. */
     public static final String FOLLOWER_REPLICATION_THROTTLED_RATE = "follower.replication.throttled.rate";
 
-    /** Dynamic broker settings that are no topic config's default, with Kafka's types, defaults and ranges. */
-    private static final ConfigDef BROKER_LEVEL = new ConfigDef()
-        .define(LEADER_REPLICATION_THROTTLED_RATE, ConfigDef.Type.LONG, Long.MAX_VALUE, ConfigDef.Range.atLeast(0),
-            ConfigDef.Importance.MEDIUM, "Replication traffic of throttled replicas a leader sends, bytes/s")
-        .define(FOLLOWER_REPLICATION_THROTTLED_RATE, ConfigDef.Type.LONG, Long.MAX_VALUE, ConfigDef.Range.atLeast(0),
-            ConfigDef.Importance.MEDIUM, "Replication traffic of throttled replicas a follower fetches, bytes/s");
-
     /** Each dynamic broker setting and the topic config whose default it is. */
     private static final Map<String, String> TOPIC_CONFIG_OF = topicConfigOf();
 
     private final int brokerId;
     private final Map<String, Object> staticLogDefaults;
+    private final Map<String, String> staticBrokerLevel;
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
     private volatile Map<String, String> clusterDefault = Map.of();
     private volatile Map<String, String> perBroker = Map.of();
@@ -72,26 +63,70 @@ public final class DynamicBrokerConfig {
 
     /**
      * @param staticLogDefaults the topic config defaults of the static settings ({@link LogConfig#brokerDefaults})
+     * @param staticSettings    the static broker settings by Kafka name ({@link BrokerConfigNames#describe}),
+     *                          of which those that can change live are their values until a dynamic one is set
      */
-    public DynamicBrokerConfig(int brokerId, Map<String, Object> staticLogDefaults) {
+    public DynamicBrokerConfig(int brokerId, Map<String, Object> staticLogDefaults, Map<String, String> staticSettings) {
         this.brokerId = brokerId;
         this.staticLogDefaults = Map.copyOf(staticLogDefaults);
         this.logConfigDefaults = this.staticLogDefaults;
+        Map<String, String> brokerLevel = new HashMap<>();
+        staticSettings.forEach((name, value) -> {
+            if (value != null && BrokerLevelConfigs.contains(name)) {
+                brokerLevel.put(name, value);
+            }
+        });
+        this.staticBrokerLevel = Map.copyOf(brokerLevel);
     }
 
     /** Whether a broker setting can be changed while the brokers run. */
     public static boolean isDynamic(String brokerConfig) {
-        return TOPIC_CONFIG_OF.containsKey(brokerConfig) || BROKER_LEVEL.names().contains(brokerConfig);
+        return TOPIC_CONFIG_OF.containsKey(brokerConfig) || BrokerLevelConfigs.contains(brokerConfig);
     }
 
     /**
-     * The value in effect of a dynamic setting that is no topic config's default (the replication
-     * throttles): this broker's, else the cluster-wide one, else Kafka's default.
+     * The value in effect of a dynamic setting that is no topic config's default (replication
+     * throttles, thread pools, the log cleaner, connection limits), parsed with Kafka's type: this
+     * broker's dynamic value, else the cluster-wide one, else the static setting, else Kafka's
+     * default. A listener-prefixed name ({@code listener.name.<l>.max.connections}) set nowhere
+     * is null: the broker-wide value applies to that listener.
+     *
+     * @throws IllegalArgumentException a name that is not such a setting
      */
+    public Object brokerLevelValue(String name) {
+        if (!BrokerLevelConfigs.contains(name)) {
+            throw new IllegalArgumentException(name + " is not a dynamic broker-level setting");
+        }
+        Optional<String> value = dynamicValue(name).map(Map.Entry::getValue)
+            .or(() -> Optional.ofNullable(staticBrokerLevel.get(name)));
+        if (value.isPresent()) {
+            return BrokerLevelConfigs.parse(name, value.get());
+        }
+        return BrokerLevelConfigs.listenerSetting(name).isPresent() ? null : BrokerLevelConfigs.defaultValue(name);
+    }
+
+    /** {@link #brokerLevelValue} of a LONG setting (the replication throttles, bytes/s). */
     public long brokerLevelLong(String name) {
-        Object parsed = BROKER_LEVEL.parse(dynamicValue(name).map(e -> Map.of(name, e.getValue()))
-            .orElse(Map.of())).get(name);
-        return (Long) parsed;
+        return (Long) brokerLevelValue(name);
+    }
+
+    /** {@link #brokerLevelValue} of an INT setting ({@code num.io.threads}, {@code max.connections}, ...). */
+    public int brokerLevelInt(String name) {
+        return (Integer) brokerLevelValue(name);
+    }
+
+    /**
+     * The listener-prefixed settings in effect of one kind ({@code max.connections} or
+     * {@code max.connection.creation.rate}), by listener name, from both dynamic levels and the
+     * static settings.
+     */
+    public Map<String, Integer> perListenerInts(String setting) {
+        Map<String, Integer> out = new HashMap<>();
+        java.util.stream.Stream.of(staticBrokerLevel.keySet(), clusterDefault.keySet(), perBroker.keySet())
+            .flatMap(Set::stream).forEach(name -> BrokerLevelConfigs.listenerSetting(name)
+                .filter(parts -> parts[1].equals(setting))
+                .ifPresent(parts -> out.put(parts[0], (Integer) brokerLevelValue(name))));
+        return out;
     }
 
     /** The topic config whose default a dynamic broker setting is, or empty for a setting that is not dynamic. */
@@ -102,7 +137,7 @@ public final class DynamicBrokerConfig {
     /** The dynamic broker settings, sorted by name. */
     public static Set<String> dynamicConfigNames() {
         TreeSet<String> names = new TreeSet<>(TOPIC_CONFIG_OF.keySet());
-        names.addAll(BROKER_LEVEL.names());
+        names.addAll(BrokerLevelConfigs.DEF.names());
         return names;
     }
 
@@ -157,12 +192,14 @@ public final class DynamicBrokerConfig {
     /**
      * Checks a set of dynamic settings before it is stored, as Kafka's {@code DynamicBrokerConfig.validate}.
      *
-     * @param configs by broker setting name
+     * @param entity  whose set it is: this broker's id or {@link #DEFAULT_ENTITY}
+     * @param configs the whole new set, by broker setting name
      * @throws InvalidConfigurationException INVALID_CONFIG: a static setting ("Cannot update these
      *         configs dynamically: Set(...)"), one Tributary does not change live yet, an unknown
-     *         name, or a value of the wrong type or out of range
+     *         name, a value of the wrong type or out of range, or a thread pool that would shrink
+     *         below half or grow above double its size in effect (Kafka's bounds)
      */
-    public void validate(Map<String, String> configs) {
+    public void validate(String entity, Map<String, String> configs) {
         Set<String> staticOnes = new TreeSet<>();
         Set<String> notYet = new TreeSet<>();
         Set<String> unknown = new TreeSet<>();
@@ -184,9 +221,12 @@ public final class DynamicBrokerConfig {
             throw new InvalidConfigurationException("Unknown broker config names: " + scalaSet(unknown));
         }
         try {
-            Map<String, String> brokerLevel = new HashMap<>(configs);
-            brokerLevel.keySet().retainAll(BROKER_LEVEL.names());
-            BROKER_LEVEL.parse(brokerLevel);
+            for (Map.Entry<String, String> e : configs.entrySet()) {
+                if (BrokerLevelConfigs.contains(e.getKey())) {
+                    BrokerLevelConfigs.parse(e.getKey(), e.getValue());
+                }
+            }
+            BrokerLevelConfigs.validateReconfiguration(resolvedPools(entity, configs), this::brokerLevelInt);
             LogConfig.validate(staticLogDefaults, asTopicOverrides(configs));
         } catch (ConfigException | NumberFormatException e) {
             throw new InvalidConfigurationException("Invalid value in " + configs + ": " + e.getMessage());
@@ -206,7 +246,9 @@ public final class DynamicBrokerConfig {
         }
         Map<String, String> accepted = new LinkedHashMap<>();
         configs.forEach((name, value) -> {
-            if (isDynamic(name)) {
+            if (BrokerLevelConfigs.contains(name) && !parses(name, value)) {
+                log.error("Ignoring {}={} in the dynamic configs of {}: not a valid value", name, value, entity);
+            } else if (isDynamic(name)) {
                 accepted.put(name, value);
             } else {
                 log.warn("Ignoring {} in the dynamic configs of {}: not a dynamic broker config here", name, entity);
@@ -222,8 +264,10 @@ public final class DynamicBrokerConfig {
                 log.error("Ignoring the dynamic configs of {} {}: {}", entity, configs, e.getMessage());
                 return false;
             }
-            boolean brokerLevelChanged = BROKER_LEVEL.names().stream().anyMatch(name ->
-                !java.util.Objects.equals(nextOwn.getOrDefault(name, nextDefault.get(name)),
+            boolean brokerLevelChanged = java.util.stream.Stream.of(nextDefault.keySet(), nextOwn.keySet(),
+                    clusterDefault.keySet(), perBroker.keySet()).flatMap(Set::stream)
+                .filter(BrokerLevelConfigs::contains)
+                .anyMatch(name -> !java.util.Objects.equals(nextOwn.getOrDefault(name, nextDefault.get(name)),
                     perBroker.getOrDefault(name, clusterDefault.get(name))));
             clusterDefault = nextDefault;
             perBroker = nextOwn;
@@ -235,6 +279,35 @@ public final class DynamicBrokerConfig {
         log.info("Dynamic broker configs of {} are now {}; topic defaults in effect: {}", entity, accepted, next);
         listeners.forEach(Runnable::run);
         return true;
+    }
+
+    /**
+     * The thread pool sizes as they would be once {@code configs} replaced the set of {@code entity}
+     * (a deleted setting falls back to the other level, the static setting or Kafka's default), as
+     * Kafka checks the resolved config, not only the keys sent.
+     */
+    private Map<String, String> resolvedPools(String entity, Map<String, String> configs) {
+        boolean own = !entity.equals(DEFAULT_ENTITY);
+        Map<String, String> ownSet = own ? configs : perBroker;
+        Map<String, String> defaultSet = own ? clusterDefault : configs;
+        Map<String, String> resolved = new HashMap<>();
+        for (String pool : BrokerLevelConfigs.POOLS) {
+            String value = ownSet.containsKey(pool) ? ownSet.get(pool) : defaultSet.containsKey(pool)
+                ? defaultSet.get(pool) : staticBrokerLevel.get(pool);
+            if (value != null) {
+                resolved.put(pool, value);
+            }
+        }
+        return resolved;
+    }
+
+    private static boolean parses(String brokerLevelName, String value) {
+        try {
+            BrokerLevelConfigs.parse(brokerLevelName, value);
+            return true;
+        } catch (ConfigException e) {
+            return false;
+        }
     }
 
     private Map<String, Object> effective(Map<String, String> defaults, Map<String, String> own) {

@@ -60,7 +60,6 @@ final class Cleaner {
     private static final Logger log = LoggerFactory.getLogger(Cleaner.class);
 
     /** Fraction of the offset map's slots filled before a round stops mapping (Kafka's default). */
-    static final double DEDUPE_BUFFER_LOAD_FACTOR = 0.9;
 
     /** Thrown when a cleaning is abandoned: the log changed or is going away, or the cleaner stops. */
     static final class CleaningAbortedException extends RuntimeException {
@@ -88,6 +87,8 @@ final class Cleaner {
 
     private final int dedupeBufferBytes;
     private final int ioBufferSize;
+    private final double loadFactor;
+    private final Throttler throttler;
     private final AbortCheck abortCheck;
     private final Time time;
     private final BufferSupplier decompression = BufferSupplier.create();
@@ -104,13 +105,18 @@ final class Cleaner {
     /**
      * @param dedupeBufferBytes memory of the offset map, bytes
      * @param ioBufferSize      read plus write buffer, bytes (each half; grown for a larger batch)
+     * @param loadFactor        how full the offset map may get ({@code log.cleaner.io.buffer.load.factor})
+     * @param throttler         holds the bytes read and written to {@code log.cleaner.io.max.bytes.per.second}
      */
-    Cleaner(int dedupeBufferBytes, int ioBufferSize, AbortCheck abortCheck, Time time) {
+    Cleaner(int dedupeBufferBytes, int ioBufferSize, double loadFactor, Throttler throttler, AbortCheck abortCheck,
+            Time time) {
         if (dedupeBufferBytes / 24 < 2) {
             throw new IllegalArgumentException("A dedupe buffer of " + dedupeBufferBytes + " bytes is too small");
         }
         this.dedupeBufferBytes = dedupeBufferBytes;
         this.ioBufferSize = Math.max(ioBufferSize / 2, 1024);
+        this.loadFactor = loadFactor;
+        this.throttler = throttler;
         this.abortCheck = abortCheck;
         this.time = time;
         restoreBuffers();
@@ -161,7 +167,7 @@ final class Cleaner {
     private void buildOffsetMap(PartitionLog partitionLog, long start, long end) {
         offsetMap.clear();
         List<LogSegment> dirty = partitionLog.segments().overlapping(start, end);
-        int maxDesired = Math.max(1, (int) (offsetMap.slots() * DEDUPE_BUFFER_LOAD_FACTOR));
+        int maxDesired = Math.max(1, (int) (offsetMap.slots() * loadFactor));
         for (int i = 0; i < dirty.size(); i++) {
             long nextSegmentStart = i + 1 < dirty.size() ? dirty.get(i + 1).baseOffset() : end;
             if (buildOffsetMapForSegment(partitionLog.topicPartition(), dirty.get(i), start, nextSegmentStart, maxDesired)) {
@@ -180,6 +186,7 @@ final class Cleaner {
             if (batch.baseOffset() >= nextSegmentStart) {
                 break;
             }
+            throttler.maybeThrottle(batch.sizeInBytes());
             if (batch.lastOffset() < start) {
                 continue;
             }
@@ -339,8 +346,10 @@ final class Cleaner {
             MemoryRecords.FilterResult result = read.filterTo(filter, writeBuffer, decompression,
                 partitionLog.config().maxMessageBytes());
             position += result.bytesRead();
+            throttler.maybeThrottle(result.bytesRead());
             ByteBuffer out = result.outputBuffer();
             if (out.position() > 0) {
+                throttler.maybeThrottle(out.position());
                 out.flip();
                 MemoryRecords retained = MemoryRecords.readableRecords(out);
                 dest.append(result.maxOffset(), result.maxTimestamp(), result.shallowOffsetOfMaxTimestamp(), retained);

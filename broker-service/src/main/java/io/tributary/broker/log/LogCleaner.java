@@ -30,6 +30,8 @@ import org.slf4j.LoggerFactory;
 public final class LogCleaner {
 
     private static final Logger log = LoggerFactory.getLogger(LogCleaner.class);
+    /** The shortest period over which the I/O rate is measured, ms (Kafka's). */
+    private static final long THROTTLE_CHECK_INTERVAL_MS = 300;
 
     /**
      * Settings of the cleaner (the broker's {@code log.cleaner.*}).
@@ -38,12 +40,25 @@ public final class LogCleaner {
      * @param dedupeBufferSize  memory of the offset maps of all threads, bytes
      * @param ioBufferSize      read plus write buffer of a thread, bytes
      * @param backoffMs         pause of a thread with nothing to clean, ms
+     * @param loadFactor        how full an offset map may get before the thread cleans what it holds
+     * @param maxIoBytesPerSecond read plus write rate of all threads together, bytes/s
+     *                          ({@code Double.MAX_VALUE}: no limit)
      */
-    public record Config(int threads, long dedupeBufferSize, int ioBufferSize, long backoffMs) {
+    public record Config(int threads, long dedupeBufferSize, int ioBufferSize, long backoffMs, double loadFactor,
+                         double maxIoBytesPerSecond) {
         public Config {
             if (threads < 1) {
                 throw new IllegalArgumentException("log cleaner threads must be at least 1, was " + threads);
             }
+            if (!(loadFactor > 0 && loadFactor <= 1) || !(maxIoBytesPerSecond > 0)) {
+                throw new IllegalArgumentException("log cleaner load factor must be in (0, 1] and the I/O rate "
+                    + "positive, were " + loadFactor + " and " + maxIoBytesPerSecond);
+            }
+        }
+
+        /** Kafka's load factor (0.9) and no I/O limit. */
+        public Config(int threads, long dedupeBufferSize, int ioBufferSize, long backoffMs) {
+            this(threads, dedupeBufferSize, ioBufferSize, backoffMs, 0.9, Double.MAX_VALUE);
         }
 
         int dedupeBufferPerThread() {
@@ -51,7 +66,8 @@ public final class LogCleaner {
         }
     }
 
-    private final Config config;
+    private volatile Config config;
+    private final Throttler throttler;
     private final LogCleanerManager manager;
     private final Time time;
     private final List<CleanerThread> threads = new ArrayList<>();
@@ -66,16 +82,21 @@ public final class LogCleaner {
      */
     public LogCleaner(Config config, List<File> logDirs, Supplier<Collection<PartitionLog>> logs, Time time) {
         this.config = config;
+        this.throttler = new Throttler(config.maxIoBytesPerSecond(), THROTTLE_CHECK_INTERVAL_MS, time);
         this.manager = new LogCleanerManager(logDirs, logs, time);
         this.time = time;
     }
 
     /** Starts the cleaner threads. */
     public synchronized void startup() {
-        if (running) {
+        if (running || stopping) {
             return;
         }
         running = true;
+        startThreads();
+    }
+
+    private void startThreads() {
         for (int i = 0; i < config.threads(); i++) {
             CleanerThread thread = new CleanerThread(i);
             threads.add(thread);
@@ -88,6 +109,42 @@ public final class LogCleaner {
     public synchronized void shutdown() {
         running = false;
         stopping = true;
+        stopThreads();
+    }
+
+    /**
+     * Applies changed {@code log.cleaner.*} settings while the broker runs, as Kafka's
+     * {@code LogCleaner.reconfigure}: the I/O rate changes at once; the threads stop (abandoning a
+     * cleaning under way, which the next thread starts again) and as many as the new settings say
+     * start with them. Blocks until the old threads have stopped.
+     */
+    public synchronized void reconfigure(Config next) {
+        if (next.equals(config)) {
+            return;
+        }
+        log.info("Reconfiguring the log cleaner: {}", next);
+        config = next;
+        throttler.updateDesiredRatePerSec(next.maxIoBytesPerSecond());
+        callerCleaner = null;
+        if (running) {
+            stopThreads();
+            startThreads();
+        }
+    }
+
+    /** The settings in effect. */
+    public Config config() {
+        return config;
+    }
+
+    /** Number of cleaner threads running (0 before start-up and after shutdown). */
+    public synchronized int threadCount() {
+        return (int) threads.stream().filter(Thread::isAlive).count();
+    }
+
+    private void stopThreads() {
+        threads.forEach(CleanerThread::stopAfterThisRound);
+        throttler.wakeUp();
         synchronized (backoffMonitor) {
             backoffMonitor.notifyAll();
         }
@@ -159,7 +216,13 @@ public final class LogCleaner {
     }
 
     private Cleaner newCleaner() {
-        return new Cleaner(config.dedupeBufferPerThread(), config.ioBufferSize(), this::checkDone, time);
+        return newCleaner(this::checkDone);
+    }
+
+    private Cleaner newCleaner(Cleaner.AbortCheck abortCheck) {
+        Config current = config;
+        return new Cleaner(current.dedupeBufferPerThread(), current.ioBufferSize(), current.loadFactor(), throttler,
+            abortCheck, time);
     }
 
     private void checkDone(TopicPartition tp) {
@@ -202,28 +265,41 @@ public final class LogCleaner {
 
     private final class CleanerThread extends Thread {
         private Cleaner cleaner;
+        private volatile boolean live = true;
 
         CleanerThread(int id) {
             super("log-cleaner-" + id);
             setDaemon(true);
         }
 
+        /** Makes a cleaning under way give up and the thread end. */
+        void stopAfterThisRound() {
+            live = false;
+        }
+
         @Override
         public void run() {
-            while (running) {
+            while (running && live) {
                 boolean cleaned = false;
                 try {
                     if (cleaner == null) {
-                        cleaner = newCleaner();
+                        cleaner = newCleaner(tp -> {
+                            if (!live) {
+                                throw new Cleaner.CleaningAbortedException("The log cleaner thread is stopping");
+                            }
+                            checkDone(tp);
+                        });
                     }
                     cleaned = cleanFilthiestLog(cleaner);
                 } catch (RuntimeException | OutOfMemoryError e) {
                     log.error("Log cleaner thread {} failed; backing off", getName(), e);
                 }
-                if (!cleaned && running) {
+                if (!cleaned && running && live) {
                     synchronized (backoffMonitor) {
                         try {
-                            backoffMonitor.wait(Math.max(1, config.backoffMs()));
+                            if (running && live) { // checked under the monitor: a stop's notify is not missed
+                                backoffMonitor.wait(Math.max(1, config.backoffMs()));
+                            }
                         } catch (InterruptedException e) {
                             return;
                         }

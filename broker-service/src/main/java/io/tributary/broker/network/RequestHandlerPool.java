@@ -13,6 +13,9 @@ import org.slf4j.LoggerFactory;
  * thread; what it does before that (append, fsync, read, ZooKeeper call) may block this thread,
  * never an event loop.
  *
+ * <p>The pool can be resized while it runs ({@link #resize}, the dynamic {@code num.io.threads}):
+ * new threads start at once; a thread no longer wanted stops after the request it runs.
+ *
  * <p>Thread-safe. A request that throws is logged; its connection's handler sees the failure
  * through the request's own future, which the request completes.
  */
@@ -22,7 +25,10 @@ public final class RequestHandlerPool implements AutoCloseable {
     private static final long POLL_MS = 300;
 
     private final RequestChannel channel;
+    private final String namePrefix;
+    /** The threads by number from 1; guarded by {@code this}. A stopped thread's slot is null. */
     private final List<Thread> threads = new ArrayList<>();
+    private volatile int size;
     private volatile boolean stopping;
 
     /**
@@ -37,16 +43,55 @@ public final class RequestHandlerPool implements AutoCloseable {
             throw new IllegalArgumentException("num.io.threads must be positive, was " + numThreads);
         }
         this.channel = channel;
-        for (int i = 1; i <= numThreads; i++) {
-            Thread t = new Thread(this::run, namePrefix + i);
-            t.setDaemon(true);
-            threads.add(t);
-        }
-        threads.forEach(Thread::start);
+        this.namePrefix = namePrefix;
+        resize(numThreads);
     }
 
-    private void run() {
+    /**
+     * Sets the number of threads: starts the missing ones, and has those numbered above
+     * {@code numThreads} stop once their current request (if any) is done. Kafka's
+     * {@code KafkaRequestHandlerPool.resizeThreadPool}; the bounds (at least half, at most double)
+     * are checked where the setting is validated.
+     *
+     * @throws IllegalArgumentException {@code numThreads} below 1
+     */
+    public synchronized void resize(int numThreads) {
+        if (numThreads <= 0) {
+            throw new IllegalArgumentException("num.io.threads must be positive, was " + numThreads);
+        }
+        if (stopping || numThreads == size) {
+            return;
+        }
+        int previous = size;
+        size = numThreads;
+        for (int number = 1; number <= numThreads; number++) {
+            if (threads.size() < number) {
+                threads.add(null);
+            }
+            Thread existing = threads.get(number - 1);
+            if (existing == null || !existing.isAlive()) {
+                int own = number;
+                Thread t = new Thread(() -> run(own), namePrefix + number);
+                t.setDaemon(true);
+                threads.set(number - 1, t);
+                t.start();
+            }
+        }
+        if (previous != 0) {
+            log.info("Request handler threads resized from {} to {}", previous, numThreads);
+        }
+    }
+
+    /** The number of threads wanted now (the threads above it may still finish a request). */
+    public int size() {
+        return size;
+    }
+
+    private void run(int number) {
         while (true) {
+            if (number > size && retired(number)) {
+                return;
+            }
             Runnable request;
             try {
                 request = channel.poll(POLL_MS);
@@ -67,15 +112,28 @@ public final class RequestHandlerPool implements AutoCloseable {
         }
     }
 
+    /** Frees the slot of a thread numbered above the pool's size, unless the pool grew again meanwhile. */
+    private synchronized boolean retired(int number) {
+        if (number <= size) {
+            return false;
+        }
+        threads.set(number - 1, null);
+        return true;
+    }
+
     /**
      * Stops taking new requests, lets the threads finish the queued ones, and waits for them up to
      * {@code timeoutMs}; threads still busy then are interrupted.
      */
     public void shutdown(long timeoutMs) {
         channel.close();
-        stopping = true;
+        List<Thread> running;
+        synchronized (this) {
+            stopping = true;
+            running = threads.stream().filter(java.util.Objects::nonNull).toList();
+        }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-        for (Thread t : threads) {
+        for (Thread t : running) {
             try {
                 t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
             } catch (InterruptedException e) {
@@ -88,9 +146,9 @@ public final class RequestHandlerPool implements AutoCloseable {
 
     /** Stops at once: the threads are interrupted, queued requests are dropped (a crash). */
     @Override
-    public void close() {
+    public synchronized void close() {
         channel.close();
         stopping = true;
-        threads.forEach(Thread::interrupt);
+        threads.stream().filter(java.util.Objects::nonNull).forEach(Thread::interrupt);
     }
 }

@@ -32,7 +32,7 @@ public final class ReplicaFetcherManager implements Closeable {
     }
 
     private final int brokerId;
-    private final int numFetchers;
+    private int numFetchers;
     private final ReplicaFetcherThread.Config config;
     private final IntFunction<Optional<Node>> brokerNodes;
     private final Time time;
@@ -93,6 +93,47 @@ public final class ReplicaFetcherManager implements Closeable {
         });
         fetcher.addPartitions(Map.of(tp, state));
         assignment.put(tp, key);
+    }
+
+    /**
+     * Sets {@code num.replica.fetchers} while the broker runs, as Kafka's
+     * {@code AbstractFetcherManager.resizeThreadPool}: every followed partition is taken from its
+     * fetcher with its fetch offset and leader epoch and given to the fetcher its hash picks under
+     * the new count; fetchers numbered above the new count stop (outside this manager's lock).
+     *
+     * @throws IllegalArgumentException {@code newSize} below 1
+     */
+    public void resize(int newSize) {
+        if (newSize < 1) {
+            throw new IllegalArgumentException("num.replica.fetchers must be positive, was " + newSize);
+        }
+        List<ReplicaFetcherThread> stopped = new ArrayList<>();
+        synchronized (this) {
+            if (closed || newSize == numFetchers) {
+                return;
+            }
+            log.info("Resizing the replica fetchers of broker {} from {} to {} per source broker", brokerId,
+                numFetchers, newSize);
+            numFetchers = newSize;
+            Map<TopicPartition, Integer> leaders = new HashMap<>();
+            Map<TopicPartition, PartitionFetchState> states = new HashMap<>();
+            for (Map.Entry<FetcherKey, ReplicaFetcherThread> e : fetchers.entrySet()) {
+                e.getValue().removeAllPartitions().forEach((tp, state) -> {
+                    states.put(tp, state);
+                    leaders.put(tp, e.getKey().sourceBrokerId());
+                });
+            }
+            assignment.clear();
+            fetchers.entrySet().removeIf(e -> {
+                if (e.getKey().fetcherId() >= newSize) {
+                    stopped.add(e.getValue());
+                    return true;
+                }
+                return false;
+            });
+            states.forEach((tp, state) -> addPartition(tp, leaders.get(tp), state));
+        }
+        stopped.forEach(ReplicaFetcherThread::shutdown);
     }
 
     /** Stops fetching partitions; once it returns nothing more is appended to them by a fetcher. */

@@ -122,6 +122,21 @@ final class ReplicaFetcherThread extends Thread {
         }
     }
 
+    /**
+     * Stops fetching every partition and returns their fetch states (offset, leader epoch) as they
+     * are once nothing more is appended to them by this fetcher.
+     */
+    Map<TopicPartition, PartitionFetchState> removeAllPartitions() {
+        partitionMapLock.lock();
+        try {
+            Map<TopicPartition, PartitionFetchState> removed = new java.util.HashMap<>(partitionStates);
+            partitionStates.clear();
+            return removed;
+        } finally {
+            partitionMapLock.unlock();
+        }
+    }
+
     int partitionCount() {
         partitionMapLock.lock();
         try {

@@ -47,6 +47,27 @@ public final class DefaultScheduler implements Scheduler {
         return executor.schedule(logged, delayMs, TimeUnit.MILLISECONDS);
     }
 
+    /**
+     * Sets the pool size while the broker runs (the dynamic {@code background.threads}); threads
+     * above the new size end when idle.
+     *
+     * @throws IllegalArgumentException {@code threads} below 1
+     */
+    public void resize(int threads) {
+        if (threads < 1) {
+            throw new IllegalArgumentException("background.threads must be positive, was " + threads);
+        }
+        if (threads != executor.getCorePoolSize()) {
+            log.info("Background threads resized from {} to {}", executor.getCorePoolSize(), threads);
+            executor.setCorePoolSize(threads);
+        }
+    }
+
+    /** The pool size. */
+    public int size() {
+        return executor.getCorePoolSize();
+    }
+
     @Override
     public void shutdown() throws InterruptedException {
         executor.shutdown();

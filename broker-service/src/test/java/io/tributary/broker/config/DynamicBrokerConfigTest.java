@@ -17,7 +17,7 @@ class DynamicBrokerConfigTest {
         Map<String, Object> statics = new HashMap<>();
         statics.put("retention.ms", 604_800_000L);
         statics.put("max.message.bytes", 1_048_588);
-        DynamicBrokerConfig config = new DynamicBrokerConfig(3, statics);
+        DynamicBrokerConfig config = new DynamicBrokerConfig(3, statics, Map.of("num.io.threads", "8", "log.cleaner.threads", "2"));
         config.addListener(changes::incrementAndGet);
         return config;
     }
@@ -60,20 +60,67 @@ class DynamicBrokerConfigTest {
     @Test
     void staticUnknownNotYetDynamicAndBadValuesAreRefused() {
         DynamicBrokerConfig config = config(new AtomicInteger());
-        assertThatThrownBy(() -> config.validate(Map.of("broker.id", "5", "log.dirs", "/x")))
+        assertThatThrownBy(() -> config.validate("3", Map.of("broker.id", "5", "log.dirs", "/x")))
             .isInstanceOf(InvalidConfigurationException.class)
             .hasMessage("Cannot update these configs dynamically: Set(broker.id, log.dirs)");
-        assertThatThrownBy(() -> config.validate(Map.of("num.io.threads", "4")))
+        assertThatThrownBy(() -> config.validate("3", Map.of("num.network.threads", "4")))
             .hasMessageContaining("Tributary does not change these configs while the broker runs yet");
-        assertThatThrownBy(() -> config.validate(Map.of("no.such.config", "1")))
+        assertThatThrownBy(() -> config.validate("3", Map.of("no.such.config", "1")))
             .hasMessageContaining("Unknown broker config names: Set(no.such.config)");
-        assertThatThrownBy(() -> config.validate(Map.of("log.retention.ms", "soon")))
+        assertThatThrownBy(() -> config.validate("3", Map.of("log.retention.ms", "soon")))
             .isInstanceOf(InvalidConfigurationException.class);
-        assertThatThrownBy(() -> config.validate(Map.of("log.retention.hours", "two")))
+        assertThatThrownBy(() -> config.validate("3", Map.of("log.retention.hours", "two")))
             .isInstanceOf(InvalidConfigurationException.class);
-        config.validate(Map.of("log.cleanup.policy", "compact,delete", "min.insync.replicas", "2"));
+        config.validate("3", Map.of("log.cleanup.policy", "compact,delete", "min.insync.replicas", "2"));
         assertThat(DynamicBrokerConfig.dynamicConfigNames()).contains("log.segment.bytes", "message.max.bytes",
-            "log.retention.ms", "log.cleanup.policy").doesNotContainAnyElementsOf(List.of("broker.id", "num.io.threads"));
+            "log.retention.ms", "log.cleanup.policy").doesNotContainAnyElementsOf(List.of("broker.id", "num.network.threads"));
+    }
+
+    @Test
+    void aThreadPoolOrConnectionLimitIsThisBrokersValueElseTheClusterOneElseTheStaticOneElseKafkas() {
+        AtomicInteger changes = new AtomicInteger();
+        DynamicBrokerConfig config = config(changes);
+        assertThat(config.brokerLevelInt("num.io.threads")).as("static").isEqualTo(8);
+        assertThat(config.brokerLevelInt("num.replica.fetchers")).as("Kafka's default").isEqualTo(1);
+        assertThat(config.brokerLevelValue("log.cleaner.io.max.bytes.per.second")).isEqualTo(Double.MAX_VALUE);
+        assertThat(config.update(DynamicBrokerConfig.DEFAULT_ENTITY, Map.of("num.io.threads", "12"))).isTrue();
+        assertThat(config.brokerLevelInt("num.io.threads")).isEqualTo(12);
+        assertThat(config.update("3", Map.of("num.io.threads", "16", "listener.name.internal.max.connections", "5")))
+            .isTrue();
+        assertThat(config.brokerLevelInt("num.io.threads")).isEqualTo(16);
+        assertThat(config.perListenerInts("max.connections")).containsExactly(Map.entry("internal", 5));
+        assertThat(config.brokerLevelValue("listener.name.external.max.connections")).as("unset: the broker-wide one")
+            .isNull();
+        assertThat(config.update("3", Map.of("num.io.threads", "many"))).as("a bad value is dropped").isTrue();
+        assertThat(config.brokerLevelInt("num.io.threads")).isEqualTo(12);
+        assertThat(changes).hasValue(3);
+    }
+
+    @Test
+    void aThreadPoolMayAtMostHalveOrDoubleAtOnceCountingWhatADeletionFallsBackTo() {
+        DynamicBrokerConfig config = config(new AtomicInteger());
+        config.validate("3", Map.of("num.io.threads", "16", "log.cleaner.threads", "4", "num.replica.fetchers", "2"));
+        assertThatThrownBy(() -> config.validate("3", Map.of("num.io.threads", "17")))
+            .isInstanceOf(InvalidConfigurationException.class).hasMessageContaining(
+                "Dynamic thread count update validation failed for num.io.threads=17, value should not be greater "
+                    + "than double the current value 8");
+        assertThatThrownBy(() -> config.validate(DynamicBrokerConfig.DEFAULT_ENTITY, Map.of("num.io.threads", "3")))
+            .hasMessageContaining("value should be at least half the current value 8");
+        assertThatThrownBy(() -> config.validate("3", Map.of("background.threads", "0")))
+            .hasMessageContaining("background.threads");
+        assertThatThrownBy(() -> config.validate("3", Map.of("log.cleaner.threads", "5")))
+            .hasMessageContaining("Log cleaner threads cannot be increased to more than double the current value 2");
+        assertThatThrownBy(() -> config.validate("3", Map.of("log.cleaner.threads", "0")))
+            .hasMessageContaining("Log cleaner threads should be at least 1");
+
+        config.update("3", Map.of("num.io.threads", "16"));
+        assertThatThrownBy(() -> config.validate("3", Map.of("num.io.threads", "33"))).hasMessageContaining(
+            "current value 16");
+        config.update(DynamicBrokerConfig.DEFAULT_ENTITY, Map.of("num.io.threads", "4"));
+        assertThatThrownBy(() -> config.validate("3", Map.of())).as("deleting 16 falls back to the cluster's 4")
+            .hasMessageContaining("num.io.threads=4, value should be at least half the current value 16");
+        // Hidden by this broker's own 16: nothing in effect changes here.
+        config.validate(DynamicBrokerConfig.DEFAULT_ENTITY, Map.of("num.io.threads", "3"));
     }
 
     @Test

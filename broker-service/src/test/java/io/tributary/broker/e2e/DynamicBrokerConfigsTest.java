@@ -202,6 +202,60 @@ class DynamicBrokerConfigsTest {
         }
     }
 
+    private static long requestHandlerThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+            .filter(t -> t.isAlive() && t.getName().startsWith("broker-0-request-handler-")).count();
+    }
+
+    /**
+     * Thread pools and the log cleaner change size while the broker runs, within Kafka's bounds (at
+     * most double, at least half), and go back to the static size when the dynamic value is deleted.
+     */
+    @Test
+    void threadPoolsAndTheLogCleanerAreResizedWhileTheBrokerRuns() throws Exception {
+        int ioThreads = broker.server().properties().numIoThreads();
+        io.tributary.broker.log.LogCleaner cleaner = broker.server().logManager().cleaner().orElseThrow();
+        assertThat(requestHandlerThreads()).isEqualTo(ioThreads);
+        KafkaTool.Result grown = configs("--entity-type", "brokers", "--entity-name", "0", "--alter", "--add-config",
+            "num.io.threads=" + 2 * ioThreads + ",log.cleaner.threads=2,background.threads=12,"
+                + "log.cleaner.io.max.bytes.per.second=1048576");
+        assertThat(grown.exitCode()).as(grown.output()).isZero();
+        await().atMost(Duration.ofSeconds(30)).until(() -> requestHandlerThreads() == 2L * ioThreads
+            && cleaner.threadCount() == 2);
+        assertThat(cleaner.config().maxIoBytesPerSecond()).isEqualTo(1_048_576.0);
+        ConfigResource own = new ConfigResource(ConfigResource.Type.BROKER, "0");
+        try (Admin admin = broker.admin()) {
+            ConfigEntry entry = admin.describeConfigs(List.of(own)).all().get().get(own).get("num.io.threads");
+            assertThat(entry.value()).isEqualTo(Integer.toString(2 * ioThreads));
+            assertThat(entry.source()).isEqualTo(ConfigEntry.ConfigSource.DYNAMIC_BROKER_CONFIG);
+            assertThat(entry.isReadOnly()).isFalse();
+        }
+
+        KafkaTool.Result tooMany = configs("--entity-type", "brokers", "--entity-name", "0", "--alter", "--add-config",
+            "num.io.threads=" + (4 * ioThreads + 1));
+        assertThat(tooMany.exitCode()).isNotZero();
+        assertThat(tooMany.output()).contains("value should not be greater than double the current value " + 2 * ioThreads);
+        KafkaTool.Result cleanerTooMany = configs("--entity-type", "brokers", "--entity-name", "0", "--alter",
+            "--add-config", "log.cleaner.threads=5");
+        assertThat(cleanerTooMany.output())
+            .contains("Log cleaner threads cannot be increased to more than double the current value 2");
+        KafkaTool.Result hidden = configs("--entity-type", "brokers", "--entity-default", "--alter",
+            "--add-config", "log.cleaner.threads=3");
+        assertThat(hidden.exitCode()).as("the cluster-wide value is hidden by this broker's own: nothing changes here")
+            .isZero();
+
+        assertThat(configs("--entity-type", "brokers", "--entity-name", "0", "--alter", "--delete-config",
+            "num.io.threads,log.cleaner.threads,background.threads,log.cleaner.io.max.bytes.per.second").exitCode())
+            .isZero();
+        await().atMost(Duration.ofSeconds(30)).until(() -> requestHandlerThreads() == ioThreads
+            && cleaner.threadCount() == 3);
+        assertThat(configs("--entity-type", "brokers", "--entity-default", "--alter", "--delete-config",
+            "log.cleaner.threads").exitCode()).isZero();
+        await().atMost(Duration.ofSeconds(30)).until(() -> cleaner.threadCount() == 1);
+        assertThat(cleaner.config().maxIoBytesPerSecond()).isEqualTo(Double.MAX_VALUE);
+        assertThat(refused(100)).as("requests are still served").isFalse();
+    }
+
     @Test
     void aStaticSettingOrABadValueIsRefusedWithKafkasMessage() throws Exception {
         KafkaTool.Result staticKey = configs("--entity-type", "brokers", "--entity-name", "0", "--alter",

@@ -91,6 +91,38 @@ class ReplicationTest {
         return values;
     }
 
+    /**
+     * {@code num.replica.fetchers} changed cluster-wide while records flow: each follower moves its
+     * partitions to the new number of fetchers per leader, from the offsets they had reached, and
+     * every acknowledged record still reaches every replica.
+     */
+    @Test
+    void replicaFetchersAreResizedWhileFollowersKeepCopying() throws Exception {
+        createTopic("resized", 8, Map.of("min.insync.replicas", "2"));
+        try (KafkaProducer<byte[], byte[]> producer = idempotentProducer(); Admin admin = cluster.admin()) {
+            for (int i = 0; i < 400; i++) {
+                producer.send(new ProducerRecord<>("resized", i % 8, null, bytes("v" + i)));
+            }
+            admin.incrementalAlterConfigs(Map.of(new org.apache.kafka.common.config.ConfigResource(
+                org.apache.kafka.common.config.ConfigResource.Type.BROKER, ""), List.of(
+                    new org.apache.kafka.clients.admin.AlterConfigOp(new org.apache.kafka.clients.admin.ConfigEntry(
+                        "num.replica.fetchers", "2"), org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET))))
+                .all().get(30, TimeUnit.SECONDS);
+            for (int i = 400; i < 800; i++) {
+                producer.send(new ProducerRecord<>("resized", i % 8, null, bytes("v" + i)));
+            }
+            producer.flush();
+        }
+        // Two fetchers per leader on some follower: partitions hashed to fetcher 1 moved there.
+        await().atMost(Duration.ofSeconds(30)).until(() -> cluster.brokerIds().stream().anyMatch(id ->
+            cluster.broker(id).replicaManager().fetcherManager().fetcherCount() > 2));
+        for (int p = 0; p < 8; p++) {
+            TopicPartition tp = new TopicPartition("resized", p);
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> cluster.assertReplicasIdentical(tp));
+            assertThat(consumeAll(tp, 100)).hasSize(100);
+        }
+    }
+
     @Test
     void followersCopyTheLeaderAndTheHighWatermarkFollowsTheIsr() throws Exception {
         createTopic("copies", 2, Map.of("min.insync.replicas", "2"));
