@@ -302,7 +302,7 @@ final class BrokerComponentsBuilder {
                     task.run();
                 }
             }, refusals, time),
-            requestMetrics, refusals, time);
+            requestMetrics, refusals, clientQuotas.request(), time);
 
         metadataCache.start(zooKeeper.clusterId(), properties.zookeeperConnectionTimeoutMs());
         scramCredentialStore.start(properties.zookeeperConnectionTimeoutMs());

@@ -45,17 +45,24 @@ public final class KafkaApis implements RequestHandler {
     private final Map<ApiKeys, ApiHandler> handlers = new EnumMap<>(ApiKeys.class);
     private final RefusedRequestLog refusals;
     private final RequestMetrics metrics;
+    private final RequestTimeQuota requestQuota;
     private final Time time;
 
-    /**
-     * @param handlers           one handler per api served
-     * @param metrics            request counts and times per API
-     * @param time               clock of the request times
-     */
-    /**
-     * @param refusals where requests refused as unsupported or malformed are logged
-     */
+    /** Dispatching without a request-time quota. */
     public KafkaApis(Collection<ApiHandler> handlers, RequestMetrics metrics, RefusedRequestLog refusals, Time time) {
+        this(handlers, metrics, refusals, null, time);
+    }
+
+    /**
+     * @param handlers     one handler per api served
+     * @param metrics      request counts and times per API
+     * @param refusals     where requests refused as unsupported or malformed are logged
+     * @param requestQuota the {@code request_percentage} quota (KIP-124), or null for none
+     * @param time         clock of the request times
+     */
+    public KafkaApis(Collection<ApiHandler> handlers, RequestMetrics metrics, RefusedRequestLog refusals,
+                     io.tributary.broker.quota.ClientQuotaManager requestQuota, Time time) {
+        this.requestQuota = requestQuota == null ? RequestTimeQuota.NONE : new RequestTimeQuota(requestQuota);
         this.metrics = metrics;
         this.refusals = refusals;
         this.time = time;
@@ -106,9 +113,11 @@ public final class KafkaApis implements RequestHandler {
                 + " request: " + e.getMessage()));
         }
         CompletableFuture<Response> response = invoke(context, request, () -> handler.handle(context, request));
+        long threadNanos = time.nanoseconds() - startNanos;
         String requestName = RequestMetrics.requestName(apiKey,
             request instanceof FetchRequest fetch && fetch.replicaId() >= 0);
-        return response.whenComplete((r, e) -> metrics.record(requestName, version, time.nanoseconds() - startNanos));
+        return response.thenApply(r -> requestQuota.complete(context, request, r, threadNanos))
+            .whenComplete((r, e) -> metrics.record(requestName, version, time.nanoseconds() - startNanos));
     }
 
     /**
@@ -138,9 +147,11 @@ public final class KafkaApis implements RequestHandler {
         if (response == null) {
             return null;
         }
+        long threadNanos = time.nanoseconds() - startNanos;
         String requestName = RequestMetrics.requestName(apiKey, false);
         metrics.recordOnNetworkThread(requestName);
-        return response.whenComplete((r, e) -> metrics.record(requestName, version, time.nanoseconds() - startNanos));
+        return response.thenApply(r -> requestQuota.complete(context, request, r, threadNanos))
+            .whenComplete((r, e) -> metrics.record(requestName, version, time.nanoseconds() - startNanos));
     }
 
     /**

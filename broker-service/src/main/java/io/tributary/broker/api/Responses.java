@@ -13,9 +13,12 @@ final class Responses {
     private Responses() {
     }
 
-    /** Serializes {@code response} for the request's api version, with its response header. */
+    /**
+     * {@code response} for the request's api version, with its response header; serialized once the
+     * request-time quota has set its throttle time ({@link RequestTimeQuota}).
+     */
     static Response of(RequestContext context, AbstractResponse response) {
-        return Response.send(response.toSend(context.responseHeader(), context.apiVersion()));
+        return new Response.Unserialized(response, context.responseHeader(), context.apiVersion());
     }
 
     static CompletableFuture<Response> completed(RequestContext context, AbstractResponse response) {

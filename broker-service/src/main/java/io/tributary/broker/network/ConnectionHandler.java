@@ -253,6 +253,9 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
             close(ctx);
             return;
         }
+        if (response instanceof Response.Unserialized u) {
+            response = Response.send(u.toSend()); // not through the request-time quota (a SASL answer)
+        }
         if (response instanceof Response.SendResponse s) {
             if (!write(ctx, s.send(), context)) {
                 return;

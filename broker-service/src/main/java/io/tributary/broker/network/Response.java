@@ -1,12 +1,24 @@
 package io.tributary.broker.network;
 
 import org.apache.kafka.common.network.Send;
+import org.apache.kafka.common.requests.AbstractResponse;
+import org.apache.kafka.common.requests.ResponseHeader;
 
 /** What the network layer does once a request is handled. */
 public sealed interface Response {
 
     /** Write {@code send} (a size-prefixed response frame, possibly with file slices). */
     record SendResponse(Send send) implements Response {
+    }
+
+    /**
+     * A response not serialized yet, so that the request-time quota (KIP-124) can still set its
+     * {@code throttle_time_ms} once the time the request took is known; {@link #toSend} serializes it.
+     */
+    record Unserialized(AbstractResponse body, ResponseHeader header, short version) implements Response {
+        public Send toSend() {
+            return body.toSend(header, version);
+        }
     }
 
     /** Write nothing (Produce with acks=0) and go on with the next request. */

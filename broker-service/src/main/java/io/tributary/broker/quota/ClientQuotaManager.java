@@ -21,7 +21,8 @@ import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.common.utils.internals.Sanitizer;
 
 /**
- * One kind of client quota ({@code producer_byte_rate} or {@code consumer_byte_rate}), enforced as
+ * One kind of client quota ({@code producer_byte_rate}, {@code consumer_byte_rate},
+ * {@code request_percentage} or {@code controller_mutation_rate}), enforced as
  * Kafka's {@code ClientQuotaManager} does (KIP-13, KIP-55, KIP-219): a request's bytes are recorded
  * in a rate over {@code quota.window.num} (11) windows of {@code quota.window.size.seconds} (1 s) of
  * the quota entity it falls under; above the quota the client is told to wait
@@ -36,7 +37,9 @@ import org.apache.kafka.common.utils.internals.Sanitizer;
  *
  * <p>Meters, as Kafka's JMX {@code kafka.server:type=Produce|Fetch,user=...,client-id=...}:
  * {@code kafka.server.produce.byte.rate} and {@code kafka.server.produce.throttle.time} (average
- * throttle time, ms), tagged {@code user} and {@code client-id} ("" where the entity has none).
+ * throttle time, ms), tagged {@code user} and {@code client-id} ("" where the entity has none);
+ * {@code kafka.server.request.request.time} (% of one thread) and
+ * {@code kafka.server.request.exempt.request.time} for the request quota.
  * Thread-safe.
  */
 public final class ClientQuotaManager {
@@ -72,6 +75,9 @@ public final class ClientQuotaManager {
     private final Metrics metrics;
     private final Map<Entity, Sensor> rates = new ConcurrentHashMap<>();
     private final Map<Entity, Sensor> throttleTimes = new ConcurrentHashMap<>();
+    private volatile Sensor exempt;
+    /** Percent of one thread for one nanosecond of its time per second, as Kafka's {@code NanosToPercentagePerSecond}. */
+    private static final double NANOS_TO_PERCENTAGE = 100.0 / TimeUnit.SECONDS.toNanos(1);
 
     public ClientQuotaManager(QuotaType type, ClientQuotaLookup store, Time time, MeterRegistry registry) {
         this(type, store, 11, 1, time, registry);
@@ -107,6 +113,10 @@ public final class ClientQuotaManager {
      * within its quota or without one).
      */
     public int recordAndGetThrottleTimeMs(String user, String clientId, double value) {
+        return record(user, clientId, value, Integer.MAX_VALUE);
+    }
+
+    private int record(String user, String clientId, double value, long maxThrottleMs) {
         Resolved resolved = resolve(user, clientId);
         if (resolved == null) {
             return 0;
@@ -117,9 +127,55 @@ public final class ClientQuotaManager {
             sensor.record(value, now, true);
             return 0;
         } catch (QuotaViolationException e) {
-            int throttleMs = (int) Math.min(throttleTimeMs(e, now), Integer.MAX_VALUE);
+            int throttleMs = (int) Math.min(throttleTimeMs(e, now), maxThrottleMs);
             throttleTimes.computeIfAbsent(resolved.entity(), this::throttleSensor).record(throttleMs, now);
             return throttleMs;
+        }
+    }
+
+    /**
+     * The request-time quota (KIP-124, {@code request_percentage}): records {@code threadNanos} of
+     * request handler thread time as a percentage of one thread over the rate's windows and returns
+     * how long the client must wait, ms, at most one window ({@code quota.window.size.seconds}) as
+     * Kafka's {@code ClientRequestQuotaManager} bounds it. 0 when within its quota or without one.
+     *
+     * @throws IllegalStateException on a manager of another quota type
+     */
+    public int recordRequestTime(String user, String clientId, long threadNanos) {
+        if (type != QuotaType.REQUEST) {
+            throw new IllegalStateException("not the request quota: " + type);
+        }
+        return record(user, clientId, threadNanos * NANOS_TO_PERCENTAGE, TimeUnit.SECONDS.toMillis(windowSeconds));
+    }
+
+    /**
+     * Records thread time of a request exempt from the request-time quota (inter-broker requests,
+     * follower fetches), in Kafka's {@code exempt-request-time} rate, when any quota is set.
+     */
+    public void recordExemptRequestTime(long threadNanos) {
+        if (type != QuotaType.REQUEST || store.isEmpty()) {
+            return;
+        }
+        exemptSensor().record(threadNanos * NANOS_TO_PERCENTAGE, time.milliseconds(), false);
+    }
+
+    private Sensor exemptSensor() {
+        Sensor existing = exempt;
+        if (existing != null) {
+            return existing;
+        }
+        synchronized (this) {
+            if (exempt == null) {
+                Sensor sensor = metrics.sensor("exempt-" + type.name());
+                MetricName name = metrics.metricName("exempt-request-time", type.metricType(), Map.of());
+                sensor.add(name, new Rate(), new MetricConfig().timeWindow(windowSeconds, TimeUnit.SECONDS)
+                    .samples(windows));
+                Gauge.builder("kafka.server.request.exempt.request.time", metrics, m -> value(m, name))
+                    .description("Request handler time of requests exempt from the request quota, % of one thread")
+                    .register(registry);
+                exempt = sensor;
+            }
+            return exempt;
         }
     }
 
@@ -244,7 +300,9 @@ public final class ClientQuotaManager {
             Gauge.builder("kafka.server." + type.metricType().toLowerCase(java.util.Locale.ROOT) + "."
                     + rateName().replace('-', '.'), metrics, m -> value(m, name))
                 .tag("user", entity.user()).tag("client-id", entity.clientId())
-                .description("Bytes per second of the quota entity (" + type.key() + ")").register(registry);
+                .description((type == QuotaType.REQUEST ? "Request handler time, % of one thread,"
+                    : type == QuotaType.CONTROLLER_MUTATION ? "Partition mutations per second" : "Bytes per second")
+                    + " of the quota entity (" + type.key() + ")").register(registry);
             return created;
         });
         KafkaMetric metric = metrics.metrics().get(metricName(
@@ -256,7 +314,11 @@ public final class ClientQuotaManager {
     }
 
     private String rateName() {
-        return type == QuotaType.CONTROLLER_MUTATION ? "mutation-rate" : "byte-rate";
+        return switch (type) {
+            case CONTROLLER_MUTATION -> "mutation-rate";
+            case REQUEST -> "request-time";
+            default -> "byte-rate";
+        };
     }
 
     private Sensor throttleSensor(Entity entity) {

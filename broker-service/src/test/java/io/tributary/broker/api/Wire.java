@@ -52,6 +52,9 @@ final class Wire {
 
     /** The response's frame after its size prefix. */
     static ByteBuffer bytes(Response response) {
+        if (response instanceof Response.Unserialized unserialized) {
+            response = Response.send(unserialized.toSend());
+        }
         if (!(response instanceof Response.SendResponse sent)) {
             throw new AssertionError("expected a response to send, got " + response);
         }

@@ -205,4 +205,34 @@ class ClientQuotasTest {
                 List.of(ClientQuotaFilterComponent.ofEntity(ClientQuotaEntity.CLIENT_ID, "slow")))).entities().get().isEmpty());
         }
     }
+
+    /**
+     * {@code request_percentage} (KIP-124): a producer whose client id may use 1% of one request
+     * handler thread is told to wait once its requests take more, and the broker's request-time meter
+     * shows it; removing the quota frees it.
+     */
+    @Test
+    void aClientOverItsRequestPercentageIsThrottled() throws Exception {
+        KafkaTool.Result set = configs("--alter", "--entity-type", "clients", "--entity-name", "busy",
+            "--add-config", "request_percentage=1");
+        assertThat(set.exitCode()).as(set.output()).isZero();
+        try (KafkaProducer<byte[], byte[]> busy = broker.producer(Map.of(ProducerConfig.CLIENT_ID_CONFIG, "busy",
+                ProducerConfig.LINGER_MS_CONFIG, 0))) {
+            // 10 ms of handler time per second: one small record after another soon takes more.
+            await().atMost(Duration.ofSeconds(60)).until(() -> {
+                for (int i = 0; i < 20; i++) {
+                    busy.send(new ProducerRecord<>("free", new byte[10])).get();
+                }
+                return metric(busy.metrics(), "produce-throttle-time-max") > 0;
+            });
+        }
+        assertThat(broker.server().meterRegistry().get("kafka.server.request.request.time").tag("client-id", "busy")
+            .gauge().value()).isPositive();
+        assertThat(broker.server().meterRegistry().get("kafka.server.request.throttle.time").tag("client-id", "busy")
+            .gauge().value()).isPositive();
+
+        KafkaTool.Result removed = configs("--alter", "--entity-type", "clients", "--entity-name", "busy",
+            "--delete-config", "request_percentage");
+        assertThat(removed.exitCode()).as(removed.output()).isZero();
+    }
 }
