@@ -37,7 +37,8 @@ import org.junit.jupiter.api.Test;
  * sockets whose ApiVersions requests are answered on the event loop: a connection over its
  * address's limit is closed once accepted; at {@code max.connections} a new connection waits
  * unanswered until another closes or the limit is raised; an inter-broker connection above the
- * limit closes the least recently active connection of another listener.
+ * limit closes the least recently active connection of another listener; above the creation rate
+ * the listener takes new connections in after the throttle time.
  */
 class SocketServerConnectionQuotasTest {
 
@@ -135,6 +136,24 @@ class SocketServerConnectionQuotasTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> quotas.totalConnectionCount() == 2);
     }
 
+    /**
+     * At 1 connection/s over 11 windows of 1 s, the 11th connection within 10 s is above the rate: the
+     * listener stops accepting for the throttle time, then takes it in and it is served.
+     */
+    @Test
+    void connectionAboveTheCreationRateIsServedAfterTheThrottle() throws Exception {
+        ConnectionQuotas quotas = quotas(ConnectionLimits.UNLIMITED.withMaxConnectionCreationRate(1));
+        int port = listen("PLAINTEXT", quotas);
+        for (int i = 0; i < 10; i++) {
+            assertAnswered(connect(port));
+        }
+        WireClient throttled = connect(port);
+        assertThat(readApiVersionsAfterSending(throttled).data().errorCode()).isEqualTo(Errors.NONE.code());
+        assertThat(registry.get("kafka.server.socket.server.metrics.connection.accept.throttle.time")
+            .tag("listener", "PLAINTEXT").gauge().value()).as("ms the listener waited").isPositive();
+        assertThat(quotas.connectionCount("PLAINTEXT")).isEqualTo(11);
+    }
+
     private ConnectionQuotas quotas(ConnectionLimits limits) {
         ConnectionQuotas quotas = new ConnectionQuotas(limits, "INTERNAL", 11, 1, 0, Time.SYSTEM, registry);
         resources.add(quotas::close);
@@ -172,6 +191,11 @@ class SocketServerConnectionQuotasTest {
     private static void assertUnanswered(WireClient client) throws IOException {
         client.setReadTimeoutMs(UNANSWERED_FOR_MS);
         assertThatThrownBy(client::readFrame).isInstanceOf(SocketTimeoutException.class);
+    }
+
+    private static ApiVersionsResponse readApiVersionsAfterSending(WireClient client) throws IOException {
+        client.sendOnly(apiVersions());
+        return readApiVersions(client, 10_000);
     }
 
     private static ApiVersionsResponse readApiVersions(WireClient client, int timeoutMs) throws IOException {
