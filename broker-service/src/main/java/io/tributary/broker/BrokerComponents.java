@@ -11,6 +11,7 @@ import io.tributary.broker.group.ConsumerLagMetrics;
 import io.tributary.broker.group.GroupCoordinator;
 import io.tributary.broker.log.LogDirFailureChannel;
 import io.tributary.broker.log.LogManager;
+import io.tributary.broker.network.ConnectionQuotas;
 import io.tributary.broker.network.RequestChannel;
 import io.tributary.broker.network.RequestHandlerPool;
 import io.tributary.broker.network.SocketServer;
@@ -35,6 +36,7 @@ import java.util.Optional;
  * their own way through {@link BrokerServer#stopAbruptly}.
  *
  * @param fetchManager   the incremental fetch sessions (KIP-227) of the Fetch handler
+ * @param connectionQuotas the connection limits all listeners share (KIP-402, KIP-612)
  * @param listeners      one Netty server per listener, bound, in {@code broker.listeners} order
  * @param boundEndPoints the listeners as bound (ephemeral ports resolved), same order
  * @param shutdown       the clean stop of every part above
@@ -43,7 +45,8 @@ record BrokerComponents(ZooKeeper zooKeeper, Storage storage, MetadataCache meta
                         ReplicaComponents replicas, Controller controller, GroupCoordinator groupCoordinator,
                         RequestChannel requestChannel, RequestHandlerPool requestHandlerPool, FetchManager fetchManager,
                         ScramCredentialStore scramCredentialStore, AclStore aclStore,
-                        List<ListenerSecurity> listenerSecurity, List<SocketServer> listeners,
+                        List<ListenerSecurity> listenerSecurity, ConnectionQuotas connectionQuotas,
+                        List<SocketServer> listeners,
                         List<EndPoint> boundEndPoints, BrokerRegistration registration,
                         Optional<ConsumerLagMetrics> consumerLagMetrics, ShutdownSequence shutdown) {
 

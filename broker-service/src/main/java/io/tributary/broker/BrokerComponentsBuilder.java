@@ -34,6 +34,8 @@ import io.tributary.broker.log.LogDirFailureChannel;
 import io.tributary.broker.log.LogManager;
 import io.tributary.broker.metrics.BrokerTopicStats;
 import io.tributary.broker.metrics.RequestMetrics;
+import io.tributary.broker.network.ConnectionLimits;
+import io.tributary.broker.network.ConnectionQuotas;
 import io.tributary.broker.network.RequestChannel;
 import io.tributary.broker.network.RequestHandlerPool;
 import io.tributary.broker.network.SocketServer;
@@ -321,6 +323,12 @@ final class BrokerComponentsBuilder {
         if (sslStoreWatcher != null) {
             sslStoreWatcher.alsoReload("replica fetchers", replicaManager.fetcherManager()::reloadSslStores);
         }
+        ConnectionQuotas connectionQuotas = new ConnectionQuotas(new ConnectionLimits(properties.maxConnections(), Map.of(),
+                properties.maxConnectionsPerIp(), properties.maxConnectionsPerIpOverridesMap(),
+                properties.maxConnectionCreationRate(), Map.of()),
+            properties.interBrokerListener(), properties.quotaWindowNum(), properties.quotaWindowSizeSeconds(),
+            properties.refusedRequestLogIntervalMs(), time, registry);
+        stops.add(Step.CONNECTION_QUOTAS, connectionQuotas::close);
         List<ListenerSecurity> listenerSecurity = new ArrayList<>();
         List<SocketServer> listeners = new ArrayList<>();
         List<EndPoint> boundEndPoints = new ArrayList<>();
@@ -333,7 +341,8 @@ final class BrokerComponentsBuilder {
                 sslStoreWatcher.watch(secured);
             }
             SocketServer server = new SocketServer(endPoint, properties.numNetworkThreads(),
-                properties.socketRequestMaxBytes(), properties.connectionsMaxIdleMs(), apis, requestChannel, secured);
+                properties.socketRequestMaxBytes(), properties.connectionsMaxIdleMs(), apis, requestChannel, secured,
+                connectionQuotas);
             listeners.add(server);
             stops.add(Step.LISTENERS, server::close);
             boundEndPoints.add(endPoint.withPort(server.start()));
@@ -370,7 +379,7 @@ final class BrokerComponentsBuilder {
         }
         return new BrokerComponents(zooKeeper, storage, metadataCache, isrUpdater, replicas, controller,
             groupCoordinator, requestChannel, requestHandlerPool, fetchManager, scramCredentialStore, aclStore, listenerSecurity,
-            listeners, boundEndPoints, registration, consumerLagMetrics, ShutdownSequence.of(stops));
+            connectionQuotas, listeners, boundEndPoints, registration, consumerLagMetrics, ShutdownSequence.of(stops));
     }
 
     /** The clean stop of whatever the phases run so far built (all of it, after {@link #loadLogsAndStart}). */

@@ -17,6 +17,7 @@ import io.tributary.broker.fetchsession.FetchManager;
 import io.tributary.broker.health.BrokerStatus;
 import io.tributary.broker.log.LogManager;
 import io.tributary.broker.metrics.RequestMetrics;
+import io.tributary.broker.network.ConnectionQuotas;
 import io.tributary.broker.replica.ReplicaManager;
 import io.tributary.broker.security.AclStore;
 import io.tributary.broker.security.BrokerAuthorizer;
@@ -334,6 +335,14 @@ public final class BrokerServer implements BrokerStatus {
 
     public ReplicaManager replicaManager() {
         return part(BrokerComponents::replicaManager);
+    }
+
+    /**
+     * The connection limits of this broker's listeners (KIP-402, KIP-612), whose
+     * {@link ConnectionQuotas#updateLimits} applies changed limits live; null before the broker has started.
+     */
+    public ConnectionQuotas connectionQuotas() {
+        return part(BrokerComponents::connectionQuotas);
     }
 
     /** The incremental fetch sessions (KIP-227) of this broker's Fetch handler. */

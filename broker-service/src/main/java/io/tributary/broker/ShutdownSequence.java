@@ -31,6 +31,8 @@ final class ShutdownSequence {
         REGISTRATION("registration"),
         /** No new requests from here on. */
         LISTENERS("listener"),
+        /** After the listeners, whose connections it counts: its broker-wide meter goes. */
+        CONNECTION_QUOTAS("connection quotas"),
         LISTENER_SECURITY("listener security"),
         /** After the listeners: requests already queued are answered or dropped, none arrive. */
         REQUEST_HANDLERS("request handler pool"),

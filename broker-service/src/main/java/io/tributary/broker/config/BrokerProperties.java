@@ -69,6 +69,18 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
  *                                           stop reading ({@code queued.max.requests})
  * @param connectionsMaxIdleMs               idle client connections are closed after this, ms
  *                                           ({@code connections.max.idle.ms})
+ * @param maxConnections                     most connections the broker holds on all its listeners together
+ *                                           ({@code max.connections}, KIP-402): at the limit a listener stops
+ *                                           accepting until one closes; the inter-broker listener is exempt, and a
+ *                                           connection there closes the least recently active one of another listener
+ * @param maxConnectionsPerIp                most connections from one IP address ({@code max.connections.per.ip}):
+ *                                           one more is closed once accepted; 0 only with overrides
+ * @param maxConnectionsPerIpOverrides       {@code host:count[,...]}, per-address exceptions to the above, by IP
+ *                                           or host name ({@code max.connections.per.ip.overrides}); names are
+ *                                           resolved when the broker starts
+ * @param maxConnectionCreationRate          new connections per second the broker accepts on all listeners but the
+ *                                           inter-broker one ({@code max.connection.creation.rate}, KIP-612), measured
+ *                                           over {@code quota.window.num} windows; above it accepting is delayed
  * @param refusedRequestLogIntervalMs        at least this long between two log lines of one kind of refused
  *                                           request (unsupported, malformed, refused config), ms; 0 logs each
  * @param numRecoveryThreadsPerDataDir       threads loading logs per log directory at start
@@ -192,6 +204,10 @@ public record BrokerProperties(
         @DefaultValue("8") int numIoThreads,
         @DefaultValue("500") int queuedMaxRequests,
         @DefaultValue("600000") long connectionsMaxIdleMs,
+        @DefaultValue("2147483647") int maxConnections,
+        @DefaultValue("2147483647") int maxConnectionsPerIp,
+        @DefaultValue("") String maxConnectionsPerIpOverrides,
+        @DefaultValue("2147483647") int maxConnectionCreationRate,
         @DefaultValue("10000") long refusedRequestLogIntervalMs,
         @DefaultValue("2") int numRecoveryThreadsPerDataDir,
         @DefaultValue("1") int minInsyncReplicas,
@@ -316,6 +332,17 @@ public record BrokerProperties(
         if (connectionsMaxIdleMs <= 0) {
             throw new IllegalArgumentException("broker.connections-max-idle-ms must be positive, was " + connectionsMaxIdleMs);
         }
+        if (maxConnections < 0 || maxConnectionsPerIp < 0 || maxConnectionCreationRate < 0) {
+            throw new IllegalArgumentException("broker.max-connections, max-connections-per-ip and "
+                + "max-connection-creation-rate must not be negative, were " + maxConnections + ", " + maxConnectionsPerIp
+                + " and " + maxConnectionCreationRate);
+        }
+        maxConnectionsPerIpOverrides = maxConnectionsPerIpOverrides == null ? "" : maxConnectionsPerIpOverrides.trim();
+        Map<String, Integer> perIpOverrides = parseMaxConnectionsPerIpOverrides(maxConnectionsPerIpOverrides);
+        if (maxConnectionsPerIp == 0 && perIpOverrides.isEmpty()) {
+            throw new IllegalArgumentException("broker.max-connections-per-ip can be 0 only if "
+                + "broker.max-connections-per-ip-overrides is set");
+        }
         if (logSegmentBytes < 1024) {
             throw new IllegalArgumentException("broker.log-segment-bytes must be at least 1024, was " + logSegmentBytes);
         }
@@ -384,6 +411,43 @@ public record BrokerProperties(
             }
         }
         return Map.copyOf(map);
+    }
+
+    /** {@code max.connections.per.ip.overrides} as a map from host name or IP address to its limit. */
+    public Map<String, Integer> maxConnectionsPerIpOverridesMap() {
+        return parseMaxConnectionsPerIpOverrides(maxConnectionsPerIpOverrides);
+    }
+
+    /**
+     * Parses {@code max.connections.per.ip.overrides} as Kafka does: {@code host:count} entries between
+     * commas, the count after the last colon (so IPv6 addresses need no brackets).
+     *
+     * @throws IllegalArgumentException on an entry without a host, or with a count that is not a number &gt;= 0
+     */
+    public static Map<String, Integer> parseMaxConnectionsPerIpOverrides(String value) {
+        Map<String, Integer> overrides = new java.util.LinkedHashMap<>();
+        if (value == null || value.isBlank()) {
+            return overrides;
+        }
+        for (String entry : value.split(",")) {
+            if (entry.isBlank()) {
+                continue;
+            }
+            int colon = entry.lastIndexOf(':');
+            String host = colon < 0 ? "" : entry.substring(0, colon).trim();
+            int count;
+            try {
+                count = colon < 0 ? -1 : Integer.parseInt(entry.substring(colon + 1).trim());
+            } catch (NumberFormatException e) {
+                count = -1;
+            }
+            if (host.isEmpty() || count < 0) {
+                throw new IllegalArgumentException("max.connections.per.ip.overrides entry '" + entry.trim()
+                    + "' is not of the form host:count with a count >= 0");
+            }
+            overrides.put(host, count);
+        }
+        return overrides;
     }
 
     /**

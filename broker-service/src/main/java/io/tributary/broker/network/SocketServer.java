@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * acceptor thread and {@code num.network.threads} event loops, whose connections get the pipeline
  * of {@link KafkaChannelInitializer}. Uses the native epoll transport (with {@code sendfile} for
  * file regions) when available. The event loops only read, frame, authenticate and write: every
- * request runs on a request handler thread, reached through the {@link RequestChannel}.
+ * request runs on a request handler thread, reached through the {@link RequestChannel}. Accepted
+ * connections first pass the broker's {@link ConnectionQuotas}, through a {@link ConnectionAcceptor}.
  *
  * <p>Thread-safe for start and close.
  */
@@ -36,6 +37,8 @@ public final class SocketServer implements Closeable {
     private final EndPoint endPoint;
     private final int numThreads;
     private final KafkaChannelInitializer initializer;
+    private final ConnectionQuotas quotas;
+    private final ConnectionAcceptor acceptor;
     private EventLoopGroup bossGroup;
     private EventLoopGroup workerGroup;
     private Channel serverChannel;
@@ -48,12 +51,16 @@ public final class SocketServer implements Closeable {
      * @param handler         runs each request, on a request handler thread
      * @param requestChannel  the queue to the request handler threads
      * @param security        the listener's TLS, SASL and principals, by its security protocol
+     * @param quotas          the broker's connection limits, shared by all its listeners; the listener is
+     *                        added to them when it starts and removed when it closes
      */
     public SocketServer(EndPoint endPoint, int numThreads, int maxRequestBytes, long idleTimeoutMs, RequestHandler handler,
-                        RequestChannel requestChannel, ListenerSecurity security) {
+                        RequestChannel requestChannel, ListenerSecurity security, ConnectionQuotas quotas) {
         this.endPoint = endPoint;
         this.numThreads = numThreads;
         this.initializer = new KafkaChannelInitializer(maxRequestBytes, idleTimeoutMs, handler, requestChannel, security);
+        this.quotas = quotas;
+        this.acceptor = new ConnectionAcceptor(endPoint.listenerName(), quotas);
     }
 
     /**
@@ -75,11 +82,13 @@ public final class SocketServer implements Closeable {
             .channel(channelClass)
             .option(ChannelOption.SO_BACKLOG, 1024)
             .option(ChannelOption.SO_REUSEADDR, true)
+            .handler(acceptor)
             .childOption(ChannelOption.TCP_NODELAY, true)
             .childOption(ChannelOption.SO_KEEPALIVE, true)
             .childHandler(initializer);
         InetSocketAddress address = endPoint.host() == null || endPoint.host().isEmpty()
             ? new InetSocketAddress(endPoint.port()) : new InetSocketAddress(endPoint.host(), endPoint.port());
+        quotas.addListener(endPoint.listenerName(), acceptor::wake);
         try {
             serverChannel = bootstrap.bind(address).sync().channel();
         } catch (Exception e) {
@@ -104,6 +113,7 @@ public final class SocketServer implements Closeable {
             serverChannel.close().syncUninterruptibly();
         }
         initializer.connections().close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        quotas.removeListener(endPoint.listenerName());
         if (bossGroup != null) {
             bossGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         }

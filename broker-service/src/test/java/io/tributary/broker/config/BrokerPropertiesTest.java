@@ -59,4 +59,36 @@ class BrokerPropertiesTest {
         assertThat(BrokerProperties.bind(Map.of("broker.rack", "  ")).rack()).isNull();
         assertThat(BrokerProperties.bind(Map.of("broker.rack", " eu-west-1a ")).rack()).isEqualTo("eu-west-1a");
     }
+
+    @Test
+    void connectionLimitsHaveKafkasNamesAndDefaults() {
+        BrokerProperties defaults = BrokerProperties.bind(Map.of());
+        assertThat(defaults.maxConnections()).isEqualTo(Integer.MAX_VALUE);
+        assertThat(defaults.maxConnectionsPerIp()).isEqualTo(Integer.MAX_VALUE);
+        assertThat(defaults.maxConnectionsPerIpOverridesMap()).isEmpty();
+        assertThat(defaults.maxConnectionCreationRate()).isEqualTo(Integer.MAX_VALUE);
+        assertThat(BrokerConfigNames.describe(defaults)).containsEntry("max.connections", "2147483647")
+            .containsEntry("max.connections.per.ip", "2147483647").containsEntry("max.connections.per.ip.overrides", "")
+            .containsEntry("max.connection.creation.rate", "2147483647");
+        assertThat(BrokerConfigNames.propertyFor("max.connections.per.ip.overrides"))
+            .hasValue("broker.max-connections-per-ip-overrides");
+
+        BrokerProperties set = BrokerProperties.bind(Map.of("broker.max-connections", "100",
+            "broker.max-connections-per-ip-overrides", "broker-1.internal:20, 10.0.0.7:5,::1:3"));
+        assertThat(set.maxConnections()).isEqualTo(100);
+        assertThat(set.maxConnectionsPerIpOverridesMap()).containsExactly(Map.entry("broker-1.internal", 20),
+            Map.entry("10.0.0.7", 5), Map.entry("::1", 3));
+    }
+
+    @Test
+    void malformedConnectionLimitsAreRefusedAtStartup() {
+        assertThatThrownBy(() -> BrokerProperties.bind(Map.of("broker.max-connections-per-ip-overrides", "10.0.0.7")))
+            .rootCause().hasMessageContaining("not of the form host:count");
+        assertThatThrownBy(() -> BrokerProperties.bind(Map.of("broker.max-connections-per-ip-overrides", "host:many")))
+            .rootCause().hasMessageContaining("not of the form host:count");
+        assertThatThrownBy(() -> BrokerProperties.bind(Map.of("broker.max-connections-per-ip", "0")))
+            .rootCause().hasMessageContaining("broker.max-connections-per-ip can be 0 only if");
+        assertThatThrownBy(() -> BrokerProperties.bind(Map.of("broker.max-connections", "-1")))
+            .rootCause().hasMessageContaining("must not be negative");
+    }
 }
