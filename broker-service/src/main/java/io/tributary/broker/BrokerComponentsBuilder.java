@@ -190,6 +190,21 @@ final class BrokerComponentsBuilder {
         return new BrokerComponents.Storage(scheduler, logManager, logDirFailures);
     }
 
+    /**
+     * The connection limits in effect (KIP-402, KIP-612): {@code max.connections},
+     * {@code max.connections.per.ip} and its overrides, {@code max.connection.creation.rate}, and the
+     * listener-prefixed ones, from the dynamic configs, else the static settings, else Kafka's defaults.
+     *
+     * @throws IllegalArgumentException limits Kafka refuses (per-IP 0 without overrides, a bad override)
+     */
+    static ConnectionLimits connectionLimits(DynamicBrokerConfig config) {
+        return new ConnectionLimits(config.brokerLevelInt("max.connections"), config.perListenerInts("max.connections"),
+            config.brokerLevelInt("max.connections.per.ip"), BrokerProperties.parseMaxConnectionsPerIpOverrides(
+                (String) config.brokerLevelValue("max.connections.per.ip.overrides")),
+            config.brokerLevelInt("max.connection.creation.rate"),
+            config.perListenerInts("max.connection.creation.rate"));
+    }
+
     /** The log directories, as files. */
     List<File> logDirs() {
         return properties.logDirPaths().stream().map(Path::toFile).toList();
@@ -323,12 +338,21 @@ final class BrokerComponentsBuilder {
         if (sslStoreWatcher != null) {
             sslStoreWatcher.alsoReload("replica fetchers", replicaManager.fetcherManager()::reloadSslStores);
         }
-        ConnectionQuotas connectionQuotas = new ConnectionQuotas(new ConnectionLimits(properties.maxConnections(), Map.of(),
-                properties.maxConnectionsPerIp(), properties.maxConnectionsPerIpOverridesMap(),
-                properties.maxConnectionCreationRate(), Map.of()),
+        ConnectionQuotas connectionQuotas = new ConnectionQuotas(connectionLimits(dynamicConfig),
             properties.interBrokerListener(), properties.quotaWindowNum(), properties.quotaWindowSizeSeconds(),
             properties.refusedRequestLogIntervalMs(), time, registry);
         stops.add(Step.CONNECTION_QUOTAS, connectionQuotas::close);
+        dynamicConfig.addValidator(BrokerComponentsBuilder::connectionLimits);
+        dynamicConfig.addListener(() -> {
+            try {
+                ConnectionLimits limits = connectionLimits(dynamicConfig);
+                if (!limits.equals(connectionQuotas.limits())) {
+                    connectionQuotas.updateLimits(limits); // may resolve host names: never on an event loop
+                }
+            } catch (RuntimeException e) {
+                log.error("Ignoring the connection limits in the dynamic broker configs: {}", e.getMessage());
+            }
+        });
         List<ListenerSecurity> listenerSecurity = new ArrayList<>();
         List<SocketServer> listeners = new ArrayList<>();
         List<EndPoint> boundEndPoints = new ArrayList<>();

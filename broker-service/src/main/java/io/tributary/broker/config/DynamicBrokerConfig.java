@@ -42,8 +42,7 @@ public final class DynamicBrokerConfig {
     private static final Set<String> NOT_YET_DYNAMIC = Set.of("num.network.threads",
         "num.recovery.threads.per.data.dir", "replica.alter.log.dirs.io.max.bytes.per.second",
         "metric.reporters", "sasl.jaas.config", "ssl.keystore.location", "ssl.truststore.location",
-        "producer.id.expiration.ms", "transaction.partition.verification.enable",
-        "max.connections", "max.connections.per.ip", "max.connections.per.ip.overrides", "max.connection.creation.rate");
+        "producer.id.expiration.ms", "transaction.partition.verification.enable");
 
     /** {@code leader.replication.throttled.rate}: the leader side of the replication throttle, bytes/s (KIP-73). */
     public static final String LEADER_REPLICATION_THROTTLED_RATE = "leader.replication.throttled.rate";
@@ -57,6 +56,7 @@ public final class DynamicBrokerConfig {
     private final Map<String, Object> staticLogDefaults;
     private final Map<String, String> staticBrokerLevel;
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
+    private final List<java.util.function.Consumer<DynamicBrokerConfig>> validators = new CopyOnWriteArrayList<>();
     private volatile Map<String, String> clusterDefault = Map.of();
     private volatile Map<String, String> perBroker = Map.of();
     private volatile Map<String, Object> logConfigDefaults;
@@ -184,6 +184,24 @@ public final class DynamicBrokerConfig {
         return shared == null ? Optional.empty() : Optional.of(Map.entry(Level.CLUSTER_DEFAULT, shared));
     }
 
+    /**
+     * Adds a check a component makes of the settings as a change would leave them (Kafka's
+     * {@code Reconfigurable.validateReconfiguration}): {@link #validate} calls it with a copy of this
+     * config with the change applied, and refuses the change (INVALID_CONFIG, with the message) when
+     * it throws {@link IllegalArgumentException} or {@link ConfigException}.
+     */
+    public void addValidator(java.util.function.Consumer<DynamicBrokerConfig> validator) {
+        validators.add(validator);
+    }
+
+    /** A copy of this config, without listeners, as it would be with {@code configs} as the set of {@code entity}. */
+    private DynamicBrokerConfig preview(String entity, Map<String, String> configs) {
+        DynamicBrokerConfig copy = new DynamicBrokerConfig(brokerId, staticLogDefaults, staticBrokerLevel);
+        copy.clusterDefault = entity.equals(DEFAULT_ENTITY) ? Map.copyOf(configs) : clusterDefault;
+        copy.perBroker = entity.equals(DEFAULT_ENTITY) ? perBroker : Map.copyOf(configs);
+        return copy;
+    }
+
     /** Called after every change of the defaults in effect. */
     public void addListener(Runnable listener) {
         listeners.add(listener);
@@ -204,7 +222,8 @@ public final class DynamicBrokerConfig {
         Set<String> notYet = new TreeSet<>();
         Set<String> unknown = new TreeSet<>();
         for (String name : configs.keySet()) {
-            if (NOT_YET_DYNAMIC.contains(name) || name.startsWith("listener.name.")) {
+            if (NOT_YET_DYNAMIC.contains(name)
+                    || (name.startsWith("listener.name.") && !BrokerLevelConfigs.contains(name))) {
                 notYet.add(name);
             } else if (!isDynamic(name)) {
                 (BrokerConfigNames.isSupported(name) ? staticOnes : unknown).add(name);
@@ -228,7 +247,11 @@ public final class DynamicBrokerConfig {
             }
             BrokerLevelConfigs.validateReconfiguration(resolvedPools(entity, configs), this::brokerLevelInt);
             LogConfig.validate(staticLogDefaults, asTopicOverrides(configs));
-        } catch (ConfigException | NumberFormatException e) {
+            if (!validators.isEmpty()) {
+                DynamicBrokerConfig preview = preview(entity, configs);
+                validators.forEach(validator -> validator.accept(preview));
+            }
+        } catch (ConfigException | IllegalArgumentException e) {
             throw new InvalidConfigurationException("Invalid value in " + configs + ": " + e.getMessage());
         }
     }

@@ -124,6 +124,29 @@ class DynamicBrokerConfigTest {
     }
 
     @Test
+    void aComponentsValidatorSeesTheSettingsAsTheChangeWouldLeaveThem() {
+        DynamicBrokerConfig config = config(new AtomicInteger());
+        List<Integer> seen = new java.util.ArrayList<>();
+        config.addValidator(preview -> {
+            int max = preview.brokerLevelInt("max.connections");
+            seen.add(max);
+            if (max > 100 && preview.perListenerInts("max.connections").isEmpty()) {
+                throw new IllegalArgumentException("max.connections above 100 needs a listener limit");
+            }
+        });
+        config.update(DynamicBrokerConfig.DEFAULT_ENTITY, Map.of("max.connections", "50"));
+        config.validate("3", Map.of());
+        assertThatThrownBy(() -> config.validate("3", Map.of("max.connections", "500")))
+            .isInstanceOf(InvalidConfigurationException.class)
+            .hasMessageContaining("max.connections above 100 needs a listener limit");
+        config.validate("3", Map.of("max.connections", "500", "listener.name.internal.max.connections", "10"));
+        assertThat(seen).containsExactly(50, 500, 500);
+        assertThat(config.brokerLevelInt("max.connections")).as("validating changes nothing").isEqualTo(50);
+        assertThatThrownBy(() -> config.validate("3", Map.of("listener.name.internal.ssl.keystore.location", "/k")))
+            .hasMessageContaining("Tributary does not change these configs while the broker runs yet");
+    }
+
+    @Test
     void aStoredSetThatDoesNotValidateIsIgnored() {
         AtomicInteger changes = new AtomicInteger();
         DynamicBrokerConfig config = config(changes);

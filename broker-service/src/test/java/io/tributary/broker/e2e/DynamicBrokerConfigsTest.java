@@ -256,6 +256,54 @@ class DynamicBrokerConfigsTest {
         assertThat(refused(100)).as("requests are still served").isFalse();
     }
 
+    /**
+     * Connection limits (KIP-402) change while the broker runs: an address given one connection by
+     * {@code max.connections.per.ip.overrides} has its second closed at once, other addresses are
+     * unaffected, and deleting the setting lifts the limit; limits Kafka refuses are refused.
+     */
+    @Test
+    void connectionLimitsChangeWhileTheBrokerRuns() throws Exception {
+        java.net.InetAddress other = java.net.InetAddress.getByName("127.0.0.2");
+        String host = broker.bootstrapServers().substring(0, broker.bootstrapServers().lastIndexOf(':'));
+        int port = Integer.parseInt(broker.bootstrapServers().substring(broker.bootstrapServers().lastIndexOf(':') + 1));
+        KafkaTool.Result set = configs("--entity-type", "brokers", "--entity-name", "0", "--alter", "--add-config",
+            "max.connections.per.ip.overrides=[127.0.0.2:1,127.0.0.1:1000]");
+        assertThat(set.exitCode()).as(set.output()).isZero();
+        await().atMost(Duration.ofSeconds(30)).until(() -> broker.server().connectionQuotas().limits()
+            .maxConnectionsPerIpOverrides().containsValue(1));
+        try (io.tributary.broker.testing.WireClient first = new io.tributary.broker.testing.WireClient(host, port, other);
+             io.tributary.broker.testing.WireClient second = new io.tributary.broker.testing.WireClient(host, port, other)) {
+            org.apache.kafka.common.requests.ApiVersionsResponse answer = first.send(
+                new org.apache.kafka.common.requests.ApiVersionsRequest.Builder().build((short) 3));
+            assertThat(answer.data().errorCode()).isZero();
+            second.setReadTimeoutMs(10_000);
+            assertThat(second.isClosedByBroker()).as("over its address's limit").isTrue();
+        }
+        assertThat(refused(100)).as("127.0.0.1 may have 1000").isFalse();
+
+        // Only the addresses given overrides may connect at all.
+        KafkaTool.Result zero = configs("--entity-type", "brokers", "--entity-name", "0", "--alter", "--add-config",
+            "max.connections.per.ip=0");
+        assertThat(zero.exitCode()).as("per-IP 0 needs overrides, which this set keeps").isZero();
+        KafkaTool.Result bad = configs("--entity-type", "brokers", "--entity-name", "0", "--alter", "--delete-config",
+            "max.connections.per.ip.overrides");
+        assertThat(bad.exitCode()).isNotZero();
+        assertThat(bad.output()).contains("max.connections.per.ip can be 0 only if max.connections.per.ip.overrides");
+
+        assertThat(configs("--entity-type", "brokers", "--entity-name", "0", "--alter", "--delete-config",
+            "max.connections.per.ip,max.connections.per.ip.overrides").exitCode()).isZero();
+        await().atMost(Duration.ofSeconds(30)).until(() -> broker.server().connectionQuotas().limits()
+            .maxConnectionsPerIpOverrides().isEmpty());
+        try (io.tributary.broker.testing.WireClient first = new io.tributary.broker.testing.WireClient(host, port, other);
+             io.tributary.broker.testing.WireClient second = new io.tributary.broker.testing.WireClient(host, port, other)) {
+            for (io.tributary.broker.testing.WireClient client : List.of(first, second)) {
+                org.apache.kafka.common.requests.ApiVersionsResponse answer = client.send(
+                    new org.apache.kafka.common.requests.ApiVersionsRequest.Builder().build((short) 3));
+                assertThat(answer.data().errorCode()).isZero();
+            }
+        }
+    }
+
     @Test
     void aStaticSettingOrABadValueIsRefusedWithKafkasMessage() throws Exception {
         KafkaTool.Result staticKey = configs("--entity-type", "brokers", "--entity-name", "0", "--alter",

@@ -25,7 +25,15 @@ public final class WireClient implements AutoCloseable {
     private final AtomicInteger correlation = new AtomicInteger(1);
 
     public WireClient(String host, int port) throws IOException {
+        this(host, port, null);
+    }
+
+    /** Connects from {@code localAddress} (for example 127.0.0.2, another loopback address), or any when null. */
+    public WireClient(String host, int port, java.net.InetAddress localAddress) throws IOException {
         socket = new Socket();
+        if (localAddress != null) {
+            socket.bind(new InetSocketAddress(localAddress, 0));
+        }
         socket.connect(new InetSocketAddress(host, port), 10_000);
         socket.setSoTimeout(30_000);
         in = new DataInputStream(socket.getInputStream());
