@@ -143,7 +143,9 @@ final class BrokerComponentsBuilder {
         this.securityBootstrap = securityBootstrap;
         this.authorizer = authorizer;
         this.dynamicConfig = new DynamicBrokerConfig(properties.id(), logConfigDefaults,
-            BrokerConfigNames.describe(properties));
+            BrokerConfigNames.describe(properties), security.passwordEncoderSecret() == null
+                || security.passwordEncoderSecret().isEmpty() ? null
+                : new io.tributary.broker.config.DynamicPasswordEncoder(security.passwordEncoderSecret()));
         this.requestMetrics = requestMetrics;
         this.registry = registry;
         this.time = time;
@@ -188,6 +190,32 @@ final class BrokerComponentsBuilder {
         stops.add(Step.LOG_MANAGER, logManager::shutdown);
         logManager.lockAndVerifyDirs(zooKeeper.clusterId(), properties.id());
         return new BrokerComponents.Storage(scheduler, logManager, logDirFailures);
+    }
+
+    /**
+     * A TLS listener's stores as dynamic broker configs of this broker
+     * ({@code listener.name.<listener>.ssl.*}, KIP-226): checked by loading them before they are
+     * stored, served to new connections once stored, and from the start after a restart.
+     */
+    private void bindDynamicSsl(ListenerSecurity listener) {
+        String name = listener.listenerName();
+        dynamicConfig.addValidator(preview -> {
+            Map<String, String> next = preview.listenerSslConfigs(name);
+            if (!next.equals(dynamicConfig.listenerSslConfigs(name))) {
+                listener.validateSslReconfiguration(next);
+            }
+        });
+        Runnable apply = () -> {
+            try {
+                if (listener.reconfigureSsl(dynamicConfig.listenerSslConfigs(name))) {
+                    log.info("Listener {} serves the TLS stores of its dynamic configs to new connections", name);
+                }
+            } catch (RuntimeException e) {
+                log.error("Listener {} keeps its TLS stores: the dynamic ones were refused: {}", name, e.getMessage());
+            }
+        };
+        apply.run();
+        dynamicConfig.addListener(apply);
     }
 
     /**
@@ -361,6 +389,9 @@ final class BrokerComponentsBuilder {
                 registry, time);
             listenerSecurity.add(secured);
             stops.add(Step.LISTENER_SECURITY, secured::close);
+            if (secured.usesTls()) {
+                bindDynamicSsl(secured);
+            }
             if (sslStoreWatcher != null && secured.usesTls()) {
                 sslStoreWatcher.watch(secured);
             }

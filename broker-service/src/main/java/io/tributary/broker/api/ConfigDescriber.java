@@ -153,7 +153,8 @@ final class ConfigDescriber {
                 synonyms.add(new DescribeConfigsSynonym().setName(name).setValue(kafkaKey.get().defaultValue())
                     .setSource(ConfigSource.DEFAULT_CONFIG.id()));
             }
-            boolean sensitive = kafkaKey.map(KafkaBrokerConfigs.Key::sensitive).orElse(false);
+            boolean sensitive = kafkaKey.map(KafkaBrokerConfigs.Key::sensitive).orElse(false)
+                || DynamicBrokerConfig.isPassword(name);
             if (sensitive) {
                 synonyms.replaceAll(s -> s.duplicate().setValue(null));
             }
@@ -162,7 +163,8 @@ final class ConfigDescriber {
                 .setName(name).setValue(effective.value()).setReadOnly(!dynamic)
                 .setConfigSource(effective.source())
                 .setIsSensitive(sensitive)
-                .setConfigType(kafkaKey.map(k -> configType(k.type())).orElse(ConfigType.STRING).id())
+                .setConfigType(kafkaKey.map(k -> configType(k.type())).orElse(
+                    DynamicBrokerConfig.isPassword(name) ? ConfigType.PASSWORD : ConfigType.STRING).id())
                 .setDocumentation(includeDocumentation ? documentation(name, own, dynamic) : null);
             if (includeSynonyms) {
                 result.setSynonyms(synonyms);

@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * Changes of dynamic broker configs (IncrementalAlterConfigs and AlterConfigs on BROKER resources),
  * as Kafka's ZooKeeper-mode {@code ZkAdminManager.alterBrokerConfigs}: the resource names this
  * broker (its id) or every broker (the empty name, stored as {@code <default>}); the new set is
- * validated ({@link DynamicBrokerConfig#validate}) before it is written to
+ * validated ({@link DynamicBrokerConfig#validate}), its passwords encrypted with
+ * {@code password.encoder.secret}, before it is written to
  * {@code /config/brokers/{id|<default>}} with its change notification ({@link EntityConfigs});
  * every broker's ZooKeeper watch then applies it ({@link DynamicBrokerConfig#update}).
  *
@@ -84,16 +85,17 @@ public final class BrokerConfigManager {
         }
         String entity = resourceName.isEmpty() ? DynamicBrokerConfig.DEFAULT_ENTITY : resourceName;
         UnaryOperator<Map<String, String>> validated = current -> {
-            Map<String, String> next = change.apply(current);
+            Map<String, String> next = change.apply(dynamic.decodeStored(current));
             dynamic.validate(entity, next);
-            return next;
+            return dynamic.encodeForStorage(entity, next);
         };
         try {
             if (validateOnly) {
                 validated.apply(new LinkedHashMap<>(brokers.read(entity).map(EntityConfigs.EntityConfig::config)
                     .orElse(Map.of())));
             } else {
-                Map<String, String> written = brokers.change(entity, validated).config();
+                Map<String, String> written = new java.util.TreeMap<>(brokers.change(entity, validated).config());
+                written.replaceAll((name, value) -> DynamicBrokerConfig.isPassword(name) ? "[hidden]" : value);
                 log.info("Updating {} with new configuration: {}", resourceName.isEmpty() ? "brokers"
                     : "broker " + resourceName, written);
             }

@@ -15,7 +15,9 @@ import org.apache.kafka.common.config.ConfigException;
  * the log cleaner ({@code log.cleaner.*}) and connection limits ({@code max.connections*}, KIP-402,
  * KIP-612), with Kafka 3.9's types, defaults and ranges. Two of them also exist per listener:
  * {@code listener.name.<listener>.max.connections} and
- * {@code listener.name.<listener>.max.connection.creation.rate}.
+ * {@code listener.name.<listener>.max.connection.creation.rate}. A listener's TLS key and trust
+ * stores ({@code listener.name.<listener>.ssl.keystore.location}, ... Kafka's
+ * {@code SslConfigs.RECONFIGURABLE_CONFIGS}) change per broker only, and only with the prefix.
  *
  * <p>Also the checks Kafka makes against the value in effect before a change is stored: a thread
  * pool may at most halve or double at once ({@code DynamicThreadPool.validateReconfiguration},
@@ -40,6 +42,9 @@ final class BrokerLevelConfigs {
 
     /** Every setting {@link #validateReconfiguration} checks. */
     static final Set<String> POOLS = Set.of(NUM_IO_THREADS, NUM_REPLICA_FETCHERS, BACKGROUND_THREADS, LOG_CLEANER_THREADS);
+
+    /** A listener's TLS stores, changeable with the listener prefix on one broker (Kafka's {@code DynamicSecurityConfigs}). */
+    static final Set<String> LISTENER_SSL = org.apache.kafka.common.config.SslConfigs.RECONFIGURABLE_CONFIGS;
 
     private static final Pattern LISTENER_PREFIXED = Pattern.compile("listener\\.name\\.([^.]+)\\.(.+)");
 
@@ -82,7 +87,19 @@ final class BrokerLevelConfigs {
 
     /** Whether {@code name} is one of these settings, directly or with a listener prefix. */
     static boolean contains(String name) {
-        return DEF.names().contains(name) || listenerSetting(name).isPresent();
+        return DEF.names().contains(name) || listenerSetting(name).isPresent() || listenerSsl(name).isPresent();
+    }
+
+    /**
+     * The listener and the TLS setting of a name such as {@code listener.name.ssl.ssl.keystore.location}
+     * ({@code [ssl, ssl.keystore.location]}); empty for any other name.
+     */
+    static Optional<String[]> listenerSsl(String name) {
+        Matcher m = LISTENER_PREFIXED.matcher(name);
+        if (m.matches() && LISTENER_SSL.contains(m.group(2))) {
+            return Optional.of(new String[] {m.group(1), m.group(2)});
+        }
+        return Optional.empty();
     }
 
     /**
@@ -108,6 +125,9 @@ final class BrokerLevelConfigs {
      * @throws ConfigException a value of the wrong type or out of range
      */
     static Object parse(String name, String value) {
+        if (listenerSsl(name).isPresent()) {
+            return value; // checked by the listener, which loads the stores
+        }
         String base = baseName(name);
         return DEF.parse(Map.of(base, value)).get(base);
     }

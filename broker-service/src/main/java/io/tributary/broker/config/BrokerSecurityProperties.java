@@ -65,6 +65,9 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
  *                                            {@code broker.listener-sasl-jaas-config[sasl_ssl.plain]}
  * @param connectionFailedAuthenticationDelayMs {@code connection.failed.authentication.delay.ms}: how long a
  *                                            failed authentication's answer and the close wait, ms
+ * @param passwordEncoderSecret               {@code password.encoder.secret}: encrypts the passwords of dynamic
+ *                                            broker configs (a listener's TLS store passwords) in ZooKeeper;
+ *                                            without it, no password can be set dynamically, as in Kafka
  * @param connectionsMaxReauthMs              {@code connections.max.reauth.ms} (KIP-368): the longest a SASL
  *                                            session lasts before the client must re-authenticate on its
  *                                            connection, ms; 0 (the default) lets sessions last, except an
@@ -116,6 +119,7 @@ public record BrokerSecurityProperties(
         Map<String, String> listenerSaslJaasConfig,
         @DefaultValue("100") int connectionFailedAuthenticationDelayMs,
         @DefaultValue("0") long connectionsMaxReauthMs,
+        String passwordEncoderSecret,
         @DefaultValue("false") boolean saslScramAcceptLegacyClientNonce,
         String authorizerClassName,
         String superUsers,

@@ -41,7 +41,7 @@ public final class DynamicBrokerConfig {
     /** Broker settings Kafka changes live that Tributary does not apply live yet (refused with a message saying so). */
     private static final Set<String> NOT_YET_DYNAMIC = Set.of("num.network.threads",
         "num.recovery.threads.per.data.dir", "replica.alter.log.dirs.io.max.bytes.per.second",
-        "metric.reporters", "sasl.jaas.config", "ssl.keystore.location", "ssl.truststore.location",
+        "metric.reporters", "sasl.jaas.config",
         "producer.id.expiration.ms", "transaction.partition.verification.enable");
 
     /** {@code leader.replication.throttled.rate}: the leader side of the replication throttle, bytes/s (KIP-73). */
@@ -55,6 +55,7 @@ public final class DynamicBrokerConfig {
     private final int brokerId;
     private final Map<String, Object> staticLogDefaults;
     private final Map<String, String> staticBrokerLevel;
+    private final DynamicPasswordEncoder passwordEncoder;
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
     private final List<java.util.function.Consumer<DynamicBrokerConfig>> validators = new CopyOnWriteArrayList<>();
     private volatile Map<String, String> clusterDefault = Map.of();
@@ -67,7 +68,17 @@ public final class DynamicBrokerConfig {
      *                          of which those that can change live are their values until a dynamic one is set
      */
     public DynamicBrokerConfig(int brokerId, Map<String, Object> staticLogDefaults, Map<String, String> staticSettings) {
+        this(brokerId, staticLogDefaults, staticSettings, null);
+    }
+
+    /**
+     * @param passwordEncoder encrypts dynamic passwords for ZooKeeper ({@code password.encoder.secret});
+     *                        null when none is set, and then no password can be set dynamically
+     */
+    public DynamicBrokerConfig(int brokerId, Map<String, Object> staticLogDefaults, Map<String, String> staticSettings,
+                               DynamicPasswordEncoder passwordEncoder) {
         this.brokerId = brokerId;
+        this.passwordEncoder = passwordEncoder;
         this.staticLogDefaults = Map.copyOf(staticLogDefaults);
         this.logConfigDefaults = this.staticLogDefaults;
         Map<String, String> brokerLevel = new HashMap<>();
@@ -196,7 +207,8 @@ public final class DynamicBrokerConfig {
 
     /** A copy of this config, without listeners, as it would be with {@code configs} as the set of {@code entity}. */
     private DynamicBrokerConfig preview(String entity, Map<String, String> configs) {
-        DynamicBrokerConfig copy = new DynamicBrokerConfig(brokerId, staticLogDefaults, staticBrokerLevel);
+        DynamicBrokerConfig copy = new DynamicBrokerConfig(brokerId, staticLogDefaults, staticBrokerLevel,
+            passwordEncoder);
         copy.clusterDefault = entity.equals(DEFAULT_ENTITY) ? Map.copyOf(configs) : clusterDefault;
         copy.perBroker = entity.equals(DEFAULT_ENTITY) ? perBroker : Map.copyOf(configs);
         return copy;
@@ -221,8 +233,14 @@ public final class DynamicBrokerConfig {
         Set<String> staticOnes = new TreeSet<>();
         Set<String> notYet = new TreeSet<>();
         Set<String> unknown = new TreeSet<>();
+        Set<String> withoutPrefix = new TreeSet<>();
+        Set<String> perBrokerOnly = new TreeSet<>();
         for (String name : configs.keySet()) {
-            if (NOT_YET_DYNAMIC.contains(name)
+            if (BrokerLevelConfigs.LISTENER_SSL.contains(name)) {
+                withoutPrefix.add(name);
+            } else if (BrokerLevelConfigs.listenerSsl(name).isPresent()) {
+                perBrokerOnly.add(name);
+            } else if (NOT_YET_DYNAMIC.contains(name)
                     || (name.startsWith("listener.name.") && !BrokerLevelConfigs.contains(name))) {
                 notYet.add(name);
             } else if (!isDynamic(name)) {
@@ -232,12 +250,20 @@ public final class DynamicBrokerConfig {
         if (!staticOnes.isEmpty()) {
             throw new InvalidConfigurationException("Cannot update these configs dynamically: " + scalaSet(staticOnes));
         }
+        if (!withoutPrefix.isEmpty()) {
+            throw new InvalidConfigurationException("These security configs can be dynamically updated only "
+                + "per-listener using the listener prefix: " + scalaSet(withoutPrefix));
+        }
         if (!notYet.isEmpty()) {
             throw new InvalidConfigurationException("Tributary does not change these configs while the broker runs "
                 + "yet; set them in the broker's configuration: " + scalaSet(notYet));
         }
         if (!unknown.isEmpty()) {
             throw new InvalidConfigurationException("Unknown broker config names: " + scalaSet(unknown));
+        }
+        if (entity.equals(DEFAULT_ENTITY) && !perBrokerOnly.isEmpty()) {
+            throw new InvalidConfigurationException("Cannot update these configs at default cluster level, broker id "
+                + "must be specified: " + scalaSet(perBrokerOnly));
         }
         try {
             for (Map.Entry<String, String> e : configs.entrySet()) {
@@ -268,7 +294,16 @@ public final class DynamicBrokerConfig {
             return false;
         }
         Map<String, String> accepted = new LinkedHashMap<>();
-        configs.forEach((name, value) -> {
+        configs.forEach((name, stored) -> {
+            String value = stored;
+            if (isPassword(name)) {
+                try {
+                    value = decodePassword(name, stored);
+                } catch (ConfigException e) {
+                    log.error("Ignoring {} in the dynamic configs of {}: {}", name, entity, e.getMessage());
+                    return;
+                }
+            }
             if (BrokerLevelConfigs.contains(name) && !parses(name, value)) {
                 log.error("Ignoring {}={} in the dynamic configs of {}: not a valid value", name, value, entity);
             } else if (isDynamic(name)) {
@@ -322,6 +357,70 @@ public final class DynamicBrokerConfig {
             }
         }
         return resolved;
+    }
+
+    /**
+     * The dynamic TLS settings of one listener on this broker ({@code listener.name.<listener>.ssl.*}),
+     * by setting name without the prefix ({@code ssl.keystore.location}), passwords in clear; the
+     * listener name matched in any case.
+     */
+    public Map<String, String> listenerSslConfigs(String listener) {
+        Map<String, String> out = new HashMap<>();
+        perBroker.forEach((name, value) -> BrokerLevelConfigs.listenerSsl(name)
+            .filter(parts -> parts[0].equalsIgnoreCase(listener))
+            .ifPresent(parts -> out.put(parts[1], value)));
+        return out;
+    }
+
+    /** Whether a dynamic setting holds a password (its Kafka type is PASSWORD), kept encrypted in ZooKeeper. */
+    public static boolean isPassword(String name) {
+        String base = BrokerLevelConfigs.listenerSsl(name).map(parts -> parts[1]).orElse(name);
+        return KafkaBrokerConfigs.key(base).map(k -> k.type() == ConfigDef.Type.PASSWORD).orElse(false);
+    }
+
+    /**
+     * A set as stored in ZooKeeper with its passwords decrypted, to be changed and validated.
+     *
+     * @throws InvalidConfigurationException a stored password that cannot be decoded with this broker's secret
+     */
+    public Map<String, String> decodeStored(Map<String, String> stored) {
+        Map<String, String> plain = new LinkedHashMap<>(stored);
+        try {
+            plain.replaceAll((name, value) -> isPassword(name) ? decodePassword(name, value) : value);
+        } catch (ConfigException e) {
+            throw new InvalidConfigurationException(e.getMessage());
+        }
+        return plain;
+    }
+
+    /**
+     * A validated set as it is written to ZooKeeper: passwords encrypted with {@code password.encoder.secret}
+     * (Kafka's {@code DynamicBrokerConfig.toPersistentProps}).
+     *
+     * @throws InvalidConfigurationException a password without a secret ("Password encoder secret not
+     *         configured") or in the cluster-wide set ("Password config can be defined only at broker level")
+     */
+    public Map<String, String> encodeForStorage(String entity, Map<String, String> configs) {
+        Map<String, String> stored = new LinkedHashMap<>(configs);
+        for (Map.Entry<String, String> e : stored.entrySet()) {
+            if (isPassword(e.getKey()) && e.getValue() != null) {
+                if (entity.equals(DEFAULT_ENTITY)) {
+                    throw new InvalidConfigurationException("Password config can be defined only at broker level");
+                }
+                if (passwordEncoder == null) {
+                    throw new InvalidConfigurationException("Password encoder secret not configured");
+                }
+                e.setValue(passwordEncoder.encode(e.getValue()));
+            }
+        }
+        return stored;
+    }
+
+    private String decodePassword(String name, String stored) {
+        if (passwordEncoder == null) {
+            throw new ConfigException("Password encoder secret not configured: " + name + " cannot be decoded");
+        }
+        return passwordEncoder.decode(stored);
     }
 
     private static boolean parses(String brokerLevelName, String value) {

@@ -57,7 +57,9 @@ import org.apache.kafka.common.utils.Time;
 public final class ListenerSecurity implements Closeable {
 
     private final EndPoint endPoint;
-    private final Map<String, Object> sslConfigs;
+    /** The TLS settings of the broker's configuration; {@link #sslConfigs} adds this broker's dynamic ones. */
+    private final Map<String, Object> staticSslConfigs;
+    private volatile Map<String, Object> sslConfigs;
     private final SslFactory sslFactory;
     private final SaslServers saslServers;
     private final KafkaPrincipalBuilder principalBuilder;
@@ -96,7 +98,8 @@ public final class ListenerSecurity implements Closeable {
         this.endPoint = endPoint;
         this.time = time;
         SecurityProtocol protocol = endPoint.securityProtocol();
-        sslConfigs = Collections.unmodifiableMap(security.sslConfigs());
+        staticSslConfigs = Collections.unmodifiableMap(security.sslConfigs());
+        sslConfigs = staticSslConfigs;
         if (protocol == SecurityProtocol.SSL || protocol == SecurityProtocol.SASL_SSL) {
             if (security.sslKeystoreLocation() == null && security.sslKeystoreCertificateChain() == null) {
                 throw new IllegalArgumentException("Listener " + endPoint.listenerName() + " uses " + protocol
@@ -242,6 +245,69 @@ public final class ListenerSecurity implements Closeable {
             }
         }
         return rebuilt && !closed;
+    }
+
+    /**
+     * The TLS settings the listener serves with these dynamic ones ({@code listener.name.<listener>.ssl.*}
+     * without the prefix, KIP-226) over those of the broker's configuration, parsed with Kafka's types.
+     *
+     * @param dynamicSsl by setting name ({@code ssl.keystore.location}), passwords in clear
+     * @throws org.apache.kafka.common.config.ConfigException a setting Kafka does not know
+     */
+    public Map<String, Object> sslConfigsWith(Map<String, String> dynamicSsl) {
+        Map<String, Object> configs = new HashMap<>(staticSslConfigs);
+        Map<String, org.apache.kafka.common.config.ConfigDef.ConfigKey> keys =
+            new org.apache.kafka.common.config.ConfigDef().withClientSslSupport().configKeys();
+        dynamicSsl.forEach((name, value) -> {
+            org.apache.kafka.common.config.ConfigDef.ConfigKey key = keys.get(name);
+            if (key == null) {
+                throw new org.apache.kafka.common.config.ConfigException(name, value, "not a TLS setting");
+            }
+            configs.put(name, org.apache.kafka.common.config.ConfigDef.parseType(name, value, key.type));
+        });
+        return Collections.unmodifiableMap(configs);
+    }
+
+    /**
+     * Checks dynamic TLS settings as Kafka's {@code SslFactory.validateReconfiguration} does before
+     * they are stored: the new key and trust stores load, and the certificate keeps its subject DN
+     * and SANs (unless {@code ssl.allow.dn.changes} / {@code ssl.allow.san.changes}).
+     *
+     * @throws org.apache.kafka.common.config.ConfigException stores that are refused, with the reason
+     * @throws IllegalArgumentException when the listener does not use TLS
+     */
+    public void validateSslReconfiguration(Map<String, String> dynamicSsl) {
+        if (sslFactory == null) {
+            throw new IllegalArgumentException("Listener " + endPoint.listenerName() + " does not use TLS");
+        }
+        sslFactory.validateReconfiguration(sslConfigsWith(dynamicSsl));
+    }
+
+    /**
+     * Serves the stores these dynamic TLS settings name to new connections from now on (connections
+     * already open keep their TLS session); the file watch then follows those files.
+     *
+     * @return whether the settings in use changed
+     * @throws org.apache.kafka.common.KafkaException stores that are refused; the previous ones keep serving
+     */
+    public synchronized boolean reconfigureSsl(Map<String, String> dynamicSsl) {
+        if (sslFactory == null || closed) {
+            return false;
+        }
+        Map<String, Object> next = sslConfigsWith(dynamicSsl);
+        if (next.equals(sslConfigs)) {
+            return false;
+        }
+        try {
+            sslFactory.reconfigure(next);
+            sslConfigs = next;
+        } finally {
+            serving = sslFactory.sslEngineFactory();
+            if (closed) {
+                sslFactory.close();
+            }
+        }
+        return true;
     }
 
     /**

@@ -142,8 +142,41 @@ class DynamicBrokerConfigTest {
         config.validate("3", Map.of("max.connections", "500", "listener.name.internal.max.connections", "10"));
         assertThat(seen).containsExactly(50, 500, 500);
         assertThat(config.brokerLevelInt("max.connections")).as("validating changes nothing").isEqualTo(50);
-        assertThatThrownBy(() -> config.validate("3", Map.of("listener.name.internal.ssl.keystore.location", "/k")))
-            .hasMessageContaining("Tributary does not change these configs while the broker runs yet");
+    }
+
+    @Test
+    void aListenersTlsStoresChangeOnlyPerBrokerWithTheListenerPrefixAndPasswordsAreStoredEncrypted() {
+        DynamicPasswordEncoder encoder = new DynamicPasswordEncoder("broker-secret");
+        DynamicBrokerConfig config = new DynamicBrokerConfig(3, Map.of(), Map.of(), encoder);
+        assertThatThrownBy(() -> config.validate("3", Map.of("ssl.keystore.location", "/k")))
+            .hasMessage("These security configs can be dynamically updated only per-listener using the listener "
+                + "prefix: Set(ssl.keystore.location)");
+        assertThatThrownBy(() -> config.validate(DynamicBrokerConfig.DEFAULT_ENTITY,
+                Map.of("listener.name.ssl.ssl.keystore.location", "/k")))
+            .hasMessage("Cannot update these configs at default cluster level, broker id must be specified: "
+                + "Set(listener.name.ssl.ssl.keystore.location)");
+        Map<String, String> plain = Map.of("listener.name.ssl.ssl.keystore.location", "/k",
+            "listener.name.ssl.ssl.keystore.password", "p4ss");
+        config.validate("3", plain);
+
+        Map<String, String> stored = config.encodeForStorage("3", plain);
+        assertThat(stored.get("listener.name.ssl.ssl.keystore.location")).isEqualTo("/k");
+        assertThat(stored.get("listener.name.ssl.ssl.keystore.password")).doesNotContain("p4ss")
+            .contains("encryptedPassword:");
+        assertThat(config.decodeStored(stored)).isEqualTo(plain);
+        assertThat(config.update("3", stored)).isTrue();
+        assertThat(config.listenerSslConfigs("SSL")).containsOnly(Map.entry("ssl.keystore.location", "/k"),
+            Map.entry("ssl.keystore.password", "p4ss"));
+        assertThat(config.listenerSslConfigs("internal")).isEmpty();
+
+        assertThatThrownBy(() -> config.encodeForStorage(DynamicBrokerConfig.DEFAULT_ENTITY,
+                Map.of("listener.name.ssl.ssl.key.password", "x")))
+            .hasMessage("Password config can be defined only at broker level");
+        DynamicBrokerConfig withoutSecret = new DynamicBrokerConfig(3, Map.of(), Map.of());
+        assertThatThrownBy(() -> withoutSecret.encodeForStorage("3", plain))
+            .hasMessage("Password encoder secret not configured");
+        assertThat(withoutSecret.update("3", stored)).as("a password it cannot decode is ignored").isTrue();
+        assertThat(withoutSecret.listenerSslConfigs("ssl")).containsOnly(Map.entry("ssl.keystore.location", "/k"));
     }
 
     @Test

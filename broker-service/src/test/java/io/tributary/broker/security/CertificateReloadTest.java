@@ -81,6 +81,7 @@ class CertificateReloadTest {
         settings.put("broker.ssl-truststore-type", "PEM");
         settings.put("broker.ssl-truststore-location", certificates.caPem().toString());
         settings.put("broker.ssl-reload-interval-ms", "100");
+        settings.put("broker.password-encoder-secret", "encoder-secret");
         broker = TestBroker.start(dir.resolve("broker"), settings);
         return broker;
     }
@@ -190,6 +191,71 @@ class CertificateReloadTest {
             assertThat(logs.lines()).anyMatch(l -> l.contains("Listener SSL refused the TLS stores"));
             logs.assertNoLineContains(TestCertificates.PASSWORD, "another-store-pass");
         }
+    }
+
+    private static org.apache.kafka.clients.admin.AlterConfigOp set(String name, String value) {
+        return new org.apache.kafka.clients.admin.AlterConfigOp(new org.apache.kafka.clients.admin.ConfigEntry(name,
+            value), org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET);
+    }
+
+    /** What ZooKeeper holds at {@code /config/brokers/0}, as text. */
+    private String storedBrokerConfig() throws Exception {
+        try (org.apache.curator.framework.CuratorFramework zk = org.apache.curator.framework.CuratorFrameworkFactory
+                .newClient(broker.server().embeddedZooKeeper().connectString(),
+                    new org.apache.curator.retry.RetryOneTime(100))) {
+            zk.start();
+            return new String(zk.getData().forPath("/config/brokers/0"), java.nio.charset.StandardCharsets.UTF_8);
+        }
+    }
+
+    /**
+     * A listener's key store as dynamic broker configs (KIP-226, {@code listener.name.ssl.ssl.keystore.*}):
+     * loaded and checked before it is stored, its password stored encrypted with
+     * {@code password.encoder.secret}, served to new connections at once and again after a restart;
+     * a store that does not load, or the cluster-wide level, is refused with Kafka's message.
+     */
+    @Test
+    void aKeyStoreSetAsADynamicConfigIsServedAndKeptAcrossARestart() throws Exception {
+        start(Files.copy(storeA, dir.resolve("static.p12")));
+        Path dynamicStore = Files.copy(storeB, dir.resolve("dynamic.p12"));
+        org.apache.kafka.common.config.ConfigResource own = new org.apache.kafka.common.config.ConfigResource(
+            org.apache.kafka.common.config.ConfigResource.Type.BROKER, "0");
+        try (Admin admin = Admin.create(kafkaClient())) {
+            admin.incrementalAlterConfigs(Map.of(own, java.util.List.of(
+                set("listener.name.ssl.ssl.keystore.location", dynamicStore.toString()),
+                set("listener.name.ssl.ssl.keystore.password", TestCertificates.PASSWORD)))).all().get();
+            awaitServed(SslStoreWatcherTest.serial(storeB, "b"));
+            assertThat(storedBrokerConfig()).contains(dynamicStore.toString()).contains("encryptedPassword")
+                .doesNotContain(TestCertificates.PASSWORD);
+            org.apache.kafka.clients.admin.Config described = admin.describeConfigs(java.util.List.of(own)).all().get()
+                .get(own);
+            assertThat(described.get("listener.name.ssl.ssl.keystore.location").value()).isEqualTo(dynamicStore.toString());
+            assertThat(described.get("listener.name.ssl.ssl.keystore.location").source())
+                .isEqualTo(org.apache.kafka.clients.admin.ConfigEntry.ConfigSource.DYNAMIC_BROKER_CONFIG);
+            assertThat(described.get("listener.name.ssl.ssl.keystore.password").value()).isNull();
+            assertThat(described.get("listener.name.ssl.ssl.keystore.password").isSensitive()).isTrue();
+
+            Path otherPassword = SslStoreWatcherTest.withOtherPassword(storeA, "a", dir.resolve("other.p12"));
+            java.util.concurrent.ExecutionException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                java.util.concurrent.ExecutionException.class, () -> admin.incrementalAlterConfigs(Map.of(own,
+                    java.util.List.of(set("listener.name.ssl.ssl.keystore.location", otherPassword.toString()))))
+                    .all().get());
+            assertThat(refused.getCause()).isInstanceOf(
+                org.apache.kafka.common.errors.InvalidConfigurationException.class);
+            org.apache.kafka.common.config.ConfigResource clusterWide = new org.apache.kafka.common.config.ConfigResource(
+                org.apache.kafka.common.config.ConfigResource.Type.BROKER, "");
+            refused = org.junit.jupiter.api.Assertions.assertThrows(java.util.concurrent.ExecutionException.class,
+                () -> admin.incrementalAlterConfigs(Map.of(clusterWide, java.util.List.of(
+                    set("listener.name.ssl.ssl.keystore.location", dynamicStore.toString())))).all().get());
+            assertThat(refused.getCause()).hasMessageContaining(
+                "Cannot update these configs at default cluster level, broker id must be specified");
+        }
+        assertThat(servedToANewConnection()).as("the refused stores changed nothing")
+            .isEqualTo(SslStoreWatcherTest.serial(storeB, "b"));
+
+        broker.restart();
+        assertThat(servedToANewConnection()).as("served from the start after a restart")
+            .isEqualTo(SslStoreWatcherTest.serial(storeB, "b"));
     }
 
     @Test
