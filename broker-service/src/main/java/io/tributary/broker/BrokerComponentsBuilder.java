@@ -192,6 +192,16 @@ final class BrokerComponentsBuilder {
         return new BrokerComponents.Storage(scheduler, logManager, logDirFailures);
     }
 
+    /** The cluster's topics as KIP-848 assignments see them: id and partition count, by name. */
+    private static Map<String, io.tributary.broker.group.GroupTopic> groupTopics(MetadataCache metadataCache) {
+        Map<String, io.tributary.broker.group.GroupTopic> topics = new java.util.HashMap<>();
+        for (String name : metadataCache.topicNames()) {
+            metadataCache.topic(name).filter(t -> !metadataCache.isPendingDeletion(name)).ifPresent(t ->
+                topics.put(name, new io.tributary.broker.group.GroupTopic(t.topicId(), t.replicas().size())));
+        }
+        return topics;
+    }
+
     /**
      * A TLS listener's stores as dynamic broker configs of this broker
      * ({@code listener.name.<listener>.ssl.*}, KIP-226): checked by loading them before they are
@@ -293,7 +303,8 @@ final class BrokerComponentsBuilder {
                 properties.leaderImbalanceCheckIntervalSeconds() * 1000L,
                 properties.leaderImbalancePerBrokerPercentage()), time);
         stops.add(Step.CONTROLLER, controller::close);
-        GroupCoordinator groupCoordinator = new GroupCoordinator(replicaManager, groupCoordinatorConfig(properties), time);
+        GroupCoordinator groupCoordinator = new GroupCoordinator(replicaManager, groupCoordinatorConfig(properties),
+            () -> groupTopics(metadataCache), time);
         stops.add(Step.GROUP_COORDINATOR, groupCoordinator::shutdown);
         replicaManager.addLeadershipListener(groupCoordinator);
         ZkProducerIdManager producerIds = new ZkProducerIdManager(properties.id(), zkClient);

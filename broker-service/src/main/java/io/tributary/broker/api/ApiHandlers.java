@@ -80,6 +80,8 @@ public final class ApiHandlers {
             new JoinGroupHandler(groupCoordinator, authorizer),
             new SyncGroupHandler(groupCoordinator, authorizer),
             new HeartbeatHandler(groupCoordinator, authorizer),
+            new ConsumerGroupHeartbeatHandler(groupCoordinator, metadataCache, authorizer),
+            new ConsumerGroupDescribeHandler(groupCoordinator, authorizer),
             new LeaveGroupHandler(groupCoordinator, authorizer),
             new OffsetCommitHandler(groupCoordinator, metadataCache, authorizer),
             new OffsetFetchHandler(groupCoordinator, metadataCache, authorizer),

@@ -51,7 +51,7 @@ public final class ListGroupsHandler extends VersionedHandler {
                 continue;
             }
             response.groups().add(new ListGroupsResponseData.ListedGroup().setGroupId(group.groupId())
-                .setProtocolType(group.protocolType()).setGroupState(group.state()).setGroupType("classic"));
+                .setProtocolType(group.protocolType()).setGroupState(group.state()).setGroupType(group.type()));
         }
         return Responses.completed(context, new ListGroupsResponse(response));
     }

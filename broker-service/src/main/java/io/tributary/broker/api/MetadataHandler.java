@@ -73,7 +73,9 @@ public final class MetadataHandler extends VersionedHandler {
             metadataCache.topicNames().stream().sorted().filter(t -> !metadataCache.isPendingDeletion(t)).forEach(names::add);
         } else {
             for (MetadataRequestData.MetadataRequestTopic t : data.topics()) {
-                if (t.name() == null && t.topicId() != null && !Uuid.ZERO_UUID.equals(t.topicId())) {
+                // A topic asked for by id (KIP-516) comes with a null name, or an empty one from some clients.
+                if ((t.name() == null || t.name().isEmpty()) && t.topicId() != null
+                        && !Uuid.ZERO_UUID.equals(t.topicId())) {
                     Optional<String> name = metadataCache.topicName(t.topicId());
                     if (name.isPresent()) {
                         names.add(name.get());

@@ -13,7 +13,7 @@ import org.apache.kafka.common.feature.SupportedVersionRange;
  *       their flexible version (KIP-890's first part), which every level of Kafka's and
  *       Tributary's loader reads. Level 2 (KIP-890's second part: an epoch bump per transaction,
  *       EndTxn v5) is not built, so kafka-clients producers keep transaction version 1 here.</li>
- *   <li>{@code group.version} 0 only: the consumer rebalance protocol (KIP-848) is not served yet.</li>
+ *   <li>{@code group.version} 0 to 1: 1 serves the consumer rebalance protocol (KIP-848).</li>
  * </ul>
  * Kafka 4's KRaft-only features ({@code metadata.version}, {@code kraft.version}) have no meaning
  * for a ZooKeeper cluster and are not advertised, as Kafka 3.9's ZooKeeper brokers finalized none.
@@ -30,10 +30,11 @@ public final class BrokerFeatures {
     /** What this broker version supports. */
     public static final BrokerFeatures CURRENT = new BrokerFeatures(Map.of(
         TRANSACTION_VERSION, new SupportedVersionRange((short) 0, (short) 1),
-        GROUP_VERSION, new SupportedVersionRange((short) 0, (short) 0)));
+        GROUP_VERSION, new SupportedVersionRange((short) 0, (short) 1)));
 
     /** The levels {@code /feature} is created with for a new cluster. */
-    public static final Map<String, Short> NEW_CLUSTER_LEVELS = Map.of(TRANSACTION_VERSION, (short) 1);
+    public static final Map<String, Short> NEW_CLUSTER_LEVELS = Map.of(TRANSACTION_VERSION, (short) 1,
+        GROUP_VERSION, (short) 1);
 
     private final Map<String, SupportedVersionRange> supported;
 

@@ -45,6 +45,8 @@ final class ClassicGroup {
     private boolean newMemberAdded;
     private ScheduledFuture<?> rebalanceTimer;
     private boolean initialJoinDelay;
+    /** The membership when the group uses the new consumer protocol (KIP-848); null for a classic group. */
+    private ConsumerGroup consumerGroup;
 
     ClassicGroup(String groupId, long nowMs) {
         this.groupId = groupId;
@@ -59,7 +61,15 @@ final class ClassicGroup {
         return state;
     }
 
+    /**
+     * Whether the group is in state {@code s}. A consumer group of the new protocol with members
+     * (which has no classic members, so its classic state stays Empty) is not Empty: its offsets
+     * do not expire and it cannot be deleted.
+     */
     boolean is(GroupState s) {
+        if (s == GroupState.EMPTY && consumerGroup != null && !consumerGroup.members().isEmpty()) {
+            return false;
+        }
         return state == s;
     }
 
@@ -425,5 +435,39 @@ final class ClassicGroup {
     public String toString() {
         return "ClassicGroup(" + groupId + ", " + state + ", generation " + generationId + ", " + members.size()
             + " member(s))";
+    }
+
+    /** The KIP-848 membership of this group, or null when it is a classic group. */
+    ConsumerGroup consumerGroup() {
+        return consumerGroup;
+    }
+
+    /**
+     * Makes this empty classic group (or group of offsets only) a consumer group of the new protocol,
+     * as Kafka does when a new-protocol member joins an empty classic group.
+     *
+     * @throws IllegalStateException when the group has classic members
+     */
+    ConsumerGroup becomeConsumerGroup() {
+        if (consumerGroup == null) {
+            if (!members.isEmpty() || !pendingMembers.isEmpty()) {
+                throw new IllegalStateException("Group " + groupId + " has classic members");
+            }
+            consumerGroup = new ConsumerGroup(groupId);
+            protocolType = "consumer";
+        }
+        return consumerGroup;
+    }
+
+    /** The last consumer-protocol member left at {@code nowMs}: the group's offsets expire from then (KIP-211). */
+    void consumerGroupEmptied(long nowMs) {
+        currentStateTimestamp = nowMs;
+    }
+
+    /** Goes back to a classic group once the consumer group has no member left (a classic member joins). */
+    void revertToClassic() {
+        if (consumerGroup != null && consumerGroup.members().isEmpty()) {
+            consumerGroup = null;
+        }
     }
 }

@@ -75,7 +75,8 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
     }
 
     /** A ListGroups entry. */
-    public record ListedGroup(String groupId, String protocolType, String state) {
+    /** A group as ListGroups lists it; {@code type} is {@code classic} or {@code consumer} (KIP-848). */
+    public record ListedGroup(String groupId, String protocolType, String state, String type) {
     }
 
     private final Config config;
@@ -83,10 +84,20 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
     private final GroupMetadataManager groups;
     private final RebalanceCoordinator rebalance;
     private final OffsetMetadataManager offsets;
+    private final ConsumerGroupHeartbeats consumerGroups;
+    private final java.util.function.Supplier<Map<String, GroupTopic>> topicNames;
     private final ScheduledExecutorService timer;
 
     public GroupCoordinator(ReplicaManager replicaManager, Config config, Time time) {
         this(CoordinatorLog.of(replicaManager), config, time);
+    }
+
+    /**
+     * @param topics the cluster's topics by name (id and partition count), for KIP-848 assignments
+     */
+    public GroupCoordinator(ReplicaManager replicaManager, Config config,
+                            java.util.function.Supplier<Map<String, GroupTopic>> topics, Time time) {
+        this(CoordinatorLog.of(replicaManager), config, time, newTimer(), topics);
     }
 
     GroupCoordinator(CoordinatorLog coordinatorLog, Config config, Time time) {
@@ -98,6 +109,21 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
      *              a time; tests pass one driven by the mock clock they pass as {@code time}
      */
     GroupCoordinator(CoordinatorLog coordinatorLog, Config config, Time time, ScheduledExecutorService timer) {
+        this(coordinatorLog, config, time, timer, Map::of);
+    }
+
+    GroupCoordinator(CoordinatorLog coordinatorLog, Config config, Time time, ScheduledExecutorService timer,
+                     java.util.function.Supplier<Map<String, GroupTopic>> topics) {
+        this(coordinatorLog, config, time, timer, topics, ConsumerGroupHeartbeats.Config.defaults());
+    }
+
+    /**
+     * @param topics          the cluster's topics, for KIP-848 assignments
+     * @param consumerConfig  the {@code group.consumer.*} settings of KIP-848 groups
+     */
+    GroupCoordinator(CoordinatorLog coordinatorLog, Config config, Time time, ScheduledExecutorService timer,
+                     java.util.function.Supplier<Map<String, GroupTopic>> topics,
+                     ConsumerGroupHeartbeats.Config consumerConfig) {
         this.config = config;
         this.time = time;
         this.timer = timer;
@@ -107,6 +133,8 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
             new StaticMembership(groups, joinPhase), time);
         this.offsets = new OffsetMetadataManager(groups, rebalance, config.offsetMetadataMaxBytes(),
             config.offsetsRetentionMs(), time);
+        this.consumerGroups = new ConsumerGroupHeartbeats(groups, timer, consumerConfig, topics, time);
+        this.topicNames = topics;
     }
 
     private static ScheduledExecutorService newTimer() {
@@ -142,6 +170,13 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
         if (Topic.GROUP_METADATA_TOPIC_NAME.equals(tp.topic())) {
             List<ClassicGroup> unloaded = groups.unloadPartition(tp.partition());
             unloaded.forEach(g -> rebalance.onUnloaded(g, Errors.NOT_COORDINATOR));
+            unloaded.forEach(g -> {
+                synchronized (g) {
+                    if (g.consumerGroup() != null) {
+                        consumerGroups.forget(g.consumerGroup());
+                    }
+                }
+            });
             log.info("Unloaded {} group(s) of {}", unloaded.size(), tp);
         }
     }
@@ -175,6 +210,17 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
         }
         if (error != Errors.NONE) {
             return CompletableFuture.completedFuture(JoinPhase.joinError(request.memberId(), error));
+        }
+        ClassicGroup existing = groups.group(request.groupId());
+        if (existing != null) {
+            synchronized (existing) {
+                if (existing.consumerGroup() != null && !existing.consumerGroup().members().isEmpty()) {
+                    // A consumer group of the new protocol: classic members cannot join it (no online migration yet).
+                    return CompletableFuture.completedFuture(JoinPhase.joinError(request.memberId(),
+                        Errors.INCONSISTENT_GROUP_PROTOCOL));
+                }
+                existing.revertToClassic();
+            }
         }
         return rebalance.join(request, requireKnownMemberId, supportsSkipAssignment, clientId, clientHost, config.maxSize());
     }
@@ -330,6 +376,32 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
     }
 
     /**
+     * ConsumerGroupHeartbeat (KIP-848); see {@link ConsumerGroupHeartbeats} for what it does and its errors.
+     *
+     * @param version the request version (v0: the coordinator names a joining member; v1+: the client)
+     */
+    public org.apache.kafka.common.message.ConsumerGroupHeartbeatResponseData consumerGroupHeartbeat(
+            org.apache.kafka.common.message.ConsumerGroupHeartbeatRequestData request, short version, String clientId,
+            String clientHost) {
+        Errors error = invalidGroupId(request.groupId()) ? Errors.INVALID_REQUEST : groups.coordinatorError(request.groupId());
+        if (error != Errors.NONE) {
+            return new org.apache.kafka.common.message.ConsumerGroupHeartbeatResponseData().setErrorCode(error.code())
+                .setErrorMessage(error == Errors.INVALID_REQUEST ? "GroupId can't be empty." : error.message());
+        }
+        return consumerGroups.heartbeat(request, version, clientId, clientHost);
+    }
+
+    /**
+     * ConsumerGroupDescribe (KIP-848) of one group: GROUP_ID_NOT_FOUND for an unknown group or a
+     * classic one (the admin client then asks DescribeGroups).
+     */
+    public org.apache.kafka.common.message.ConsumerGroupDescribeResponseData.DescribedGroup describeConsumerGroup(
+            String groupId) {
+        Errors error = invalidGroupId(groupId) ? Errors.INVALID_GROUP_ID : groups.coordinatorError(groupId);
+        return ConsumerGroupDescriber.describe(groupId, error, groups.group(groupId), topicNames, consumerGroups);
+    }
+
+    /**
      * DescribeGroups for one group.
      *
      * @param notFoundError the error for an unknown group: NONE (v0-5, state Dead) or GROUP_ID_NOT_FOUND (v6+)
@@ -346,6 +418,12 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
                 .setProtocolType("").setProtocolData("");
         }
         synchronized (group) {
+            if (group.consumerGroup() != null) {
+                Map<org.apache.kafka.common.Uuid, String> names = new java.util.HashMap<>();
+                topicNames.get().forEach((name, topic) -> names.put(topic.topicId(), name));
+                return ConsumerGroupDescriber.classicView(group.consumerGroup(),
+                    consumerGroups.preferredAssignor(group.consumerGroup()), names);
+            }
             boolean stable = group.is(GroupState.STABLE);
             described.setErrorCode(Errors.NONE.code()).setGroupState(group.state().protocolName())
                 .setProtocolType(group.protocolType() == null ? "" : group.protocolType())
@@ -368,17 +446,28 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
      */
     public Map.Entry<Errors, List<ListedGroup>> listGroups(Collection<String> states, Collection<String> types) {
         List<ListedGroup> out = new ArrayList<>();
-        boolean typeMatches = types.isEmpty() || types.stream().anyMatch("classic"::equalsIgnoreCase);
+        boolean classicWanted = types.isEmpty() || types.stream().anyMatch("classic"::equalsIgnoreCase);
+        boolean consumerWanted = types.isEmpty() || types.stream().anyMatch("consumer"::equalsIgnoreCase);
         // Unknown state names match no group.
         Set<GroupState> wanted = states.stream().map(GroupState::forName).filter(Objects::nonNull).collect(Collectors.toSet());
         for (ClassicGroup group : groups.groups()) {
             synchronized (group) {
-                if (group.is(GroupState.DEAD) || !typeMatches) {
+                if (group.is(GroupState.DEAD)) {
+                    continue;
+                }
+                if (group.consumerGroup() != null) {
+                    String state = group.consumerGroup().state().described();
+                    if (consumerWanted && (states.isEmpty() || states.stream().anyMatch(state::equalsIgnoreCase))) {
+                        out.add(new ListedGroup(group.groupId(), "consumer", state, "consumer"));
+                    }
+                    continue;
+                }
+                if (!classicWanted) {
                     continue;
                 }
                 if (states.isEmpty() || wanted.contains(group.state())) {
                     out.add(new ListedGroup(group.groupId(), group.protocolType() == null ? "" : group.protocolType(),
-                        group.state().protocolName()));
+                        group.state().protocolName(), "classic"));
                 }
             }
         }

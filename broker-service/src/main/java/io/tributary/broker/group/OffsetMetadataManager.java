@@ -80,12 +80,15 @@ final class OffsetMetadataManager {
         CompletableFuture<Errors> stored;
         ClassicGroup target = group;
         synchronized (group) {
-            Errors groupError = commitError(group, request.generationId(), request.memberId(), request.groupInstanceId());
+            Errors groupError = group.consumerGroup() != null && request.apiVersion() < 9
+                    && !group.consumerGroup().members().isEmpty() && request.generationId() >= 0
+                ? Errors.UNSUPPORTED_VERSION // Kafka: members of the consumer protocol commit with v9+
+                : commitError(group, request.generationId(), request.memberId(), request.groupInstanceId());
             if (groupError != Errors.NONE || valid.isEmpty()) {
                 valid.keySet().forEach(tp -> results.put(tp, groupError));
                 return CompletableFuture.completedFuture(results);
             }
-            if (request.generationId() >= 0) {
+            if (request.generationId() >= 0 && group.consumerGroup() == null) {
                 rebalance.touch(group, request.memberId());
             }
             valid.keySet().forEach(group::addPendingCommit);
@@ -191,6 +194,10 @@ final class OffsetMetadataManager {
     private static Errors commitError(ClassicGroup group, int generationId, String memberId, String groupInstanceId) {
         if (group.is(GroupState.DEAD)) {
             return Errors.COORDINATOR_NOT_AVAILABLE;
+        }
+        if (group.consumerGroup() != null) {
+            // KIP-848: the generation field carries the member epoch.
+            return group.consumerGroup().validateOffsetCommit(memberId, generationId);
         }
         if (generationId < 0 && group.is(GroupState.EMPTY)) {
             return Errors.NONE;

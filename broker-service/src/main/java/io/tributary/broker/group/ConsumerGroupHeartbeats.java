@@ -1,0 +1,484 @@
+package io.tributary.broker.group;
+
+import com.google.re2j.Pattern;
+import com.google.re2j.PatternSyntaxException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.internals.Topic;
+import org.apache.kafka.common.message.ConsumerGroupHeartbeatRequestData;
+import org.apache.kafka.common.message.ConsumerGroupHeartbeatResponseData;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.coordinator.group.api.assignor.ConsumerGroupPartitionAssignor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * ConsumerGroupHeartbeat (KIP-848): the one request of the new consumer rebalance protocol. A
+ * member joins with epoch 0 and its subscription, heartbeats with its epoch (and, when they
+ * changed, its subscription and owned partitions), and leaves with epoch -1 (-2: a static member
+ * leaving for a while). Each heartbeat may bump the group epoch (a member joined, left or changed
+ * its subscription; a subscribed topic appeared or grew), which computes a new target assignment
+ * with the group's server-side assignor ({@code uniform} or {@code range},
+ * {@code group.consumer.assignors}); then the member takes its next reconciliation step and gets its
+ * epoch and, when it changed, its assignment.
+ *
+ * <p>Timers, as Kafka's: a member without a heartbeat for {@code group.consumer.session.timeout.ms}
+ * is removed (its partitions go to others); one that does not revoke partitions within its
+ * rebalance timeout is fenced. Errors, as Kafka answers them: UNKNOWN_MEMBER_ID, FENCED_MEMBER_EPOCH
+ * (a stale epoch: the client rejoins), UNRELEASED_INSTANCE_ID, UNSUPPORTED_ASSIGNOR,
+ * INVALID_REGULAR_EXPRESSION, INVALID_REQUEST, GROUP_MAX_SIZE_REACHED, GROUP_ID_NOT_FOUND (a classic
+ * group with members).
+ *
+ * <p>The membership lives in memory: a new coordinator (after a leader move or restart) answers
+ * the members' heartbeats with UNKNOWN_MEMBER_ID and they join again; committed offsets are in
+ * {@code __consumer_offsets} as for classic groups.
+ *
+ * <p>Thread-safety: each group's changes hold the monitor of its {@link ClassicGroup} holder;
+ * timers run on the coordinator's timer thread and take the same monitor.
+ */
+final class ConsumerGroupHeartbeats {
+
+    private static final Logger log = LoggerFactory.getLogger(ConsumerGroupHeartbeats.class);
+
+    /**
+     * Settings of KIP-848 groups (Kafka's {@code group.consumer.*}).
+     *
+     * @param sessionTimeoutMs    {@code group.consumer.session.timeout.ms}
+     * @param heartbeatIntervalMs {@code group.consumer.heartbeat.interval.ms}
+     * @param maxSize             {@code group.consumer.max.size}
+     * @param assignors           {@code group.consumer.assignors}, by name; the first is the default
+     */
+    record Config(int sessionTimeoutMs, int heartbeatIntervalMs, int maxSize,
+                  java.util.LinkedHashMap<String, ConsumerGroupPartitionAssignor> assignors) {
+
+        /** Kafka's defaults: 45 s sessions, 5 s heartbeats, no size limit, uniform then range. */
+        static Config defaults() {
+            java.util.LinkedHashMap<String, ConsumerGroupPartitionAssignor> assignors = new java.util.LinkedHashMap<>();
+            for (ConsumerGroupPartitionAssignor a : List.of(new org.apache.kafka.coordinator.group.assignor.UniformAssignor(),
+                    new org.apache.kafka.coordinator.group.assignor.RangeAssignor())) {
+                assignors.put(a.name(), a);
+            }
+            return new Config(45_000, 5_000, Integer.MAX_VALUE, assignors);
+        }
+    }
+
+    private final GroupMetadataManager groups;
+    private final ScheduledExecutorService timer;
+    private final Config config;
+    private final Supplier<Map<String, GroupTopic>> topics;
+    private final org.apache.kafka.common.utils.Time time;
+    private final Map<String, ScheduledFuture<?>> sessions = new ConcurrentHashMap<>();
+    /** When each member's session ends, ms: a timer that fires before (re-armed meanwhile) does nothing. */
+    private final Map<String, Long> sessionDeadlines = new ConcurrentHashMap<>();
+    private final Map<String, ScheduledFuture<?>> revocations = new ConcurrentHashMap<>();
+    private final Map<String, Pattern> patterns = new ConcurrentHashMap<>();
+
+    /**
+     * @param topics the cluster's topics by name, with id and partition count
+     */
+    ConsumerGroupHeartbeats(GroupMetadataManager groups, ScheduledExecutorService timer, Config config,
+                            Supplier<Map<String, GroupTopic>> topics, org.apache.kafka.common.utils.Time time) {
+        this.groups = groups;
+        this.timer = timer;
+        this.config = config;
+        this.topics = topics;
+        this.time = time;
+    }
+
+    Config config() {
+        return config;
+    }
+
+    /**
+     * Handles one heartbeat of a group this broker coordinates (the caller checked the coordinator).
+     *
+     * @param version the request version: v0 has the coordinator pick a joining member's id, v1+ the client (KIP-1082)
+     */
+    ConsumerGroupHeartbeatResponseData heartbeat(ConsumerGroupHeartbeatRequestData request, short version,
+                                                 String clientId, String clientHost) {
+        String invalid = invalidRequest(request, version);
+        if (invalid != null) {
+            return error(Errors.INVALID_REQUEST, invalid);
+        }
+        if (request.serverAssignor() != null && !config.assignors().containsKey(request.serverAssignor())) {
+            return error(Errors.UNSUPPORTED_ASSIGNOR, "ServerAssignor " + request.serverAssignor() + " is not supported. "
+                + "Supported assignors: " + String.join(", ", config.assignors().keySet()) + ".");
+        }
+        if (request.subscribedTopicRegex() != null && !request.subscribedTopicRegex().isEmpty()) {
+            try {
+                pattern(request.subscribedTopicRegex());
+            } catch (PatternSyntaxException e) {
+                return error(Errors.INVALID_REGULAR_EXPRESSION, "SubscribedTopicRegex `" + request.subscribedTopicRegex()
+                    + "` is not a valid regular expression: " + e.getDescription() + ".");
+            }
+        }
+        ClassicGroup holder = request.memberEpoch() == 0 ? groups.getOrCreate(request.groupId())
+            : groups.group(request.groupId());
+        if (holder == null) {
+            return error(Errors.UNKNOWN_MEMBER_ID, "Member " + request.memberId() + " is not a member of group "
+                + request.groupId() + ".");
+        }
+        synchronized (holder) {
+            if (holder.is(GroupState.DEAD) || groups.group(request.groupId()) != holder) {
+                return error(Errors.COORDINATOR_NOT_AVAILABLE, "The group is being deleted or moved.");
+            }
+            if (holder.consumerGroup() == null) {
+                if (holder.size() > 0 || !holder.is(GroupState.EMPTY)) {
+                    return error(Errors.GROUP_ID_NOT_FOUND, "Group " + request.groupId() + " is not a consumer group.");
+                }
+                if (request.memberEpoch() != 0) {
+                    return error(Errors.UNKNOWN_MEMBER_ID, "Member " + request.memberId() + " is not a member of group "
+                        + request.groupId() + ".");
+                }
+                holder.becomeConsumerGroup();
+            }
+            ConsumerGroup group = holder.consumerGroup();
+            if (request.memberEpoch() == ConsumerGroup.LEAVE_GROUP_MEMBER_EPOCH
+                    || request.memberEpoch() == ConsumerGroup.LEAVE_GROUP_STATIC_MEMBER_EPOCH) {
+                return leave(holder, group, request);
+            }
+            return joinOrHeartbeat(holder, group, request, version, clientId, clientHost);
+        }
+    }
+
+    private ConsumerGroupHeartbeatResponseData joinOrHeartbeat(ClassicGroup holder, ConsumerGroup group,
+                                                               ConsumerGroupHeartbeatRequestData request, short version,
+                                                               String clientId, String clientHost) {
+        ConsumerGroupMember member;
+        boolean bump = false;
+        boolean joined = request.memberEpoch() == 0;
+        Map<Uuid, Set<Integer>> owned = request.topicPartitions() == null ? null : owned(request);
+        if (joined) {
+            String memberId = request.memberId() == null || request.memberId().isEmpty()
+                ? Uuid.randomUuid().toString() : request.memberId();
+            ConsumerGroupMember existing = group.member(memberId);
+            if (request.instanceId() != null) {
+                ConsumerGroupMember previous = group.staticMember(request.instanceId()).orElse(null);
+                if (previous != null && !previous.memberId().equals(memberId)) {
+                    if (previous.memberEpoch() != ConsumerGroup.LEAVE_GROUP_STATIC_MEMBER_EPOCH) {
+                        return error(Errors.UNRELEASED_INSTANCE_ID, "Static member " + previous.memberId()
+                            + " with instance id " + request.instanceId() + " is not released yet.");
+                    }
+                    // KIP-848 static membership: the new member takes over the old one's epoch and assignment.
+                    ConsumerGroupMember replacement = new ConsumerGroupMember(memberId, previous.instanceId(),
+                        previous.rackId(), previous.clientId(), previous.clientHost(), previous.subscribedTopicNames(),
+                        previous.subscribedTopicRegex(), previous.serverAssignor(), previous.rebalanceTimeoutMs(),
+                        previous.previousMemberEpoch(), previous.previousMemberEpoch(), previous.state(),
+                        previous.assigned(), previous.pendingRevocation());
+                    group.replaceStatic(previous, replacement);
+                    sessionDeadlines.remove(key(group, previous.memberId()));
+                    cancel(sessions, key(group, previous.memberId()));
+                    cancel(revocations, key(group, previous.memberId()));
+                    existing = replacement;
+                }
+            }
+            if (existing == null) {
+                if (group.members().size() >= config.maxSize()) {
+                    return error(Errors.GROUP_MAX_SIZE_REACHED, "The consumer group has reached its maximum capacity of "
+                        + config.maxSize() + " members.");
+                }
+                member = ConsumerGroupMember.joining(memberId, request.instanceId());
+                bump = true;
+            } else if (existing.memberEpoch() > 0 && existing.instanceId() == null) {
+                // A member that lost its state joins again: it starts over, owning nothing.
+                member = ConsumerGroupMember.joining(memberId, null);
+                bump = true;
+            } else {
+                member = existing;
+            }
+        } else {
+            member = group.member(request.memberId());
+            if (member == null) {
+                return error(Errors.UNKNOWN_MEMBER_ID, "Member " + request.memberId() + " is not a member of group "
+                    + group.groupId() + ".");
+            }
+            String fenced = fencedEpoch(member, request.memberEpoch(), owned);
+            if (fenced != null) {
+                return error(Errors.FENCED_MEMBER_EPOCH, fenced);
+            }
+        }
+        ConsumerGroupMember subscribed = member.withSubscription(
+            request.rackId() != null ? request.rackId() : member.rackId(), clientId, clientHost,
+            request.subscribedTopicNames() != null ? request.subscribedTopicNames() : member.subscribedTopicNames(),
+            request.subscribedTopicRegex() != null ? emptyToNull(request.subscribedTopicRegex())
+                : member.subscribedTopicRegex(),
+            request.serverAssignor() != null ? request.serverAssignor() : member.serverAssignor(),
+            request.rebalanceTimeoutMs() > 0 ? request.rebalanceTimeoutMs() : member.rebalanceTimeoutMs());
+        if (request.subscribedTopicNames() != null && request.subscribedTopicRegex() == null && subscribed.usesRegex()
+                && !request.subscribedTopicNames().isEmpty()) {
+            subscribed = subscribed.withSubscription(subscribed.rackId(), clientId, clientHost,
+                request.subscribedTopicNames(), null, subscribed.serverAssignor(), subscribed.rebalanceTimeoutMs());
+        }
+        if (!subscribed.subscribedTopicNames().equals(member.subscribedTopicNames())
+                || !java.util.Objects.equals(subscribed.subscribedTopicRegex(), member.subscribedTopicRegex())
+                || !java.util.Objects.equals(subscribed.serverAssignor(), member.serverAssignor())
+                || !java.util.Objects.equals(subscribed.rackId(), member.rackId())) {
+            bump = true;
+        }
+        group.put(subscribed);
+        Map<String, GroupTopic> cluster = topics.get();
+        Map<String, GroupTopic> subscribedTopics = new HashMap<>();
+        for (String name : group.subscribedTopicNames(m -> topicsOf(m, cluster.keySet()))) {
+            GroupTopic info = cluster.get(name);
+            if (info != null) {
+                subscribedTopics.put(name, info);
+            }
+        }
+        if (!subscribedTopics.equals(group.subscribedTopics())) {
+            bump = true;
+        }
+        if (bump) {
+            group.bumpGroupEpoch();
+            log.info("Consumer group {} is now at epoch {}: {} member(s) {}", group.groupId(), group.groupEpoch(),
+                group.members().size(), group.memberIds());
+        }
+        if (group.groupEpoch() > group.assignmentEpoch()) {
+            group.computeTargetAssignment(assignorOf(group), subscribedTopics, m -> topicsOf(m, cluster.keySet()));
+        }
+        ConsumerGroupMember reconciled = group.reconcile(subscribed, joined ? Assignments.EMPTY : owned);
+        group.put(reconciled);
+        scheduleSession(holder, group, reconciled);
+        if (reconciled.state() == ConsumerGroupMember.State.UNREVOKED_PARTITIONS
+                && subscribed.state() != ConsumerGroupMember.State.UNREVOKED_PARTITIONS) {
+            scheduleRevocation(holder, group, reconciled);
+        } else if (reconciled.state() != ConsumerGroupMember.State.UNREVOKED_PARTITIONS) {
+            cancel(revocations, key(group, reconciled.memberId()));
+        }
+        ConsumerGroupHeartbeatResponseData response = new ConsumerGroupHeartbeatResponseData()
+            .setMemberId(reconciled.memberId()).setMemberEpoch(reconciled.memberEpoch())
+            .setHeartbeatIntervalMs(config.heartbeatIntervalMs());
+        if (joined || owned != null || !reconciled.assigned().equals(member.assigned())
+                || reconciled.memberEpoch() != member.memberEpoch()) {
+            response.setAssignment(assignment(reconciled.assigned()));
+        }
+        return response;
+    }
+
+    private ConsumerGroupHeartbeatResponseData leave(ClassicGroup holder, ConsumerGroup group,
+                                                     ConsumerGroupHeartbeatRequestData request) {
+        ConsumerGroupMember member = group.member(request.memberId());
+        if (member == null && request.instanceId() != null) {
+            member = group.staticMember(request.instanceId()).orElse(null);
+        }
+        if (member == null) {
+            return error(Errors.UNKNOWN_MEMBER_ID, "Member " + request.memberId() + " is not a member of group "
+                + group.groupId() + ".");
+        }
+        cancel(revocations, key(group, member.memberId()));
+        if (request.memberEpoch() == ConsumerGroup.LEAVE_GROUP_STATIC_MEMBER_EPOCH && member.instanceId() != null) {
+            group.put(member.leftTemporarily());
+            log.info("Static member {} ({}) of consumer group {} left for now; its assignment waits for it",
+                member.memberId(), member.instanceId(), group.groupId());
+        } else {
+            removeMember(holder, group, member, "left the group");
+        }
+        return new ConsumerGroupHeartbeatResponseData().setMemberId(member.memberId())
+            .setMemberEpoch(request.memberEpoch()).setHeartbeatIntervalMs(0);
+    }
+
+    private void removeMember(ClassicGroup holder, ConsumerGroup group, ConsumerGroupMember member, String why) {
+        group.remove(member.memberId());
+        if (group.members().isEmpty()) {
+            holder.consumerGroupEmptied(time.milliseconds());
+        }
+        sessionDeadlines.remove(key(group, member.memberId()));
+        cancel(sessions, key(group, member.memberId()));
+        cancel(revocations, key(group, member.memberId()));
+        group.bumpGroupEpoch();
+        log.info("Member {} of consumer group {} {}; the group is now at epoch {}", member.memberId(), group.groupId(),
+            why, group.groupEpoch());
+    }
+
+    /** Kafka's check of a heartbeat's epoch: its current one, or the previous one while nothing new is owned. */
+    private static String fencedEpoch(ConsumerGroupMember member, int epoch, Map<Uuid, Set<Integer>> owned) {
+        if (epoch > member.memberEpoch()) {
+            return "The consumer group member has a greater member epoch (" + epoch + ") than the one known by the "
+                + "group coordinator (" + member.memberEpoch() + "). The member must abandon all its partitions and rejoin.";
+        }
+        if (epoch < member.memberEpoch() && (epoch != member.previousMemberEpoch()
+                || (owned != null && !Assignments.containsAll(member.assigned(), owned)))) {
+            return "The consumer group member has a smaller member epoch (" + epoch + ") than the one known by the "
+                + "group coordinator (" + member.memberEpoch() + "). The member must abandon all its partitions and rejoin.";
+        }
+        return null;
+    }
+
+    private void scheduleSession(ClassicGroup holder, ConsumerGroup group, ConsumerGroupMember member) {
+        String key = key(group, member.memberId());
+        cancel(sessions, key);
+        sessionDeadlines.put(key, time.milliseconds() + config.sessionTimeoutMs());
+        sessions.put(key, timer.schedule(() -> expire(holder, group, member.memberId(), key),
+            config.sessionTimeoutMs(), TimeUnit.MILLISECONDS));
+    }
+
+    private void expire(ClassicGroup holder, ConsumerGroup group, String memberId, String key) {
+        synchronized (holder) {
+            Long deadline = sessionDeadlines.get(key);
+            if (deadline == null || time.milliseconds() < deadline) {
+                return; // a newer heartbeat re-armed it, or the member is gone
+            }
+            ConsumerGroupMember member = group.member(memberId);
+            if (member != null && holder.consumerGroup() == group && groups.group(group.groupId()) == holder) {
+                sessions.remove(key);
+                removeMember(holder, group, member, "was removed: no heartbeat within the session timeout of "
+                    + config.sessionTimeoutMs() + " ms");
+            }
+        }
+    }
+
+    private void scheduleRevocation(ClassicGroup holder, ConsumerGroup group, ConsumerGroupMember member) {
+        String key = key(group, member.memberId());
+        cancel(revocations, key);
+        int epoch = member.memberEpoch();
+        revocations.put(key, timer.schedule(() -> {
+            synchronized (holder) {
+                ConsumerGroupMember now = group.member(member.memberId());
+                if (now != null && now.memberEpoch() == epoch
+                        && now.state() == ConsumerGroupMember.State.UNREVOKED_PARTITIONS
+                        && holder.consumerGroup() == group) {
+                    revocations.remove(key);
+                    removeMember(holder, group, now, "was fenced: it did not revoke its partitions within its rebalance "
+                        + "timeout of " + now.rebalanceTimeoutMs() + " ms");
+                }
+            }
+        }, member.rebalanceTimeoutMs(), TimeUnit.MILLISECONDS));
+    }
+
+    private static void cancel(Map<String, ScheduledFuture<?>> timers, String key) {
+        ScheduledFuture<?> previous = timers.remove(key);
+        if (previous != null) {
+            previous.cancel(false);
+        }
+    }
+
+    /** Forgets the timers of a group's members (the group was unloaded or deleted). */
+    void forget(ConsumerGroup group) {
+        for (String memberId : group.memberIds()) {
+            sessionDeadlines.remove(key(group, memberId));
+            cancel(sessions, key(group, memberId));
+            cancel(revocations, key(group, memberId));
+        }
+    }
+
+    private static String key(ConsumerGroup group, String memberId) {
+        return group.groupId() + '\u0000' + memberId;
+    }
+
+    /** The topic names a member subscribes to: its list, or the topics its pattern matches (internal ones excluded). */
+    private Set<String> topicsOf(ConsumerGroupMember member, Set<String> clusterTopics) {
+        if (!member.usesRegex()) {
+            return new HashSet<>(member.subscribedTopicNames());
+        }
+        Pattern pattern = pattern(member.subscribedTopicRegex());
+        Set<String> matched = new TreeSet<>();
+        for (String topic : clusterTopics) {
+            if (!Topic.isInternal(topic) && pattern.matcher(topic).matches()) {
+                matched.add(topic);
+            }
+        }
+        return matched;
+    }
+
+    private Pattern pattern(String regex) {
+        if (patterns.size() > 10_000) {
+            patterns.clear();
+        }
+        return patterns.computeIfAbsent(regex, Pattern::compile);
+    }
+
+    /** The assignor the most members ask for, else the first configured (Kafka's preferred server assignor). */
+    private ConsumerGroupPartitionAssignor assignorOf(ConsumerGroup group) {
+        Map<String, Integer> votes = new HashMap<>();
+        group.members().forEach(m -> {
+            if (m.serverAssignor() != null) {
+                votes.merge(m.serverAssignor(), 1, Integer::sum);
+            }
+        });
+        String chosen = votes.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey)
+            .orElse(config.assignors().keySet().iterator().next());
+        return config.assignors().get(chosen);
+    }
+
+    /** The name of the assignor the group uses now. */
+    String preferredAssignor(ConsumerGroup group) {
+        return assignorOf(group).name();
+    }
+
+    private static Map<Uuid, Set<Integer>> owned(ConsumerGroupHeartbeatRequestData request) {
+        Map<Uuid, Set<Integer>> owned = new HashMap<>();
+        request.topicPartitions().forEach(tp -> owned.computeIfAbsent(tp.topicId(), t -> new HashSet<>())
+            .addAll(tp.partitions()));
+        return Assignments.copy(owned);
+    }
+
+    static ConsumerGroupHeartbeatResponseData.Assignment assignment(Map<Uuid, Set<Integer>> partitions) {
+        List<ConsumerGroupHeartbeatResponseData.TopicPartitions> out = new ArrayList<>();
+        partitions.forEach((topic, ps) -> out.add(new ConsumerGroupHeartbeatResponseData.TopicPartitions()
+            .setTopicId(topic).setPartitions(new ArrayList<>(ps))));
+        return new ConsumerGroupHeartbeatResponseData.Assignment().setTopicPartitions(out);
+    }
+
+    /** Kafka's request checks ({@code throwIfConsumerGroupHeartbeatRequestIsInvalid}); null when valid. */
+    private static String invalidRequest(ConsumerGroupHeartbeatRequestData request, short version) {
+        if (request.groupId() == null || request.groupId().isEmpty()) {
+            return "GroupId can't be empty.";
+        }
+        if (request.instanceId() != null && request.instanceId().isEmpty()) {
+            return "InstanceId can't be empty.";
+        }
+        if (request.rackId() != null && request.rackId().isEmpty()) {
+            return "RackId can't be empty.";
+        }
+        int epoch = request.memberEpoch();
+        boolean noMemberId = request.memberId() == null || request.memberId().isEmpty();
+        if (epoch > 0 || epoch == ConsumerGroup.LEAVE_GROUP_MEMBER_EPOCH) {
+            return noMemberId ? "MemberId can't be empty." : null;
+        }
+        if (epoch == ConsumerGroup.LEAVE_GROUP_STATIC_MEMBER_EPOCH) {
+            return request.instanceId() == null ? "InstanceId can't be null." : noMemberId ? "MemberId can't be empty."
+                : null;
+        }
+        if (epoch == 0) {
+            if (version >= 1 && noMemberId) {
+                return "MemberId can't be empty.";
+            }
+            if (request.rebalanceTimeoutMs() == -1) {
+                return "RebalanceTimeoutMs must be provided in first request.";
+            }
+            if (request.topicPartitions() == null || !request.topicPartitions().isEmpty()) {
+                return "TopicPartitions must be empty when (re-)joining.";
+            }
+            boolean names = request.subscribedTopicNames() != null;
+            boolean regex = request.subscribedTopicRegex() != null;
+            if (!names && !regex) {
+                return "SubscribedTopicNames or SubscribedTopicRegex must be set in first request.";
+            }
+            return null;
+        }
+        return "MemberEpoch is invalid.";
+    }
+
+    private static String emptyToNull(String s) {
+        return s == null || s.isEmpty() ? null : s;
+    }
+
+    private static ConsumerGroupHeartbeatResponseData error(Errors error, String message) {
+        return new ConsumerGroupHeartbeatResponseData().setErrorCode(error.code()).setErrorMessage(message);
+    }
+
+    /** The time of the coordinator, for tests. */
+    org.apache.kafka.common.utils.Time time() {
+        return time;
+    }
+}
