@@ -5,10 +5,13 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.metrics.KafkaMetric;
@@ -38,14 +41,20 @@ import org.slf4j.LoggerFactory;
  *   closed (Kafka's {@code TooManyConnectionsException}); else the connection is counted until
  *   {@link #closed}.</li>
  * </ol>
- * The inter-broker listener is protected once the broker has another listener: it is exempt from the
- * broker-wide count and rate, and when one of its connections takes the broker above
- * {@code max.connections}, the least recently active connection of another listener is closed (Kafka's
- * processors close their {@code Selector.lowestPriorityChannel()}; here the one least recently active
- * over all other listeners is chosen). Lowering a limit below the count closes nothing: new connections
- * wait until enough have closed. (Kafka's processors close their least recently used connection whenever
- * the broker is above {@code max.connections}, so there lowering it dynamically does close connections of
- * the other listeners; here only a new inter-broker connection closes one.)
+ * The inter-broker listener is protected once the broker has another listener: it takes connections
+ * while the broker holds {@code max.connections} and is exempt from the broker-wide rate; its
+ * connections still count in the broker's total.
+ *
+ * <p>While the broker holds more than {@code max.connections} (connections already closing not
+ * counted), the least recently active connections of the listeners that are not protected are closed
+ * until it holds no more, as Kafka's processors close their {@code Selector.lowestPriorityChannel()}
+ * after every poll ({@code Processor.closeExcessConnections}); here the least recently active over all
+ * those listeners are chosen. That happens when a connection of the protected listener takes the broker
+ * above the limit, when {@link #updateLimits} lowers it below the count, and when the inter-broker
+ * listener stops being protected. Connections of the protected listener are never closed for it, so the
+ * broker may stay above the limit with those alone. A listener above its own
+ * {@code listener.name.<l>.max.connections}, or an address above its limit, closes nothing, as in Kafka:
+ * new connections wait (or are refused) until enough have closed.
  *
  * <p>Rates are Kafka's {@code Rate} over {@code quota.window.num} windows of
  * {@code quota.window.size.seconds}; a throttle is the time the rate takes to fall back to the
@@ -131,7 +140,7 @@ public final class ConnectionQuotas {
     private final Map<InetAddress, Integer> counts = new HashMap<>();
     private final Map<String, ListenerConnectionQuota> listeners = new HashMap<>();
     private int total;
-    /** Connections chosen to close for an inter-broker one, whose close has not been counted yet. */
+    /** Connections chosen to close for max.connections, whose close has not been counted yet. */
     private int evicting;
 
     /**
@@ -184,6 +193,7 @@ public final class ConnectionQuotas {
 
     /** Removes a listener and its meters; its connections still count against the broker until closed. */
     public void removeListener(String listener) {
+        List<Runnable> closes = new ArrayList<>();
         List<Runnable> wakes;
         ListenerConnectionQuota quota;
         synchronized (lock) {
@@ -192,9 +202,14 @@ public final class ConnectionQuotas {
                 return;
             }
             quota.removeSensors(metrics);
+            if (listeners.containsKey(interBrokerListener) && !isProtected(listeners.get(interBrokerListener))) {
+                closeExcessConnections("after listener " + listener + " was removed, leaving the inter-broker listener "
+                    + interBrokerListener + " unprotected", closes);
+            }
             wakes = takeWaiting();
         }
         quota.removeMeters(registry);
+        closes.forEach(Runnable::run);
         wakes.forEach(Runnable::run);
     }
 
@@ -220,7 +235,8 @@ public final class ConnectionQuotas {
     /**
      * Counts a connection from {@code address} on {@code listener} if the limits let it in.
      *
-     * @param close closes the connection, from any thread; run when an inter-broker connection evicts it
+     * @param close closes the connection without blocking, from any thread; run (outside the lock, on the thread
+     *              of the call that chose it) when it is closed for {@code max.connections}
      * @return {@link Outcome#ADMITTED} with the counted connection, {@link Outcome#NO_SLOT} (the listener is
      *         woken when that may have changed), or {@link Outcome#TOO_MANY_FROM_ADDRESS} with the address's limit
      */
@@ -263,8 +279,8 @@ public final class ConnectionQuotas {
                         after.add(() -> log.info("Listener {} accepts connections again ({} open)", listener, held));
                     }
                 }
-                if (isProtected(quota) && total - evicting > limits.maxConnections()) {
-                    evictLeastRecentlyActive(quota, after);
+                if (isProtected(quota)) {
+                    closeExcessConnections("after a connection arrived on the inter-broker listener " + listener, after);
                 }
             }
         }
@@ -295,15 +311,19 @@ public final class ConnectionQuotas {
     }
 
     /**
-     * Replaces the limits while the broker runs (Kafka's dynamic broker configs). Existing connections
-     * stay; listeners waiting for a slot are woken to try again. A connection already waiting out a
-     * rate throttle waits it out, as in Kafka.
+     * Replaces the limits while the broker runs (Kafka's dynamic broker configs). When the broker holds
+     * more than the new {@code max.connections}, the least recently active connections of the listeners
+     * that are not protected are closed until it holds no more (their close is asked for before this
+     * returns; their count drops once they have closed). Other connections stay, whatever the new limits
+     * of their listener or address, as in Kafka. Listeners waiting for a slot are woken to try again. A
+     * connection already waiting out a rate throttle waits it out, as in Kafka.
      *
      * @throws IllegalArgumentException when a host name of the overrides cannot be resolved; nothing changes then
      */
     public void updateLimits(ConnectionLimits newLimits) {
         Map<InetAddress, Integer> resolved = resolve(newLimits.maxConnectionsPerIpOverrides());
         ConnectionLimits old;
+        List<Runnable> closes = new ArrayList<>();
         List<Runnable> wakes;
         synchronized (lock) {
             old = limits;
@@ -313,11 +333,13 @@ public final class ConnectionQuotas {
             for (ListenerConnectionQuota quota : listeners.values()) {
                 updateRateQuota(quota.rateName, newLimits.maxConnectionCreationRate(quota.name));
             }
+            closeExcessConnections("after the limit was lowered", closes);
             wakes = takeWaiting();
         }
         if (!old.equals(newLimits)) {
             log.info("Connection limits changed from {} to {}", old, newLimits);
         }
+        closes.forEach(Runnable::run);
         wakes.forEach(Runnable::run);
     }
 
@@ -395,37 +417,76 @@ public final class ConnectionQuotas {
         }
     }
 
-    /** Chooses the least recently active connection of the other listeners to close, after the lock is left. */
-    private void evictLeastRecentlyActive(ListenerConnectionQuota protectedQuota, List<Runnable> after) {
-        Connection victim = null;
+    /**
+     * Kafka's {@code closeExcessConnections}: while the broker holds more than {@code max.connections}
+     * (connections chosen to close before not counted), chooses the least recently active connections of
+     * the listeners that are not protected, and adds to {@code after} a log line saying why and their
+     * closes, to run once the lock is left. Closes nothing when those listeners have no connection left.
+     *
+     * @param cause what took the broker above the limit, for the end of the log line ("after ...")
+     */
+    private void closeExcessConnections(String cause, List<Runnable> after) {
+        int held = total - evicting;
+        int max = limits.maxConnections();
+        if (held <= max) {
+            return;
+        }
+        List<Candidate> candidates = new ArrayList<>();
         for (ListenerConnectionQuota quota : listeners.values()) {
-            if (quota == protectedQuota) {
-                continue;
-            }
-            for (Connection connection : quota.connections) {
-                if (!connection.evicted && (victim == null || connection.lastActiveNs - victim.lastActiveNs < 0)) {
-                    victim = connection;
+            if (!isProtected(quota)) {
+                for (Connection connection : quota.connections) {
+                    if (!connection.evicted) {
+                        candidates.add(new Candidate(connection, connection.lastActiveNs));
+                    }
                 }
             }
         }
-        if (victim == null) {
+        if (candidates.isEmpty()) {
             return;
         }
-        victim.evicted = true;
-        evicting++;
-        Connection closing = victim;
-        long suppressed = intervalLog.allow("evicted");
-        int held = total;
-        int max = limits.maxConnections();
-        after.add(() -> {
-            if (suppressed != IntervalLog.SUPPRESS) {
-                log.info("Closing the least recently active connection, from {} on listener {}: a connection on the "
-                    + "inter-broker listener {} took the broker to {} connections, above its max.connections {}{}",
-                    closing.address.getHostAddress(), closing.listener, interBrokerListener, held, max,
-                    intervalLog.more(suppressed));
-            }
-            closing.close.run();
-        });
+        int excess = Math.min(held - max, candidates.size());
+        List<Candidate> victims;
+        if (excess == 1) {
+            victims = List.of(Collections.min(candidates, Candidate.LEAST_RECENTLY_ACTIVE_FIRST));
+        } else {
+            candidates.sort(Candidate.LEAST_RECENTLY_ACTIVE_FIRST); // stable: a listener's ties in order of admission
+            victims = candidates.subList(0, excess);
+        }
+        Map<String, Integer> byListener = new TreeMap<>();
+        List<Runnable> closes = new ArrayList<>(victims.size());
+        for (Candidate victim : victims) {
+            Connection connection = victim.connection;
+            connection.evicted = true;
+            byListener.merge(connection.listener, 1, Integer::sum);
+            closes.add(connection.close);
+        }
+        evicting += victims.size();
+        long suppressed = intervalLog.allow("closed-above-max-connections");
+        if (suppressed != IntervalLog.SUPPRESS) {
+            Connection first = victims.get(0).connection;
+            String which = victims.size() == 1
+                ? "the least recently active connection, from " + first.address.getHostAddress() + " on listener "
+                    + first.listener
+                : "the " + victims.size() + " least recently active connections (by listener " + byListener + ")";
+            after.add(() -> log.info("Closing {}: the broker holds {} connections, above its max.connections {}, {}{}",
+                which, held, max, cause, intervalLog.more(suppressed)));
+        }
+        for (Runnable close : closes) {
+            after.add(() -> {
+                try {
+                    close.run();
+                } catch (RuntimeException e) {
+                    log.warn("Could not close a connection above max.connections: {}", e.toString());
+                }
+            });
+        }
+    }
+
+    /** A connection that may be closed for {@code max.connections}, with its last activity when chosen. */
+    private record Candidate(Connection connection, long lastActiveNs) {
+        /** Oldest activity first; by difference, as {@link System#nanoTime} values compare. */
+        static final Comparator<Candidate> LEAST_RECENTLY_ACTIVE_FIRST =
+            (a, b) -> Long.compare(a.lastActiveNs - b.lastActiveNs, 0);
     }
 
     private List<Runnable> takeWaiting() {

@@ -214,7 +214,7 @@ class ConnectionQuotasTest {
     }
 
     @Test
-    void updatedLimitsApplyToNewConnectionsAndCloseNone() {
+    void updatedLimitsApplyToNewConnections() {
         ConnectionLimits limits = ConnectionLimits.UNLIMITED.withMaxConnections(1);
         ConnectionQuotas quotas = quotas(limits, EXTERNAL, ADMIN);
         admitted(quotas, EXTERNAL, CLIENT_A, "e1");
@@ -222,8 +222,11 @@ class ConnectionQuotasTest {
 
         quotas.updateLimits(limits.withMaxConnections(3));
         assertThat(wakes.get(EXTERNAL)).hasValue(1);
+        time.advance(10);
         admitted(quotas, EXTERNAL, CLIENT_A, "e2");
+        time.advance(10);
         admitted(quotas, ADMIN, CLIENT_A, "a1");
+        time.advance(10);
 
         quotas.updateLimits(limits.withMaxConnections(3).withMaxConnectionsPerIp(3, Map.of("10.0.0.1", 1)));
         assertThat(admit(quotas, ADMIN, CLIENT_B, "b1").outcome()).as("the broker max").isEqualTo(Outcome.NO_SLOT);
@@ -232,8 +235,8 @@ class ConnectionQuotasTest {
         admitted(quotas, ADMIN, CLIENT_B, "b1");
 
         quotas.updateLimits(limits.withMaxConnections(2).withMaxConnectionCreationRate(1));
-        assertThat(quotas.totalConnectionCount()).as("lowering closes nothing").isEqualTo(4);
-        assertThat(evicted).isEmpty();
+        assertThat(evicted).as("the two least recently active").containsExactly("e1", "e2");
+        assertThat(quotas.totalConnectionCount()).as("counted until they have closed").isEqualTo(4);
         assertThat(admit(quotas, ADMIN, CLIENT_B, "b2").outcome()).isEqualTo(Outcome.NO_SLOT);
         for (int i = 0; i < 10; i++) {
             assertThat(quotas.recordConnectionAndGetThrottleTimeMs(ADMIN)).isZero();
@@ -241,6 +244,89 @@ class ConnectionQuotasTest {
         assertThat(quotas.recordConnectionAndGetThrottleTimeMs(ADMIN)).as("(1.1 - 1) / 1 * 10 s, at most 1 s")
             .isEqualTo(1000);
         assertThat(quotas.limits()).isEqualTo(limits.withMaxConnections(2).withMaxConnectionCreationRate(1));
+    }
+
+    @Test
+    void loweringTheBrokerMaxClosesTheLeastRecentlyActiveConnectionsAboveIt() {
+        ConnectionLimits limits = ConnectionLimits.UNLIMITED;
+        ConnectionQuotas quotas = quotas(limits, INTERNAL, EXTERNAL);
+        Map<String, Connection> connections = new HashMap<>();
+        for (int i = 1; i <= 5; i++) {
+            connections.put("e" + i, admitted(quotas, EXTERNAL, CLIENT_A, "e" + i));
+            time.advance(10);
+        }
+        connections.get("e1").recordActivity();
+        time.advance(10);
+        connections.get("e3").recordActivity();
+        time.advance(10);
+        connections.get("e5").recordActivity(); // least recently active now: e2, then e4
+
+        quotas.updateLimits(limits.withMaxConnections(3));
+        assertThat(evicted).containsExactlyInAnyOrder("e2", "e4");
+        assertThat(quotas.totalConnectionCount()).as("counted until they have closed").isEqualTo(5);
+        quotas.updateLimits(limits.withMaxConnections(3).withMaxConnectionsPerIp(100, Map.of()));
+        assertThat(evicted).as("those closing already are not counted: none more").hasSize(2);
+
+        quotas.closed(connections.get("e2"));
+        quotas.closed(connections.get("e4"));
+        assertThat(quotas.connectionCount(EXTERNAL)).isEqualTo(3);
+        assertThat(admit(quotas, EXTERNAL, CLIENT_B, "e6").outcome()).isEqualTo(Outcome.NO_SLOT);
+        assertThat(evicted).hasSize(2);
+    }
+
+    @Test
+    void loweringTheBrokerMaxNeverClosesConnectionsOfTheProtectedInterBrokerListener() {
+        ConnectionLimits limits = ConnectionLimits.UNLIMITED;
+        ConnectionQuotas quotas = quotas(limits, INTERNAL, EXTERNAL, ADMIN);
+        for (int i = 1; i <= 3; i++) {
+            admitted(quotas, INTERNAL, CLIENT_A, "i" + i); // the least recently active of all
+            time.advance(10);
+        }
+        Connection external = admitted(quotas, EXTERNAL, CLIENT_B, "e1");
+        time.advance(10);
+        Connection admin = admitted(quotas, ADMIN, CLIENT_B, "a1");
+        time.advance(10);
+
+        quotas.updateLimits(limits.withMaxConnections(2));
+        assertThat(evicted).as("every other connection, and still above the max").containsExactlyInAnyOrder("e1", "a1");
+        quotas.closed(external);
+        quotas.closed(admin);
+        assertThat(quotas.connectionCount(INTERNAL)).isEqualTo(3);
+        assertThat(quotas.totalConnectionCount()).isEqualTo(3);
+        admitted(quotas, INTERNAL, CLIENT_A, "i4");
+        assertThat(evicted).hasSize(2);
+    }
+
+    /** As in Kafka: a listener's own max.connections (and an address's) only keeps new connections out. */
+    @Test
+    void loweringAListenerMaxOrAnAddressMaxClosesNothing() {
+        ConnectionLimits limits = ConnectionLimits.UNLIMITED;
+        ConnectionQuotas quotas = quotas(limits, INTERNAL, EXTERNAL, ADMIN);
+        for (int i = 1; i <= 3; i++) {
+            admitted(quotas, INTERNAL, CLIENT_A, "i" + i);
+            admitted(quotas, EXTERNAL, CLIENT_A, "e" + i);
+            time.advance(10);
+        }
+        quotas.updateLimits(limits.withMaxConnections(EXTERNAL, 1).withMaxConnections(INTERNAL, 1)
+            .withMaxConnectionsPerIp(2, Map.of()));
+        assertThat(evicted).isEmpty();
+        assertThat(quotas.totalConnectionCount()).isEqualTo(6);
+        assertThat(admit(quotas, EXTERNAL, CLIENT_B, "e4").outcome()).isEqualTo(Outcome.NO_SLOT);
+        assertThat(admit(quotas, INTERNAL, CLIENT_B, "i4").outcome()).isEqualTo(Outcome.NO_SLOT);
+        admitted(quotas, ADMIN, CLIENT_B, "a1");
+    }
+
+    @Test
+    void interBrokerListenerLeftAloneAboveTheBrokerMaxHasItsLeastRecentlyActiveConnectionsClosed() {
+        ConnectionQuotas quotas = quotas(ConnectionLimits.UNLIMITED.withMaxConnections(1), INTERNAL, EXTERNAL);
+        for (int i = 1; i <= 3; i++) {
+            admitted(quotas, INTERNAL, CLIENT_A, "i" + i); // protected: admitted above the max
+            time.advance(10);
+        }
+        assertThat(evicted).isEmpty();
+
+        quotas.removeListener(EXTERNAL);
+        assertThat(evicted).containsExactlyInAnyOrder("i1", "i2");
     }
 
     @Test

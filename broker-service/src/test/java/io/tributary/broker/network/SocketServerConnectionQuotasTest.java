@@ -9,9 +9,11 @@ import io.tributary.broker.config.BrokerSecurityProperties;
 import io.tributary.broker.config.EndPoint;
 import io.tributary.broker.security.ListenerSecurity;
 import io.tributary.broker.testing.WireClient;
+import java.io.EOFException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -37,8 +39,9 @@ import org.junit.jupiter.api.Test;
  * sockets whose ApiVersions requests are answered on the event loop: a connection over its
  * address's limit is closed once accepted; at {@code max.connections} a new connection waits
  * unanswered until another closes or the limit is raised; an inter-broker connection above the
- * limit closes the least recently active connection of another listener; above the creation rate
- * the listener takes new connections in after the throttle time.
+ * limit closes the least recently active connection of another listener; lowering the limit below
+ * the count closes as many of the least recently active connections as the count is above it; above
+ * the creation rate the listener takes new connections in after the throttle time.
  */
 class SocketServerConnectionQuotasTest {
 
@@ -136,6 +139,30 @@ class SocketServerConnectionQuotasTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> quotas.totalConnectionCount() == 2);
     }
 
+    @Test
+    void loweringTheMaxClosesTheLeastRecentlyUsedConnectionsAndServesTheOthers() throws Exception {
+        ConnectionLimits limits = ConnectionLimits.UNLIMITED;
+        ConnectionQuotas quotas = quotas(limits);
+        int port = listen("PLAINTEXT", quotas);
+        List<WireClient> clients = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            WireClient client = connect(port);
+            assertAnswered(client); // admitted
+            clients.add(client);
+        }
+        WireClient oldest = clients.get(0);
+        WireClient old = clients.get(1);
+        assertAnswered(clients.get(2));
+        assertAnswered(clients.get(3));
+
+        quotas.updateLimits(limits.withMaxConnections(2));
+        assertClosedByBroker(oldest);
+        assertClosedByBroker(old);
+        assertAnswered(clients.get(2));
+        assertAnswered(clients.get(3));
+        await().atMost(Duration.ofSeconds(10)).until(() -> quotas.connectionCount("PLAINTEXT") == 2);
+    }
+
     /**
      * At 1 connection/s over 11 windows of 1 s, the 11th connection within 10 s is above the rate: the
      * listener stops accepting for the throttle time, then takes it in and it is served.
@@ -191,6 +218,13 @@ class SocketServerConnectionQuotasTest {
     private static void assertUnanswered(WireClient client) throws IOException {
         client.setReadTimeoutMs(UNANSWERED_FOR_MS);
         assertThatThrownBy(client::readFrame).isInstanceOf(SocketTimeoutException.class);
+    }
+
+    /** The broker closes the connection: its end of stream arrives, not a timeout. */
+    private static void assertClosedByBroker(WireClient client) throws IOException {
+        client.setReadTimeoutMs(10_000);
+        assertThatThrownBy(client::readFrame).as("closed by the broker")
+            .isInstanceOfAny(EOFException.class, SocketException.class); // not a SocketTimeoutException
     }
 
     private static ApiVersionsResponse readApiVersionsAfterSending(WireClient client) throws IOException {
