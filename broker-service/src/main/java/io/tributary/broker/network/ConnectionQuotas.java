@@ -65,6 +65,9 @@ import org.slf4j.LoggerFactory;
  * {@code kafka.server.socket.server.metrics.broker.connection.accept.rate}. Refusals, evictions and
  * listeners that stop and start accepting are logged at INFO, at most one line of a kind per interval.
  *
+ * <p>Longer than ~500 lines because admission, counting and eviction read and change the same counts
+ * under one lock; split apart they would each need that lock's invariants spelled out again.
+ *
  * <p>Thread-safe: acceptors and event loops call it concurrently. Every method holds one short
  * lock and never does I/O under it; none blocks except {@link #updateLimits} and the constructor,
  * which resolve host names (never call them on an event loop).

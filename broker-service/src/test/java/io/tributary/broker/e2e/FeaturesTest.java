@@ -141,8 +141,8 @@ class FeaturesTest {
         KafkaTool.Result described = features("describe");
         assertThat(described.exitCode()).as(described.output()).isZero();
         assertThat(described.output())
-            .containsPattern("Feature: group.version\\s+SupportedMinVersion: 0\\s+SupportedMaxVersion: 0\\s+"
-                + "FinalizedVersionLevel: 0\\s+Epoch: 0")
+            .containsPattern("Feature: group.version\\s+SupportedMinVersion: 0\\s+SupportedMaxVersion: 1\\s+"
+                + "FinalizedVersionLevel: 1\\s+Epoch: 0")
             .containsPattern("Feature: transaction.version\\s+SupportedMinVersion: 0\\s+SupportedMaxVersion: 1\\s+"
                 + "FinalizedVersionLevel: 1\\s+Epoch: 0");
         try (Admin admin = cluster.admin()) {
@@ -156,10 +156,10 @@ class FeaturesTest {
         assertThat(beyond.exitCode()).isNotZero();
         assertThat(beyond.output()).containsPattern("Could not upgrade transaction.version to 2\\. Invalid update version 2 "
             + "for feature transaction.version\\. Local broker [01] only supports versions 0-1");
-        KafkaTool.Result groups = features("upgrade", "--feature", "group.version=1");
-        assertThat(groups.output()).containsPattern("Invalid update version 1 for feature group.version\\. "
-            + "Local broker [01] does not support this feature\\.");
-        KafkaTool.Result both = features("upgrade", "--feature", "group.version=1", "--feature", "transaction.version=1");
+        KafkaTool.Result groups = features("upgrade", "--feature", "group.version=2");
+        assertThat(groups.output()).containsPattern("Invalid update version 2 for feature group.version\\. "
+            + "Local broker [01] only supports versions 0-1");
+        KafkaTool.Result both = features("upgrade", "--feature", "group.version=2", "--feature", "transaction.version=1");
         assertThat(both.exitCode()).isNotZero();
         assertThat(both.output()).as("all or nothing").contains("Could not upgrade transaction.version to 1.");
 
