@@ -56,8 +56,9 @@ public final class ConsumerGroupHeartbeatHandler extends VersionedHandler {
                 }
             }
         }
-        return answer(context, coordinator.consumerGroupHeartbeat(data, context.apiVersion(), context.clientId(),
-            context.clientAddress().getHostAddress()));
+        return coordinator.consumerGroupHeartbeat(data, context.apiVersion(), context.clientId(),
+            context.clientAddress().getHostAddress()).thenApply(response -> Responses.of(context,
+                new ConsumerGroupHeartbeatResponse(response)));
     }
 
     private static ConsumerGroupHeartbeatResponseData error(Errors error, String message) {

@@ -140,6 +140,35 @@ final class ConsumerGroup {
         targetAssignment = Map.copyOf(target);
     }
 
+    /** Restores the state read from {@code __consumer_offsets} ({@link ConsumerGroupRecords.Loaded}). */
+    void restore(int epoch, int targetEpoch, Collection<ConsumerGroupMember> loaded,
+                 Map<String, Map<Uuid, Set<Integer>>> targets) {
+        groupEpoch = epoch;
+        assignmentEpoch = targetEpoch;
+        members.clear();
+        loaded.forEach(m -> members.put(m.memberId(), m));
+        Map<String, Map<Uuid, Set<Integer>>> kept = new HashMap<>();
+        targets.forEach((memberId, target) -> {
+            if (members.containsKey(memberId)) {
+                kept.put(memberId, Assignments.copy(target));
+            }
+        });
+        targetAssignment = Map.copyOf(kept);
+    }
+
+    /**
+     * Takes the subscribed topics of a loaded group as the current target's, so a new coordinator
+     * does not compute a new assignment merely because it has not seen the topics yet.
+     */
+    void adoptSubscribedTopics(Map<String, GroupTopic> topics) {
+        subscribedTopics = Map.copyOf(topics);
+    }
+
+    /** Every member's target, by member id. */
+    Map<String, Map<Uuid, Set<Integer>>> targetAssignment() {
+        return targetAssignment;
+    }
+
     void bumpGroupEpoch() {
         groupEpoch = Math.max(groupEpoch, assignmentEpoch) + 1;
     }

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -19,6 +20,7 @@ import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.common.message.ConsumerGroupHeartbeatRequestData;
 import org.apache.kafka.common.message.ConsumerGroupHeartbeatResponseData;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.apache.kafka.coordinator.group.api.assignor.ConsumerGroupPartitionAssignor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,9 +42,9 @@ import org.slf4j.LoggerFactory;
  * INVALID_REGULAR_EXPRESSION, INVALID_REQUEST, GROUP_MAX_SIZE_REACHED, GROUP_ID_NOT_FOUND (a classic
  * group with members).
  *
- * <p>The membership lives in memory: a new coordinator (after a leader move or restart) answers
- * the members' heartbeats with UNKNOWN_MEMBER_ID and they join again; committed offsets are in
- * {@code __consumer_offsets} as for classic groups.
+ * <p>Every change is written to {@code __consumer_offsets} in Kafka's record layouts
+ * ({@link ConsumerGroupRecords}) before the heartbeat is answered, so a new coordinator (after a
+ * leader move or a restart) loads the group and its members go on with their epochs.
  *
  * <p>Thread-safety: each group's changes hold the monitor of its {@link ClassicGroup} holder;
  * timers run on the coordinator's timer thread and take the same monitor.
@@ -105,8 +107,31 @@ final class ConsumerGroupHeartbeats {
      *
      * @param version the request version: v0 has the coordinator pick a joining member's id, v1+ the client (KIP-1082)
      */
-    ConsumerGroupHeartbeatResponseData heartbeat(ConsumerGroupHeartbeatRequestData request, short version,
-                                                 String clientId, String clientHost) {
+    CompletableFuture<ConsumerGroupHeartbeatResponseData> heartbeat(ConsumerGroupHeartbeatRequestData request,
+                                                                    short version, String clientId, String clientHost) {
+        ConsumerGroupHeartbeatResponseData refused = refusal(request, version);
+        if (refused != null) {
+            return CompletableFuture.completedFuture(refused);
+        }
+        List<SimpleRecord> records = new ArrayList<>();
+        ConsumerGroupHeartbeatResponseData response;
+        CompletableFuture<Errors> written;
+        ClassicGroup holder = request.memberEpoch() == 0 ? groups.getOrCreate(request.groupId())
+            : groups.group(request.groupId());
+        if (holder == null) {
+            return CompletableFuture.completedFuture(handle(null, request, version, clientId, clientHost, records));
+        }
+        synchronized (holder) {
+            response = handle(holder, request, version, clientId, clientHost, records);
+            // Written under the group's monitor, so the group's records keep the order of its changes.
+            written = groups.storeConsumerGroupRecords(request.groupId(), records);
+        }
+        return written.thenApply(error -> error == Errors.NONE || response.errorCode() != Errors.NONE.code() ? response
+            : error(error, "The group's state could not be written: " + error.message()));
+    }
+
+    /** The answer to a request refused before any group is looked at (malformed, unknown assignor, bad pattern). */
+    private ConsumerGroupHeartbeatResponseData refusal(ConsumerGroupHeartbeatRequestData request, short version) {
         String invalid = invalidRequest(request, version);
         if (invalid != null) {
             return error(Errors.INVALID_REQUEST, invalid);
@@ -123,13 +148,17 @@ final class ConsumerGroupHeartbeats {
                     + "` is not a valid regular expression: " + e.getDescription() + ".");
             }
         }
-        ClassicGroup holder = request.memberEpoch() == 0 ? groups.getOrCreate(request.groupId())
-            : groups.group(request.groupId());
+        return null;
+    }
+
+    private ConsumerGroupHeartbeatResponseData handle(ClassicGroup holder, ConsumerGroupHeartbeatRequestData request,
+                                                      short version, String clientId, String clientHost,
+                                                      List<SimpleRecord> records) {
         if (holder == null) {
             return error(Errors.UNKNOWN_MEMBER_ID, "Member " + request.memberId() + " is not a member of group "
                 + request.groupId() + ".");
         }
-        synchronized (holder) {
+        {
             if (holder.is(GroupState.DEAD) || groups.group(request.groupId()) != holder) {
                 return error(Errors.COORDINATOR_NOT_AVAILABLE, "The group is being deleted or moved.");
             }
@@ -146,15 +175,17 @@ final class ConsumerGroupHeartbeats {
             ConsumerGroup group = holder.consumerGroup();
             if (request.memberEpoch() == ConsumerGroup.LEAVE_GROUP_MEMBER_EPOCH
                     || request.memberEpoch() == ConsumerGroup.LEAVE_GROUP_STATIC_MEMBER_EPOCH) {
-                return leave(holder, group, request);
+                return leave(holder, group, request, records);
             }
-            return joinOrHeartbeat(holder, group, request, version, clientId, clientHost);
+            return joinOrHeartbeat(holder, group, request, version, clientId, clientHost, records);
         }
     }
 
     private ConsumerGroupHeartbeatResponseData joinOrHeartbeat(ClassicGroup holder, ConsumerGroup group,
                                                                ConsumerGroupHeartbeatRequestData request, short version,
-                                                               String clientId, String clientHost) {
+                                                               String clientId, String clientHost,
+                                                               List<SimpleRecord> records) {
+        long now = time.milliseconds();
         ConsumerGroupMember member;
         boolean bump = false;
         boolean joined = request.memberEpoch() == 0;
@@ -177,6 +208,9 @@ final class ConsumerGroupHeartbeats {
                         previous.previousMemberEpoch(), previous.previousMemberEpoch(), previous.state(),
                         previous.assigned(), previous.pendingRevocation());
                     group.replaceStatic(previous, replacement);
+                    records.addAll(ConsumerGroupRecords.memberTombstones(group.groupId(), previous.memberId(), now));
+                    records.add(ConsumerGroupRecords.targetMember(group.groupId(), memberId,
+                        group.targetOf(memberId), now));
                     sessionDeadlines.remove(key(group, previous.memberId()));
                     cancel(sessions, key(group, previous.memberId()));
                     cancel(revocations, key(group, previous.memberId()));
@@ -227,6 +261,9 @@ final class ConsumerGroupHeartbeats {
             bump = true;
         }
         group.put(subscribed);
+        if (!subscribed.equals(member) || member.memberEpoch() == 0) {
+            records.add(ConsumerGroupRecords.memberSubscription(group.groupId(), subscribed, now));
+        }
         Map<String, GroupTopic> cluster = topics.get();
         Map<String, GroupTopic> subscribedTopics = new HashMap<>();
         for (String name : group.subscribedTopicNames(m -> topicsOf(m, cluster.keySet()))) {
@@ -240,14 +277,27 @@ final class ConsumerGroupHeartbeats {
         }
         if (bump) {
             group.bumpGroupEpoch();
+            records.add(ConsumerGroupRecords.groupEpoch(group.groupId(), group.groupEpoch(), now));
             log.info("Consumer group {} is now at epoch {}: {} member(s) {}", group.groupId(), group.groupEpoch(),
                 group.members().size(), group.memberIds());
         }
         if (group.groupEpoch() > group.assignmentEpoch()) {
+            Map<String, Map<Uuid, Set<Integer>>> before = group.targetAssignment();
             group.computeTargetAssignment(assignorOf(group), subscribedTopics, m -> topicsOf(m, cluster.keySet()));
+            group.targetAssignment().forEach((memberId, target) -> {
+                if (!target.equals(before.get(memberId))) {
+                    records.add(ConsumerGroupRecords.targetMember(group.groupId(), memberId, target, now));
+                }
+            });
+            records.add(ConsumerGroupRecords.targetEpoch(group.groupId(), group.assignmentEpoch(), now));
         }
         ConsumerGroupMember reconciled = group.reconcile(subscribed, joined ? Assignments.EMPTY : owned);
         group.put(reconciled);
+        if (reconciled.memberEpoch() != member.memberEpoch() || reconciled.state() != member.state()
+                || !reconciled.assigned().equals(member.assigned())
+                || !reconciled.pendingRevocation().equals(member.pendingRevocation()) || joined) {
+            records.add(ConsumerGroupRecords.currentAssignment(group.groupId(), reconciled, now));
+        }
         scheduleSession(holder, group, reconciled);
         if (reconciled.state() == ConsumerGroupMember.State.UNREVOKED_PARTITIONS
                 && subscribed.state() != ConsumerGroupMember.State.UNREVOKED_PARTITIONS) {
@@ -266,7 +316,8 @@ final class ConsumerGroupHeartbeats {
     }
 
     private ConsumerGroupHeartbeatResponseData leave(ClassicGroup holder, ConsumerGroup group,
-                                                     ConsumerGroupHeartbeatRequestData request) {
+                                                     ConsumerGroupHeartbeatRequestData request,
+                                                     List<SimpleRecord> records) {
         ConsumerGroupMember member = group.member(request.memberId());
         if (member == null && request.instanceId() != null) {
             member = group.staticMember(request.instanceId()).orElse(null);
@@ -278,16 +329,20 @@ final class ConsumerGroupHeartbeats {
         cancel(revocations, key(group, member.memberId()));
         if (request.memberEpoch() == ConsumerGroup.LEAVE_GROUP_STATIC_MEMBER_EPOCH && member.instanceId() != null) {
             group.put(member.leftTemporarily());
+            records.add(ConsumerGroupRecords.currentAssignment(group.groupId(), member.leftTemporarily(),
+                time.milliseconds()));
             log.info("Static member {} ({}) of consumer group {} left for now; its assignment waits for it",
                 member.memberId(), member.instanceId(), group.groupId());
         } else {
-            removeMember(holder, group, member, "left the group");
+            records.addAll(removeMember(holder, group, member, "left the group"));
         }
         return new ConsumerGroupHeartbeatResponseData().setMemberId(member.memberId())
             .setMemberEpoch(request.memberEpoch()).setHeartbeatIntervalMs(0);
     }
 
-    private void removeMember(ClassicGroup holder, ConsumerGroup group, ConsumerGroupMember member, String why) {
+    /** Removes a member and bumps the group epoch; the records that say so, to be written. */
+    private List<SimpleRecord> removeMember(ClassicGroup holder, ConsumerGroup group, ConsumerGroupMember member,
+                                            String why) {
         group.remove(member.memberId());
         if (group.members().isEmpty()) {
             holder.consumerGroupEmptied(time.milliseconds());
@@ -298,6 +353,20 @@ final class ConsumerGroupHeartbeats {
         group.bumpGroupEpoch();
         log.info("Member {} of consumer group {} {}; the group is now at epoch {}", member.memberId(), group.groupId(),
             why, group.groupEpoch());
+        long now = time.milliseconds();
+        List<SimpleRecord> records = new ArrayList<>(ConsumerGroupRecords.memberTombstones(group.groupId(),
+            member.memberId(), now));
+        records.add(ConsumerGroupRecords.groupEpoch(group.groupId(), group.groupEpoch(), now));
+        return records;
+    }
+
+    /** Writes what a timer changed; a failure is logged (the coordinator is moving, the new one reloads). */
+    private void storeFromTimer(ConsumerGroup group, List<SimpleRecord> records) {
+        groups.storeConsumerGroupRecords(group.groupId(), records).thenAccept(error -> {
+            if (error != Errors.NONE) {
+                log.warn("Could not write the removal of a member of consumer group {}: {}", group.groupId(), error);
+            }
+        });
     }
 
     /** Kafka's check of a heartbeat's epoch: its current one, or the previous one while nothing new is owned. */
@@ -331,8 +400,8 @@ final class ConsumerGroupHeartbeats {
             ConsumerGroupMember member = group.member(memberId);
             if (member != null && holder.consumerGroup() == group && groups.group(group.groupId()) == holder) {
                 sessions.remove(key);
-                removeMember(holder, group, member, "was removed: no heartbeat within the session timeout of "
-                    + config.sessionTimeoutMs() + " ms");
+                storeFromTimer(group, removeMember(holder, group, member, "was removed: no heartbeat within the session timeout of "
+                    + config.sessionTimeoutMs() + " ms"));
             }
         }
     }
@@ -348,8 +417,8 @@ final class ConsumerGroupHeartbeats {
                         && now.state() == ConsumerGroupMember.State.UNREVOKED_PARTITIONS
                         && holder.consumerGroup() == group) {
                     revocations.remove(key);
-                    removeMember(holder, group, now, "was fenced: it did not revoke its partitions within its rebalance "
-                        + "timeout of " + now.rebalanceTimeoutMs() + " ms");
+                    storeFromTimer(group, removeMember(holder, group, now, "was fenced: it did not revoke its partitions within its rebalance "
+                        + "timeout of " + now.rebalanceTimeoutMs() + " ms"));
                 }
             }
         }, member.rebalanceTimeoutMs(), TimeUnit.MILLISECONDS));
@@ -359,6 +428,32 @@ final class ConsumerGroupHeartbeats {
         ScheduledFuture<?> previous = timers.remove(key);
         if (previous != null) {
             previous.cancel(false);
+        }
+    }
+
+    /**
+     * A group loaded from {@code __consumer_offsets} by a new coordinator: its subscribed topics are
+     * taken as they are now, and every member's session counts from now, as Kafka's coordinator
+     * does on load.
+     */
+    void onLoaded(ClassicGroup holder) {
+        synchronized (holder) {
+            ConsumerGroup group = holder.consumerGroup();
+            if (group == null) {
+                return;
+            }
+            Map<String, GroupTopic> cluster = topics.get();
+            Map<String, GroupTopic> subscribed = new HashMap<>();
+            for (String name : group.subscribedTopicNames(m -> topicsOf(m, cluster.keySet()))) {
+                GroupTopic topic = cluster.get(name);
+                if (topic != null) {
+                    subscribed.put(name, topic);
+                }
+            }
+            group.adoptSubscribedTopics(subscribed);
+            group.members().forEach(m -> scheduleSession(holder, group, m));
+            log.info("Loaded consumer group {} at epoch {} with {} member(s)", group.groupId(), group.groupEpoch(),
+                group.members().size());
         }
     }
 

@@ -33,7 +33,7 @@ record ConsumerGroupMember(String memberId, String instanceId, String rackId, St
                            int rebalanceTimeoutMs, int memberEpoch, int previousMemberEpoch, State state,
                            Map<Uuid, Set<Integer>> assigned, Map<Uuid, Set<Integer>> pendingRevocation) {
 
-    /** Kafka's member states ({@code MemberState}). */
+    /** Kafka's member states ({@code MemberState}), declared in the order of their stored byte values (0, 1, 2). */
     enum State {
         STABLE("stable"), UNREVOKED_PARTITIONS("unrevoked_partitions"), UNRELEASED_PARTITIONS("unreleased_partitions");
 

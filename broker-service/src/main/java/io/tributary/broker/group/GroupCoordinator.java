@@ -161,7 +161,10 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
     @Override
     public void onBecomeLeader(TopicPartition tp, int leaderEpoch) {
         if (Topic.GROUP_METADATA_TOPIC_NAME.equals(tp.topic())) {
-            groups.loadPartition(tp.partition(), loaded -> loaded.forEach(rebalance::onLoaded));
+            groups.loadPartition(tp.partition(), loaded -> loaded.forEach(group -> {
+                rebalance.onLoaded(group);
+                consumerGroups.onLoaded(group);
+            }));
         }
     }
 
@@ -380,13 +383,14 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
      *
      * @param version the request version (v0: the coordinator names a joining member; v1+: the client)
      */
-    public org.apache.kafka.common.message.ConsumerGroupHeartbeatResponseData consumerGroupHeartbeat(
+    public CompletableFuture<org.apache.kafka.common.message.ConsumerGroupHeartbeatResponseData> consumerGroupHeartbeat(
             org.apache.kafka.common.message.ConsumerGroupHeartbeatRequestData request, short version, String clientId,
             String clientHost) {
         Errors error = invalidGroupId(request.groupId()) ? Errors.INVALID_REQUEST : groups.coordinatorError(request.groupId());
         if (error != Errors.NONE) {
-            return new org.apache.kafka.common.message.ConsumerGroupHeartbeatResponseData().setErrorCode(error.code())
-                .setErrorMessage(error == Errors.INVALID_REQUEST ? "GroupId can't be empty." : error.message());
+            return CompletableFuture.completedFuture(new org.apache.kafka.common.message.ConsumerGroupHeartbeatResponseData()
+                .setErrorCode(error.code())
+                .setErrorMessage(error == Errors.INVALID_REQUEST ? "GroupId can't be empty." : error.message()));
         }
         return consumerGroups.heartbeat(request, version, clientId, clientHost);
     }
@@ -505,6 +509,11 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
             offsets = Set.copyOf(all);
             groups.removeGroup(group);
             log.info("Deleting group {} and its {} committed offset(s)", groupId, offsets.size());
+            if (group.consumerGroup() != null) {
+                group.consumerGroup().markDead();
+                groups.storeConsumerGroupRecords(groupId, ConsumerGroupRecords.groupTombstones(groupId,
+                    time.milliseconds()));
+            }
             deleted = groups.storeTombstones(groupId, offsets, true);
         }
         return deleted;

@@ -173,6 +173,7 @@ final class GroupMetadataManager {
         Map<String, GroupRecords.StoredGroup> stored = new HashMap<>();
         // Offsets committed inside transactions, by producer, until their marker (KIP-98).
         Map<Long, Map<String, Map<TopicPartition, OffsetAndMetadata>>> inTransactions = new HashMap<>();
+        ConsumerGroupRecords.Loaded consumerGroups = new ConsumerGroupRecords.Loaded();
         coordinatorLog.readBatchesToLogEnd(tp, (batch, fromOffset) -> {
             if (batch.isControlBatch()) {
                 completeTransaction(batch, offsets, inTransactions);
@@ -182,7 +183,7 @@ final class GroupMetadataManager {
                 ? inTransactions.computeIfAbsent(batch.producerId(), p -> new HashMap<>()) : offsets;
             for (Record record : batch) {
                 if (record.offset() >= fromOffset && record.hasKey()) {
-                    apply(record, target, stored);
+                    apply(record, target, stored, consumerGroups);
                 }
             }
         });
@@ -192,6 +193,7 @@ final class GroupMetadataManager {
         List<ClassicGroup> loaded = new ArrayList<>();
         Set<String> ids = new HashSet<>(stored.keySet());
         ids.addAll(offsets.keySet());
+        ids.addAll(consumerGroups.groupIds());
         for (String groupId : ids) {
             ClassicGroup group = new ClassicGroup(groupId, now);
             GroupRecords.StoredGroup metadata = stored.get(groupId);
@@ -208,6 +210,9 @@ final class GroupMetadataManager {
                     metadata.generation(), metadata.leader(), metadata.currentStateTimestamp(), members);
             }
             offsets.getOrDefault(groupId, Map.of()).forEach(group::commit);
+            if (metadata == null) {
+                consumerGroups.restoreInto(group);
+            }
             loaded.add(group);
         }
         return loaded;
@@ -251,8 +256,12 @@ final class GroupMetadataManager {
     }
 
     private static void apply(Record record, Map<String, Map<TopicPartition, OffsetAndMetadata>> offsets,
-                              Map<String, GroupRecords.StoredGroup> stored) {
+                              Map<String, GroupRecords.StoredGroup> stored, ConsumerGroupRecords.Loaded consumerGroups) {
         try {
+            if (ConsumerGroupRecords.isConsumerGroupKey(record.key())) {
+                consumerGroups.apply(record.key(), record.hasValue() ? record.value() : null);
+                return;
+            }
             applyReadable(record, offsets, stored);
         } catch (RuntimeException e) {
             // A record of a newer format or a damaged one must not keep every group of the partition unavailable.
@@ -299,6 +308,14 @@ final class GroupMetadataManager {
     CompletableFuture<Errors> storeGroup(ClassicGroup group) {
         return append(group.groupId(), List.of(new SimpleRecord(time.milliseconds(), GroupRecords.groupKey(group.groupId()),
             GroupRecords.groupValue(snapshot(group)))), false);
+    }
+
+    /** Writes records of a KIP-848 consumer group ({@link ConsumerGroupRecords}) in one batch. */
+    CompletableFuture<Errors> storeConsumerGroupRecords(String groupId, List<SimpleRecord> records) {
+        if (records.isEmpty()) {
+            return CompletableFuture.completedFuture(Errors.NONE);
+        }
+        return append(groupId, records, false);
     }
 
     /** Writes committed offsets; completes with one error code for them all. */

@@ -51,7 +51,7 @@ class ConsumerGroupHeartbeatsTest {
     private ConsumerGroupHeartbeatResponseData join(String memberId, String instanceId, List<String> subscribed) {
         return coordinator.consumerGroupHeartbeat(new ConsumerGroupHeartbeatRequestData().setGroupId("g")
             .setMemberId(memberId).setMemberEpoch(0).setInstanceId(instanceId).setRebalanceTimeoutMs(10_000)
-            .setSubscribedTopicNames(subscribed).setTopicPartitions(List.of()), (short) 1, "client", "127.0.0.1");
+            .setSubscribedTopicNames(subscribed).setTopicPartitions(List.of()), (short) 1, "client", "127.0.0.1").join();
     }
 
     private ConsumerGroupHeartbeatResponseData heartbeat(String memberId, int epoch, Map<Uuid, Set<Integer>> owned) {
@@ -65,7 +65,7 @@ class ConsumerGroupHeartbeatsTest {
         } else {
             request.setTopicPartitions(null);
         }
-        return coordinator.consumerGroupHeartbeat(request, (short) 1, "client", "127.0.0.1");
+        return coordinator.consumerGroupHeartbeat(request, (short) 1, "client", "127.0.0.1").join();
     }
 
     private static Map<Uuid, Set<Integer>> assigned(ConsumerGroupHeartbeatResponseData response) {
@@ -208,7 +208,7 @@ class ConsumerGroupHeartbeatsTest {
         Map<Uuid, Set<Integer>> before = a.owned;
         ConsumerGroupHeartbeatResponseData left = coordinator.consumerGroupHeartbeat(new ConsumerGroupHeartbeatRequestData()
             .setGroupId("g").setMemberId("a1").setInstanceId("instance-a")
-            .setMemberEpoch(ConsumerGroup.LEAVE_GROUP_STATIC_MEMBER_EPOCH), (short) 1, "client", "127.0.0.1");
+            .setMemberEpoch(ConsumerGroup.LEAVE_GROUP_STATIC_MEMBER_EPOCH), (short) 1, "client", "127.0.0.1").join();
         assertThat(left.memberEpoch()).isEqualTo(-2);
         b.beat();
         assertThat(b.count()).as("nothing moved while it was away").isEqualTo(2);
@@ -229,6 +229,42 @@ class ConsumerGroupHeartbeatsTest {
         a.beat();
         assertThat(a.owned).containsKeys(ORDERS, later);
         assertThat(a.count()).isEqualTo(7);
+    }
+
+    @Test
+    void aNewCoordinatorLoadsTheGroupAndItsMembersGoOnWithTheirEpochs() {
+        Member a = new Member("a", null, List.of("orders"));
+        Member b = new Member("b", "static-b", List.of("orders"));
+        a.beat();
+        a.beat();
+        b.beat();
+        var before = coordinator.describeConsumerGroup("g");
+        TopicPartition partition = new TopicPartition(org.apache.kafka.common.internals.Topic.GROUP_METADATA_TOPIC_NAME,
+            coordinator.partitionFor("g"));
+        coordinator.onResign(partition);
+        assertThat(Errors.forCode(heartbeat("a", a.epoch, null).errorCode())).isEqualTo(Errors.NOT_COORDINATOR);
+        coordinator.onBecomeLeader(partition, 1);
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() ->
+            coordinator.describeConsumerGroup("g").errorCode() == Errors.NONE.code());
+
+        var after = coordinator.describeConsumerGroup("g");
+        assertThat(after.groupEpoch()).isEqualTo(before.groupEpoch());
+        assertThat(after.assignmentEpoch()).isEqualTo(before.assignmentEpoch());
+        assertThat(after.members()).hasSize(2);
+        Map<Uuid, Set<Integer>> ownedBefore = a.owned;
+        assertThat(Errors.forCode(a.beat().errorCode())).as("same epoch, no rejoin").isEqualTo(Errors.NONE);
+        assertThat(a.owned).isEqualTo(ownedBefore);
+        assertThat(Errors.forCode(b.beat().errorCode())).isEqualTo(Errors.NONE);
+        assertThat(coordinator.describeConsumerGroup("g").groupEpoch()).as("nothing to rebalance")
+            .isEqualTo(before.groupEpoch());
+
+        heartbeat("a", ConsumerGroup.LEAVE_GROUP_MEMBER_EPOCH, null);
+        coordinator.onResign(partition);
+        coordinator.onBecomeLeader(partition, 2);
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() ->
+            coordinator.describeConsumerGroup("g").errorCode() == Errors.NONE.code());
+        assertThat(coordinator.describeConsumerGroup("g").members()).extracting(m -> m.memberId())
+            .as("the member that left stays gone").containsExactly("b");
     }
 
     @Test
