@@ -304,6 +304,9 @@ final class BrokerComponentsBuilder {
                 properties.leaderImbalancePerBrokerPercentage()), time);
         stops.add(Step.CONTROLLER, controller::close);
         GroupCoordinator groupCoordinator = new GroupCoordinator(replicaManager, groupCoordinatorConfig(properties),
+            new GroupCoordinator.ConsumerGroupConfig(properties.groupConsumerSessionTimeoutMs(),
+                properties.groupConsumerHeartbeatIntervalMs(), properties.groupConsumerMaxSize(),
+                properties.groupConsumerAssignors()),
             () -> groupTopics(metadataCache), time);
         stops.add(Step.GROUP_COORDINATOR, groupCoordinator::shutdown);
         replicaManager.addLeadershipListener(groupCoordinator);

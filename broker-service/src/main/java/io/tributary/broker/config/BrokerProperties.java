@@ -112,6 +112,12 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
  * @param groupMinSessionTimeoutMs           smallest session timeout a member may ask for, ms
  * @param groupMaxSessionTimeoutMs           largest session timeout a member may ask for, ms
  * @param groupMaxSize                       most members a group may have
+ * @param groupConsumerSessionTimeoutMs      session timeout of members of KIP-848 consumer groups, ms
+ *                                           ({@code group.consumer.session.timeout.ms})
+ * @param groupConsumerHeartbeatIntervalMs   how often those members heartbeat, ms ({@code group.consumer.heartbeat.interval.ms})
+ * @param groupConsumerMaxSize               most members of a KIP-848 consumer group ({@code group.consumer.max.size})
+ * @param groupConsumerAssignors             server-side assignors, {@code uniform} and {@code range} (or Kafka's class
+ *                                           names); the first is the default ({@code group.consumer.assignors})
  * @param interBrokerListenerName            listener followers fetch from; defaults to the first listener
  * @param numReplicaFetchers                 fetcher threads per source broker ({@code num.replica.fetchers})
  * @param replicaLagTimeMaxMs                a follower not caught up for this long leaves the ISR, ms
@@ -237,6 +243,10 @@ public record BrokerProperties(
         @DefaultValue("6000") int groupMinSessionTimeoutMs,
         @DefaultValue("1800000") int groupMaxSessionTimeoutMs,
         @DefaultValue("2147483647") int groupMaxSize,
+        @DefaultValue("45000") int groupConsumerSessionTimeoutMs,
+        @DefaultValue("5000") int groupConsumerHeartbeatIntervalMs,
+        @DefaultValue("2147483647") int groupConsumerMaxSize,
+        @DefaultValue({"uniform", "range"}) List<String> groupConsumerAssignors,
         String interBrokerListenerName,
         @DefaultValue("1") int numReplicaFetchers,
         @DefaultValue("30000") long replicaLagTimeMaxMs,
@@ -295,6 +305,13 @@ public record BrokerProperties(
         if (!(logCleanerIoBufferLoadFactor > 0 && logCleanerIoBufferLoadFactor <= 1) || !(logCleanerIoMaxBytesPerSecond > 0)) {
             throw new IllegalArgumentException("broker.log-cleaner-io-buffer-load-factor must be in (0, 1] and "
                 + "broker.log-cleaner-io-max-bytes-per-second positive");
+        }
+        if (groupConsumerSessionTimeoutMs <= 0 || groupConsumerHeartbeatIntervalMs <= 0
+                || groupConsumerHeartbeatIntervalMs >= groupConsumerSessionTimeoutMs || groupConsumerMaxSize < 1
+                || groupConsumerAssignors == null || groupConsumerAssignors.isEmpty()) {
+            throw new IllegalArgumentException("broker.group-consumer-heartbeat-interval-ms must be positive and below "
+                + "broker.group-consumer-session-timeout-ms, broker.group-consumer-max-size positive, and "
+                + "broker.group-consumer-assignors not empty");
         }
         if (quotaWindowNum < 1 || quotaWindowSizeSeconds < 1) {
             throw new IllegalArgumentException("broker.quota-window-num and broker.quota-window-size-seconds must be "

@@ -61,6 +61,36 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
                          long offsetsRetentionMs, long offsetsRetentionCheckIntervalMs) {
     }
 
+    /**
+     * The settings of KIP-848 consumer groups (Kafka's {@code group.consumer.*}).
+     *
+     * @param sessionTimeoutMs    {@code group.consumer.session.timeout.ms}
+     * @param heartbeatIntervalMs {@code group.consumer.heartbeat.interval.ms}
+     * @param maxSize             {@code group.consumer.max.size}
+     * @param assignors           {@code group.consumer.assignors}: {@code uniform}, {@code range}, or Kafka's class
+     *                            names of them; the first is the default
+     * @throws IllegalArgumentException an assignor this broker does not have
+     */
+    public record ConsumerGroupConfig(int sessionTimeoutMs, int heartbeatIntervalMs, int maxSize, List<String> assignors) {
+        ConsumerGroupHeartbeats.Config toConfig() {
+            java.util.LinkedHashMap<String, org.apache.kafka.coordinator.group.api.assignor.ConsumerGroupPartitionAssignor>
+                chosen = new java.util.LinkedHashMap<>();
+            for (String name : assignors.stream().flatMap(a -> java.util.Arrays.stream(a.split(",")))
+                    .map(String::trim).filter(a -> !a.isEmpty()).toList()) {
+                var assignor = switch (name) {
+                    case "uniform", "org.apache.kafka.coordinator.group.assignor.UniformAssignor" ->
+                        new org.apache.kafka.coordinator.group.assignor.UniformAssignor();
+                    case "range", "org.apache.kafka.coordinator.group.assignor.RangeAssignor" ->
+                        new org.apache.kafka.coordinator.group.assignor.RangeAssignor();
+                    default -> throw new IllegalArgumentException("Unknown group.consumer.assignors entry " + name
+                        + ": uniform and range are served");
+                };
+                chosen.put(assignor.name(), assignor);
+            }
+            return new ConsumerGroupHeartbeats.Config(sessionTimeoutMs, heartbeatIntervalMs, maxSize, chosen);
+        }
+    }
+
     /** A partition's committed offset in an OffsetCommit. */
     public record CommitRequest(long offset, int leaderEpoch, String metadata) {
     }
@@ -95,9 +125,9 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
     /**
      * @param topics the cluster's topics by name (id and partition count), for KIP-848 assignments
      */
-    public GroupCoordinator(ReplicaManager replicaManager, Config config,
+    public GroupCoordinator(ReplicaManager replicaManager, Config config, ConsumerGroupConfig consumerConfig,
                             java.util.function.Supplier<Map<String, GroupTopic>> topics, Time time) {
-        this(CoordinatorLog.of(replicaManager), config, time, newTimer(), topics);
+        this(CoordinatorLog.of(replicaManager), config, time, newTimer(), topics, consumerConfig.toConfig());
     }
 
     GroupCoordinator(CoordinatorLog coordinatorLog, Config config, Time time) {

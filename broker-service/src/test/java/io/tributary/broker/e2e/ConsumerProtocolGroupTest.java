@@ -132,6 +132,16 @@ class ConsumerProtocolGroupTest {
                     .partitionsToOffsetAndMetadata().get();
                 assertThat(committed.values().stream().mapToLong(OffsetAndMetadata::offset).sum()).isEqualTo(RECORDS);
             }
+            // Kafka's tools, as operators run them.
+            io.tributary.broker.testing.KafkaTool.Result described = io.tributary.broker.testing.KafkaTool.runAgainst(
+                broker.bootstrapServers(), "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand",
+                "--describe", "--group", "shared", "--members");
+            assertThat(described.exitCode()).as(described.output()).isZero();
+            assertThat(described.output()).contains("shared").contains("CONSUMER-ID").contains(" 2 ");
+            io.tributary.broker.testing.KafkaTool.Result listed = io.tributary.broker.testing.KafkaTool.runAgainst(
+                broker.bootstrapServers(), "org.apache.kafka.tools.GroupsCommand", "--list");
+            assertThat(listed.exitCode()).as(listed.output()).isZero();
+            assertThat(listed.output()).containsPattern("shared\\s+Consumer\\s+consumer");
         }
         try (KafkaConsumer<byte[], byte[]> other = consumer("another", "range")) {
             other.subscribe(List.of(TOPIC));

@@ -28,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A group of three consumer processes reads the 10,000 lines of a real access log while one of
- * them is killed with SIGKILL half way and then started again: its partitions move to the
+ * them is killed with SIGKILL half way and then started again (members of the classic protocol and of
+ * KIP-848's consumer protocol): its partitions move to the
  * others after its session timeout, and in the end no line is lost. Lines the killed process
  * read but had not committed are read again; they are counted, not forbidden.
  */
@@ -41,8 +42,9 @@ class GroupMemberCrashTest {
     @TempDir
     Path dir;
 
-    @Test
-    void noLineIsLostWhenAMemberIsKilledHalfWay() throws Exception {
+    @org.junit.jupiter.params.ParameterizedTest(name = "group.protocol={0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"classic", "consumer"})
+    void noLineIsLostWhenAMemberIsKilledHalfWay(String protocol) throws Exception {
         List<String> lines;
         try (InputStream in = GroupMemberCrashTest.class.getResourceAsStream("/data/apache_access.log")) {
             lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
@@ -54,7 +56,10 @@ class GroupMemberCrashTest {
             numbered.add(i + " " + lines.get(i));
         }
 
-        try (TestBroker broker = TestBroker.start(dir.resolve("broker"))) {
+        // KIP-848 members (group.protocol=consumer) get their session timeout from the broker.
+        try (TestBroker broker = TestBroker.start(dir.resolve("broker-" + protocol), Map.of(
+                "broker.group-consumer-session-timeout-ms", String.valueOf(SESSION_TIMEOUT_MS),
+                "broker.group-consumer-heartbeat-interval-ms", "500"))) {
             String bootstrap = broker.bootstrapServers();
             try (Admin admin = broker.admin()) {
                 admin.createTopics(List.of(new NewTopic(TOPIC, 6, (short) 1))).all().get();
@@ -62,8 +67,8 @@ class GroupMemberCrashTest {
             List<ConsumerProcess> members = new ArrayList<>();
             try {
                 for (int i = 0; i < 3; i++) {
-                    members.add(ConsumerProcess.start(bootstrap, GROUP, TOPIC, SESSION_TIMEOUT_MS,
-                        dir.resolve("member-" + i + ".log")));
+                    members.add(ConsumerProcess.start(bootstrap, GROUP, TOPIC, SESSION_TIMEOUT_MS, protocol,
+                        dir.resolve(protocol + "-member-" + i + ".log")));
                 }
                 // All three share the partitions before the first line is written.
                 try (Admin admin = broker.admin()) {
@@ -81,8 +86,8 @@ class GroupMemberCrashTest {
                 ConsumerProcess victim = members.get(1);
                 victim.kill();
                 int readByVictim = victim.values().size();
-                members.add(ConsumerProcess.start(bootstrap, GROUP, TOPIC, SESSION_TIMEOUT_MS,
-                    dir.resolve("member-restarted.log")));
+                members.add(ConsumerProcess.start(bootstrap, GROUP, TOPIC, SESSION_TIMEOUT_MS, protocol,
+                    dir.resolve(protocol + "-member-restarted.log")));
                 producer.join(120_000);
 
                 await().atMost(Duration.ofSeconds(120)).until(() -> distinct(members).size() == numbered.size());

@@ -27,12 +27,21 @@ public final class ConsumerProcess implements AutoCloseable {
         reader.start();
     }
 
-    /** Starts a member of {@code group} reading {@code topic}; its log output goes to {@code logFile}. */
+    /** Starts a classic member of {@code group} reading {@code topic}; its log output goes to {@code logFile}. */
     public static ConsumerProcess start(String bootstrap, String group, String topic, int sessionTimeoutMs, Path logFile)
             throws IOException {
+        return start(bootstrap, group, topic, sessionTimeoutMs, "classic", logFile);
+    }
+
+    /**
+     * Starts a member of {@code group} with {@code group.protocol} {@code protocol} ({@code classic}
+     * or {@code consumer}, KIP-848, whose session timeout the broker sets).
+     */
+    public static ConsumerProcess start(String bootstrap, String group, String topic, int sessionTimeoutMs,
+                                        String protocol, Path logFile) throws IOException {
         List<String> command = new ArrayList<>(TestJvm.javaCommand());
         command.addAll(List.of("-Xmx256m", "-cp", System.getProperty("java.class.path"),
-            ConsumerProcessMain.class.getName(), bootstrap, group, topic, String.valueOf(sessionTimeoutMs)));
+            ConsumerProcessMain.class.getName(), bootstrap, group, topic, String.valueOf(sessionTimeoutMs), protocol));
         return new ConsumerProcess(new ProcessBuilder(command).redirectError(logFile.toFile()).start());
     }
 

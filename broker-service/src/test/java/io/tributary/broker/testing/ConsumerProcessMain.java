@@ -15,7 +15,8 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * every record value on its own line of stdout, after {@link #VALUE_PREFIX} (log lines may share
  * stdout), and commits after each poll, until killed.
  *
- * <p>Arguments: bootstrap servers, group id, topic, session timeout ms.
+ * <p>Arguments: bootstrap servers, group id, topic, session timeout ms, and optionally the group
+ * protocol ({@code classic}, the default, or {@code consumer}).
  */
 public final class ConsumerProcessMain {
 
@@ -29,8 +30,12 @@ public final class ConsumerProcessMain {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, args[0]);
         p.put(ConsumerConfig.GROUP_ID_CONFIG, args[1]);
-        p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, args[3]);
-        p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "500");
+        if (args.length > 4 && "consumer".equals(args[4])) {
+            p.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "consumer"); // KIP-848: the broker sets the session timeout
+        } else {
+            p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, args[3]);
+            p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "500");
+        }
         p.put(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, "20000");
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "100");
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
