@@ -54,9 +54,25 @@ public final class OffsetFetchHandler extends VersionedHandler {
     private OffsetFetchResponseData.OffsetFetchResponseGroup authorizedFetch(RequestContext context, String groupId,
                                                                                List<Requested> requested, boolean byId,
                                                                                boolean requireStable) {
+        return authorizedFetch(context, groupId, requested, byId, requireStable, null, -1);
+    }
+
+    /**
+     * @param memberId    the member asking (OffsetFetch v9+, KIP-848), or null
+     * @param memberEpoch its member epoch, or -1
+     */
+    private OffsetFetchResponseData.OffsetFetchResponseGroup authorizedFetch(RequestContext context, String groupId,
+                                                                               List<Requested> requested, boolean byId,
+                                                                               boolean requireStable, String memberId,
+                                                                               int memberEpoch) {
         if (!authorizer.authorize(context, AclOperation.DESCRIBE, ResourceType.GROUP, groupId)) {
             return new OffsetFetchResponseData.OffsetFetchResponseGroup().setGroupId(groupId)
                 .setErrorCode(Errors.GROUP_AUTHORIZATION_FAILED.code());
+        }
+        Errors memberError = coordinator.validateOffsetFetch(groupId, memberId, memberEpoch);
+        if (memberError != Errors.NONE) {
+            return new OffsetFetchResponseData.OffsetFetchResponseGroup().setGroupId(groupId)
+                .setErrorCode(memberError.code());
         }
         OffsetFetchResponseData.OffsetFetchResponseGroup group = fetchGroup(groupId, requested, byId, requireStable);
         if (!authorizer.enabled()) {
@@ -103,7 +119,7 @@ public final class OffsetFetchHandler extends VersionedHandler {
                     }
                 }
                 response.groups().add(authorizedFetch(context, group.groupId(), requested, version >= 10,
-                    data.requireStable()));
+                    data.requireStable(), version >= 9 ? group.memberId() : null, version >= 9 ? group.memberEpoch() : -1));
             }
         } else {
             List<Requested> requested = null;

@@ -384,6 +384,27 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
      *
      * @param partitions the partitions asked for, or null for every committed offset of the group
      */
+    /**
+     * Checks the member of an OffsetFetch (v9+) of a KIP-848 consumer group, as Kafka's
+     * {@code ConsumerGroup.validateOffsetFetch}: a fetch without a member (an admin's) is always
+     * allowed; a member must exist and send its current epoch.
+     *
+     * @return NONE, UNKNOWN_MEMBER_ID or STALE_MEMBER_EPOCH
+     */
+    public Errors validateOffsetFetch(String groupId, String memberId, int memberEpoch) {
+        if ((memberId == null || memberId.isEmpty()) && memberEpoch < 0) {
+            return Errors.NONE;
+        }
+        ClassicGroup group = groups.group(groupId);
+        if (group == null) {
+            return Errors.NONE;
+        }
+        synchronized (group) {
+            ConsumerGroup consumerGroup = group.consumerGroup();
+            return consumerGroup == null ? Errors.NONE : consumerGroup.validateOffsetCommit(memberId, memberEpoch);
+        }
+    }
+
     public FetchedOffsets fetchOffsets(String groupId, List<TopicPartition> partitions) {
         return offsets.fetch(groupId, partitions);
     }

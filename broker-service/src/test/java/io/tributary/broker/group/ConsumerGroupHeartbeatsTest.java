@@ -192,6 +192,11 @@ class ConsumerGroupHeartbeatsTest {
             Map.of(new TopicPartition("orders", 0), new GroupCoordinator.CommitRequest(6, -1, "")))).join().values())
             .as("a simple commit to a group with members").containsOnly(Errors.UNKNOWN_MEMBER_ID);
 
+        assertThat(coordinator.validateOffsetFetch("g", "b", b.epoch)).isEqualTo(Errors.NONE);
+        assertThat(coordinator.validateOffsetFetch("g", "b", b.epoch - 1)).isEqualTo(Errors.STALE_MEMBER_EPOCH);
+        assertThat(coordinator.validateOffsetFetch("g", "nobody", 1)).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
+        assertThat(coordinator.validateOffsetFetch("g", null, -1)).as("an admin's fetch").isEqualTo(Errors.NONE);
+
         ConsumerGroupHeartbeatResponseData left = heartbeat("a", ConsumerGroup.LEAVE_GROUP_MEMBER_EPOCH, null);
         assertThat(left.memberEpoch()).isEqualTo(-1);
         b.beat();
