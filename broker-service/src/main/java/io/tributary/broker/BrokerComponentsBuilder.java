@@ -192,14 +192,25 @@ final class BrokerComponentsBuilder {
         return new BrokerComponents.Storage(scheduler, logManager, logDirFailures);
     }
 
-    /** The cluster's topics as KIP-848 assignments see them: id and partition count, by name. */
-    private static Map<String, io.tributary.broker.group.GroupTopic> groupTopics(MetadataCache metadataCache) {
-        Map<String, io.tributary.broker.group.GroupTopic> topics = new java.util.HashMap<>();
-        for (String name : metadataCache.topicNames()) {
-            metadataCache.topic(name).filter(t -> !metadataCache.isPendingDeletion(name)).ifPresent(t ->
-                topics.put(name, new io.tributary.broker.group.GroupTopic(t.topicId(), t.replicas().size())));
-        }
-        return topics;
+    /** The cluster's topics as KIP-848 assignments look them up, from the metadata cache without copies. */
+    private static io.tributary.broker.group.GroupTopics groupTopics(MetadataCache metadataCache) {
+        return new io.tributary.broker.group.GroupTopics() {
+            @Override
+            public Optional<io.tributary.broker.group.GroupTopic> topic(String name) {
+                return metadataCache.topic(name).filter(t -> !metadataCache.isPendingDeletion(name))
+                    .map(t -> new io.tributary.broker.group.GroupTopic(t.topicId(), t.replicas().size()));
+            }
+
+            @Override
+            public Optional<String> name(org.apache.kafka.common.Uuid topicId) {
+                return metadataCache.topicName(topicId);
+            }
+
+            @Override
+            public java.util.Collection<String> names() {
+                return metadataCache.topicNames();
+            }
+        };
     }
 
     /**
@@ -307,7 +318,7 @@ final class BrokerComponentsBuilder {
             new GroupCoordinator.ConsumerGroupConfig(properties.groupConsumerSessionTimeoutMs(),
                 properties.groupConsumerHeartbeatIntervalMs(), properties.groupConsumerMaxSize(),
                 properties.groupConsumerAssignors()),
-            () -> groupTopics(metadataCache), time);
+            groupTopics(metadataCache), time);
         stops.add(Step.GROUP_COORDINATOR, groupCoordinator::shutdown);
         replicaManager.addLeadershipListener(groupCoordinator);
         ZkProducerIdManager producerIds = new ZkProducerIdManager(properties.id(), zkClient);

@@ -5,7 +5,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor;
 import org.apache.kafka.clients.consumer.internals.ConsumerProtocol;
 import org.apache.kafka.common.TopicPartition;
@@ -30,7 +29,7 @@ final class ConsumerGroupDescriber {
 
     static ConsumerGroupDescribeResponseData.DescribedGroup describe(String groupId, Errors coordinatorError,
                                                                      ClassicGroup holder,
-                                                                     Supplier<Map<String, GroupTopic>> topics,
+                                                                     GroupTopics topics,
                                                                      ConsumerGroupHeartbeats heartbeats) {
         ConsumerGroupDescribeResponseData.DescribedGroup described =
             new ConsumerGroupDescribeResponseData.DescribedGroup().setGroupId(groupId);
@@ -40,8 +39,6 @@ final class ConsumerGroupDescriber {
         if (holder == null) {
             return notFound(described, "Group " + groupId + " not found.");
         }
-        Map<Uuid, String> names = new HashMap<>();
-        topics.get().forEach((name, topic) -> names.put(topic.topicId(), name));
         synchronized (holder) {
             ConsumerGroup group = holder.consumerGroup();
             if (group == null || holder.is(GroupState.DEAD)) {
@@ -55,8 +52,8 @@ final class ConsumerGroupDescriber {
                     .setClientId(m.clientId()).setClientHost(m.clientHost())
                     .setSubscribedTopicNames(new ArrayList<>(m.subscribedTopicNames()))
                     .setSubscribedTopicRegex(m.subscribedTopicRegex())
-                    .setAssignment(assignment(m.assigned(), names))
-                    .setTargetAssignment(assignment(group.targetOf(m.memberId()), names))
+                    .setAssignment(assignment(m.assigned(), topics))
+                    .setTargetAssignment(assignment(group.targetOf(m.memberId()), topics))
                     .setMemberType((byte) 1)); // the consumer protocol (KIP-1099)
             }
         }
@@ -69,10 +66,10 @@ final class ConsumerGroupDescriber {
     }
 
     private static ConsumerGroupDescribeResponseData.Assignment assignment(Map<Uuid, Set<Integer>> partitions,
-                                                                           Map<Uuid, String> names) {
+                                                                           GroupTopics names) {
         List<ConsumerGroupDescribeResponseData.TopicPartitions> out = new ArrayList<>();
         partitions.forEach((topic, ps) -> out.add(new ConsumerGroupDescribeResponseData.TopicPartitions()
-            .setTopicId(topic).setTopicName(names.getOrDefault(topic, "")).setPartitions(new ArrayList<>(ps))));
+            .setTopicId(topic).setTopicName(names.name(topic).orElse("")).setPartitions(new ArrayList<>(ps))));
         return new ConsumerGroupDescribeResponseData.Assignment().setTopicPartitions(out);
     }
 
@@ -82,13 +79,13 @@ final class ConsumerGroupDescriber {
      * the consumer protocol's layout. Holds the group's monitor (the caller's).
      */
     static DescribeGroupsResponseData.DescribedGroup classicView(ConsumerGroup group, String assignor,
-                                                                 Map<Uuid, String> names) {
+                                                                 GroupTopics names) {
         DescribeGroupsResponseData.DescribedGroup described = new DescribeGroupsResponseData.DescribedGroup()
             .setGroupId(group.groupId()).setErrorCode(Errors.NONE.code()).setGroupState(group.state().described())
             .setProtocolType(ConsumerProtocol.PROTOCOL_TYPE).setProtocolData(assignor);
         for (ConsumerGroupMember m : group.members()) {
             List<TopicPartition> owned = new ArrayList<>();
-            m.assigned().forEach((topic, ps) -> ps.forEach(p -> owned.add(new TopicPartition(names.getOrDefault(topic, ""),
+            m.assigned().forEach((topic, ps) -> ps.forEach(p -> owned.add(new TopicPartition(names.name(topic).orElse(""),
                 p))));
             described.members().add(new DescribeGroupsResponseData.DescribedGroupMember().setMemberId(m.memberId())
                 .setGroupInstanceId(m.instanceId()).setClientId(m.clientId()).setClientHost(m.clientHost())

@@ -14,7 +14,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.common.message.ConsumerGroupHeartbeatRequestData;
@@ -78,7 +77,7 @@ final class ConsumerGroupHeartbeats {
     private final GroupMetadataManager groups;
     private final ScheduledExecutorService timer;
     private final Config config;
-    private final Supplier<Map<String, GroupTopic>> topics;
+    private final GroupTopics topics;
     private final org.apache.kafka.common.utils.Time time;
     private final Map<String, ScheduledFuture<?>> sessions = new ConcurrentHashMap<>();
     /** When each member's session ends, ms: a timer that fires before (re-armed meanwhile) does nothing. */
@@ -90,7 +89,7 @@ final class ConsumerGroupHeartbeats {
      * @param topics the cluster's topics by name, with id and partition count
      */
     ConsumerGroupHeartbeats(GroupMetadataManager groups, ScheduledExecutorService timer, Config config,
-                            Supplier<Map<String, GroupTopic>> topics, org.apache.kafka.common.utils.Time time) {
+                            GroupTopics topics, org.apache.kafka.common.utils.Time time) {
         this.groups = groups;
         this.timer = timer;
         this.config = config;
@@ -264,14 +263,7 @@ final class ConsumerGroupHeartbeats {
         if (!subscribed.equals(member) || member.memberEpoch() == 0) {
             records.add(ConsumerGroupRecords.memberSubscription(group.groupId(), subscribed, now));
         }
-        Map<String, GroupTopic> cluster = topics.get();
-        Map<String, GroupTopic> subscribedTopics = new HashMap<>();
-        for (String name : group.subscribedTopicNames(m -> topicsOf(m, cluster.keySet()))) {
-            GroupTopic info = cluster.get(name);
-            if (info != null) {
-                subscribedTopics.put(name, info);
-            }
-        }
+        Map<String, GroupTopic> subscribedTopics = subscribedTopics(group);
         if (!subscribedTopics.equals(group.subscribedTopics())) {
             bump = true;
         }
@@ -283,7 +275,7 @@ final class ConsumerGroupHeartbeats {
         }
         if (group.groupEpoch() > group.assignmentEpoch()) {
             Map<String, Map<Uuid, Set<Integer>>> before = group.targetAssignment();
-            group.computeTargetAssignment(assignorOf(group), subscribedTopics, m -> topicsOf(m, cluster.keySet()));
+            group.computeTargetAssignment(assignorOf(group), subscribedTopics, this::topicsOf);
             group.targetAssignment().forEach((memberId, target) -> {
                 if (!target.equals(before.get(memberId))) {
                     records.add(ConsumerGroupRecords.targetMember(group.groupId(), memberId, target, now));
@@ -442,15 +434,7 @@ final class ConsumerGroupHeartbeats {
             if (group == null) {
                 return;
             }
-            Map<String, GroupTopic> cluster = topics.get();
-            Map<String, GroupTopic> subscribed = new HashMap<>();
-            for (String name : group.subscribedTopicNames(m -> topicsOf(m, cluster.keySet()))) {
-                GroupTopic topic = cluster.get(name);
-                if (topic != null) {
-                    subscribed.put(name, topic);
-                }
-            }
-            group.adoptSubscribedTopics(subscribed);
+            group.adoptSubscribedTopics(subscribedTopics(group));
             group.members().forEach(m -> scheduleSession(holder, group, m));
             log.info("Loaded consumer group {} at epoch {} with {} member(s)", group.groupId(), group.groupEpoch(),
                 group.members().size());
@@ -470,8 +454,18 @@ final class ConsumerGroupHeartbeats {
         return group.groupId() + '\u0000' + memberId;
     }
 
+    /** The topics that exist among those the group's members subscribe to, by name. */
+    private Map<String, GroupTopic> subscribedTopics(ConsumerGroup group) {
+        Map<String, GroupTopic> subscribed = new HashMap<>();
+        for (String name : group.subscribedTopicNames(this::topicsOf)) {
+            topics.topic(name).ifPresent(topic -> subscribed.put(name, topic));
+        }
+        return subscribed;
+    }
+
     /** The topic names a member subscribes to: its list, or the topics its pattern matches (internal ones excluded). */
-    private Set<String> topicsOf(ConsumerGroupMember member, Set<String> clusterTopics) {
+    private Set<String> topicsOf(ConsumerGroupMember member) {
+        java.util.Collection<String> clusterTopics = topics.names();
         if (!member.usesRegex()) {
             return new HashSet<>(member.subscribedTopicNames());
         }

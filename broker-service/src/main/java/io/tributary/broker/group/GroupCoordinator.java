@@ -115,7 +115,7 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
     private final RebalanceCoordinator rebalance;
     private final OffsetMetadataManager offsets;
     private final ConsumerGroupHeartbeats consumerGroups;
-    private final java.util.function.Supplier<Map<String, GroupTopic>> topicNames;
+    private final GroupTopics topicNames;
     private final ScheduledExecutorService timer;
 
     public GroupCoordinator(ReplicaManager replicaManager, Config config, Time time) {
@@ -126,7 +126,7 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
      * @param topics the cluster's topics by name (id and partition count), for KIP-848 assignments
      */
     public GroupCoordinator(ReplicaManager replicaManager, Config config, ConsumerGroupConfig consumerConfig,
-                            java.util.function.Supplier<Map<String, GroupTopic>> topics, Time time) {
+                            GroupTopics topics, Time time) {
         this(CoordinatorLog.of(replicaManager), config, time, newTimer(), topics, consumerConfig.toConfig());
     }
 
@@ -139,11 +139,11 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
      *              a time; tests pass one driven by the mock clock they pass as {@code time}
      */
     GroupCoordinator(CoordinatorLog coordinatorLog, Config config, Time time, ScheduledExecutorService timer) {
-        this(coordinatorLog, config, time, timer, Map::of);
+        this(coordinatorLog, config, time, timer, GroupTopics.of(Map.of()));
     }
 
     GroupCoordinator(CoordinatorLog coordinatorLog, Config config, Time time, ScheduledExecutorService timer,
-                     java.util.function.Supplier<Map<String, GroupTopic>> topics) {
+                     GroupTopics topics) {
         this(coordinatorLog, config, time, timer, topics, ConsumerGroupHeartbeats.Config.defaults());
     }
 
@@ -152,7 +152,7 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
      * @param consumerConfig  the {@code group.consumer.*} settings of KIP-848 groups
      */
     GroupCoordinator(CoordinatorLog coordinatorLog, Config config, Time time, ScheduledExecutorService timer,
-                     java.util.function.Supplier<Map<String, GroupTopic>> topics,
+                     GroupTopics topics,
                      ConsumerGroupHeartbeats.Config consumerConfig) {
         this.config = config;
         this.time = time;
@@ -474,10 +474,8 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
         }
         synchronized (group) {
             if (group.consumerGroup() != null) {
-                Map<org.apache.kafka.common.Uuid, String> names = new java.util.HashMap<>();
-                topicNames.get().forEach((name, topic) -> names.put(topic.topicId(), name));
                 return ConsumerGroupDescriber.classicView(group.consumerGroup(),
-                    consumerGroups.preferredAssignor(group.consumerGroup()), names);
+                    consumerGroups.preferredAssignor(group.consumerGroup()), topicNames);
             }
             boolean stable = group.is(GroupState.STABLE);
             described.setErrorCode(Errors.NONE.code()).setGroupState(group.state().protocolName())

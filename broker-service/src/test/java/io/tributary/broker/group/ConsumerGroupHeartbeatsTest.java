@@ -39,7 +39,7 @@ class ConsumerGroupHeartbeatsTest {
     @BeforeEach
     void start() {
         coordinator = new GroupCoordinator(new InMemoryCoordinatorLog(), new GroupCoordinator.Config(PARTITIONS, 1000,
-            300_000, 0, 100, 5000, 4096, 60_000, 600_000), time, new MockTimer(time), () -> Map.copyOf(topics));
+            300_000, 0, 100, 5000, 4096, 60_000, 600_000), time, new MockTimer(time), GroupTopics.of(topics));
         GroupTestSupport.loadAll(coordinator, PARTITIONS);
     }
 
