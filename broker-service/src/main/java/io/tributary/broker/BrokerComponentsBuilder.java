@@ -34,7 +34,6 @@ import io.tributary.broker.log.LogDirFailureChannel;
 import io.tributary.broker.log.LogManager;
 import io.tributary.broker.metrics.BrokerTopicStats;
 import io.tributary.broker.metrics.RequestMetrics;
-import io.tributary.broker.network.ConnectionLimits;
 import io.tributary.broker.network.ConnectionQuotas;
 import io.tributary.broker.network.RequestChannel;
 import io.tributary.broker.network.RequestHandlerPool;
@@ -213,47 +212,6 @@ final class BrokerComponentsBuilder {
         };
     }
 
-    /**
-     * A TLS listener's stores as dynamic broker configs of this broker
-     * ({@code listener.name.<listener>.ssl.*}, KIP-226): checked by loading them before they are
-     * stored, served to new connections once stored, and from the start after a restart.
-     */
-    private void bindDynamicSsl(ListenerSecurity listener) {
-        String name = listener.listenerName();
-        dynamicConfig.addValidator(preview -> {
-            Map<String, String> next = preview.listenerSslConfigs(name);
-            if (!next.equals(dynamicConfig.listenerSslConfigs(name))) {
-                listener.validateSslReconfiguration(next);
-            }
-        });
-        Runnable apply = () -> {
-            try {
-                if (listener.reconfigureSsl(dynamicConfig.listenerSslConfigs(name))) {
-                    log.info("Listener {} serves the TLS stores of its dynamic configs to new connections", name);
-                }
-            } catch (RuntimeException e) {
-                log.error("Listener {} keeps its TLS stores: the dynamic ones were refused: {}", name, e.getMessage());
-            }
-        };
-        apply.run();
-        dynamicConfig.addListener(apply);
-    }
-
-    /**
-     * The connection limits in effect (KIP-402, KIP-612): {@code max.connections},
-     * {@code max.connections.per.ip} and its overrides, {@code max.connection.creation.rate}, and the
-     * listener-prefixed ones, from the dynamic configs, else the static settings, else Kafka's defaults.
-     *
-     * @throws IllegalArgumentException limits Kafka refuses (per-IP 0 without overrides, a bad override)
-     */
-    static ConnectionLimits connectionLimits(DynamicBrokerConfig config) {
-        return new ConnectionLimits(config.brokerLevelInt("max.connections"), config.perListenerInts("max.connections"),
-            config.brokerLevelInt("max.connections.per.ip"), BrokerProperties.parseMaxConnectionsPerIpOverrides(
-                (String) config.brokerLevelValue("max.connections.per.ip.overrides")),
-            config.brokerLevelInt("max.connection.creation.rate"),
-            config.perListenerInts("max.connection.creation.rate"));
-    }
-
     /** The log directories, as files. */
     List<File> logDirs() {
         return properties.logDirPaths().stream().map(Path::toFile).toList();
@@ -315,7 +273,7 @@ final class BrokerComponentsBuilder {
                 properties.leaderImbalancePerBrokerPercentage()), time);
         stops.add(Step.CONTROLLER, controller::close);
         GroupCoordinator groupCoordinator = new GroupCoordinator(replicaManager, groupCoordinatorConfig(properties),
-            new GroupCoordinator.ConsumerGroupConfig(properties.groupConsumerSessionTimeoutMs(),
+            new io.tributary.broker.group.ConsumerGroupConfig(properties.groupConsumerSessionTimeoutMs(),
                 properties.groupConsumerHeartbeatIntervalMs(), properties.groupConsumerMaxSize(),
                 properties.groupConsumerAssignors()),
             groupTopics(metadataCache), time);
@@ -391,21 +349,11 @@ final class BrokerComponentsBuilder {
         if (sslStoreWatcher != null) {
             sslStoreWatcher.alsoReload("replica fetchers", replicaManager.fetcherManager()::reloadSslStores);
         }
-        ConnectionQuotas connectionQuotas = new ConnectionQuotas(connectionLimits(dynamicConfig),
+        ConnectionQuotas connectionQuotas = new ConnectionQuotas(DynamicListenerSettings.connectionLimits(dynamicConfig),
             properties.interBrokerListener(), properties.quotaWindowNum(), properties.quotaWindowSizeSeconds(),
             properties.refusedRequestLogIntervalMs(), time, registry);
         stops.add(Step.CONNECTION_QUOTAS, connectionQuotas::close);
-        dynamicConfig.addValidator(BrokerComponentsBuilder::connectionLimits);
-        dynamicConfig.addListener(() -> {
-            try {
-                ConnectionLimits limits = connectionLimits(dynamicConfig);
-                if (!limits.equals(connectionQuotas.limits())) {
-                    connectionQuotas.updateLimits(limits); // may resolve host names: never on an event loop
-                }
-            } catch (RuntimeException e) {
-                log.error("Ignoring the connection limits in the dynamic broker configs: {}", e.getMessage());
-            }
-        });
+        DynamicListenerSettings.bindConnectionLimits(dynamicConfig, connectionQuotas);
         List<ListenerSecurity> listenerSecurity = new ArrayList<>();
         List<SocketServer> listeners = new ArrayList<>();
         List<EndPoint> boundEndPoints = new ArrayList<>();
@@ -415,7 +363,7 @@ final class BrokerComponentsBuilder {
             listenerSecurity.add(secured);
             stops.add(Step.LISTENER_SECURITY, secured::close);
             if (secured.usesTls()) {
-                bindDynamicSsl(secured);
+                DynamicListenerSettings.bindSsl(dynamicConfig, secured);
             }
             if (sslStoreWatcher != null && secured.usesTls()) {
                 sslStoreWatcher.watch(secured);

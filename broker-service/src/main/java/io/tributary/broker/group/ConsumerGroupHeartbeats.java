@@ -12,8 +12,6 @@ import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.common.message.ConsumerGroupHeartbeatRequestData;
@@ -79,10 +77,7 @@ final class ConsumerGroupHeartbeats {
     private final Config config;
     private final GroupTopics topics;
     private final org.apache.kafka.common.utils.Time time;
-    private final Map<String, ScheduledFuture<?>> sessions = new ConcurrentHashMap<>();
-    /** When each member's session ends, ms: a timer that fires before (re-armed meanwhile) does nothing. */
-    private final Map<String, Long> sessionDeadlines = new ConcurrentHashMap<>();
-    private final Map<String, ScheduledFuture<?>> revocations = new ConcurrentHashMap<>();
+    private final ConsumerGroupTimers timers;
     private final Map<String, Pattern> patterns = new ConcurrentHashMap<>();
 
     /**
@@ -95,6 +90,8 @@ final class ConsumerGroupHeartbeats {
         this.config = config;
         this.topics = topics;
         this.time = time;
+        this.timers = new ConsumerGroupTimers(timer, time, groups,
+            (holder, group, member, why) -> storeFromTimer(group, removeMember(holder, group, member, why)));
     }
 
     Config config() {
@@ -131,7 +128,7 @@ final class ConsumerGroupHeartbeats {
 
     /** The answer to a request refused before any group is looked at (malformed, unknown assignor, bad pattern). */
     private ConsumerGroupHeartbeatResponseData refusal(ConsumerGroupHeartbeatRequestData request, short version) {
-        String invalid = invalidRequest(request, version);
+        String invalid = ConsumerGroupHeartbeatChecks.invalidRequest(request, version);
         if (invalid != null) {
             return error(Errors.INVALID_REQUEST, invalid);
         }
@@ -210,9 +207,7 @@ final class ConsumerGroupHeartbeats {
                     records.addAll(ConsumerGroupRecords.memberTombstones(group.groupId(), previous.memberId(), now));
                     records.add(ConsumerGroupRecords.targetMember(group.groupId(), memberId,
                         group.targetOf(memberId), now));
-                    sessionDeadlines.remove(key(group, previous.memberId()));
-                    cancel(sessions, key(group, previous.memberId()));
-                    cancel(revocations, key(group, previous.memberId()));
+                    timers.forgetMember(group, previous.memberId());
                     existing = replacement;
                 }
             }
@@ -290,12 +285,12 @@ final class ConsumerGroupHeartbeats {
                 || !reconciled.pendingRevocation().equals(member.pendingRevocation()) || joined) {
             records.add(ConsumerGroupRecords.currentAssignment(group.groupId(), reconciled, now));
         }
-        scheduleSession(holder, group, reconciled);
+        timers.scheduleSession(holder, group, reconciled, config.sessionTimeoutMs());
         if (reconciled.state() == ConsumerGroupMember.State.UNREVOKED_PARTITIONS
                 && subscribed.state() != ConsumerGroupMember.State.UNREVOKED_PARTITIONS) {
-            scheduleRevocation(holder, group, reconciled);
+            timers.scheduleRevocation(holder, group, reconciled);
         } else if (reconciled.state() != ConsumerGroupMember.State.UNREVOKED_PARTITIONS) {
-            cancel(revocations, key(group, reconciled.memberId()));
+            timers.cancelRevocation(group, reconciled.memberId());
         }
         ConsumerGroupHeartbeatResponseData response = new ConsumerGroupHeartbeatResponseData()
             .setMemberId(reconciled.memberId()).setMemberEpoch(reconciled.memberEpoch())
@@ -318,7 +313,7 @@ final class ConsumerGroupHeartbeats {
             return error(Errors.UNKNOWN_MEMBER_ID, "Member " + request.memberId() + " is not a member of group "
                 + group.groupId() + ".");
         }
-        cancel(revocations, key(group, member.memberId()));
+        timers.cancelRevocation(group, member.memberId());
         if (request.memberEpoch() == ConsumerGroup.LEAVE_GROUP_STATIC_MEMBER_EPOCH && member.instanceId() != null) {
             group.put(member.leftTemporarily());
             records.add(ConsumerGroupRecords.currentAssignment(group.groupId(), member.leftTemporarily(),
@@ -339,9 +334,7 @@ final class ConsumerGroupHeartbeats {
         if (group.members().isEmpty()) {
             holder.consumerGroupEmptied(time.milliseconds());
         }
-        sessionDeadlines.remove(key(group, member.memberId()));
-        cancel(sessions, key(group, member.memberId()));
-        cancel(revocations, key(group, member.memberId()));
+        timers.forgetMember(group, member.memberId());
         group.bumpGroupEpoch();
         log.info("Member {} of consumer group {} {}; the group is now at epoch {}", member.memberId(), group.groupId(),
             why, group.groupEpoch());
@@ -375,54 +368,6 @@ final class ConsumerGroupHeartbeats {
         return null;
     }
 
-    private void scheduleSession(ClassicGroup holder, ConsumerGroup group, ConsumerGroupMember member) {
-        String key = key(group, member.memberId());
-        cancel(sessions, key);
-        sessionDeadlines.put(key, time.milliseconds() + config.sessionTimeoutMs());
-        sessions.put(key, timer.schedule(() -> expire(holder, group, member.memberId(), key),
-            config.sessionTimeoutMs(), TimeUnit.MILLISECONDS));
-    }
-
-    private void expire(ClassicGroup holder, ConsumerGroup group, String memberId, String key) {
-        synchronized (holder) {
-            Long deadline = sessionDeadlines.get(key);
-            if (deadline == null || time.milliseconds() < deadline) {
-                return; // a newer heartbeat re-armed it, or the member is gone
-            }
-            ConsumerGroupMember member = group.member(memberId);
-            if (member != null && holder.consumerGroup() == group && groups.group(group.groupId()) == holder) {
-                sessions.remove(key);
-                storeFromTimer(group, removeMember(holder, group, member, "was removed: no heartbeat within the session timeout of "
-                    + config.sessionTimeoutMs() + " ms"));
-            }
-        }
-    }
-
-    private void scheduleRevocation(ClassicGroup holder, ConsumerGroup group, ConsumerGroupMember member) {
-        String key = key(group, member.memberId());
-        cancel(revocations, key);
-        int epoch = member.memberEpoch();
-        revocations.put(key, timer.schedule(() -> {
-            synchronized (holder) {
-                ConsumerGroupMember now = group.member(member.memberId());
-                if (now != null && now.memberEpoch() == epoch
-                        && now.state() == ConsumerGroupMember.State.UNREVOKED_PARTITIONS
-                        && holder.consumerGroup() == group) {
-                    revocations.remove(key);
-                    storeFromTimer(group, removeMember(holder, group, now, "was fenced: it did not revoke its partitions within its rebalance "
-                        + "timeout of " + now.rebalanceTimeoutMs() + " ms"));
-                }
-            }
-        }, member.rebalanceTimeoutMs(), TimeUnit.MILLISECONDS));
-    }
-
-    private static void cancel(Map<String, ScheduledFuture<?>> timers, String key) {
-        ScheduledFuture<?> previous = timers.remove(key);
-        if (previous != null) {
-            previous.cancel(false);
-        }
-    }
-
     /**
      * A group loaded from {@code __consumer_offsets} by a new coordinator: its subscribed topics are
      * taken as they are now, and every member's session counts from now, as Kafka's coordinator
@@ -435,7 +380,7 @@ final class ConsumerGroupHeartbeats {
                 return;
             }
             group.adoptSubscribedTopics(subscribedTopics(group));
-            group.members().forEach(m -> scheduleSession(holder, group, m));
+            group.members().forEach(m -> timers.scheduleSession(holder, group, m, config.sessionTimeoutMs()));
             log.info("Loaded consumer group {} at epoch {} with {} member(s)", group.groupId(), group.groupEpoch(),
                 group.members().size());
         }
@@ -443,15 +388,7 @@ final class ConsumerGroupHeartbeats {
 
     /** Forgets the timers of a group's members (the group was unloaded or deleted). */
     void forget(ConsumerGroup group) {
-        for (String memberId : group.memberIds()) {
-            sessionDeadlines.remove(key(group, memberId));
-            cancel(sessions, key(group, memberId));
-            cancel(revocations, key(group, memberId));
-        }
-    }
-
-    private static String key(ConsumerGroup group, String memberId) {
-        return group.groupId() + '\u0000' + memberId;
+        timers.forget(group);
     }
 
     /** The topics that exist among those the group's members subscribe to, by name. */
@@ -516,46 +453,6 @@ final class ConsumerGroupHeartbeats {
         partitions.forEach((topic, ps) -> out.add(new ConsumerGroupHeartbeatResponseData.TopicPartitions()
             .setTopicId(topic).setPartitions(new ArrayList<>(ps))));
         return new ConsumerGroupHeartbeatResponseData.Assignment().setTopicPartitions(out);
-    }
-
-    /** Kafka's request checks ({@code throwIfConsumerGroupHeartbeatRequestIsInvalid}); null when valid. */
-    private static String invalidRequest(ConsumerGroupHeartbeatRequestData request, short version) {
-        if (request.groupId() == null || request.groupId().isEmpty()) {
-            return "GroupId can't be empty.";
-        }
-        if (request.instanceId() != null && request.instanceId().isEmpty()) {
-            return "InstanceId can't be empty.";
-        }
-        if (request.rackId() != null && request.rackId().isEmpty()) {
-            return "RackId can't be empty.";
-        }
-        int epoch = request.memberEpoch();
-        boolean noMemberId = request.memberId() == null || request.memberId().isEmpty();
-        if (epoch > 0 || epoch == ConsumerGroup.LEAVE_GROUP_MEMBER_EPOCH) {
-            return noMemberId ? "MemberId can't be empty." : null;
-        }
-        if (epoch == ConsumerGroup.LEAVE_GROUP_STATIC_MEMBER_EPOCH) {
-            return request.instanceId() == null ? "InstanceId can't be null." : noMemberId ? "MemberId can't be empty."
-                : null;
-        }
-        if (epoch == 0) {
-            if (version >= 1 && noMemberId) {
-                return "MemberId can't be empty.";
-            }
-            if (request.rebalanceTimeoutMs() == -1) {
-                return "RebalanceTimeoutMs must be provided in first request.";
-            }
-            if (request.topicPartitions() == null || !request.topicPartitions().isEmpty()) {
-                return "TopicPartitions must be empty when (re-)joining.";
-            }
-            boolean names = request.subscribedTopicNames() != null;
-            boolean regex = request.subscribedTopicRegex() != null;
-            if (!names && !regex) {
-                return "SubscribedTopicNames or SubscribedTopicRegex must be set in first request.";
-            }
-            return null;
-        }
-        return "MemberEpoch is invalid.";
     }
 
     private static String emptyToNull(String s) {

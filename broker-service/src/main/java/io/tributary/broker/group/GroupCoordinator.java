@@ -8,17 +8,14 @@ import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.common.message.DescribeGroupsResponseData.DescribedGroup;
-import org.apache.kafka.common.message.DescribeGroupsResponseData.DescribedGroupMember;
 import org.apache.kafka.common.message.JoinGroupRequestData;
 import org.apache.kafka.common.message.JoinGroupResponseData;
 import org.apache.kafka.common.message.SyncGroupRequestData;
@@ -61,36 +58,6 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
                          long offsetsRetentionMs, long offsetsRetentionCheckIntervalMs) {
     }
 
-    /**
-     * The settings of KIP-848 consumer groups (Kafka's {@code group.consumer.*}).
-     *
-     * @param sessionTimeoutMs    {@code group.consumer.session.timeout.ms}
-     * @param heartbeatIntervalMs {@code group.consumer.heartbeat.interval.ms}
-     * @param maxSize             {@code group.consumer.max.size}
-     * @param assignors           {@code group.consumer.assignors}: {@code uniform}, {@code range}, or Kafka's class
-     *                            names of them; the first is the default
-     * @throws IllegalArgumentException an assignor this broker does not have
-     */
-    public record ConsumerGroupConfig(int sessionTimeoutMs, int heartbeatIntervalMs, int maxSize, List<String> assignors) {
-        ConsumerGroupHeartbeats.Config toConfig() {
-            java.util.LinkedHashMap<String, org.apache.kafka.coordinator.group.api.assignor.ConsumerGroupPartitionAssignor>
-                chosen = new java.util.LinkedHashMap<>();
-            for (String name : assignors.stream().flatMap(a -> java.util.Arrays.stream(a.split(",")))
-                    .map(String::trim).filter(a -> !a.isEmpty()).toList()) {
-                var assignor = switch (name) {
-                    case "uniform", "org.apache.kafka.coordinator.group.assignor.UniformAssignor" ->
-                        new org.apache.kafka.coordinator.group.assignor.UniformAssignor();
-                    case "range", "org.apache.kafka.coordinator.group.assignor.RangeAssignor" ->
-                        new org.apache.kafka.coordinator.group.assignor.RangeAssignor();
-                    default -> throw new IllegalArgumentException("Unknown group.consumer.assignors entry " + name
-                        + ": uniform and range are served");
-                };
-                chosen.put(assignor.name(), assignor);
-            }
-            return new ConsumerGroupHeartbeats.Config(sessionTimeoutMs, heartbeatIntervalMs, maxSize, chosen);
-        }
-    }
-
     /** A partition's committed offset in an OffsetCommit. */
     public record CommitRequest(long offset, int leaderEpoch, String metadata) {
     }
@@ -115,6 +82,7 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
     private final RebalanceCoordinator rebalance;
     private final OffsetMetadataManager offsets;
     private final ConsumerGroupHeartbeats consumerGroups;
+    private final GroupListing listing;
     private final GroupTopics topicNames;
     private final ScheduledExecutorService timer;
 
@@ -165,6 +133,7 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
             config.offsetsRetentionMs(), time);
         this.consumerGroups = new ConsumerGroupHeartbeats(groups, timer, consumerConfig, topics, time);
         this.topicNames = topics;
+        this.listing = new GroupListing(groups, consumerGroups, topics);
     }
 
     private static ScheduledExecutorService newTimer() {
@@ -457,74 +426,17 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
     }
 
     /**
-     * DescribeGroups for one group.
+     * DescribeGroups for one group; see {@link GroupListing#describe}.
      *
      * @param notFoundError the error for an unknown group: NONE (v0-5, state Dead) or GROUP_ID_NOT_FOUND (v6+)
      */
     public DescribedGroup describeGroup(String groupId, Errors notFoundError) {
-        DescribedGroup described = new DescribedGroup().setGroupId(groupId);
-        Errors error = invalidGroupId(groupId) ? Errors.INVALID_GROUP_ID : groups.coordinatorError(groupId);
-        if (error != Errors.NONE) {
-            return described.setErrorCode(error.code()).setGroupState("").setProtocolType("").setProtocolData("");
-        }
-        ClassicGroup group = groups.group(groupId);
-        if (group == null || group.is(GroupState.DEAD)) {
-            return described.setErrorCode(notFoundError.code()).setGroupState(GroupState.DEAD.protocolName())
-                .setProtocolType("").setProtocolData("");
-        }
-        synchronized (group) {
-            if (group.consumerGroup() != null) {
-                return ConsumerGroupDescriber.classicView(group.consumerGroup(),
-                    consumerGroups.preferredAssignor(group.consumerGroup()), topicNames);
-            }
-            boolean stable = group.is(GroupState.STABLE);
-            described.setErrorCode(Errors.NONE.code()).setGroupState(group.state().protocolName())
-                .setProtocolType(group.protocolType() == null ? "" : group.protocolType())
-                .setProtocolData(stable ? group.protocolName() : "");
-            for (GroupMember m : group.members()) {
-                described.members().add(new DescribedGroupMember().setMemberId(m.memberId())
-                    .setGroupInstanceId(m.groupInstanceId()).setClientId(m.clientId()).setClientHost(m.clientHost())
-                    .setMemberMetadata(stable ? m.metadata(group.protocolName()) : new byte[0])
-                    .setMemberAssignment(stable ? m.assignment() : new byte[0]));
-            }
-        }
-        return described;
+        return listing.describe(groupId, notFoundError);
     }
 
-    /**
-     * ListGroups.
-     *
-     * @param states states to keep (case-insensitive), empty for all
-     * @param types  group types to keep ("classic"; case-insensitive), empty for all
-     */
+    /** ListGroups; see {@link GroupListing#list}. */
     public Map.Entry<Errors, List<ListedGroup>> listGroups(Collection<String> states, Collection<String> types) {
-        List<ListedGroup> out = new ArrayList<>();
-        boolean classicWanted = types.isEmpty() || types.stream().anyMatch("classic"::equalsIgnoreCase);
-        boolean consumerWanted = types.isEmpty() || types.stream().anyMatch("consumer"::equalsIgnoreCase);
-        // Unknown state names match no group.
-        Set<GroupState> wanted = states.stream().map(GroupState::forName).filter(Objects::nonNull).collect(Collectors.toSet());
-        for (ClassicGroup group : groups.groups()) {
-            synchronized (group) {
-                if (group.is(GroupState.DEAD)) {
-                    continue;
-                }
-                if (group.consumerGroup() != null) {
-                    String state = group.consumerGroup().state().described();
-                    if (consumerWanted && (states.isEmpty() || states.stream().anyMatch(state::equalsIgnoreCase))) {
-                        out.add(new ListedGroup(group.groupId(), "consumer", state, "consumer"));
-                    }
-                    continue;
-                }
-                if (!classicWanted) {
-                    continue;
-                }
-                if (states.isEmpty() || wanted.contains(group.state())) {
-                    out.add(new ListedGroup(group.groupId(), group.protocolType() == null ? "" : group.protocolType(),
-                        group.state().protocolName(), "classic"));
-                }
-            }
-        }
-        return Map.entry(groups.anyLoading() ? Errors.COORDINATOR_LOAD_IN_PROGRESS : Errors.NONE, out);
+        return listing.list(states, types);
     }
 
     /**

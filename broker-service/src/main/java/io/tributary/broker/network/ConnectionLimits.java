@@ -113,4 +113,24 @@ public record ConnectionLimits(int maxConnections, Map<String, Integer> maxConne
         copy.put(key.toUpperCase(Locale.ROOT), value);
         return copy;
     }
+
+    /**
+     * {@code max.connections.per.ip.overrides} with each host name resolved to its address (may block on DNS).
+     *
+     * @throws IllegalArgumentException a host name that does not resolve
+     */
+    public Map<java.net.InetAddress, Integer> resolvedPerIpOverrides() {
+        Map<String, Integer> overrides = maxConnectionsPerIpOverrides;
+        Map<java.net.InetAddress, Integer> resolved = new java.util.HashMap<>();
+        overrides.forEach((host, count) -> {
+            try {
+                resolved.put(java.net.InetAddress.getByName(host), count);
+            } catch (java.net.UnknownHostException e) {
+                throw new IllegalArgumentException("max.connections.per.ip.overrides names " + host
+                    + ", which does not resolve: " + e.getMessage(), e);
+            }
+        });
+        return Map.copyOf(resolved);
+    }
+
 }

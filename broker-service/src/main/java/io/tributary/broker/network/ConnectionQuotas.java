@@ -3,10 +3,7 @@ package io.tributary.broker.network;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -65,9 +62,6 @@ import org.slf4j.LoggerFactory;
  * {@code kafka.server.socket.server.metrics.broker.connection.accept.rate}. Refusals, evictions and
  * listeners that stop and start accepting are logged at INFO, at most one line of a kind per interval.
  *
- * <p>Longer than ~500 lines because admission, counting and eviction read and change the same counts
- * under one lock; split apart they would each need that lock's invariants spelled out again.
- *
  * <p>Thread-safe: acceptors and event loops call it concurrently. Every method holds one short
  * lock and never does I/O under it; none blocks except {@link #updateLimits} and the constructor,
  * which resolve host names (never call them on an event loop).
@@ -98,9 +92,9 @@ public final class ConnectionQuotas {
         private final String listener;
         private final InetAddress address;
         private final Runnable close;
-        private volatile long lastActiveNs;
+        volatile long lastActiveNs;
         /** Guarded by the quotas' lock. */
-        private boolean evicted;
+        boolean evicted;
         private boolean closed;
 
         private Connection(String listener, InetAddress address, Runnable close) {
@@ -164,7 +158,7 @@ public final class ConnectionQuotas {
         this.metrics = new Metrics(new MetricConfig(), List.of(), time);
         this.intervalLog = new IntervalLog(logIntervalMs, time);
         this.limits = limits;
-        this.perIpOverrides = resolve(limits.maxConnectionsPerIpOverrides());
+        this.perIpOverrides = limits.resolvedPerIpOverrides();
         brokerRateName = metrics.metricName("broker-connection-accept-rate", ListenerConnectionQuota.GROUP, Map.of());
         brokerRate = metrics.sensor("ConnectionAcceptRate", rateConfig(limits.maxConnectionCreationRate()));
         brokerRate.add(brokerRateName, new Rate());
@@ -324,7 +318,7 @@ public final class ConnectionQuotas {
      * @throws IllegalArgumentException when a host name of the overrides cannot be resolved; nothing changes then
      */
     public void updateLimits(ConnectionLimits newLimits) {
-        Map<InetAddress, Integer> resolved = resolve(newLimits.maxConnectionsPerIpOverrides());
+        Map<InetAddress, Integer> resolved = newLimits.resolvedPerIpOverrides();
         ConnectionLimits old;
         List<Runnable> closes = new ArrayList<>();
         List<Runnable> wakes;
@@ -434,31 +428,14 @@ public final class ConnectionQuotas {
         if (held <= max) {
             return;
         }
-        List<Candidate> candidates = new ArrayList<>();
-        for (ListenerConnectionQuota quota : listeners.values()) {
-            if (!isProtected(quota)) {
-                for (Connection connection : quota.connections) {
-                    if (!connection.evicted) {
-                        candidates.add(new Candidate(connection, connection.lastActiveNs));
-                    }
-                }
-            }
-        }
-        if (candidates.isEmpty()) {
+        List<Connection> victims = ConnectionEviction.leastRecentlyActive(listeners.values(),
+            quota -> !isProtected(quota), held - max);
+        if (victims.isEmpty()) {
             return;
-        }
-        int excess = Math.min(held - max, candidates.size());
-        List<Candidate> victims;
-        if (excess == 1) {
-            victims = List.of(Collections.min(candidates, Candidate.LEAST_RECENTLY_ACTIVE_FIRST));
-        } else {
-            candidates.sort(Candidate.LEAST_RECENTLY_ACTIVE_FIRST); // stable: a listener's ties in order of admission
-            victims = candidates.subList(0, excess);
         }
         Map<String, Integer> byListener = new TreeMap<>();
         List<Runnable> closes = new ArrayList<>(victims.size());
-        for (Candidate victim : victims) {
-            Connection connection = victim.connection;
+        for (Connection connection : victims) {
             connection.evicted = true;
             byListener.merge(connection.listener, 1, Integer::sum);
             closes.add(connection.close);
@@ -466,7 +443,7 @@ public final class ConnectionQuotas {
         evicting += victims.size();
         long suppressed = intervalLog.allow("closed-above-max-connections");
         if (suppressed != IntervalLog.SUPPRESS) {
-            Connection first = victims.get(0).connection;
+            Connection first = victims.get(0);
             String which = victims.size() == 1
                 ? "the least recently active connection, from " + first.address.getHostAddress() + " on listener "
                     + first.listener
@@ -483,13 +460,6 @@ public final class ConnectionQuotas {
                 }
             });
         }
-    }
-
-    /** A connection that may be closed for {@code max.connections}, with its last activity when chosen. */
-    private record Candidate(Connection connection, long lastActiveNs) {
-        /** Oldest activity first; by difference, as {@link System#nanoTime} values compare. */
-        static final Comparator<Candidate> LEAST_RECENTLY_ACTIVE_FIRST =
-            (a, b) -> Long.compare(a.lastActiveNs - b.lastActiveNs, 0);
     }
 
     private List<Runnable> takeWaiting() {
@@ -524,17 +494,5 @@ public final class ConnectionQuotas {
             .quota(Quota.upperBound(limit));
     }
 
-    private static Map<InetAddress, Integer> resolve(Map<String, Integer> overrides) {
-        Map<InetAddress, Integer> resolved = new HashMap<>();
-        overrides.forEach((host, count) -> {
-            try {
-                resolved.put(InetAddress.getByName(host), count);
-            } catch (UnknownHostException e) {
-                throw new IllegalArgumentException("max.connections.per.ip.overrides names " + host
-                    + ", which does not resolve: " + e.getMessage(), e);
-            }
-        });
-        return Map.copyOf(resolved);
-    }
 
 }

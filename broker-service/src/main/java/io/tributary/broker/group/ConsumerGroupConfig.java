@@ -1,0 +1,33 @@
+package io.tributary.broker.group;
+
+import java.util.List;
+
+/**
+ * The settings of KIP-848 consumer groups (Kafka's {@code group.consumer.*}).
+ *
+ * @param sessionTimeoutMs    {@code group.consumer.session.timeout.ms}
+ * @param heartbeatIntervalMs {@code group.consumer.heartbeat.interval.ms}
+ * @param maxSize             {@code group.consumer.max.size}
+ * @param assignors           {@code group.consumer.assignors}: {@code uniform}, {@code range}, or Kafka's class
+ *                            names of them; the first is the default
+ * @throws IllegalArgumentException an assignor this broker does not have
+ */
+public record ConsumerGroupConfig(int sessionTimeoutMs, int heartbeatIntervalMs, int maxSize, List<String> assignors) {
+    ConsumerGroupHeartbeats.Config toConfig() {
+        java.util.LinkedHashMap<String, org.apache.kafka.coordinator.group.api.assignor.ConsumerGroupPartitionAssignor>
+            chosen = new java.util.LinkedHashMap<>();
+        for (String name : assignors.stream().flatMap(a -> java.util.Arrays.stream(a.split(",")))
+                .map(String::trim).filter(a -> !a.isEmpty()).toList()) {
+            var assignor = switch (name) {
+                case "uniform", "org.apache.kafka.coordinator.group.assignor.UniformAssignor" ->
+                    new org.apache.kafka.coordinator.group.assignor.UniformAssignor();
+                case "range", "org.apache.kafka.coordinator.group.assignor.RangeAssignor" ->
+                    new org.apache.kafka.coordinator.group.assignor.RangeAssignor();
+                default -> throw new IllegalArgumentException("Unknown group.consumer.assignors entry " + name
+                    + ": uniform and range are served");
+            };
+            chosen.put(assignor.name(), assignor);
+        }
+        return new ConsumerGroupHeartbeats.Config(sessionTimeoutMs, heartbeatIntervalMs, maxSize, chosen);
+    }
+}
