@@ -194,6 +194,11 @@ final class ClassicGroup {
         return !pendingMembers.isEmpty();
     }
 
+    /** The member ids handed out with MEMBER_ID_REQUIRED (KIP-394) that have not joined with them yet. */
+    Set<String> pendingMembers() {
+        return Set.copyOf(pendingMembers);
+    }
+
     boolean isPendingMember(String memberId) {
         return pendingMembers.contains(memberId);
     }
