@@ -100,10 +100,16 @@ final class JoinPhase {
         tryCompleteJoin(group);
     }
 
-    /** A member leaves or expires: a waiting JoinGroup gets UNKNOWN_MEMBER_ID and the group rebalances without it. */
+    /**
+     * A member leaves or expires: a waiting JoinGroup or SyncGroup gets UNKNOWN_MEMBER_ID and the
+     * group rebalances without it. (A SyncGroup can wait here when an admin removes a static member
+     * by its instance id; Kafka leaves that one unanswered, and the consumer learns it is out only
+     * at its {@code request.timeout.ms}.)
+     */
     void removeMemberAndUpdateGroup(ClassicGroup group, GroupMember member, String reason) {
         member.cancelHeartbeatExpiry();
         member.completeJoin(joinError(member.memberId(), Errors.UNKNOWN_MEMBER_ID));
+        member.completeSync(new SyncGroupResponseData().setErrorCode(Errors.UNKNOWN_MEMBER_ID.code()));
         group.remove(member.memberId());
         log.info("Member {} of group {} {}", member.memberId(), group.groupId(), reason);
         switch (group.state()) {

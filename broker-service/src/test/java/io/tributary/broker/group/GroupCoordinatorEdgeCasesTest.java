@@ -432,6 +432,34 @@ class GroupCoordinatorEdgeCasesTest {
             Topic.GROUP_METADATA_TOPIC_NAME + "-" + c.partitionFor("txn-group") + " app 42/3");
     }
 
+    /**
+     * Found by GroupSimulationTest (seed 87): an admin removes a static member by its instance id
+     * (LeaveGroup without a member id) while its SyncGroup waits for the leader's assignment. The
+     * waiting SyncGroup is answered UNKNOWN_MEMBER_ID at once, as its JoinGroup would be, so the
+     * consumer rejoins instead of waiting for its request timeout (Kafka leaves it to that timeout).
+     */
+    @Test
+    void aStaticMemberRemovedByAnAdminGetsItsWaitingSyncGroupAnswered() throws Exception {
+        GroupCoordinator c = onMockTimer(500, 0, 100);
+        String a = newMemberId(c, "g10", "a");
+        var joinA = c.joinGroup(join("g10", a, "t", 30_000, 10_000), true, "a", "/127.0.0.1");
+        var joinS = c.joinGroup(join("g10", "", "t", 30_000, 10_000).setGroupInstanceId("s-1"), true, "s", "/127.0.0.1");
+        time.advance(0);
+        assertThat(joinA.get(5, TimeUnit.SECONDS).leader()).isEqualTo(a);
+        String s = joinS.get(5, TimeUnit.SECONDS).memberId();
+        var syncS = c.syncGroup(new SyncGroupRequestData().setGroupId("g10").setMemberId(s).setGroupInstanceId("s-1")
+            .setGenerationId(1));
+        assertThat(syncS).as("waits for the leader's assignment").isNotDone();
+
+        assertThat(c.leaveGroup("g10", List.of(new GroupCoordinator.Leaving("", "s-1", "removed by an admin")))
+            .getValue()).containsExactly(Errors.NONE);
+
+        assertThat(syncS).isDone();
+        assertThat(Errors.forCode(syncS.get().errorCode())).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
+        assertThat(c.describeGroup("g10", Errors.GROUP_ID_NOT_FOUND).members())
+            .extracting(m -> m.memberId()).containsExactly(a);
+    }
+
     private static Map<TopicPartition, GroupCoordinator.CommitRequest> commitOf(long offset) {
         return Map.of(T0, new GroupCoordinator.CommitRequest(offset, -1, ""));
     }
