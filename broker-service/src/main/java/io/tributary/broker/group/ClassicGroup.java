@@ -219,6 +219,11 @@ final class ClassicGroup {
         pendingSyncMembers.remove(memberId);
     }
 
+    /** Whether every member of the generation has sent its SyncGroup. */
+    boolean hasReceivedSyncFromAllMembers() {
+        return pendingSyncMembers.isEmpty();
+    }
+
     boolean newMemberAdded() {
         return newMemberAdded;
     }
