@@ -204,6 +204,11 @@ final class ClassicGroup {
         return !pendingMembers.isEmpty();
     }
 
+    /** The member ids handed out with MEMBER_ID_REQUIRED (KIP-394) that have not joined with them yet. */
+    Set<String> pendingMembers() {
+        return Set.copyOf(pendingMembers);
+    }
+
     boolean isPendingMember(String memberId) {
         return pendingMembers.contains(memberId);
     }
@@ -222,6 +227,11 @@ final class ClassicGroup {
 
     void removePendingSyncMember(String memberId) {
         pendingSyncMembers.remove(memberId);
+    }
+
+    /** Whether every member of the generation has sent its SyncGroup. */
+    boolean hasReceivedSyncFromAllMembers() {
+        return pendingSyncMembers.isEmpty();
     }
 
     boolean newMemberAdded() {

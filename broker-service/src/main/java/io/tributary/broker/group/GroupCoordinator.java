@@ -394,6 +394,14 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
         offsets.expireOffsets();
     }
 
+    /**
+     * The group as this coordinator holds it, or null; for tests of the group state machine, which
+     * read it holding its monitor.
+     */
+    ClassicGroup group(String groupId) {
+        return groups.group(groupId);
+    }
+
     static boolean invalidGroupId(String groupId) {
         return groupId == null || groupId.isEmpty();
     }

@@ -22,10 +22,12 @@ import org.slf4j.LoggerFactory;
  *       first join waits {@code group.initial.rebalance.delay.ms} first (KIP-134). While a pending
  *       member (KIP-394) has not joined again, the join does not end before the timeout.</li>
  *   <li>Dynamic members that did not rejoin are then removed; a static member keeps its place and
- *       its old subscription until its session expires (KIP-345). The next generation starts and
+ *       its old subscription in the next generation (KIP-345). The next generation starts and
  *       every member gets its JoinGroup answer, the leader with every member's subscription.</li>
- *   <li>Members that do not send SyncGroup within the rebalance timeout are removed and the group
- *       rebalances without them.</li>
+ *   <li>Members that do not send SyncGroup within the rebalance timeout of the generation are
+ *       removed and the group rebalances without them, also when the group became Stable meanwhile
+ *       (Kafka's expirePendingSync): a static member that did not rejoin is in the generation but
+ *       will not sync, and its partitions must not wait for its session to expire.</li>
  * </ul>
  * The timers come from {@link RebalanceTimers}; a member whose session expires is removed here.
  *
@@ -100,10 +102,16 @@ final class JoinPhase {
         tryCompleteJoin(group);
     }
 
-    /** A member leaves or expires: a waiting JoinGroup gets UNKNOWN_MEMBER_ID and the group rebalances without it. */
+    /**
+     * A member leaves or expires: a waiting JoinGroup or SyncGroup gets UNKNOWN_MEMBER_ID and the
+     * group rebalances without it. (A SyncGroup can wait here when an admin removes a static member
+     * by its instance id; Kafka leaves that one unanswered, and the consumer learns it is out only
+     * at its {@code request.timeout.ms}.)
+     */
     void removeMemberAndUpdateGroup(ClassicGroup group, GroupMember member, String reason) {
         member.cancelHeartbeatExpiry();
         member.completeJoin(joinError(member.memberId(), Errors.UNKNOWN_MEMBER_ID));
+        member.completeSync(new SyncGroupResponseData().setErrorCode(Errors.UNKNOWN_MEMBER_ID.code()));
         group.remove(member.memberId());
         log.info("Member {} of group {} {}", member.memberId(), group.groupId(), reason);
         switch (group.state()) {
@@ -161,7 +169,7 @@ final class JoinPhase {
     private void completeJoin(ClassicGroup group) {
         group.cancelRebalanceTimer();
         // Dynamic members that did not rejoin are removed; a static member keeps its place (and its
-        // old subscription) until its session expires (KIP-345).
+        // old subscription, KIP-345) until its session expires or it misses the generation's SyncGroup.
         for (GroupMember m : group.notYetRejoinedMembers()) {
             if (!m.isStatic()) {
                 m.cancelHeartbeatExpiry();
@@ -192,8 +200,15 @@ final class JoinPhase {
         timers.scheduleSyncTimeout(group, this::onSyncTimeout);
     }
 
-    /** Members that never sent SyncGroup in time are removed and the group rebalances without them. */
+    /**
+     * The rebalance timeout of the generation passed, in CompletingRebalance or Stable: members that
+     * never sent SyncGroup are removed and the group rebalances without them; if every member sent
+     * it, nothing happens (the leader's assignment may still be being written).
+     */
     private void onSyncTimeout(ClassicGroup group) {
+        if (group.hasReceivedSyncFromAllMembers()) {
+            return;
+        }
         for (String memberId : group.pendingSyncMembers()) {
             GroupMember m = group.remove(memberId);
             if (m != null) {

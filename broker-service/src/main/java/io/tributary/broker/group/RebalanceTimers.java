@@ -123,14 +123,17 @@ final class RebalanceTimers {
     }
 
     /**
-     * Arms the rebalance timeout of the sync phase: if the group still awaits the same generation's
-     * SyncGroups then, {@code onTimeout} runs.
+     * Arms the rebalance timeout of the sync phase: if the group is still in the same generation then
+     * (CompletingRebalance, or Stable with SyncGroups still missing), {@code onTimeout} runs. It stays
+     * armed when the group becomes Stable, and is cancelled once every member has sent SyncGroup or
+     * a rebalance begins.
      */
     void scheduleSyncTimeout(ClassicGroup group, Consumer<ClassicGroup> onTimeout) {
         int generation = group.generationId();
         group.rebalanceTimer(timer.schedule(() -> {
             synchronized (group) {
-                if (group.is(GroupState.COMPLETING_REBALANCE) && group.generationId() == generation) {
+                if ((group.is(GroupState.COMPLETING_REBALANCE) || group.is(GroupState.STABLE))
+                        && group.generationId() == generation) {
                     onTimeout.accept(group);
                 }
             }

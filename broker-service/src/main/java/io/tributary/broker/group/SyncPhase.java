@@ -15,7 +15,8 @@ import org.apache.kafka.common.utils.Time;
  * before each member gets its part and the group becomes Stable. If storing it fails, every member
  * gets the error and the group rebalances. In a Stable group a SyncGroup gets the member's stored
  * assignment at once, as a static member does that rejoined without a rebalance (KIP-345). Members
- * that do not send SyncGroup in time are removed by {@link JoinPhase}.
+ * that do not send SyncGroup within the generation's rebalance timeout are removed by
+ * {@link JoinPhase}, whose timer stays armed until every member has sent it.
  *
  * <p>Thread-safety: every operation on a group holds the group's monitor; timers run on one
  * thread. The stored assignment is handed out under the monitor, for the same generation only.
@@ -43,12 +44,12 @@ final class SyncPhase {
             }
             GroupMember member = group.get(request.memberId());
             joinPhase.scheduleHeartbeat(group, member);
+            removePendingSyncMember(group, member);
             if (group.is(GroupState.STABLE)) {
                 future.complete(syncResponse(group, member.assignment()));
                 return future;
             }
             member.awaitSync(future::complete);
-            group.removePendingSyncMember(member.memberId());
             if (group.isLeader(member.memberId())) {
                 Map<String, byte[]> assignments = new HashMap<>();
                 request.assignments().forEach(a -> assignments.put(a.memberId(), a.assignment()));
@@ -60,6 +61,14 @@ final class SyncPhase {
             }
         }
         return future;
+    }
+
+    /** The member sent its SyncGroup: once every member has, the sync phase's timer is no longer needed. */
+    private static void removePendingSyncMember(ClassicGroup group, GroupMember member) {
+        group.removePendingSyncMember(member.memberId());
+        if (group.hasReceivedSyncFromAllMembers()) {
+            group.cancelRebalanceTimer();
+        }
     }
 
     private void onAssignmentStored(ClassicGroup group, int generation, Errors error) {
@@ -75,7 +84,7 @@ final class SyncPhase {
                 joinPhase.prepareRebalance(group, "storing the assignment failed with " + error);
                 return;
             }
-            group.cancelRebalanceTimer();
+            // The sync phase's timer stays armed while members of the generation have not sent SyncGroup.
             group.transitionTo(GroupState.STABLE, time.milliseconds());
             for (GroupMember m : group.members()) {
                 m.completeSync(syncResponse(group, m.assignment()));

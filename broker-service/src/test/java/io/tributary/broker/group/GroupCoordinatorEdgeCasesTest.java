@@ -118,10 +118,12 @@ class GroupCoordinatorEdgeCasesTest {
 
     /**
      * Only dynamic members that did not rejoin are removed when a join phase completes (Kafka's
-     * completeClassicGroupJoin); a static member (KIP-345) stays until its session times out.
+     * completeClassicGroupJoin); a static member (KIP-345) is kept in the next generation. (It
+     * leaves when its session times out, or when it sends no SyncGroup for that generation within the
+     * rebalance timeout: see aMemberOfAStableGenerationThatNeverSyncedIsRemovedAfterTheRebalanceTimeout.)
      */
     @Test
-    void aStaticMemberThatDidNotRejoinStaysInTheGroupUntilItsSessionExpires() throws Exception {
+    void aStaticMemberThatDidNotRejoinIsKeptInTheNextGeneration() throws Exception {
         GroupCoordinator c = coordinator(500, 300, 100);
         String a = newMemberId(c, "g2", "a");
         var joinA = c.joinGroup(join("g2", a, "t", 30_000, 1000), true, "a", "/127.0.0.1");
@@ -430,6 +432,97 @@ class GroupCoordinatorEdgeCasesTest {
         assertThat(log.appendGuards()).hasSize(appendsBefore + 1).last().isSameAs(guard);
         assertThat(asked).as("the group's offsets partition, for the producer's transaction").containsOnly(
             Topic.GROUP_METADATA_TOPIC_NAME + "-" + c.partitionFor("txn-group") + " app 42/3");
+    }
+
+    /**
+     * Found by GroupSimulationTest (seed 87): an admin removes a static member by its instance id
+     * (LeaveGroup without a member id) while its SyncGroup waits for the leader's assignment. The
+     * waiting SyncGroup is answered UNKNOWN_MEMBER_ID at once, as its JoinGroup would be, so the
+     * consumer rejoins instead of waiting for its request timeout (Kafka leaves it to that timeout).
+     */
+    @Test
+    void aStaticMemberRemovedByAnAdminGetsItsWaitingSyncGroupAnswered() throws Exception {
+        GroupCoordinator c = onMockTimer(500, 0, 100);
+        String a = newMemberId(c, "g10", "a");
+        var joinA = c.joinGroup(join("g10", a, "t", 30_000, 10_000), true, "a", "/127.0.0.1");
+        var joinS = c.joinGroup(join("g10", "", "t", 30_000, 10_000).setGroupInstanceId("s-1"), true, "s", "/127.0.0.1");
+        time.advance(0);
+        assertThat(joinA.get(5, TimeUnit.SECONDS).leader()).isEqualTo(a);
+        String s = joinS.get(5, TimeUnit.SECONDS).memberId();
+        var syncS = c.syncGroup(new SyncGroupRequestData().setGroupId("g10").setMemberId(s).setGroupInstanceId("s-1")
+            .setGenerationId(1));
+        assertThat(syncS).as("waits for the leader's assignment").isNotDone();
+
+        assertThat(c.leaveGroup("g10", List.of(new GroupCoordinator.Leaving("", "s-1", "removed by an admin")))
+            .getValue()).containsExactly(Errors.NONE);
+
+        assertThat(syncS).isDone();
+        assertThat(Errors.forCode(syncS.get().errorCode())).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
+        assertThat(c.describeGroup("g10", Errors.GROUP_ID_NOT_FOUND).members())
+            .extracting(m -> m.memberId()).containsExactly(a);
+    }
+
+    /**
+     * Found by GroupSimulationTest (seeds 2 and 64): a static member that crashed during a rebalance does
+     * not rejoin, so the join phase keeps it in the next generation (KIP-345), but it never sends
+     * SyncGroup. Kafka removes the members of a generation that sent no SyncGroup within the
+     * rebalance timeout also when the group became Stable meanwhile (expirePendingSync), and the
+     * group rebalances without it; its partitions do not wait for its session timeout.
+     */
+    @Test
+    void aMemberOfAStableGenerationThatNeverSyncedIsRemovedAfterTheRebalanceTimeout() throws Exception {
+        GroupCoordinator c = onMockTimer(500, 0, 100);
+        String a = newMemberId(c, "g11", "a");
+        var joinA = c.joinGroup(join("g11", a, "t", 60_000, 2000), true, "a", "/127.0.0.1");
+        var joinS = c.joinGroup(join("g11", "", "t", 60_000, 2000).setGroupInstanceId("s-1"), true, "s", "/127.0.0.1");
+        time.advance(0);
+        assertThat(joinA.get(5, TimeUnit.SECONDS).generationId()).isEqualTo(1);
+        String s = joinS.get(5, TimeUnit.SECONDS).memberId();
+        var syncS = c.syncGroup(new SyncGroupRequestData().setGroupId("g11").setMemberId(s).setGroupInstanceId("s-1")
+            .setGenerationId(1));
+        assertThat(sync(c, "g11", a, 1, List.of(a, s)).errorCode()).isZero();
+        assertThat(syncS.get(5, TimeUnit.SECONDS).errorCode()).isZero();
+
+        // The leader rejoins; s has crashed: the join phase waits the rebalance timeout and keeps it (static).
+        var rejoinA = c.joinGroup(join("g11", a, "t", 60_000, 2000), true, "a", "/127.0.0.1");
+        JoinGroupResponseData a2 = advanceUntilDone(rejoinA, 100, 2000);
+        assertThat(a2.generationId()).isEqualTo(2);
+        assertThat(a2.members()).extracting(JoinGroupResponseData.JoinGroupResponseMember::memberId).contains(s);
+        assertThat(sync(c, "g11", a, 2, List.of(a, s)).errorCode()).isZero();
+        assertThat(c.describeGroup("g11", Errors.GROUP_ID_NOT_FOUND).groupState()).isEqualTo("Stable");
+
+        time.advance(1900);
+        assertThat(c.describeGroup("g11", Errors.GROUP_ID_NOT_FOUND).members()).hasSize(2);
+        time.advance(100);
+        var described = c.describeGroup("g11", Errors.GROUP_ID_NOT_FOUND);
+        assertThat(described.groupState()).as("rebalancing without the member that never synced")
+            .isEqualTo("PreparingRebalance");
+        assertThat(described.members()).extracting(m -> m.memberId()).containsExactly(a);
+        assertThat(c.heartbeat("g11", a, null, 2)).isEqualTo(Errors.REBALANCE_IN_PROGRESS);
+    }
+
+    /**
+     * The sync phase's timer removes only members that sent no SyncGroup (Kafka's
+     * expirePendingSync): when every member sent it and the leader's assignment is still being
+     * written at the rebalance timeout, the group does not rebalance and becomes Stable once written.
+     */
+    @Test
+    void theSyncTimeoutDoesNotRebalanceWhenEveryMemberSyncedAndTheAssignmentIsBeingWritten() throws Exception {
+        GroupCoordinator c = onMockTimer(500, 0, 100);
+        String a = newMemberId(c, "g12", "a");
+        var joinA = c.joinGroup(join("g12", a, "t", 60_000, 2000), true, "a", "/127.0.0.1");
+        time.advance(0);
+        assertThat(joinA.get(5, TimeUnit.SECONDS).generationId()).isEqualTo(1);
+        log.holdAppends();
+        SyncGroupRequestData request = new SyncGroupRequestData().setGroupId("g12").setMemberId(a).setGenerationId(1);
+        request.assignments().add(new SyncGroupRequestData.SyncGroupRequestAssignment().setMemberId(a)
+            .setAssignment(new byte[]{1}));
+        var syncA = c.syncGroup(request);
+        time.advance(2500);
+        assertThat(c.describeGroup("g12", Errors.GROUP_ID_NOT_FOUND).groupState()).isEqualTo("CompletingRebalance");
+        log.releaseAppends();
+        assertThat(syncA.get(5, TimeUnit.SECONDS).errorCode()).isZero();
+        assertThat(c.describeGroup("g12", Errors.GROUP_ID_NOT_FOUND).groupState()).isEqualTo("Stable");
     }
 
     private static Map<TopicPartition, GroupCoordinator.CommitRequest> commitOf(long offset) {

@@ -3,6 +3,7 @@ package io.tributary.broker.group;
 import io.tributary.broker.testing.MockScheduler;
 import io.tributary.broker.testing.MockTime;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ScheduledExecutorService;
@@ -22,6 +23,11 @@ final class MockTimer extends AbstractExecutorService implements ScheduledExecut
 
     MockTimer(MockTime time) {
         this.scheduler = new MockScheduler(time);
+    }
+
+    /** When the soonest pending timer is due, ms on the mock clock; empty when none is. */
+    OptionalLong nextDueMs() {
+        return scheduler.nextRunMs();
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.tributary.broker.scheduler.Scheduler;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.PriorityQueue;
 import java.util.concurrent.Delayed;
 import java.util.concurrent.ScheduledFuture;
@@ -88,6 +89,11 @@ public final class MockScheduler implements Scheduler {
             failures.stream().skip(1).forEach(error::addSuppressed);
             throw error;
         }
+    }
+
+    /** When the soonest task that is not cancelled is due, ms on the mock clock; empty when none is. */
+    public synchronized OptionalLong nextRunMs() {
+        return queue.stream().filter(t -> !t.cancelled).mapToLong(t -> t.nextRunMs).min();
     }
 
     /** Names of the tasks waiting to run, soonest first. */
