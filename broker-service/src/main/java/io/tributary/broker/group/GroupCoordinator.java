@@ -361,17 +361,7 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
      * @return NONE, UNKNOWN_MEMBER_ID or STALE_MEMBER_EPOCH
      */
     public Errors validateOffsetFetch(String groupId, String memberId, int memberEpoch) {
-        if ((memberId == null || memberId.isEmpty()) && memberEpoch < 0) {
-            return Errors.NONE;
-        }
-        ClassicGroup group = groups.group(groupId);
-        if (group == null) {
-            return Errors.NONE;
-        }
-        synchronized (group) {
-            ConsumerGroup consumerGroup = group.consumerGroup();
-            return consumerGroup == null ? Errors.NONE : consumerGroup.validateOffsetCommit(memberId, memberEpoch);
-        }
+        return offsets.validateFetchMember(groupId, memberId, memberEpoch);
     }
 
     public FetchedOffsets fetchOffsets(String groupId, List<TopicPartition> partitions) {

@@ -345,4 +345,19 @@ final class OffsetMetadataManager {
         }
         return offset.hasExpireTimestamp() ? now >= offset.expireTimestamp() : now - base >= offsetsRetentionMs;
     }
+
+    /** The member check of an OffsetFetch v9+ of a KIP-848 group; see {@link GroupCoordinator#validateOffsetFetch}. */
+    Errors validateFetchMember(String groupId, String memberId, int memberEpoch) {
+        if ((memberId == null || memberId.isEmpty()) && memberEpoch < 0) {
+            return Errors.NONE;
+        }
+        ClassicGroup group = groups.group(groupId);
+        if (group == null) {
+            return Errors.NONE;
+        }
+        synchronized (group) {
+            ConsumerGroup consumerGroup = group.consumerGroup();
+            return consumerGroup == null ? Errors.NONE : consumerGroup.validateOffsetCommit(memberId, memberEpoch);
+        }
+    }
 }
