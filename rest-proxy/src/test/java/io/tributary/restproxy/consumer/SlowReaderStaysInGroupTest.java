@@ -73,10 +73,17 @@ class SlowReaderStaysInGroupTest {
         }
     }
 
-    /** The group's one member, once it has an assignment. */
+    /** The group's one member, once it has an assignment; empty while the group does not exist yet. */
     private static Optional<String> member(Admin admin) throws Exception {
-        ConsumerGroupDescription group = admin.describeConsumerGroups(List.of("slow-readers")).all().get()
-            .get("slow-readers");
+        ConsumerGroupDescription group;
+        try {
+            group = admin.describeConsumerGroups(List.of("slow-readers")).all().get().get("slow-readers");
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof org.apache.kafka.common.errors.GroupIdNotFoundException) {
+                return Optional.empty(); // the instance has not sent its JoinGroup yet
+            }
+            throw e;
+        }
         List<MemberDescription> members = List.copyOf(group.members());
         return members.size() == 1 && !members.get(0).assignment().topicPartitions().isEmpty()
             ? Optional.of(members.get(0).consumerId()) : Optional.empty();
