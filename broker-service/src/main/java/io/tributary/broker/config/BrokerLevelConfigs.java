@@ -40,9 +40,6 @@ final class BrokerLevelConfigs {
     /** Settings that may also be set for one listener, as {@code listener.name.<listener>.<setting>}. */
     private static final Set<String> PER_LISTENER = Set.of(MAX_CONNECTIONS, MAX_CONNECTION_CREATION_RATE);
 
-    /** Every setting {@link #validateReconfiguration} checks. */
-    static final Set<String> POOLS = Set.of(NUM_IO_THREADS, NUM_REPLICA_FETCHERS, BACKGROUND_THREADS, LOG_CLEANER_THREADS);
-
     /** A listener's TLS stores, changeable with the listener prefix on one broker (Kafka's {@code DynamicSecurityConfigs}). */
     static final Set<String> LISTENER_SSL = org.apache.kafka.common.config.SslConfigs.RECONFIGURABLE_CONFIGS;
 
@@ -141,22 +138,18 @@ final class BrokerLevelConfigs {
      * Kafka's checks of a change against the value in effect: a thread pool at least 1, at least
      * half and at most double its current size; as many cleaner threads, with Kafka's messages.
      *
-     * @param next    the settings as they would be, by name (only those present are checked)
+     * @param next    the size of a pool as the change would leave it
      * @param current the size in effect of a pool
      * @throws ConfigException a change out of bounds
      */
-    static void validateReconfiguration(Map<String, String> next, ToIntFunction<String> current) {
+    static void validateReconfiguration(ToIntFunction<String> next, ToIntFunction<String> current) {
         for (String pool : THREAD_POOLS) {
-            String value = next.get(pool);
-            if (value == null) {
-                continue;
-            }
-            int newValue = (Integer) parse(pool, value);
+            int newValue = next.applyAsInt(pool);
             int oldValue = current.applyAsInt(pool);
             if (newValue == oldValue) {
                 continue;
             }
-            String error = "Dynamic thread count update validation failed for " + pool + "=" + value;
+            String error = "Dynamic thread count update validation failed for " + pool + "=" + newValue;
             if (newValue <= 0) {
                 throw new ConfigException(error + ", value should be at least 1");
             }
@@ -168,21 +161,21 @@ final class BrokerLevelConfigs {
                     + oldValue);
             }
         }
-        String cleaner = next.get(LOG_CLEANER_THREADS);
-        if (cleaner != null && (Integer) parse(LOG_CLEANER_THREADS, cleaner) != current.applyAsInt(LOG_CLEANER_THREADS)) {
-            int threads = (Integer) parse(LOG_CLEANER_THREADS, cleaner);
-            int currentThreads = current.applyAsInt(LOG_CLEANER_THREADS);
-            if (threads < 1) {
-                throw new ConfigException("Log cleaner threads should be at least 1");
-            }
-            if (threads < currentThreads / 2) {
-                throw new ConfigException("Log cleaner threads cannot be reduced to less than half the current value "
-                    + currentThreads);
-            }
-            if (threads > currentThreads * 2) {
-                throw new ConfigException("Log cleaner threads cannot be increased to more than double the current value "
-                    + currentThreads);
-            }
+        int threads = next.applyAsInt(LOG_CLEANER_THREADS);
+        int currentThreads = current.applyAsInt(LOG_CLEANER_THREADS);
+        if (threads == currentThreads) {
+            return;
+        }
+        if (threads < 1) {
+            throw new ConfigException("Log cleaner threads should be at least 1");
+        }
+        if (threads < currentThreads / 2) {
+            throw new ConfigException("Log cleaner threads cannot be reduced to less than half the current value "
+                + currentThreads);
+        }
+        if (threads > currentThreads * 2) {
+            throw new ConfigException("Log cleaner threads cannot be increased to more than double the current value "
+                + currentThreads);
         }
     }
 }

@@ -271,12 +271,12 @@ public final class DynamicBrokerConfig {
                     BrokerLevelConfigs.parse(e.getKey(), e.getValue());
                 }
             }
-            BrokerLevelConfigs.validateReconfiguration(resolvedPools(entity, configs), this::brokerLevelInt);
             LogConfig.validate(staticLogDefaults, asTopicOverrides(configs));
-            if (!validators.isEmpty()) {
-                DynamicBrokerConfig preview = preview(entity, configs);
-                validators.forEach(validator -> validator.accept(preview));
-            }
+            // The settings as the change would leave them (a deleted one falls back to the other level,
+            // the static setting or Kafka's default), as Kafka checks the resolved config.
+            DynamicBrokerConfig preview = preview(entity, configs);
+            BrokerLevelConfigs.validateReconfiguration(preview::brokerLevelInt, this::brokerLevelInt);
+            validators.forEach(validator -> validator.accept(preview));
         } catch (ConfigException | IllegalArgumentException e) {
             throw new InvalidConfigurationException("Invalid value in " + configs + ": " + e.getMessage());
         }
@@ -337,26 +337,6 @@ public final class DynamicBrokerConfig {
         log.info("Dynamic broker configs of {} are now {}; topic defaults in effect: {}", entity, accepted, next);
         listeners.forEach(Runnable::run);
         return true;
-    }
-
-    /**
-     * The thread pool sizes as they would be once {@code configs} replaced the set of {@code entity}
-     * (a deleted setting falls back to the other level, the static setting or Kafka's default), as
-     * Kafka checks the resolved config, not only the keys sent.
-     */
-    private Map<String, String> resolvedPools(String entity, Map<String, String> configs) {
-        boolean own = !entity.equals(DEFAULT_ENTITY);
-        Map<String, String> ownSet = own ? configs : perBroker;
-        Map<String, String> defaultSet = own ? clusterDefault : configs;
-        Map<String, String> resolved = new HashMap<>();
-        for (String pool : BrokerLevelConfigs.POOLS) {
-            String value = ownSet.containsKey(pool) ? ownSet.get(pool) : defaultSet.containsKey(pool)
-                ? defaultSet.get(pool) : staticBrokerLevel.get(pool);
-            if (value != null) {
-                resolved.put(pool, value);
-            }
-        }
-        return resolved;
     }
 
     /**

@@ -94,10 +94,6 @@ final class ConsumerGroupHeartbeats {
             (holder, group, member, why) -> storeFromTimer(group, removeMember(holder, group, member, why)));
     }
 
-    Config config() {
-        return config;
-    }
-
     /**
      * Handles one heartbeat of a group this broker coordinates (the caller checked the coordinator).
      *
@@ -461,10 +457,5 @@ final class ConsumerGroupHeartbeats {
 
     private static ConsumerGroupHeartbeatResponseData error(Errors error, String message) {
         return new ConsumerGroupHeartbeatResponseData().setErrorCode(error.code()).setErrorMessage(message);
-    }
-
-    /** The time of the coordinator, for tests. */
-    org.apache.kafka.common.utils.Time time() {
-        return time;
     }
 }
