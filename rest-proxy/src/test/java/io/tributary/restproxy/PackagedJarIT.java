@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.tributary.restproxy.testing.BrokerFixture;
 import io.tributary.restproxy.testing.HttpJson;
 import io.tributary.restproxy.testing.HttpJson.Response;
-import java.net.ServerSocket;
+import io.tributary.testing.TestPorts;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,9 +25,7 @@ class PackagedJarIT {
         Path jar = Path.of(System.getProperty("rest-proxy.jar"));
         assertThat(jar).exists();
         int port;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            port = socket.getLocalPort();
-        }
+        port = TestPorts.freePort();
         Path log = Files.createTempFile("rest-proxy-jar", ".log");
         List<String> command = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
             .toString()));

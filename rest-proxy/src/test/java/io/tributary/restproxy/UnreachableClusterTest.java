@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.restproxy.testing.HttpJson;
 import io.tributary.restproxy.testing.HttpJson.Response;
+import io.tributary.testing.TestPorts;
 import java.io.IOException;
-import java.net.ServerSocket;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -24,9 +24,7 @@ class UnreachableClusterTest {
     @DynamicPropertySource
     static void deadBootstrap(DynamicPropertyRegistry registry) throws IOException {
         int port;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            port = socket.getLocalPort();
-        }
+        port = TestPorts.freePort();
         int closedPort = port;
         registry.add("kafka.bootstrap-servers", () -> "127.0.0.1:" + closedPort);
     }

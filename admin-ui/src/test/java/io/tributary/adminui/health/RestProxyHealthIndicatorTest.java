@@ -6,7 +6,7 @@ import io.tributary.adminui.proxy.RestProxyLocator;
 import io.tributary.adminui.proxy.RestProxyProperties;
 import io.tributary.adminui.testing.ProxyJson;
 import io.tributary.adminui.testing.StubRestProxy;
-import java.net.ServerSocket;
+import io.tributary.testing.TestPorts;
 import java.net.URI;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -40,9 +40,7 @@ class RestProxyHealthIndicatorTest {
             assertThat(health.getDetails()).containsEntry("error", "boom");
         }
         int closedPort;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            closedPort = socket.getLocalPort();
-        }
+        closedPort = TestPorts.freePort();
         assertThat(indicator(URI.create("http://127.0.0.1:" + closedPort)).health(true).getStatus())
             .isEqualTo(Status.DOWN);
     }

@@ -2,8 +2,8 @@ package io.tributary.adminui.testing;
 
 import static org.awaitility.Awaitility.await;
 
+import io.tributary.testing.TestPorts;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -197,10 +197,8 @@ public final class ClusterProcesses implements AutoCloseable {
         return jar;
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
+    private static int freePort() {
+        return TestPorts.freePort();
     }
 
     /** Kills the proxy, then the broker. */

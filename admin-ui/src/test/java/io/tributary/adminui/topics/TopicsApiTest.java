@@ -14,8 +14,8 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import io.tributary.adminui.testing.ApiFixture;
 import io.tributary.adminui.testing.ProxyJson;
 import io.tributary.adminui.testing.StubRestProxy;
+import io.tributary.testing.TestPorts;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -359,9 +359,7 @@ class TopicsApiTest {
     @Test
     void anUnreachableProxyIsA502WithAMessageNotAStackTrace() throws Exception {
         int closedPort;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            closedPort = socket.getLocalPort();
-        }
+        closedPort = TestPorts.freePort();
         try (ApiFixture unreachable = new ApiFixture(URI.create("http://127.0.0.1:" + closedPort))) {
             String body = unreachable.mvc().perform(get("/api/topics"))
                 .andExpect(status().isBadGateway())

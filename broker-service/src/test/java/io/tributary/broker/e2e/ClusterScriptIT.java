@@ -5,8 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.tributary.broker.testing.Clients;
 import io.tributary.broker.testing.TestJvm;
-import java.io.IOException;
-import java.net.ServerSocket;
+import io.tributary.testing.TestPorts;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,7 +56,7 @@ class ClusterScriptIT {
         Path root = jar.getParent().getParent().getParent();
         script = root.resolve("bin").resolve("cluster");
         // One block of free ports, so the three ranges cannot overlap: Kafka 3, actuator 3, ZooKeeper 1.
-        int base = consecutiveFreePorts(7);
+        int base = TestPorts.consecutive(7);
         int kafkaPort = base;
         env = Map.of("DATA_DIR", dir.resolve("cluster").toString(), "ZK_PORT", Integer.toString(base + 6),
             "KAFKA_PORT", Integer.toString(kafkaPort), "BROKER_HTTP_PORT", Integer.toString(base + 3),
@@ -121,30 +120,5 @@ class ClusterScriptIT {
         assertThat(process.waitFor(180, TimeUnit.SECONDS)).isTrue();
         assertThat(process.exitValue()).as("bin/cluster %s:%n%s", command, output).isZero();
         return output;
-    }
-
-    /** The first of {@code count} consecutive ports that were free a moment ago. */
-    private static int consecutiveFreePorts(int count) throws IOException {
-        for (int attempt = 0; attempt < 50; attempt++) {
-            int base;
-            try (ServerSocket s = new ServerSocket(0)) {
-                base = s.getLocalPort();
-            }
-            if (base + count > 65_000) {
-                continue;
-            }
-            boolean free = true;
-            for (int i = 1; i < count && free; i++) {
-                try (ServerSocket s = new ServerSocket(base + i)) {
-                    s.setReuseAddress(true);
-                } catch (IOException e) {
-                    free = false;
-                }
-            }
-            if (free) {
-                return base;
-            }
-        }
-        throw new IOException("no " + count + " consecutive free ports");
     }
 }

@@ -8,8 +8,7 @@ import io.tributary.broker.cluster.MetadataCache;
 import io.tributary.broker.config.BrokerBootstrapProperties;
 import io.tributary.broker.config.BrokerProperties;
 import io.tributary.broker.config.BrokerSecurityProperties;
-import java.io.IOException;
-import java.net.ServerSocket;
+import io.tributary.testing.TestPorts;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -135,13 +134,8 @@ public final class TestBroker implements AutoCloseable {
         }
     }
 
-    /** A port that was free a moment ago. */
+    /** A port that is free now, below the ephemeral range (see {@link TestPorts}). */
     public static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
+        return TestPorts.freePort();
     }
 }

@@ -8,8 +8,8 @@ import io.tributary.restproxy.testing.BrokerFixture;
 import io.tributary.restproxy.testing.HttpJson;
 import io.tributary.restproxy.testing.HttpJson.Response;
 import io.tributary.restproxy.testing.RestConsumer;
+import io.tributary.testing.TestPorts;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -169,9 +169,7 @@ class TwoReplicasTest {
             "--rest-proxy.peers=http://127.0.0.1:" + peerPort);
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
+    private static int freePort() {
+        return TestPorts.freePort();
     }
 }

@@ -7,8 +7,8 @@ import io.tributary.restproxy.testing.BrokerFixture;
 import io.tributary.restproxy.testing.HttpJson;
 import io.tributary.restproxy.testing.HttpJson.Response;
 import io.tributary.restproxy.testing.LogCapture;
+import io.tributary.testing.TestPorts;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
 import org.apache.kafka.common.acl.AccessControlEntry;
@@ -101,9 +101,7 @@ class BasicAuthenticationTest {
         alice = anonymous.as("alice", ALICE_PASSWORD);
         bob = anonymous.as("bob", BOB_PASSWORD);
         int portB;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            portB = socket.getLocalPort();
-        }
+        portB = TestPorts.freePort();
         replicaB = new SpringApplicationBuilder(RestProxyApplication.class).run(
             "--server.port=" + portB,
             "--kafka.bootstrap-servers=" + broker.bootstrapServers(),

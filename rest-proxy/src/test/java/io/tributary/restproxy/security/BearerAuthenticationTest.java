@@ -9,8 +9,8 @@ import io.tributary.restproxy.testing.HttpJson;
 import io.tributary.restproxy.testing.HttpJson.Response;
 import io.tributary.restproxy.testing.LogCapture;
 import io.tributary.restproxy.testing.TestIssuer;
+import io.tributary.testing.TestPorts;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -115,10 +115,8 @@ class BearerAuthenticationTest {
     void clients() throws IOException {
         int keylessPort;
         int closedPort;
-        try (ServerSocket one = new ServerSocket(0); ServerSocket two = new ServerSocket(0)) {
-            keylessPort = one.getLocalPort();
-            closedPort = two.getLocalPort();
-        }
+        keylessPort = TestPorts.freePort();
+        closedPort = TestPorts.freePort();
         keyless = new SpringApplicationBuilder(RestProxyApplication.class).run(
             "--server.port=" + keylessPort,
             "--kafka.bootstrap-servers=" + broker.bootstrapServers(),

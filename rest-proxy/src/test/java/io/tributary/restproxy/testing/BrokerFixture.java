@@ -2,8 +2,8 @@ package io.tributary.restproxy.testing;
 
 import static org.awaitility.Awaitility.await;
 
+import io.tributary.testing.TestPorts;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -307,10 +307,8 @@ public final class BrokerFixture implements AutoCloseable {
         }
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
+    private static int freePort() {
+        return TestPorts.freePort();
     }
 
     /**
