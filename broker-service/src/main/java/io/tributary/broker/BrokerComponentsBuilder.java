@@ -27,7 +27,10 @@ import io.tributary.broker.config.EndPoint;
 import io.tributary.broker.config.LogConfig;
 import io.tributary.broker.fetchsession.FetchManager;
 import io.tributary.broker.fetchsession.FetchSessionCache;
+import io.tributary.broker.group.ConsumerGroupConfig;
 import io.tributary.broker.group.ConsumerLagMetrics;
+import io.tributary.broker.group.GroupConfigDefaults;
+import io.tributary.broker.group.GroupConfigManager;
 import io.tributary.broker.group.GroupCoordinator;
 import io.tributary.broker.log.LogCleaner;
 import io.tributary.broker.log.LogDirFailureChannel;
@@ -272,11 +275,14 @@ final class BrokerComponentsBuilder {
                 properties.leaderImbalanceCheckIntervalSeconds() * 1000L,
                 properties.leaderImbalancePerBrokerPercentage()), time);
         stops.add(Step.CONTROLLER, controller::close);
+        ConsumerGroupConfig consumerGroupConfig = new ConsumerGroupConfig(properties.groupConsumerSessionTimeoutMs(),
+            properties.groupConsumerHeartbeatIntervalMs(), properties.groupConsumerMaxSize(),
+            properties.groupConsumerAssignors());
+        GroupConfigManager groupConfigs = new GroupConfigManager(zkClient,
+            new GroupConfigDefaults(consumerGroupConfig.kafkaSettings()));
+        stops.add(Step.ACL_STORE, groupConfigs::close);
         GroupCoordinator groupCoordinator = new GroupCoordinator(replicaManager, groupCoordinatorConfig(properties),
-            new io.tributary.broker.group.ConsumerGroupConfig(properties.groupConsumerSessionTimeoutMs(),
-                properties.groupConsumerHeartbeatIntervalMs(), properties.groupConsumerMaxSize(),
-                properties.groupConsumerAssignors()),
-            groupTopics(metadataCache), time);
+            consumerGroupConfig, groupConfigs, groupTopics(metadataCache), time);
         stops.add(Step.GROUP_COORDINATOR, groupCoordinator::shutdown);
         replicaManager.addLeadershipListener(groupCoordinator);
         ZkProducerIdManager producerIds = new ZkProducerIdManager(properties.id(), zkClient);
@@ -323,7 +329,7 @@ final class BrokerComponentsBuilder {
         ClientQuotas clientQuotas = ClientQuotas.create(clientQuotaStore, properties.quotaWindowNum(),
             properties.quotaWindowSizeSeconds(), time, registry);
         KafkaApis apis = new KafkaApis(ApiHandlers.create(properties, security, metadataCache, replicaManager, fetchManager,
-            clientQuotas, adminManager, producerIds, groupCoordinator, transactions, controller, features, scramCredentialStore, aclStore, authorizer,
+            clientQuotas, adminManager, producerIds, groupCoordinator, groupConfigs, transactions, controller, features, scramCredentialStore, aclStore, authorizer,
             // Resumed work queues like a request; when the queue is full it runs where it resumed.
             task -> {
                 if (!requestChannel.offer(task)) {
@@ -336,6 +342,7 @@ final class BrokerComponentsBuilder {
         scramCredentialStore.start(properties.zookeeperConnectionTimeoutMs());
         aclStore.start(properties.zookeeperConnectionTimeoutMs());
         clientQuotaStore.start(properties.zookeeperConnectionTimeoutMs());
+        groupConfigs.start(properties.zookeeperConnectionTimeoutMs());
         // The authorizer holds every ACL before the listeners bind, and follows changes from here on.
         aclStore.addListener(authorizer::aclsChanged);
         replicas.stateChanges().removeStrayLogs();

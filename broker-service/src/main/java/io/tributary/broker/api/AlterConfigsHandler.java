@@ -2,6 +2,7 @@ package io.tributary.broker.api;
 
 import io.tributary.broker.audit.RefusedRequestLog;
 import io.tributary.broker.cluster.AdminManager;
+import io.tributary.broker.group.GroupConfigManager;
 import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.Response;
 import io.tributary.broker.security.BrokerAuthorizer;
@@ -27,11 +28,12 @@ import org.apache.kafka.common.requests.ApiError;
  * null value is left out, as Kafka does; a topic resource without a name is INVALID_REQUEST
  * ("Default topic resources are not allowed."). For a broker (its id, or the empty name for every
  * broker) the entries replace its dynamic broker configs
- * ({@link io.tributary.broker.cluster.BrokerConfigManager#replace}); other resource types are
- * INVALID_REQUEST.
+ * ({@link io.tributary.broker.cluster.BrokerConfigManager#replace}); for a group the entries replace
+ * its group configs ({@link GroupConfigManager#replace}); other resource types are INVALID_REQUEST.
  *
  * <p>Authorization first, as for IncrementalAlterConfigs: ALTER_CONFIGS on the topic
- * (TOPIC_AUTHORIZATION_FAILED) or on the cluster for a broker (CLUSTER_AUTHORIZATION_FAILED).
+ * (TOPIC_AUTHORIZATION_FAILED), on the cluster for a broker (CLUSTER_AUTHORIZATION_FAILED), on the
+ * group for a group (GROUP_AUTHORIZATION_FAILED).
  *
  * <p>Runs on a request handler thread (it reads and writes ZooKeeper).
  */
@@ -40,10 +42,12 @@ public final class AlterConfigsHandler extends VersionedHandler {
     private final AdminManager adminManager;
     private final BrokerAuthorizer authorizer;
     private final RefusedRequestLog refusals;
+    private final GroupConfigManager groupConfigs;
 
-    public AlterConfigsHandler(AdminManager adminManager, BrokerAuthorizer authorizer,
+    public AlterConfigsHandler(AdminManager adminManager, GroupConfigManager groupConfigs, BrokerAuthorizer authorizer,
             RefusedRequestLog refusals) {
         super(ApiKeys.ALTER_CONFIGS, 0, 2);
+        this.groupConfigs = groupConfigs;
         this.refusals = refusals;
         this.adminManager = adminManager;
         this.authorizer = authorizer;
@@ -90,8 +94,9 @@ public final class AlterConfigsHandler extends VersionedHandler {
                 yield adminManager.replaceTopicConfig(resource.resourceName(), nonNull(resource), validateOnly);
             }
             case BROKER -> adminManager.brokerConfigs().replace(resource.resourceName(), nonNull(resource), validateOnly);
+            case GROUP -> groupConfigs.replace(resource.resourceName(), nonNull(resource), validateOnly);
             default -> new ApiError(Errors.INVALID_REQUEST,
-                "AlterConfigs is only supported for topics and brokers, but resource type is " + type);
+                "AlterConfigs is only supported for topics, brokers and groups, but resource type is " + type);
         };
     }
 }

@@ -9,6 +9,7 @@ import io.tributary.broker.cluster.MetadataCache;
 import io.tributary.broker.config.BrokerProperties;
 import io.tributary.broker.config.BrokerSecurityProperties;
 import io.tributary.broker.fetchsession.FetchManager;
+import io.tributary.broker.group.GroupConfigManager;
 import io.tributary.broker.group.GroupCoordinator;
 import io.tributary.broker.quota.ClientQuotas;
 import io.tributary.broker.group.TransactionVerifier;
@@ -39,6 +40,7 @@ public final class ApiHandlers {
                                           ClientQuotas clientQuotas,
                                           AdminManager adminManager,
                                           ProducerIdManager producerIdManager, GroupCoordinator groupCoordinator,
+                                          GroupConfigManager groupConfigs,
                                           TransactionComponents transactions,
                                           Controller controller, FeatureManager features,
                                           ScramCredentialStore scramCredentialStore,
@@ -71,9 +73,9 @@ public final class ApiHandlers {
             new ListTransactionsHandler(transactions.coordinator(), authorizer),
             new DescribeProducersHandler(replicaManager, metadataCache, authorizer),
             new EndTxnHandler(transactions.coordinator(), authorizer),
-            new DescribeConfigsHandler(adminManager, configDescriber, properties.id(), authorizer),
-            new IncrementalAlterConfigsHandler(adminManager, authorizer, refusals),
-            new AlterConfigsHandler(adminManager, authorizer, refusals),
+            new DescribeConfigsHandler(adminManager, configDescriber, groupConfigs, properties.id(), authorizer),
+            new IncrementalAlterConfigsHandler(adminManager, groupConfigs, authorizer, refusals),
+            new AlterConfigsHandler(adminManager, groupConfigs, authorizer, refusals),
             new DescribeClusterHandler(metadataCache, authorizer),
             new DescribeLogDirsHandler(replicaManager, authorizer),
             new FindCoordinatorHandler(metadataCache, adminManager, groupCoordinator, transactions, properties, authorizer),

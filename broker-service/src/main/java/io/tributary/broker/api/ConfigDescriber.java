@@ -187,7 +187,7 @@ final class ConfigDescriber {
             && !java.util.Objects.equals(brokerValues.get(brokerSetting), BrokerConfigNames.defaultValue(brokerSetting));
     }
 
-    private static ConfigType configType(ConfigDef.Type type) {
+    static ConfigType configType(ConfigDef.Type type) {
         return switch (type) {
             case BOOLEAN -> ConfigType.BOOLEAN;
             case STRING -> ConfigType.STRING;

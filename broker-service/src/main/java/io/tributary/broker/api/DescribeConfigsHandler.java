@@ -1,6 +1,7 @@
 package io.tributary.broker.api;
 
 import io.tributary.broker.cluster.AdminManager;
+import io.tributary.broker.group.GroupConfigManager;
 import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.Response;
 import io.tributary.broker.security.BrokerAuthorizer;
@@ -21,7 +22,9 @@ import org.apache.kafka.common.requests.DescribeConfigsResponse;
  * DescribeConfigs (v1-4): a topic's effective configs (overrides read from ZooKeeper, so a
  * change just made is seen; broker defaults; Kafka defaults; with synonyms and documentation
  * on request), or this broker's settings by their Kafka names (static, and the dynamic ones with
- * their values in effect), or the cluster-wide dynamic defaults (the empty broker name). Other resources get INVALID_REQUEST; an unknown topic
+ * their values in effect), or the cluster-wide dynamic defaults (the empty broker name), or a group's
+ * configs (KIP-848, KIP-932; {@link GroupConfigDescriber}; any group name, as Kafka, whether or not the
+ * group exists; an empty name INVALID_REQUEST). Other resources get INVALID_REQUEST; an unknown topic
  * UNKNOWN_TOPIC_OR_PARTITION; another broker's id INVALID_REQUEST (ask that broker).
  *
  * <p>Authorization as Kafka's {@code ConfigHelper}: a topic needs DESCRIBE_CONFIGS on it (else
@@ -35,10 +38,12 @@ public final class DescribeConfigsHandler extends VersionedHandler {
     private final ConfigDescriber configDescriber;
     private final int brokerId;
     private final BrokerAuthorizer authorizer;
+    private final GroupConfigManager groupConfigs;
 
-    DescribeConfigsHandler(AdminManager adminManager, ConfigDescriber configDescriber, int brokerId,
-                           BrokerAuthorizer authorizer) {
+    DescribeConfigsHandler(AdminManager adminManager, ConfigDescriber configDescriber, GroupConfigManager groupConfigs,
+                           int brokerId, BrokerAuthorizer authorizer) {
         super(ApiKeys.DESCRIBE_CONFIGS, 1, 4);
+        this.groupConfigs = groupConfigs;
         this.adminManager = adminManager;
         this.configDescriber = configDescriber;
         this.brokerId = brokerId;
@@ -79,6 +84,14 @@ public final class DescribeConfigsHandler extends VersionedHandler {
                         result.setConfigs(configDescriber.brokerConfigs(resource.resourceName().isEmpty(),
                             resource.configurationKeys(), data.includeSynonyms(),
                             data.includeDocumentation()));
+                    }
+                } else if (type == ConfigResource.Type.GROUP) {
+                    if (resource.resourceName().isEmpty()) {
+                        result.setErrorCode(Errors.INVALID_REQUEST.code()).setErrorMessage("Group name must not be empty");
+                    } else {
+                        result.setConfigs(GroupConfigDescriber.describe(groupConfigs.defaults(),
+                            groupConfigs.overrides(resource.resourceName()), resource.configurationKeys(),
+                            data.includeSynonyms(), data.includeDocumentation()));
                     }
                 } else {
                     result.setErrorCode(Errors.INVALID_REQUEST.code())

@@ -2,6 +2,7 @@ package io.tributary.broker.api;
 
 import io.tributary.broker.audit.RefusedRequestLog;
 import io.tributary.broker.cluster.AdminManager;
+import io.tributary.broker.group.GroupConfigManager;
 import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.Response;
 import io.tributary.broker.security.BrokerAuthorizer;
@@ -24,8 +25,9 @@ import org.apache.kafka.common.requests.IncrementalAlterConfigsResponse;
 /**
  * IncrementalAlterConfigs (v0-1, KIP-339): SET, DELETE, APPEND and SUBTRACT on topic configs,
  * validated like CreateTopics, and on dynamic broker configs (a broker's id, or the empty name for
- * every broker; {@link io.tributary.broker.cluster.BrokerConfigManager}), stored in ZooKeeper, from
- * where every broker applies them. Other resource types get INVALID_REQUEST.
+ * every broker; {@link io.tributary.broker.cluster.BrokerConfigManager}), and on group configs
+ * (KIP-848, KIP-932; {@link GroupConfigManager}), stored in ZooKeeper, from where every broker
+ * applies them. Other resource types get INVALID_REQUEST.
  *
  * <p>Authorization before anything else, as Kafka: a topic needs ALTER_CONFIGS on it (else
  * TOPIC_AUTHORIZATION_FAILED, whether or not it exists); a broker, broker logger or client-metrics
@@ -37,10 +39,12 @@ public final class IncrementalAlterConfigsHandler extends VersionedHandler {
     private final AdminManager adminManager;
     private final BrokerAuthorizer authorizer;
     private final RefusedRequestLog refusals;
+    private final GroupConfigManager groupConfigs;
 
-    public IncrementalAlterConfigsHandler(AdminManager adminManager, BrokerAuthorizer authorizer,
-            RefusedRequestLog refusals) {
+    public IncrementalAlterConfigsHandler(AdminManager adminManager, GroupConfigManager groupConfigs,
+            BrokerAuthorizer authorizer, RefusedRequestLog refusals) {
         super(ApiKeys.INCREMENTAL_ALTER_CONFIGS, 0, 1);
+        this.groupConfigs = groupConfigs;
         this.refusals = refusals;
         this.adminManager = adminManager;
         this.authorizer = authorizer;
@@ -57,7 +61,8 @@ public final class IncrementalAlterConfigsHandler extends VersionedHandler {
                 resource.resourceName());
             if (denied != Errors.NONE) {
                 error = new ApiError(denied, denied.message());
-            } else if (type == ConfigResource.Type.TOPIC || type == ConfigResource.Type.BROKER) {
+            } else if (type == ConfigResource.Type.TOPIC || type == ConfigResource.Type.BROKER
+                    || type == ConfigResource.Type.GROUP) {
                 List<AdminManager.ConfigChange> changes = new ArrayList<>();
                 for (IncrementalAlterConfigsRequestData.AlterableConfig config : resource.configs()) {
                     AlterConfigOp.OpType op = AlterConfigOp.OpType.forId(config.configOperation());
@@ -68,10 +73,13 @@ public final class IncrementalAlterConfigsHandler extends VersionedHandler {
                     changes.add(new AdminManager.ConfigChange(config.name(), op, config.value()));
                 }
                 error = changes == null ? new ApiError(Errors.INVALID_REQUEST, "Unknown config operation")
-                    : type == ConfigResource.Type.TOPIC
-                        ? adminManager.alterTopicConfig(resource.resourceName(), changes, request.data().validateOnly())
-                        : adminManager.brokerConfigs().alter(resource.resourceName(), changes,
+                    : switch (type) {
+                        case TOPIC -> adminManager.alterTopicConfig(resource.resourceName(), changes,
                             request.data().validateOnly());
+                        case GROUP -> groupConfigs.alter(resource.resourceName(), changes, request.data().validateOnly());
+                        default -> adminManager.brokerConfigs().alter(resource.resourceName(), changes,
+                            request.data().validateOnly());
+                    };
             } else {
                 error = new ApiError(Errors.INVALID_REQUEST, "Configs of " + type + " resources are not supported");
             }

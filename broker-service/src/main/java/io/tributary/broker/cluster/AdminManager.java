@@ -295,7 +295,7 @@ public final class AdminManager {
      * @return UNKNOWN_TOPIC_OR_PARTITION, INVALID_CONFIG or INVALID_REQUEST on failure
      */
     public ApiError alterTopicConfig(String topic, List<ConfigChange> changes, boolean validateOnly) {
-        return updateTopicConfig(topic, current -> applyChanges(current, changes), validateOnly);
+        return updateTopicConfig(topic, current -> ConfigChanges.apply(current, changes, LogConfig.CONFIG_DEF, "topic"), validateOnly);
     }
 
     /**
@@ -366,32 +366,5 @@ public final class AdminManager {
             }
             return String.join(",", values);
         }
-    }
-
-    private static Map<String, String> applyChanges(Map<String, String> current, List<ConfigChange> changes) {
-        Map<String, String> updated = new HashMap<>(current);
-        Set<String> seen = new HashSet<>();
-        for (ConfigChange change : changes) {
-            if (!seen.add(change.name())) {
-                throw new InvalidRequestException("Config " + change.name() + " appears more than once in the request");
-            }
-            ConfigDef.ConfigKey key = LogConfig.CONFIG_DEF.configKeys().get(change.name());
-            if (key == null) {
-                throw new InvalidConfigurationException("Unknown topic config name: " + change.name());
-            }
-            switch (change.op()) {
-                case SET -> updated.put(change.name(), change.value());
-                case DELETE -> updated.remove(change.name());
-                case APPEND, SUBTRACT -> {
-                    if (key.type != ConfigDef.Type.LIST) {
-                        throw new InvalidConfigurationException("Config value append is not allowed for config key: "
-                            + change.name());
-                    }
-                    updated.put(change.name(), change.appliedToList(updated.get(change.name()), key.defaultValue));
-                }
-                default -> throw new InvalidRequestException("Unknown config operation " + change.op());
-            }
-        }
-        return updated;
     }
 }

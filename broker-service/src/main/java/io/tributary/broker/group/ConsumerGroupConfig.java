@@ -13,7 +13,7 @@ import java.util.List;
  * @throws IllegalArgumentException an assignor this broker does not have
  */
 public record ConsumerGroupConfig(int sessionTimeoutMs, int heartbeatIntervalMs, int maxSize, List<String> assignors) {
-    ConsumerGroupHeartbeats.Config toConfig() {
+    ConsumerGroupHeartbeats.Config toConfig(GroupConfigLookup groupConfigs) {
         java.util.LinkedHashMap<String, org.apache.kafka.coordinator.group.api.assignor.ConsumerGroupPartitionAssignor>
             chosen = new java.util.LinkedHashMap<>();
         for (String name : assignors.stream().flatMap(a -> java.util.Arrays.stream(a.split(",")))
@@ -28,6 +28,14 @@ public record ConsumerGroupConfig(int sessionTimeoutMs, int heartbeatIntervalMs,
             };
             chosen.put(assignor.name(), assignor);
         }
-        return new ConsumerGroupHeartbeats.Config(sessionTimeoutMs, heartbeatIntervalMs, maxSize, chosen);
+        return new ConsumerGroupHeartbeats.Config(sessionTimeoutMs, heartbeatIntervalMs, maxSize, chosen, groupConfigs);
+    }
+
+    /** These settings under Kafka's names, for {@link GroupConfigDefaults}. */
+    public java.util.Map<String, Object> kafkaSettings() {
+        return java.util.Map.of(
+            "group.consumer.session.timeout.ms", sessionTimeoutMs,
+            "group.consumer.heartbeat.interval.ms", heartbeatIntervalMs,
+            "group.consumer.max.size", maxSize);
     }
 }

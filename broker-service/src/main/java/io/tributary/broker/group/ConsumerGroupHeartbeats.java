@@ -59,7 +59,8 @@ final class ConsumerGroupHeartbeats {
      * @param assignors           {@code group.consumer.assignors}, by name; the first is the default
      */
     record Config(int sessionTimeoutMs, int heartbeatIntervalMs, int maxSize,
-                  java.util.LinkedHashMap<String, ConsumerGroupPartitionAssignor> assignors) {
+                  java.util.LinkedHashMap<String, ConsumerGroupPartitionAssignor> assignors,
+                  GroupConfigLookup groupConfigs) {
 
         /** Kafka's defaults: 45 s sessions, 5 s heartbeats, no size limit, uniform then range. */
         static Config defaults() {
@@ -68,7 +69,20 @@ final class ConsumerGroupHeartbeats {
                     new org.apache.kafka.coordinator.group.assignor.RangeAssignor())) {
                 assignors.put(a.name(), a);
             }
-            return new Config(45_000, 5_000, Integer.MAX_VALUE, assignors);
+            return new Config(45_000, 5_000, Integer.MAX_VALUE, assignors, GroupConfigLookup.NONE);
+        }
+
+        /** The group's {@code consumer.session.timeout.ms} when set (KIP-848 group configs), else the broker's. */
+        int sessionTimeoutMs(String groupId) {
+            return groupConfigs.groupConfig(groupId)
+                .flatMap(org.apache.kafka.coordinator.group.GroupConfig::consumerSessionTimeoutMs).orElse(sessionTimeoutMs);
+        }
+
+        /** The group's {@code consumer.heartbeat.interval.ms} when set, else the broker's. */
+        int heartbeatIntervalMs(String groupId) {
+            return groupConfigs.groupConfig(groupId)
+                .flatMap(org.apache.kafka.coordinator.group.GroupConfig::consumerHeartbeatIntervalMs)
+                .orElse(heartbeatIntervalMs);
         }
     }
 
@@ -281,7 +295,7 @@ final class ConsumerGroupHeartbeats {
                 || !reconciled.pendingRevocation().equals(member.pendingRevocation()) || joined) {
             records.add(ConsumerGroupRecords.currentAssignment(group.groupId(), reconciled, now));
         }
-        timers.scheduleSession(holder, group, reconciled, config.sessionTimeoutMs());
+        timers.scheduleSession(holder, group, reconciled, config.sessionTimeoutMs(group.groupId()));
         if (reconciled.state() == ConsumerGroupMember.State.UNREVOKED_PARTITIONS
                 && subscribed.state() != ConsumerGroupMember.State.UNREVOKED_PARTITIONS) {
             timers.scheduleRevocation(holder, group, reconciled);
@@ -290,7 +304,7 @@ final class ConsumerGroupHeartbeats {
         }
         ConsumerGroupHeartbeatResponseData response = new ConsumerGroupHeartbeatResponseData()
             .setMemberId(reconciled.memberId()).setMemberEpoch(reconciled.memberEpoch())
-            .setHeartbeatIntervalMs(config.heartbeatIntervalMs());
+            .setHeartbeatIntervalMs(config.heartbeatIntervalMs(group.groupId()));
         if (joined || owned != null || !reconciled.assigned().equals(member.assigned())
                 || reconciled.memberEpoch() != member.memberEpoch()) {
             response.setAssignment(assignment(reconciled.assigned()));
@@ -376,7 +390,7 @@ final class ConsumerGroupHeartbeats {
                 return;
             }
             group.adoptSubscribedTopics(subscribedTopics(group));
-            group.members().forEach(m -> timers.scheduleSession(holder, group, m, config.sessionTimeoutMs()));
+            group.members().forEach(m -> timers.scheduleSession(holder, group, m, config.sessionTimeoutMs(group.groupId())));
             log.info("Loaded consumer group {} at epoch {} with {} member(s)", group.groupId(), group.groupEpoch(),
                 group.members().size());
         }

@@ -91,11 +91,12 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
     }
 
     /**
-     * @param topics the cluster's topics by name (id and partition count), for KIP-848 assignments
+     * @param topics       the cluster's topics by name (id and partition count), for KIP-848 assignments
+     * @param groupConfigs the per-group configs that override {@code consumerConfig}
      */
     public GroupCoordinator(ReplicaManager replicaManager, Config config, ConsumerGroupConfig consumerConfig,
-                            GroupTopics topics, Time time) {
-        this(CoordinatorLog.of(replicaManager), config, time, newTimer(), topics, consumerConfig.toConfig());
+                            GroupConfigLookup groupConfigs, GroupTopics topics, Time time) {
+        this(CoordinatorLog.of(replicaManager), config, time, newTimer(), topics, consumerConfig.toConfig(groupConfigs));
     }
 
     GroupCoordinator(CoordinatorLog coordinatorLog, Config config, Time time) {

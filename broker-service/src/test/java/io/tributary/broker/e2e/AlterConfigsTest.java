@@ -157,8 +157,13 @@ class AlterConfigsTest {
         assertThat(describe("checked").get("retention.ms").value()).as("neither changed the default").isEqualTo("3600000");
         assertThat(Errors.forCode(alter((short) 2, ConfigResource.Type.BROKER.id(), "7", false,
             "log.retention.ms", "1").errorCode())).as("another broker's id").isEqualTo(Errors.INVALID_REQUEST);
+        assertThat(alter((short) 2, ConfigResource.Type.CLIENT_METRICS.id(), "m", false, "x", "1").errorMessage())
+            .isEqualTo("AlterConfigs is only supported for topics, brokers and groups, but resource type is CLIENT_METRICS");
         assertThat(alter((short) 2, ConfigResource.Type.GROUP.id(), "g", false, "x", "1").errorMessage())
-            .isEqualTo("AlterConfigs is only supported for topics and brokers, but resource type is GROUP");
+            .isEqualTo("Invalid config value for resource ConfigResource(type=GROUP, name='g'): Unknown group config name: x");
+        assertThat(Errors.forCode(alter((short) 2, ConfigResource.Type.GROUP.id(), "g", false,
+            "consumer.heartbeat.interval.ms", "6000").errorCode())).as("a group's configs, replaced as a set")
+            .isEqualTo(Errors.NONE);
     }
 
     @Test
