@@ -22,6 +22,7 @@ import io.tributary.broker.cluster.ZkProducerIdManager;
 import io.tributary.broker.config.BrokerConfigNames;
 import io.tributary.broker.config.BrokerProperties;
 import io.tributary.broker.config.BrokerSecurityProperties;
+import io.tributary.broker.config.ShareGroupProperties;
 import io.tributary.broker.config.DynamicBrokerConfig;
 import io.tributary.broker.config.EndPoint;
 import io.tributary.broker.config.LogConfig;
@@ -120,6 +121,7 @@ final class BrokerComponentsBuilder {
 
     private final BrokerProperties properties;
     private final BrokerSecurityProperties security;
+    private final ShareGroupProperties shareGroups;
     private final SecurityBootstrap securityBootstrap;
     private final BrokerAuthorizer authorizer;
     private final DynamicBrokerConfig dynamicConfig;
@@ -135,13 +137,14 @@ final class BrokerComponentsBuilder {
      * @param registry          where the per-topic, consumer-lag and TLS reload meters are registered
      */
     BrokerComponentsBuilder(BrokerProperties properties, BrokerSecurityProperties security,
-                            SecurityBootstrap securityBootstrap, BrokerAuthorizer authorizer,
+                            ShareGroupProperties shareGroups, SecurityBootstrap securityBootstrap, BrokerAuthorizer authorizer,
                             Map<String, Object> logConfigDefaults,
                             RequestMetrics requestMetrics, RefusedRequestLog refusals, MeterRegistry registry,
                             Time time) {
         this.refusals = refusals;
         this.properties = properties;
         this.security = security;
+        this.shareGroups = shareGroups;
         this.securityBootstrap = securityBootstrap;
         this.authorizer = authorizer;
         this.dynamicConfig = new DynamicBrokerConfig(properties.id(), logConfigDefaults,
@@ -279,7 +282,7 @@ final class BrokerComponentsBuilder {
             properties.groupConsumerHeartbeatIntervalMs(), properties.groupConsumerMaxSize(),
             properties.groupConsumerAssignors());
         GroupConfigManager groupConfigs = new GroupConfigManager(zkClient,
-            new GroupConfigDefaults(consumerGroupConfig.kafkaSettings()));
+            groupConfigDefaults(consumerGroupConfig));
         stops.add(Step.ACL_STORE, groupConfigs::close);
         GroupCoordinator groupCoordinator = new GroupCoordinator(replicaManager, groupCoordinatorConfig(properties),
             consumerGroupConfig, groupConfigs, groupTopics(metadataCache), time);
@@ -444,6 +447,13 @@ final class BrokerComponentsBuilder {
         } catch (ReflectiveOperationException e) {
             throw new IllegalArgumentException("broker.replica-selector-class " + className + " cannot be created: " + e, e);
         }
+    }
+
+    /** The broker's {@code group.consumer.*} and {@code group.share.*} settings, the values groups fall back to. */
+    private GroupConfigDefaults groupConfigDefaults(ConsumerGroupConfig consumerGroupConfig) {
+        Map<String, Object> settings = new java.util.HashMap<>(consumerGroupConfig.kafkaSettings());
+        settings.putAll(shareGroups.kafkaSettings());
+        return new GroupConfigDefaults(settings);
     }
 
     private static GroupCoordinator.Config groupCoordinatorConfig(BrokerProperties p) {

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.tributary.broker.config.BrokerBootstrapProperties;
 import io.tributary.broker.config.BrokerProperties;
 import io.tributary.broker.config.BrokerSecurityProperties;
+import io.tributary.broker.config.ShareGroupProperties;
 import io.tributary.broker.health.BrokerReadinessIndicator;
 import io.tributary.broker.health.ZooKeeperHealthIndicator;
 import org.apache.kafka.common.utils.Time;
@@ -17,13 +18,15 @@ import org.springframework.context.annotation.Configuration;
  * indicators, and its start/stop with the context.
  */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties({BrokerProperties.class, BrokerSecurityProperties.class, BrokerBootstrapProperties.class})
+@EnableConfigurationProperties({BrokerProperties.class, BrokerSecurityProperties.class, BrokerBootstrapProperties.class,
+    ShareGroupProperties.class})
 public class BrokerConfiguration {
 
     @Bean(destroyMethod = "")
     public BrokerServer brokerServer(BrokerProperties properties, BrokerSecurityProperties security,
-                                     BrokerBootstrapProperties bootstrap, MeterRegistry registry) {
-        return new BrokerServer(properties, security, bootstrap, Time.SYSTEM, registry);
+                                     BrokerBootstrapProperties bootstrap, ShareGroupProperties shareGroups,
+                                     MeterRegistry registry) {
+        return new BrokerServer(properties, security, bootstrap, shareGroups, Time.SYSTEM, registry);
     }
 
     /** Health {@code broker}: in the readiness group (application.yml). */

@@ -11,6 +11,7 @@ import io.tributary.broker.cluster.MetadataCache;
 import io.tributary.broker.config.BrokerBootstrapProperties;
 import io.tributary.broker.config.BrokerProperties;
 import io.tributary.broker.config.BrokerSecurityProperties;
+import io.tributary.broker.config.ShareGroupProperties;
 import io.tributary.broker.config.EndPoint;
 import io.tributary.broker.config.LogConfig;
 import io.tributary.broker.fetchsession.FetchManager;
@@ -66,6 +67,7 @@ public final class BrokerServer implements BrokerStatus {
 
     private final BrokerProperties properties;
     private final BrokerSecurityProperties security;
+    private final ShareGroupProperties shareGroups;
     private final BrokerAuthorizer authorizer;
     private final RefusedRequestLog refusals;
     private final SecurityBootstrap securityBootstrap;
@@ -113,6 +115,20 @@ public final class BrokerServer implements BrokerStatus {
      */
     public BrokerServer(BrokerProperties properties, BrokerSecurityProperties security,
                         BrokerBootstrapProperties bootstrap, Time time, MeterRegistry registry) {
+        this(properties, security, bootstrap, ShareGroupProperties.defaults(), time, registry);
+    }
+
+    /**
+     * @param security    TLS and SASL settings of the secured listeners and of this broker's own connections
+     * @param bootstrap   SCRAM users and ACLs written to ZooKeeper at start when absent ({@link SecurityBootstrap})
+     * @param shareGroups the share-group settings (KIP-932, {@code group.share.*})
+     * @param registry    where its per-topic, per-request and consumer-lag meters are registered
+     * @throws IllegalArgumentException when a bootstrap setting is malformed (named in the message)
+     */
+    public BrokerServer(BrokerProperties properties, BrokerSecurityProperties security,
+                        BrokerBootstrapProperties bootstrap, ShareGroupProperties shareGroups, Time time,
+                        MeterRegistry registry) {
+        this.shareGroups = shareGroups;
         this.securityBootstrap = SecurityBootstrap.from(bootstrap);
         this.properties = properties;
         this.security = security;
@@ -199,8 +215,8 @@ public final class BrokerServer implements BrokerStatus {
             metersBound = true;
         }
         transitionTo(BrokerState.STARTING);
-        BrokerComponentsBuilder builder = new BrokerComponentsBuilder(properties, security, securityBootstrap,
-            authorizer, logConfigDefaults, requestMetrics, refusals, registry, time);
+        BrokerComponentsBuilder builder = new BrokerComponentsBuilder(properties, security, shareGroups,
+            securityBootstrap, authorizer, logConfigDefaults, requestMetrics, refusals, registry, time);
         try {
             zooKeeper = builder.connectZooKeeper();
             storage = builder.lockLogDirs(zooKeeper);

@@ -14,6 +14,8 @@ import org.apache.kafka.common.feature.SupportedVersionRange;
  *       Tributary's loader reads. Level 2 (KIP-890's second part: an epoch bump per transaction,
  *       EndTxn v5) is not built, so kafka-clients producers keep transaction version 1 here.</li>
  *   <li>{@code group.version} 0 to 1: 1 serves the consumer rebalance protocol (KIP-848).</li>
+ *   <li>{@code share.version} 0 to 1: 1 serves share groups (KIP-932); not finalized for a new
+ *       cluster until share groups are complete, so an operator enables it with kafka-features.</li>
  * </ul>
  * Kafka 4's KRaft-only features ({@code metadata.version}, {@code kraft.version}) have no meaning
  * for a ZooKeeper cluster and are not advertised, as Kafka 3.9's ZooKeeper brokers finalized none.
@@ -26,11 +28,14 @@ public final class BrokerFeatures {
     public static final String TRANSACTION_VERSION = "transaction.version";
     /** KIP-848's feature. */
     public static final String GROUP_VERSION = "group.version";
+    /** KIP-932's feature: level 1 serves share groups (ShareGroupHeartbeat, ShareFetch, ShareAcknowledge, ...). */
+    public static final String SHARE_VERSION = "share.version";
 
     /** What this broker version supports. */
     public static final BrokerFeatures CURRENT = new BrokerFeatures(Map.of(
         TRANSACTION_VERSION, new SupportedVersionRange((short) 0, (short) 1),
-        GROUP_VERSION, new SupportedVersionRange((short) 0, (short) 1)));
+        GROUP_VERSION, new SupportedVersionRange((short) 0, (short) 1),
+        SHARE_VERSION, new SupportedVersionRange((short) 0, (short) 1)));
 
     /** The levels {@code /feature} is created with for a new cluster. */
     public static final Map<String, Short> NEW_CLUSTER_LEVELS = Map.of(TRANSACTION_VERSION, (short) 1,

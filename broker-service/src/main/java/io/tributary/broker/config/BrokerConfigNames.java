@@ -91,7 +91,8 @@ public final class BrokerConfigNames {
     /**
      * The {@link BrokerSecurityProperties} property of a Kafka TLS or SASL setting: {@code ssl.keystore.location}
      * is {@code broker.ssl-keystore-location}, and {@code listener.name.<listener>.<mechanism>.sasl.jaas.config}
-     * is {@code broker.listener-sasl-jaas-config[<listener>.<mechanism>]}. These stay out of
+     * is {@code broker.listener-sasl-jaas-config[<listener>.<mechanism>]}; the share-group settings of
+     * {@link ShareGroupProperties} the same way ({@code group.share.max.size} is {@code broker.group-share-max-size}). These stay out of
      * {@link #describe(BrokerProperties)}: DescribeConfigs never shows passwords or JAAS entries.
      */
     private static Optional<String> securityPropertyFor(String key) {
@@ -101,9 +102,10 @@ public final class BrokerConfigNames {
             return Optional.of("broker.listener-sasl-jaas-config[" + listenerJaas.group(1).toLowerCase(java.util.Locale.ROOT)
                 + "." + listenerJaas.group(2).toLowerCase(java.util.Locale.ROOT) + "]");
         }
-        for (RecordComponent component : BrokerSecurityProperties.class.getRecordComponents()) {
-            if (component.getType() == String.class || component.getType().isPrimitive()) {
-                if (toDotted(component.getName()).equals(key)) {
+        for (Class<?> settings : List.of(BrokerSecurityProperties.class, ShareGroupProperties.class)) {
+            for (RecordComponent component : settings.getRecordComponents()) {
+                if ((component.getType() == String.class || component.getType().isPrimitive())
+                        && toDotted(component.getName()).equals(key)) {
                     return Optional.of("broker." + key.replace('.', '-'));
                 }
             }

@@ -57,6 +57,7 @@ class FeatureZNodeTest {
         BrokerInfo info = new BrokerInfo(1, List.of(), null, 5);
         String json = new String(info.toJson(1_000), StandardCharsets.UTF_8);
         assertThat(json).contains("\"features\":{\"group.version\":{\"min_version\":0,\"max_version\":1},"
+            + "\"share.version\":{\"min_version\":0,\"max_version\":1},"
             + "\"transaction.version\":{\"min_version\":0,\"max_version\":1}}");
         assertThat(BrokerInfo.fromJson(1, json.getBytes(StandardCharsets.UTF_8), 5).features().supported())
             .isEqualTo(BrokerFeatures.CURRENT.supported());

@@ -8,6 +8,7 @@ import io.tributary.broker.cluster.MetadataCache;
 import io.tributary.broker.config.BrokerBootstrapProperties;
 import io.tributary.broker.config.BrokerProperties;
 import io.tributary.broker.config.BrokerSecurityProperties;
+import io.tributary.broker.config.ShareGroupProperties;
 import io.tributary.testing.TestPorts;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -66,7 +67,8 @@ public final class TestBroker implements AutoCloseable {
 
     private void startServer() {
         server = new BrokerServer(BrokerProperties.bind(settings), BrokerSecurityProperties.bind(settings),
-            BrokerBootstrapProperties.bind(settings), Time.SYSTEM, new SimpleMeterRegistry());
+            BrokerBootstrapProperties.bind(settings), ShareGroupProperties.bind(settings), Time.SYSTEM,
+            new SimpleMeterRegistry());
         server.startup();
     }
 

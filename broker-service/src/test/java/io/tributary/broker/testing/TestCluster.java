@@ -112,7 +112,8 @@ public final class TestCluster implements AutoCloseable {
      */
     public void start(int id, java.util.function.Consumer<BrokerServer> beforeStartup) {
         BrokerServer server = new BrokerServer(BrokerProperties.bind(settings.get(id)),
-            BrokerSecurityProperties.bind(settings.get(id)), Time.SYSTEM, new SimpleMeterRegistry());
+            BrokerSecurityProperties.bind(settings.get(id)), io.tributary.broker.config.BrokerBootstrapProperties.none(),
+            io.tributary.broker.config.ShareGroupProperties.bind(settings.get(id)), Time.SYSTEM, new SimpleMeterRegistry());
         brokers.put(id, server);
         beforeStartup.accept(server);
         server.startup();
