@@ -46,6 +46,10 @@ public final class SharePartition {
     private long nextLockId;
     private boolean fenced;
 
+    /** A batch's offsets, and whether it is to be archived rather than delivered (control or aborted). */
+    private record BatchBounds(long baseOffset, long lastOffset, boolean undeliverable) {
+    }
+
     /** An acquisition lock: the offsets it may cover and its timer. */
     private record AcquisitionLock(long firstOffset, long lastOffset, ScheduledFuture<?> expiry) {
     }
@@ -108,6 +112,14 @@ public final class SharePartition {
      */
     public List<AcquiredRange> acquire(String memberId, Iterable<? extends RecordBatch> batches,
                                        List<FetchResponseData.AbortedTransaction> aborted, int maxRecords, boolean strict) {
+        // Batch bounds are read before taking the monitor: reading a file slice's headers is I/O.
+        boolean readCommitted = config.isolationLevel() == IsolationLevel.READ_COMMITTED;
+        AbortedBatchFilter filter = readCommitted && !aborted.isEmpty() ? new AbortedBatchFilter(aborted) : null;
+        List<BatchBounds> bounds = new ArrayList<>();
+        for (RecordBatch batch : batches) {
+            boolean abortedBatch = filter != null && filter.isAborted(batch);
+            bounds.add(new BatchBounds(batch.baseOffset(), batch.lastOffset(), batch.isControlBatch() || abortedBatch));
+        }
         boolean archived = false;
         ShareGroupState snapshot = null;
         List<AcquiredRange> acquired = new ArrayList<>();
@@ -115,19 +127,16 @@ public final class SharePartition {
             if (fenced || maxRecords <= 0) {
                 return List.of();
             }
-            AbortedBatchFilter filter = config.isolationLevel() == IsolationLevel.READ_COMMITTED && !aborted.isEmpty()
-                ? new AbortedBatchFilter(aborted) : null;
             long lockId = nextLockId++;
             int remaining = maxRecords;
-            for (RecordBatch batch : batches) {
+            for (BatchBounds batch : bounds) {
                 if (remaining <= 0) {
                     break;
                 }
                 if (batch.lastOffset() < inFlight.startOffset()) {
                     continue;
                 }
-                boolean abortedBatch = filter != null && filter.isAborted(batch);
-                if (batch.isControlBatch() || abortedBatch) {
+                if (batch.undeliverable()) {
                     inFlight.archiveUndelivered(batch.baseOffset(), batch.lastOffset());
                     archived = true;
                 } else {

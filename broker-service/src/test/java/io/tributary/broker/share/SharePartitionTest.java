@@ -1,6 +1,9 @@
 package io.tributary.broker.share;
 
 import static io.tributary.broker.share.ShareTestRecords.batches;
+import static io.tributary.broker.share.ShareTestRecords.concat;
+import static io.tributary.broker.share.ShareTestRecords.marker;
+import static io.tributary.broker.share.ShareTestRecords.transactional;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.broker.testing.MockScheduler;
@@ -9,6 +12,7 @@ import java.util.List;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicIdPartition;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.message.FetchResponseData;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.coordinator.group.ShareGroupAutoOffsetResetStrategy;
@@ -29,6 +33,14 @@ class SharePartitionTest {
         persister.initializeState(KEY, initial);
         return new SharePartition(KEY, 3, initial, new SharePartitionConfig(LOCK_MS, deliveryLimit, maxLocks,
             ShareGroupAutoOffsetResetStrategy.LATEST, IsolationLevel.READ_UNCOMMITTED), persister,
+            new AcquisitionLockTimer(scheduler), () -> { });
+    }
+
+    private SharePartition readCommittedPartition() {
+        ShareGroupState initial = new ShareGroupState(0, 3, 0, List.of());
+        persister.initializeState(KEY, initial);
+        return new SharePartition(KEY, 3, initial, new SharePartitionConfig(LOCK_MS, 5, 200,
+            ShareGroupAutoOffsetResetStrategy.LATEST, IsolationLevel.READ_COMMITTED), persister,
             new AcquisitionLockTimer(scheduler), () -> { });
     }
 
@@ -274,5 +286,42 @@ class SharePartitionTest {
         assertThat(sp.stateOf(0)).isEqualTo(RecordState.ACQUIRED);
         time.advance(LOCK_MS);
         assertThat(sp.stateOf(0)).isEqualTo(RecordState.AVAILABLE);
+    }
+
+    @Test
+    void controlBatchesAreArchivedNotDelivered() {
+        SharePartition sp = partition();
+        MemoryRecords log = concat(transactional(0, 5, 2), marker(2, 5, true), batches(3, 2));
+
+        assertThat(acquire(sp, "m1", log, 100)).containsExactly(new AcquiredRange(0, 1, 1), new AcquiredRange(3, 4, 1));
+        assertThat(sp.stateOf(2)).isEqualTo(RecordState.ARCHIVED);
+
+        ack(sp, "m1", 0, 1, ShareAcknowledgement.ACCEPT);
+        assertThat(sp.startOffset()).as("past the marker").isEqualTo(3);
+    }
+
+    @Test
+    void readCommittedArchivesTheRecordsOfAbortedTransactions() {
+        SharePartition sp = readCommittedPartition();
+        MemoryRecords log = concat(transactional(0, 5, 2), marker(2, 5, false), transactional(3, 6, 2),
+            marker(5, 6, true), transactional(6, 5, 1), marker(7, 5, true));
+        List<FetchResponseData.AbortedTransaction> aborted = List.of(
+            new FetchResponseData.AbortedTransaction().setProducerId(5).setFirstOffset(0));
+
+        List<AcquiredRange> acquired = sp.acquire("m1", log.batches(), aborted, 100, false);
+
+        assertThat(acquired).as("producer 5's later, committed transaction is delivered")
+            .containsExactly(new AcquiredRange(3, 4, 1), new AcquiredRange(6, 6, 1));
+        assertThat(sp.startOffset()).isEqualTo(3);
+        assertThat(sp.stateOf(5)).isEqualTo(RecordState.ARCHIVED);
+    }
+
+    @Test
+    void readUncommittedDeliversAbortedRecordsToo() {
+        SharePartition sp = partition();
+        MemoryRecords log = concat(transactional(0, 5, 2), marker(2, 5, false));
+
+        assertThat(sp.acquire("m1", log.batches(), List.of(new FetchResponseData.AbortedTransaction()
+            .setProducerId(5).setFirstOffset(0)), 100, false)).containsExactly(new AcquiredRange(0, 1, 1));
     }
 }
