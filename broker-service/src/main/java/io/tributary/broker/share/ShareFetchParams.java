@@ -14,4 +14,9 @@ package io.tributary.broker.share;
  */
 public record ShareFetchParams(String groupId, String memberId, long maxWaitMs, int minBytes, int maxBytes,
                                int maxRecords, boolean strictRecordLimit) {
+
+    /** These settings with another max wait. */
+    public ShareFetchParams withMaxWaitMs(long waitMs) {
+        return new ShareFetchParams(groupId, memberId, waitMs, minBytes, maxBytes, maxRecords, strictRecordLimit);
+    }
 }

@@ -57,7 +57,8 @@ public final class SharePartition {
     /**
      * @param leaderEpoch        the partition's leader epoch on this broker, written with the state
      * @param state              the state read from the persister (or initialized from the auto offset reset)
-     * @param onRecordsAvailable called, with no lock held, when records become AVAILABLE again
+     * @param onRecordsAvailable called, with no lock held, when records may be acquirable again
+     *                           (acknowledged, released or expired: AVAILABLE again, or the window moved)
      */
     public SharePartition(SharePartitionKey key, int leaderEpoch, ShareGroupState state, SharePartitionConfig config,
                           ShareStatePersister persister, AcquisitionLockTimer timer, Runnable onRecordsAvailable) {
@@ -177,7 +178,6 @@ public final class SharePartition {
      */
     public CompletableFuture<Errors> acknowledge(String memberId, List<ShareAcknowledgement> acknowledgements) {
         ShareGroupState snapshot;
-        boolean released = false;
         synchronized (this) {
             if (fenced) {
                 return CompletableFuture.completedFuture(Errors.NOT_LEADER_OR_FOLLOWER);
@@ -208,7 +208,7 @@ public final class SharePartition {
                             range.lockId = renewLockId;
                             renewed.add(range);
                         } else {
-                            released |= applyAcknowledgement(range, type);
+                            applyAcknowledgement(range, type);
                         }
                     }
                     runStart = runEnd + 1;
@@ -224,9 +224,7 @@ public final class SharePartition {
             inFlight.advanceStartOffset();
             snapshot = snapshot();
         }
-        if (released) {
-            onRecordsAvailable.run();
-        }
+        onRecordsAvailable.run();
         return write(snapshot).handle((ok, e) -> e == null ? Errors.NONE : Errors.forException(e));
     }
 
@@ -279,7 +277,6 @@ public final class SharePartition {
 
     private CompletableFuture<Void> releaseWhere(java.util.function.Predicate<InFlightRange> filter, long first, long last) {
         ShareGroupState snapshot;
-        boolean available = false;
         synchronized (this) {
             if (fenced) {
                 return CompletableFuture.completedFuture(null);
@@ -291,33 +288,23 @@ public final class SharePartition {
             }
             for (InFlightRange range : ranges) {
                 touchedLocks.add(range.lockId);
-                available |= applyAcknowledgement(range, ShareAcknowledgement.RELEASE);
+                applyAcknowledgement(range, ShareAcknowledgement.RELEASE);
             }
             touchedLocks.forEach(this::cancelIfUnused);
             inFlight.advanceStartOffset();
             snapshot = snapshot();
         }
-        if (available) {
-            onRecordsAvailable.run();
-        }
+        onRecordsAvailable.run();
         return write(snapshot).exceptionally(e -> null);
     }
 
-    /** @return whether the range became AVAILABLE */
-    private boolean applyAcknowledgement(InFlightRange range, byte type) {
+    private void applyAcknowledgement(InFlightRange range, byte type) {
         switch (type) {
             case ShareAcknowledgement.ACCEPT -> range.transition(RecordState.ACKNOWLEDGED);
-            case ShareAcknowledgement.RELEASE -> {
-                if (range.deliveryCount >= config.deliveryCountLimit()) {
-                    range.transition(RecordState.ARCHIVED);
-                } else {
-                    range.transition(RecordState.AVAILABLE);
-                    return true;
-                }
-            }
+            case ShareAcknowledgement.RELEASE -> range.transition(range.deliveryCount >= config.deliveryCountLimit()
+                ? RecordState.ARCHIVED : RecordState.AVAILABLE);
             default -> range.transition(RecordState.ARCHIVED); // REJECT, GAP
         }
-        return false;
     }
 
     /** Cancels and forgets lock {@code lockId} once no ACQUIRED offset holds it. */

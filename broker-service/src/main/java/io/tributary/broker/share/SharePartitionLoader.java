@@ -3,6 +3,7 @@ package io.tributary.broker.share;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.NotLeaderOrFollowerException;
 import org.apache.kafka.common.requests.ListOffsetsRequest;
@@ -20,11 +21,15 @@ final class SharePartitionLoader {
     private final ShareLog log;
     private final ShareStatePersister persister;
     private final AcquisitionLockTimer timer;
+    private final Consumer<SharePartitionKey> onRecordsAvailable;
 
-    SharePartitionLoader(ShareLog log, ShareStatePersister persister, AcquisitionLockTimer timer) {
+    /** @param onRecordsAvailable told when a share-partition's records may be acquirable again */
+    SharePartitionLoader(ShareLog log, ShareStatePersister persister, AcquisitionLockTimer timer,
+                         Consumer<SharePartitionKey> onRecordsAvailable) {
         this.log = log;
         this.persister = persister;
         this.timer = timer;
+        this.onRecordsAvailable = onRecordsAvailable;
     }
 
     /**
@@ -46,7 +51,7 @@ final class SharePartitionLoader {
     }
 
     private SharePartition create(SharePartitionKey key, int leaderEpoch, ShareGroupState state, SharePartitionConfig config) {
-        return new SharePartition(key, leaderEpoch, state, config, persister, timer, () -> { });
+        return new SharePartition(key, leaderEpoch, state, config, persister, timer, () -> onRecordsAvailable.accept(key));
     }
 
     private long initialOffset(TopicPartition tp, SharePartitionConfig config) {

@@ -24,8 +24,11 @@ import org.apache.kafka.common.record.internal.RecordBatch;
  *
  * <p>A ShareFetch reads each share-partition from its next fetch offset through the consumer fetch
  * path, long-polling up to {@code maxWaitMs} for {@code minBytes} in the fetch purgatory (woken by
- * appends), then acquires what it read, up to {@code maxRecords} over all partitions. Records
- * released while a fetch waits do not wake it; the next fetch gets them.
+ * appends), then acquires what it read, up to {@code maxRecords} over all partitions. A fetch whose
+ * share-partitions can acquire nothing (all in flight acquired, windows full) waits instead for one
+ * of them to change (acknowledgement, release, lock expiry), up to {@code maxWaitMs}
+ * ({@link ShareFetchWaiters}). Records released while a fetch waits in the purgatory for new
+ * records do not wake it; the next fetch gets them.
  *
  * <p>Thread-safe. Nothing here blocks: reads complete on the purgatory's threads, state writes are
  * asynchronous.
@@ -35,13 +38,15 @@ public final class SharePartitionManager implements PartitionLeadershipListener 
     private final ShareLog log;
     private final ShareGroupSettings settings;
     private final SharePartitionLoader loader;
+    private final ShareFetchWaiters waiters;
     private final ConcurrentMap<SharePartitionKey, CompletableFuture<SharePartition>> partitions = new ConcurrentHashMap<>();
 
     public SharePartitionManager(ShareLog log, ShareStatePersister persister, ShareGroupSettings settings,
                                  AcquisitionLockTimer timer) {
         this.log = log;
         this.settings = settings;
-        this.loader = new SharePartitionLoader(log, persister, timer);
+        this.waiters = new ShareFetchWaiters(timer);
+        this.loader = new SharePartitionLoader(log, persister, timer, waiters::wake);
     }
 
     /** The acquisition lock duration of {@code groupId}, ms, as ShareFetch and ShareAcknowledge responses carry it. */
@@ -85,7 +90,21 @@ public final class SharePartitionManager implements PartitionLeadershipListener 
             }
         });
         if (reads.isEmpty()) {
-            return CompletableFuture.completedFuture(results);
+            List<SharePartitionKey> idle = new ArrayList<>();
+            loaded.forEach((tip, future) -> {
+                if (!future.isCompletedExceptionally()) {
+                    idle.add(future.join().key());
+                }
+            });
+            if (params.maxWaitMs() <= 0 || idle.isEmpty()) {
+                return CompletableFuture.completedFuture(results);
+            }
+            // Nothing to acquire now: wait for an acknowledgement, release or lock expiry, then read once more.
+            CompletableFuture<Void> woken = waiters.await(idle, params.maxWaitMs());
+            if (idle.stream().anyMatch(key -> sharePartition(key).map(SharePartition::canAcquire).orElse(true))) {
+                woken.complete(null); // changed before the wait began
+            }
+            return woken.thenCompose(v -> read(params.withMaxWaitMs(0), loaded));
         }
         FetchParams fetchParams = new FetchParams(-1, params.maxWaitMs(), Math.min(params.minBytes(), params.maxBytes()),
             params.maxBytes(), settings.forGroup(params.groupId()).isolationLevel());
@@ -154,7 +173,12 @@ public final class SharePartitionManager implements PartitionLeadershipListener 
         return CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new));
     }
 
-    /** The share-partition of {@code groupId} on {@code tip} if this broker holds it (for tests and metrics). */
+    /** ShareFetches waiting for something to acquire on {@code key} (for tests and metrics). */
+    public int waitingFetches(SharePartitionKey key) {
+        return waiters.waiting(key);
+    }
+
+    /** The share-partition of {@code key} if this broker holds it (for tests and metrics). */
     public java.util.Optional<SharePartition> sharePartition(SharePartitionKey key) {
         CompletableFuture<SharePartition> future = partitions.get(key);
         return future == null || !future.isDone() || future.isCompletedExceptionally()

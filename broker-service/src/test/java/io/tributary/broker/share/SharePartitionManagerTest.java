@@ -239,4 +239,40 @@ class SharePartitionManagerTest {
 
         assertThat(pending.join().get(P0)).isEqualTo(ShareFetchPartitionResult.empty());
     }
+
+    @Test
+    void aFetchWithNothingToAcquireWaitsForAnAcknowledgement() {
+        SharePartitionManager small = new SharePartitionManager(log, persister,
+            new ShareGroupSettings(30_000, 5, 2, group -> Optional.of(new GroupConfig(Map.of(
+                GroupConfig.SHARE_AUTO_OFFSET_RESET_CONFIG, "earliest")))), new AcquisitionLockTimer(scheduler));
+        log.append(P0.topicPartition(), 2, 2);
+        small.fetch(params("m1", 0, 10), List.of(P0)).join();
+
+        CompletableFuture<Map<TopicIdPartition, ShareFetchPartitionResult>> pending =
+            small.fetch(params("m2", 5_000, 10), List.of(P0));
+        assertThat(pending).isNotDone();
+        assertThat(small.waitingFetches(new SharePartitionKey("g", P0))).isEqualTo(1);
+
+        small.acknowledge("g", "m1", Map.of(P0, List.of(ShareAcknowledgement.of(0, 1, ShareAcknowledgement.ACCEPT))))
+            .join();
+
+        assertThat(pending.join().get(P0).acquired()).containsExactly(new AcquiredRange(2, 3, 1));
+        assertThat(small.waitingFetches(new SharePartitionKey("g", P0))).isZero();
+    }
+
+    @Test
+    void aFetchWithNothingToAcquireAnswersEmptyAfterItsMaxWait() {
+        SharePartitionManager small = new SharePartitionManager(log, persister,
+            new ShareGroupSettings(30_000, 5, 2, group -> Optional.of(new GroupConfig(Map.of(
+                GroupConfig.SHARE_AUTO_OFFSET_RESET_CONFIG, "earliest")))), new AcquisitionLockTimer(scheduler));
+        log.append(P0.topicPartition(), 2, 2);
+        small.fetch(params("m1", 0, 10), List.of(P0)).join();
+        CompletableFuture<Map<TopicIdPartition, ShareFetchPartitionResult>> pending =
+            small.fetch(params("m2", 5_000, 10), List.of(P0));
+
+        time.advance(5_000);
+
+        assertThat(pending.join().get(P0).acquired()).isEmpty();
+        assertThat(small.waitingFetches(new SharePartitionKey("g", P0))).isZero();
+    }
 }
