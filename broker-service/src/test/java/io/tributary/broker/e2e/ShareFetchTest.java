@@ -28,9 +28,12 @@ import org.apache.kafka.common.message.ShareAcknowledgeRequestData;
 import org.apache.kafka.common.message.ShareAcknowledgeResponseData;
 import org.apache.kafka.common.message.ShareFetchRequestData;
 import org.apache.kafka.common.message.ShareFetchResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.Record;
 import org.apache.kafka.common.record.internal.RecordBatch;
+import org.apache.kafka.common.requests.ApiVersionsRequest;
+import org.apache.kafka.common.requests.ApiVersionsResponse;
 import org.apache.kafka.common.requests.ShareAcknowledgeRequest;
 import org.apache.kafka.common.requests.ShareAcknowledgeResponse;
 import org.apache.kafka.common.requests.ShareFetchRequest;
@@ -199,6 +202,25 @@ class ShareFetchTest {
             ShareFetchResponseData.PartitionData data = only(pending.get(15, TimeUnit.SECONDS));
             assertThat(acquired(data)).containsExactly(new long[]{0, 2, 1});
             assertThat(values(data)).containsExactly("r0", "r1", "r2");
+        }
+    }
+
+    @Test
+    void theShareApisAreAdvertisedAndAnUnknownTopicIdIsAnsweredPerPartition() throws Exception {
+        try (WireClient client = WireClient.connect(broker.bootstrapServers())) {
+            ApiVersionsResponse versions = client.send(new ApiVersionsRequest.Builder().build((short) 3));
+            assertThat(versions.apiVersion(ApiKeys.SHARE_FETCH.id)).satisfies(v -> {
+                assertThat(v.minVersion()).isEqualTo((short) 1);
+                assertThat(v.maxVersion()).isEqualTo((short) 2);
+            });
+            assertThat(versions.apiVersion(ApiKeys.SHARE_ACKNOWLEDGE.id).maxVersion()).isEqualTo((short) 2);
+
+            Uuid unknown = Uuid.randomUuid();
+            ShareFetchResponse response = client.send(fetch("strangers", Uuid.randomUuid().toString(), 0, unknown, 0,
+                List.of()));
+            ShareFetchResponseData.PartitionData data = only(response);
+            assertThat(response.data().responses().iterator().next().topicId()).isEqualTo(unknown);
+            assertThat(Errors.forCode(data.errorCode())).isEqualTo(Errors.UNKNOWN_TOPIC_ID);
         }
     }
 
