@@ -62,7 +62,8 @@ class ShareFetchTest {
     static void start() throws Exception {
         broker = TestBroker.start(dir);
         admin = broker.admin();
-        admin.createTopics(List.of(new NewTopic("shared", 1, (short) 1), new NewTopic("awaited", 1, (short) 1)))
+        admin.createTopics(List.of(new NewTopic("shared", 1, (short) 1), new NewTopic("awaited", 1, (short) 1),
+            new NewTopic("closed", 1, (short) 1)))
             .all().get();
         try (WireClient client = WireClient.connect(broker.bootstrapServers())) {
             ShareFetchResponse refused = client.send(fetch("readers", Uuid.randomUuid().toString(), 0, topicId("shared"),
@@ -80,6 +81,15 @@ class ShareFetchTest {
     static void stop() {
         admin.close();
         broker.close();
+    }
+
+    /** Sets the group's {@code share.auto.offset.reset} to earliest and waits until the broker follows it. */
+    private static void readFromEarliest(String group) throws Exception {
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.GROUP, group);
+        admin.incrementalAlterConfigs(Map.of(resource, List.of(new AlterConfigOp(
+            new ConfigEntry("share.auto.offset.reset", "earliest"), AlterConfigOp.OpType.SET)))).all().get();
+        await().atMost(Duration.ofSeconds(15)).until(() -> "earliest".equals(admin.describeConfigs(List.of(resource))
+            .all().get().get(resource).get("share.auto.offset.reset").value()));
     }
 
     private static Uuid topicId(String topic) throws Exception {
@@ -146,12 +156,7 @@ class ShareFetchTest {
         try (WireClient client = WireClient.connect(broker.bootstrapServers())) {
             Uuid topicId = topicId("shared");
             String member = Uuid.randomUuid().toString();
-            admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.GROUP, "readers"), List.of(
-                new AlterConfigOp(new ConfigEntry("share.auto.offset.reset", "earliest"), AlterConfigOp.OpType.SET))))
-                .all().get();
-            await().atMost(Duration.ofSeconds(15)).until(() -> "earliest".equals(admin.describeConfigs(List.of(
-                new ConfigResource(ConfigResource.Type.GROUP, "readers"))).all().get().values().iterator().next()
-                .get("share.auto.offset.reset").value()));
+            readFromEarliest("readers");
             produce("shared", 10);
 
             ShareFetchResponseData.PartitionData first = only(client.send(fetch("readers", member, 0, topicId, 5_000, List.of())));
@@ -202,6 +207,28 @@ class ShareFetchTest {
             ShareFetchResponseData.PartitionData data = only(pending.get(15, TimeUnit.SECONDS));
             assertThat(acquired(data)).containsExactly(new long[]{0, 2, 1});
             assertThat(values(data)).containsExactly("r0", "r1", "r2");
+        }
+    }
+
+    @Test
+    void closingASessionReleasesTheRecordsTheMemberHolds() throws Exception {
+        Uuid topicId = topicId("closed");
+        String leaving = Uuid.randomUuid().toString();
+        String staying = Uuid.randomUuid().toString();
+        try (WireClient client = WireClient.connect(broker.bootstrapServers())) {
+            readFromEarliest("closers");
+            produce("closed", 4);
+            assertThat(acquired(only(client.send(fetch("closers", leaving, 0, topicId, 5_000, List.of())))))
+                .containsExactly(new long[]{0, 3, 1});
+
+            ShareAcknowledgeResponse closed = client.send(acknowledge("closers", leaving, -1, topicId, 0, 0));
+            assertThat(partitionError(closed)).isEqualTo(Errors.NONE);
+
+            assertThat(acquired(only(client.send(fetch("closers", staying, 0, topicId, 5_000, List.of())))))
+                .as("offset 0 was accepted; the rest came back when the session closed")
+                .containsExactly(new long[]{1, 3, 2});
+            assertThat(client.<ShareAcknowledgeResponse>send(acknowledge("closers", leaving, 1, topicId, 1, 1))
+                .data().errorCode()).isEqualTo(Errors.SHARE_SESSION_NOT_FOUND.code());
         }
     }
 
