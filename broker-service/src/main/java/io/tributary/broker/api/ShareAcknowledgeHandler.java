@@ -34,7 +34,7 @@ import org.apache.kafka.common.resource.ResourceType;
  * <p>Errors as Kafka's: UNSUPPORTED_VERSION while the finalized {@code share.version} is below 1;
  * GROUP_AUTHORIZATION_FAILED without READ on the group; session errors for the whole request; per
  * partition UNKNOWN_TOPIC_ID, TOPIC_AUTHORIZATION_FAILED (no READ on the topic), INVALID_RECORD_STATE,
- * INVALID_REQUEST, NOT_LEADER_OR_FOLLOWER with the leader's id, epoch and endpoint (KIP-951).
+ * INVALID_REQUEST (also for RENEW in a v1 request), NOT_LEADER_OR_FOLLOWER with the leader's id, epoch and endpoint (KIP-951).
  */
 public final class ShareAcknowledgeHandler extends VersionedHandler {
 
@@ -65,10 +65,14 @@ public final class ShareAcknowledgeHandler extends VersionedHandler {
         data.topics().forEach(t -> topicIds.add(t.topicId()));
         ShareRequestPartitions partitions = new ShareRequestPartitions(context, metadataCache, authorizer, topicIds);
         Map<TopicIdPartition, List<ShareAcknowledgement>> acks = new LinkedHashMap<>();
+        Map<TopicIdPartition, Errors> renewRefused = new LinkedHashMap<>();
         for (ShareAcknowledgeRequestData.AcknowledgeTopic topic : data.topics()) {
             for (ShareAcknowledgeRequestData.AcknowledgePartition p : topic.partitions()) {
                 TopicIdPartition tip = partitions.accept(topic.topicId(), p.partitionIndex());
-                if (tip != null) {
+                if (tip != null && p.acknowledgementBatches().stream().anyMatch(b ->
+                        ShareRequestPartitions.renewRefused(context.apiVersion(), b.acknowledgeTypes()))) {
+                    renewRefused.put(tip, Errors.INVALID_REQUEST);
+                } else if (tip != null) {
                     List<ShareAcknowledgement> batches = new ArrayList<>();
                     p.acknowledgementBatches().forEach(b -> batches.add(
                         new ShareAcknowledgement(b.firstOffset(), b.lastOffset(), b.acknowledgeTypes())));
@@ -85,7 +89,9 @@ public final class ShareAcknowledgeHandler extends VersionedHandler {
         return shares.partitionManager().acknowledge(groupId, memberId, acks).thenCompose(errors -> {
             CompletableFuture<Void> released = session.isFinal()
                 ? shares.partitionManager().releaseSession(groupId, memberId) : CompletableFuture.completedFuture(null);
-            return released.thenApply(v -> response(context, groupId, errors, partitions.refused()));
+            Map<TopicIdPartition, Errors> refused = new LinkedHashMap<>(partitions.refused());
+            refused.putAll(renewRefused);
+            return released.thenApply(v -> response(context, groupId, errors, refused));
         });
     }
 

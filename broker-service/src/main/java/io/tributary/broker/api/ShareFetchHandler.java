@@ -2,6 +2,7 @@ package io.tributary.broker.api;
 
 import io.tributary.broker.cluster.BrokerFeatures;
 import io.tributary.broker.cluster.MetadataCache;
+import io.tributary.broker.metrics.BrokerTopicStats;
 import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.Response;
 import io.tributary.broker.security.BrokerAuthorizer;
@@ -36,8 +37,8 @@ import org.apache.kafka.common.resource.ResourceType;
  * {@code max_wait_ms} for {@code min_bytes}) and up to {@code max_records} records acquired for the
  * member, answered as the batches holding them with their {@code AcquiredRecords} ranges and the
  * acquisition lock timeout. v2 adds {@code share_acquire_mode} (1, record_limit, makes
- * {@code max_records} exact, KIP-1206) and {@code is_renew_ack} (acknowledgements only, no fetch,
- * KIP-1222). The member is not checked against the group's membership, as in Kafka.
+ * {@code max_records} exact, KIP-1206), {@code is_renew_ack} (acknowledgements only, no fetch,
+ * KIP-1222) and the RENEW acknowledgement type (4; INVALID_REQUEST in a v1 request). The member is not checked against the group's membership, as in Kafka.
  *
  * <p>Errors as Kafka's: UNSUPPORTED_VERSION while the finalized {@code share.version} is below 1;
  * GROUP_AUTHORIZATION_FAILED without READ on the group; session errors (SHARE_SESSION_NOT_FOUND,
@@ -54,13 +55,18 @@ public final class ShareFetchHandler extends VersionedHandler {
     private final ShareComponents shares;
     private final MetadataCache metadataCache;
     private final BrokerAuthorizer authorizer;
+    private final BrokerTopicStats topicStats;
     private final int fetchMaxBytes;
 
-    /** @param fetchMaxBytes most bytes one response carries ({@code fetch.max.bytes}) */
+    /**
+     * @param topicStats    counts the bytes answered per topic ({@code bytesout}), as consumers' fetches
+     * @param fetchMaxBytes most bytes one response carries ({@code fetch.max.bytes})
+     */
     public ShareFetchHandler(ShareComponents shares, MetadataCache metadataCache, BrokerAuthorizer authorizer,
-                             int fetchMaxBytes) {
+                             BrokerTopicStats topicStats, int fetchMaxBytes) {
         super(ApiKeys.SHARE_FETCH, 1, 2);
         this.shares = shares;
+        this.topicStats = topicStats;
         this.metadataCache = metadataCache;
         this.authorizer = authorizer;
         this.fetchMaxBytes = fetchMaxBytes;
@@ -84,6 +90,7 @@ public final class ShareFetchHandler extends VersionedHandler {
         ShareRequestPartitions partitions = new ShareRequestPartitions(context, metadataCache, authorizer, topicIds);
         List<TopicIdPartition> toFetch = new ArrayList<>();
         Map<TopicIdPartition, List<ShareAcknowledgement>> acks = new LinkedHashMap<>();
+        Map<TopicIdPartition, Errors> ackRefused = new LinkedHashMap<>();
         for (ShareFetchRequestData.FetchTopic topic : data.topics()) {
             for (ShareFetchRequestData.FetchPartition p : topic.partitions()) {
                 TopicIdPartition tip = partitions.accept(topic.topicId(), p.partitionIndex());
@@ -91,7 +98,10 @@ public final class ShareFetchHandler extends VersionedHandler {
                     continue;
                 }
                 toFetch.add(tip);
-                if (!p.acknowledgementBatches().isEmpty()) {
+                if (p.acknowledgementBatches().stream().anyMatch(b ->
+                        ShareRequestPartitions.renewRefused(context.apiVersion(), b.acknowledgeTypes()))) {
+                    ackRefused.put(tip, Errors.INVALID_REQUEST);
+                } else if (!p.acknowledgementBatches().isEmpty()) {
                     List<ShareAcknowledgement> batches = new ArrayList<>();
                     p.acknowledgementBatches().forEach(b -> batches.add(
                         new ShareAcknowledgement(b.firstOffset(), b.lastOffset(), b.acknowledgeTypes())));
@@ -104,13 +114,17 @@ public final class ShareFetchHandler extends VersionedHandler {
         String groupId = data.groupId();
         String memberId = data.memberId();
         ShareSessionContext session = shares.sessions().fetchContext(groupId, memberId, data.shareSessionEpoch(),
-            data.shareSessionEpoch() == -1 ? List.of() : toFetch, toForget, !acks.isEmpty());
+            data.shareSessionEpoch() == -1 ? List.of() : toFetch, toForget, !acks.isEmpty() || !ackRefused.isEmpty());
         if (session.error() != Errors.NONE) {
             return error(context, session.error());
         }
-        CompletableFuture<Map<TopicIdPartition, Errors>> acknowledged = acks.isEmpty()
-            ? CompletableFuture.completedFuture(Map.of())
-            : shares.partitionManager().acknowledge(groupId, memberId, acks);
+        CompletableFuture<Map<TopicIdPartition, Errors>> acknowledged = (acks.isEmpty()
+            ? CompletableFuture.completedFuture(Map.<TopicIdPartition, Errors>of())
+            : shares.partitionManager().acknowledge(groupId, memberId, acks)).thenApply(errors -> {
+                Map<TopicIdPartition, Errors> all = new LinkedHashMap<>(ackRefused);
+                all.putAll(errors);
+                return all;
+            });
         boolean fetch = !session.isFinal() && !(context.apiVersion() >= 2 && data.isRenewAck());
         ShareFetchParams params = new ShareFetchParams(groupId, memberId, data.maxWaitMs(), data.minBytes(),
             Math.min(data.maxBytes(), fetchMaxBytes), data.maxRecords() > 0 ? data.maxRecords() : DEFAULT_MAX_RECORDS,
@@ -142,6 +156,8 @@ public final class ShareFetchHandler extends VersionedHandler {
             answer.put(tip, ShareFetchResponse.partitionResponse(tip, result.error())
                 .setRecords(result.records() == null ? MemoryRecords.EMPTY : result.records())
                 .setAcquiredRecords(acquired));
+            topicStats.recordFetched(tip.topic(), false, result.records() == null ? 0 : result.records().sizeInBytes(),
+                result.error() != Errors.NONE);
         });
         ackErrors.forEach((tip, error) -> answer.computeIfAbsent(tip, t -> ShareFetchResponse.partitionResponse(t, Errors.NONE))
             .setAcknowledgeErrorCode(error.code()));

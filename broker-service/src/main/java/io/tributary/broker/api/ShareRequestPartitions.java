@@ -3,9 +3,11 @@ package io.tributary.broker.api;
 import io.tributary.broker.cluster.MetadataCache;
 import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.security.BrokerAuthorizer;
+import io.tributary.broker.share.ShareAcknowledgement;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.common.TopicIdPartition;
@@ -66,5 +68,10 @@ final class ShareRequestPartitions {
     /** The partitions refused, with their errors, in request order. */
     Map<TopicIdPartition, Errors> refused() {
         return refused;
+    }
+
+    /** Whether acknowledgement types use RENEW (4), which only v2 requests may (KIP-1222). */
+    static boolean renewRefused(short version, List<Byte> acknowledgeTypes) {
+        return version < 2 && acknowledgeTypes.contains(ShareAcknowledgement.RENEW);
     }
 }

@@ -221,6 +221,12 @@ class ShareFetchTest {
             assertThat(acquired(only(client.send(fetch("closers", leaving, 0, topicId, 5_000, List.of())))))
                 .containsExactly(new long[]{0, 3, 1});
 
+            ShareAcknowledgeRequest renew = acknowledge("closers", leaving, 1, topicId, 0, 0);
+            renew.data().topics().iterator().next().partitions().iterator().next().acknowledgementBatches().get(0)
+                .setAcknowledgeTypes(List.of(ShareAcknowledgement.RENEW));
+            assertThat(partitionError(client.send(new ShareAcknowledgeRequest.Builder(renew.data()).build((short) 1))))
+                .as("RENEW needs v2").isEqualTo(Errors.INVALID_REQUEST);
+
             ShareAcknowledgeResponse closed = client.send(acknowledge("closers", leaving, -1, topicId, 0, 0));
             assertThat(partitionError(closed)).isEqualTo(Errors.NONE);
 
