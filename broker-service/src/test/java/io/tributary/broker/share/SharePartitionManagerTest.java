@@ -275,4 +275,20 @@ class SharePartitionManagerTest {
         assertThat(pending.join().get(P0).acquired()).isEmpty();
         assertThat(small.waitingFetches(new SharePartitionKey("g", P0))).isZero();
     }
+
+    @Test
+    void aMemberLeavingLosesItsSessionAndItsRecords() {
+        earliest("g");
+        log.append(P0.topicPartition(), 2);
+        ShareSessionCache sessions = new ShareSessionCache(10, 45_000, time, key -> { });
+        ShareComponents shares = new ShareComponents(manager, sessions, persister);
+        sessions.fetchContext("g", "m1", 0, List.of(P0), List.of(), false);
+        manager.fetch(params("m1", 0, 10), List.of(P0)).join();
+
+        shares.memberLeft("g", "m1").join();
+
+        assertThat(sessions.size()).isZero();
+        assertThat(manager.sharePartition(new SharePartitionKey("g", P0)).orElseThrow().stateOf(0))
+            .isEqualTo(RecordState.AVAILABLE);
+    }
 }
