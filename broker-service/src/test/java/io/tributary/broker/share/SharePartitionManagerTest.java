@@ -52,6 +52,7 @@ class SharePartitionManagerTest {
         final Map<TopicPartition, Integer> leaderEpochs = new HashMap<>();
         final List<Runnable> waiting = new ArrayList<>();
         final List<FetchParams> reads = new ArrayList<>();
+        OptionalLong byTimestamp = OptionalLong.empty();
 
         synchronized void append(TopicPartition tp, int... counts) {
             List<MemoryRecords> log = logs.computeIfAbsent(tp, k -> new ArrayList<>());
@@ -126,6 +127,9 @@ class SharePartitionManagerTest {
         public synchronized OptionalLong offsetForTimestamp(TopicPartition tp, long timestamp, IsolationLevel isolationLevel) {
             if (leaderEpoch(tp) < 0) {
                 return OptionalLong.empty();
+            }
+            if (timestamp >= 0) {
+                return byTimestamp; // the first record at or after the timestamp, as the test sets it
             }
             return OptionalLong.of(timestamp == ListOffsetsRequest.EARLIEST_TIMESTAMP ? 0 : end(tp));
         }
@@ -290,5 +294,21 @@ class SharePartitionManagerTest {
         assertThat(sessions.size()).isZero();
         assertThat(manager.sharePartition(new SharePartitionKey("g", P0)).orElseThrow().stateOf(0))
             .isEqualTo(RecordState.AVAILABLE);
+    }
+
+    @Test
+    void byDurationStartsAtTheFirstRecordThatRecentElseAtTheEnd() {
+        log.append(P0.topicPartition(), 2, 2);
+        groupConfigs.put("d", new GroupConfig(Map.of(GroupConfig.SHARE_AUTO_OFFSET_RESET_CONFIG, "by_duration:PT1H")));
+        groupConfigs.put("none", new GroupConfig(Map.of(GroupConfig.SHARE_AUTO_OFFSET_RESET_CONFIG, "by_duration:PT1H")));
+        log.byTimestamp = OptionalLong.of(2);
+
+        assertThat(manager.fetch(new ShareFetchParams("d", "m1", 0, 1, 1 << 20, 100, false), List.of(P0)).join()
+            .get(P0).acquired()).containsExactly(new AcquiredRange(2, 3, 1));
+
+        log.byTimestamp = OptionalLong.empty();
+        assertThat(manager.fetch(new ShareFetchParams("none", "m1", 0, 1, 1 << 20, 100, false), List.of(P0)).join()
+            .get(P0).acquired()).isEmpty();
+        assertThat(persister.state(new SharePartitionKey("none", P0)).orElseThrow().startOffset()).isEqualTo(4);
     }
 }
