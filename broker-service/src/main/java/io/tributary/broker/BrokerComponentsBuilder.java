@@ -58,6 +58,8 @@ import io.tributary.broker.security.ListenerSecurity;
 import io.tributary.broker.security.ScramCredentialStore;
 import io.tributary.broker.security.SecurityBootstrap;
 import io.tributary.broker.security.SslStoreWatcher;
+import io.tributary.broker.share.ShareComponents;
+import io.tributary.broker.share.ShareComponentsFactory;
 import io.tributary.broker.transaction.TransactionComponents;
 import io.tributary.broker.transaction.TransactionMetrics;
 import java.io.File;
@@ -284,6 +286,7 @@ final class BrokerComponentsBuilder {
         GroupConfigManager groupConfigs = new GroupConfigManager(zkClient,
             groupConfigDefaults(consumerGroupConfig));
         stops.add(Step.ACL_STORE, groupConfigs::close);
+        ShareComponents shares = ShareComponentsFactory.create(shareGroups, replicaManager, groupConfigs, scheduler, time);
         GroupCoordinator groupCoordinator = new GroupCoordinator(replicaManager, groupCoordinatorConfig(properties),
             consumerGroupConfig, groupConfigs, groupTopics(metadataCache), time);
         stops.add(Step.GROUP_COORDINATOR, groupCoordinator::shutdown);
@@ -332,7 +335,7 @@ final class BrokerComponentsBuilder {
         ClientQuotas clientQuotas = ClientQuotas.create(clientQuotaStore, properties.quotaWindowNum(),
             properties.quotaWindowSizeSeconds(), time, registry);
         KafkaApis apis = new KafkaApis(ApiHandlers.create(properties, security, metadataCache, replicaManager, fetchManager,
-            clientQuotas, adminManager, producerIds, groupCoordinator, groupConfigs, transactions, controller, features, scramCredentialStore, aclStore, authorizer,
+            clientQuotas, adminManager, producerIds, groupCoordinator, groupConfigs, transactions, shares, controller, features, scramCredentialStore, aclStore, authorizer,
             // Resumed work queues like a request; when the queue is full it runs where it resumed.
             task -> {
                 if (!requestChannel.offer(task)) {

@@ -18,6 +18,7 @@ import io.tributary.broker.replica.ReplicaManager;
 import io.tributary.broker.security.AclStore;
 import io.tributary.broker.security.BrokerAuthorizer;
 import io.tributary.broker.security.ScramCredentialStore;
+import io.tributary.broker.share.ShareComponents;
 import io.tributary.broker.transaction.TransactionComponents;
 import java.util.List;
 import org.apache.kafka.common.utils.Time;
@@ -32,6 +33,7 @@ public final class ApiHandlers {
      * @param handlerExecutor runs work a handler resumes after waiting on another broker, on a
      *                        request handler thread
      * @param refusals        where refused config changes are logged
+     * @param shares          share groups' record delivery (ShareFetch, ShareAcknowledge, KIP-932)
      * @return every handler, ApiVersions included
      */
     public static List<ApiHandler> create(BrokerProperties properties, BrokerSecurityProperties securityProperties,
@@ -41,7 +43,7 @@ public final class ApiHandlers {
                                           AdminManager adminManager,
                                           ProducerIdManager producerIdManager, GroupCoordinator groupCoordinator,
                                           GroupConfigManager groupConfigs,
-                                          TransactionComponents transactions,
+                                          TransactionComponents transactions, ShareComponents shares,
                                           Controller controller, FeatureManager features,
                                           ScramCredentialStore scramCredentialStore,
                                           AclStore aclStore, BrokerAuthorizer authorizer,
@@ -54,6 +56,9 @@ public final class ApiHandlers {
             new FetchHandler(replicaManager, metadataCache, replicaManager.topicStats(), authorizer, fetchManager,
                 clientQuotas.fetch(),
                 properties.fetchMaxBytes()),
+            new ShareFetchHandler(shares, metadataCache, authorizer, replicaManager.topicStats(),
+                properties.fetchMaxBytes()),
+            new ShareAcknowledgeHandler(shares, metadataCache, authorizer),
             new ListOffsetsHandler(replicaManager, authorizer),
             new MetadataHandler(metadataCache, adminManager, properties.autoCreateTopicsEnable(), authorizer),
             new OffsetForLeaderEpochHandler(replicaManager, authorizer),

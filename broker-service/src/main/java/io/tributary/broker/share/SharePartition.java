@@ -1,0 +1,344 @@
+package io.tributary.broker.share;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.message.FetchResponseData;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.internal.RecordBatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One share-partition (KIP-932): the records of a topic partition as a share group consumes them,
+ * on the partition's leader. Members acquire records with ShareFetch; each acquisition holds an
+ * acquisition lock for {@code share.record.lock.duration.ms}, and the records go back to AVAILABLE
+ * (delivered again, delivery count up) when it expires, unless acknowledged first: ACCEPT makes them
+ * ACKNOWLEDGED, RELEASE AVAILABLE, REJECT and GAP ARCHIVED; a release at
+ * {@code share.delivery.count.limit} deliveries archives them. The share-partition start offset
+ * (SPSO) moves past acknowledged and archived records; new records are acquired only while the
+ * in-flight window holds fewer than {@code share.partition.max.record.locks} offsets.
+ *
+ * <p>State changes other than acquisitions are written to the {@link ShareStatePersister}, after
+ * the monitor is released. Thread-safe: every method holds this object's monitor and none does I/O
+ * under it; lock expiry runs on a scheduler thread. After {@link #fence} (leadership lost) it
+ * acquires nothing and answers acknowledgements NOT_LEADER_OR_FOLLOWER.
+ */
+public final class SharePartition {
+
+    private static final Logger log = LoggerFactory.getLogger(SharePartition.class);
+
+    private final SharePartitionKey key;
+    private final int leaderEpoch;
+    private final int stateEpoch;
+    private final SharePartitionConfig config;
+    private final ShareStatePersister persister;
+    private final AcquisitionLockTimer timer;
+    private final Runnable onRecordsAvailable;
+    private final InFlightRecords inFlight;
+    private final Map<Long, AcquisitionLock> locks = new HashMap<>();
+    private long nextLockId;
+    private boolean fenced;
+
+    /** A batch's offsets, and whether it is to be archived rather than delivered (control or aborted). */
+    private record BatchBounds(long baseOffset, long lastOffset, boolean undeliverable) {
+    }
+
+    /** An acquisition lock: the offsets it may cover and its timer. */
+    private record AcquisitionLock(long firstOffset, long lastOffset, ScheduledFuture<?> expiry) {
+    }
+
+    /**
+     * @param leaderEpoch        the partition's leader epoch on this broker, written with the state
+     * @param state              the state read from the persister (or initialized from the auto offset reset)
+     * @param onRecordsAvailable called, with no lock held, when records may be acquirable again
+     *                           (acknowledged, released or expired: AVAILABLE again, or the window moved)
+     */
+    public SharePartition(SharePartitionKey key, int leaderEpoch, ShareGroupState state, SharePartitionConfig config,
+                          ShareStatePersister persister, AcquisitionLockTimer timer, Runnable onRecordsAvailable) {
+        this.key = key;
+        this.leaderEpoch = leaderEpoch;
+        this.stateEpoch = state.stateEpoch();
+        this.config = config;
+        this.persister = persister;
+        this.timer = timer;
+        this.onRecordsAvailable = onRecordsAvailable;
+        this.inFlight = InFlightRecords.fromState(state);
+    }
+
+    public SharePartitionKey key() {
+        return key;
+    }
+
+    public SharePartitionConfig config() {
+        return config;
+    }
+
+    /** The share-partition start offset (SPSO). */
+    public synchronized long startOffset() {
+        return inFlight.startOffset();
+    }
+
+    /** The first offset never acquired (Kafka's SPEO plus one). */
+    public synchronized long endOffset() {
+        return inFlight.endOffset();
+    }
+
+    /** Where the next read for this share-partition starts: its first AVAILABLE offset, else the end offset. */
+    public synchronized long nextFetchOffset() {
+        return inFlight.nextFetchOffset();
+    }
+
+    /** Whether an acquisition may find something: AVAILABLE records, or room in the in-flight window. */
+    public synchronized boolean canAcquire() {
+        return !fenced && (inFlight.windowSize() < config.maxRecordLocks() || inFlight.nextFetchOffset() < inFlight.endOffset());
+    }
+
+    /**
+     * Acquires for {@code memberId} the records of {@code batches} it may (read from the log at
+     * {@link #nextFetchOffset}), under one new acquisition lock. Control batches, and with
+     * read_committed the batches of aborted transactions, are archived instead.
+     *
+     * @param batches    batches read, in offset order; only their headers are read (control batches decoded)
+     * @param aborted    the aborted transactions of a read_committed read, else empty
+     * @param maxRecords most records to acquire: whole batches are taken until it is reached, unless
+     *                   {@code strict} (record_limit acquire mode, KIP-1206) cuts the last one
+     * @return the offset ranges acquired with their delivery counts, by offset; empty once fenced
+     */
+    public List<AcquiredRange> acquire(String memberId, Iterable<? extends RecordBatch> batches,
+                                       List<FetchResponseData.AbortedTransaction> aborted, int maxRecords, boolean strict) {
+        // Batch bounds are read before taking the monitor: reading a file slice's headers is I/O.
+        boolean readCommitted = config.isolationLevel() == IsolationLevel.READ_COMMITTED;
+        AbortedBatchFilter filter = readCommitted && !aborted.isEmpty() ? new AbortedBatchFilter(aborted) : null;
+        List<BatchBounds> bounds = new ArrayList<>();
+        for (RecordBatch batch : batches) {
+            boolean abortedBatch = filter != null && filter.isAborted(batch);
+            bounds.add(new BatchBounds(batch.baseOffset(), batch.lastOffset(), batch.isControlBatch() || abortedBatch));
+        }
+        boolean archived = false;
+        ShareGroupState snapshot = null;
+        List<AcquiredRange> acquired = new ArrayList<>();
+        synchronized (this) {
+            if (fenced || maxRecords <= 0) {
+                return List.of();
+            }
+            long lockId = nextLockId++;
+            int remaining = maxRecords;
+            for (BatchBounds batch : bounds) {
+                if (remaining <= 0) {
+                    break;
+                }
+                if (batch.lastOffset() < inFlight.startOffset()) {
+                    continue;
+                }
+                if (batch.undeliverable()) {
+                    inFlight.archiveUndelivered(batch.baseOffset(), batch.lastOffset());
+                    archived = true;
+                } else {
+                    for (AcquiredRange range : inFlight.acquire(batch.baseOffset(), batch.lastOffset(), memberId, lockId,
+                            remaining, strict, config.maxRecordLocks())) {
+                        remaining -= (int) (range.lastOffset() - range.firstOffset() + 1);
+                        acquired.add(range);
+                    }
+                }
+                if (inFlight.endOffset() <= batch.lastOffset()) {
+                    break; // the window is full: later batches would leave this one's rest behind
+                }
+            }
+            if (!acquired.isEmpty()) {
+                long first = acquired.get(0).firstOffset();
+                long last = acquired.get(acquired.size() - 1).lastOffset();
+                locks.put(lockId, new AcquisitionLock(first, last,
+                    timer.start(config.recordLockDurationMs(), () -> expire(lockId))));
+            }
+            if (archived) {
+                inFlight.advanceStartOffset();
+                snapshot = snapshot();
+            }
+        }
+        if (snapshot != null) {
+            write(snapshot);
+        }
+        return merge(acquired);
+    }
+
+    /**
+     * Applies a member's acknowledgements, all or none: each batch must be well formed and every
+     * in-flight offset in it ACQUIRED by {@code memberId}.
+     *
+     * @return NONE once the new state is written; INVALID_REQUEST for a malformed batch, INVALID_RECORD_STATE
+     *         for offsets not acquired by this member (never acquired, acknowledged already, another
+     *         member's, lock expired), NOT_LEADER_OR_FOLLOWER once fenced, or the persister's error
+     */
+    public CompletableFuture<Errors> acknowledge(String memberId, List<ShareAcknowledgement> acknowledgements) {
+        ShareGroupState snapshot;
+        synchronized (this) {
+            if (fenced) {
+                return CompletableFuture.completedFuture(Errors.NOT_LEADER_OR_FOLLOWER);
+            }
+            for (ShareAcknowledgement ack : acknowledgements) {
+                if (!ack.isValid(true)) {
+                    return CompletableFuture.completedFuture(Errors.INVALID_REQUEST);
+                }
+                if (!inFlight.heldBy(memberId, ack.firstOffset(), ack.lastOffset())) {
+                    return CompletableFuture.completedFuture(Errors.INVALID_RECORD_STATE);
+                }
+            }
+            Set<Long> touchedLocks = new HashSet<>();
+            long renewLockId = -1;
+            List<InFlightRange> renewed = new ArrayList<>();
+            for (ShareAcknowledgement ack : acknowledgements) {
+                long runStart = ack.firstOffset();
+                while (runStart <= ack.lastOffset()) {
+                    byte type = ack.typeOf(runStart);
+                    long runEnd = runStart;
+                    while (runEnd < ack.lastOffset() && ack.typeOf(runEnd + 1) == type) {
+                        runEnd++;
+                    }
+                    for (InFlightRange range : inFlight.isolateAll(runStart, runEnd)) {
+                        touchedLocks.add(range.lockId);
+                        if (type == ShareAcknowledgement.RENEW) {
+                            renewLockId = renewLockId >= 0 ? renewLockId : nextLockId++;
+                            range.lockId = renewLockId;
+                            renewed.add(range);
+                        } else {
+                            applyAcknowledgement(range, type);
+                        }
+                    }
+                    runStart = runEnd + 1;
+                }
+            }
+            if (!renewed.isEmpty()) {
+                long lockId = renewLockId;
+                locks.put(lockId, new AcquisitionLock(renewed.get(0).firstOffset,
+                    renewed.get(renewed.size() - 1).lastOffset,
+                    timer.start(config.recordLockDurationMs(), () -> expire(lockId))));
+            }
+            touchedLocks.forEach(this::cancelIfUnused);
+            inFlight.advanceStartOffset();
+            snapshot = snapshot();
+        }
+        onRecordsAvailable.run();
+        return write(snapshot).handle((ok, e) -> e == null ? Errors.NONE : Errors.forException(e));
+    }
+
+    /**
+     * Releases every record {@code memberId} holds (it left the group or closed its share session):
+     * AVAILABLE again, or ARCHIVED at the delivery count limit.
+     */
+    public CompletableFuture<Void> releaseMember(String memberId) {
+        return releaseWhere(range -> memberId.equals(range.memberId), 0, Long.MAX_VALUE);
+    }
+
+    /** Stops this share-partition (leadership moved): its locks are cancelled, nothing more is acquired. */
+    public synchronized void fence() {
+        fenced = true;
+        locks.values().forEach(lock -> lock.expiry().cancel(false));
+        locks.clear();
+    }
+
+    /** The state of {@code offset}, or null when it is not in flight (before the SPSO, or never read). */
+    public synchronized RecordState stateOf(long offset) {
+        InFlightRange range = inFlight.rangeOf(offset);
+        return range == null ? null : range.state;
+    }
+
+    /** The delivery count of {@code offset}, or 0 when it is not in flight. */
+    public synchronized int deliveryCountOf(long offset) {
+        InFlightRange range = inFlight.rangeOf(offset);
+        return range == null ? 0 : range.deliveryCount;
+    }
+
+    /** Offsets acquired now, by any member. */
+    public synchronized long acquiredCount() {
+        return inFlight.acquiredCount();
+    }
+
+    /** Acquisition locks running now. */
+    public synchronized int lockCount() {
+        return locks.size();
+    }
+
+    private void expire(long lockId) {
+        AcquisitionLock lock;
+        synchronized (this) {
+            lock = locks.get(lockId);
+        }
+        if (lock != null) {
+            releaseWhere(range -> range.lockId == lockId, lock.firstOffset(), lock.lastOffset());
+        }
+    }
+
+    private CompletableFuture<Void> releaseWhere(java.util.function.Predicate<InFlightRange> filter, long first, long last) {
+        ShareGroupState snapshot;
+        synchronized (this) {
+            if (fenced) {
+                return CompletableFuture.completedFuture(null);
+            }
+            Set<Long> touchedLocks = new HashSet<>();
+            List<InFlightRange> ranges = inFlight.acquired(first, last, filter);
+            if (ranges.isEmpty()) {
+                return CompletableFuture.completedFuture(null);
+            }
+            for (InFlightRange range : ranges) {
+                touchedLocks.add(range.lockId);
+                applyAcknowledgement(range, ShareAcknowledgement.RELEASE);
+            }
+            touchedLocks.forEach(this::cancelIfUnused);
+            inFlight.advanceStartOffset();
+            snapshot = snapshot();
+        }
+        onRecordsAvailable.run();
+        return write(snapshot).exceptionally(e -> null);
+    }
+
+    private void applyAcknowledgement(InFlightRange range, byte type) {
+        switch (type) {
+            case ShareAcknowledgement.ACCEPT -> range.transition(RecordState.ACKNOWLEDGED);
+            case ShareAcknowledgement.RELEASE -> range.transition(range.deliveryCount >= config.deliveryCountLimit()
+                ? RecordState.ARCHIVED : RecordState.AVAILABLE);
+            default -> range.transition(RecordState.ARCHIVED); // REJECT, GAP
+        }
+    }
+
+    /** Cancels and forgets lock {@code lockId} once no ACQUIRED offset holds it. */
+    private void cancelIfUnused(long lockId) {
+        AcquisitionLock lock = locks.get(lockId);
+        if (lock != null && inFlight.acquired(lock.firstOffset(), lock.lastOffset(), r -> r.lockId == lockId).isEmpty()) {
+            lock.expiry().cancel(false);
+            locks.remove(lockId);
+        }
+    }
+
+    private ShareGroupState snapshot() {
+        return new ShareGroupState(stateEpoch, leaderEpoch, inFlight.startOffset(), inFlight.stateBatches());
+    }
+
+    private CompletableFuture<Void> write(ShareGroupState snapshot) {
+        return persister.writeState(key, snapshot).whenComplete((ok, e) -> {
+            if (e != null) {
+                log.warn("Could not write the state of share-partition {}: {}", key, e.toString());
+            }
+        });
+    }
+
+    /** Adjacent ranges of one delivery count as one, as the response lists them. */
+    private static List<AcquiredRange> merge(List<AcquiredRange> ranges) {
+        List<AcquiredRange> merged = new ArrayList<>(ranges.size());
+        for (AcquiredRange range : ranges) {
+            AcquiredRange last = merged.isEmpty() ? null : merged.get(merged.size() - 1);
+            if (last != null && last.lastOffset() + 1 == range.firstOffset() && last.deliveryCount() == range.deliveryCount()) {
+                merged.set(merged.size() - 1, new AcquiredRange(last.firstOffset(), range.lastOffset(), last.deliveryCount()));
+            } else {
+                merged.add(range);
+            }
+        }
+        return merged;
+    }
+}

@@ -1,0 +1,35 @@
+package io.tributary.broker.share;
+
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Where share-partitions keep their state (KIP-932), shaped like Kafka's
+ * {@code org.apache.kafka.server.share.persister.Persister}: the share coordinator over
+ * {@code __share_group_state} implements it; {@link InMemoryShareStatePersister} until then.
+ *
+ * <p>Every method is asynchronous and must not block its caller (they are called from request
+ * handler threads and timer threads holding no lock). Failures complete the future exceptionally
+ * with a Kafka {@link org.apache.kafka.common.errors.ApiException} (FENCED_STATE_EPOCH,
+ * FENCED_LEADER_EPOCH, COORDINATOR_NOT_AVAILABLE, ...). Implementations are thread-safe.
+ */
+public interface ShareStatePersister {
+
+    /** The state of a share-partition, or empty when none was ever initialized. */
+    CompletableFuture<Optional<ShareGroupState>> readState(SharePartitionKey key);
+
+    /** Creates (or resets, with a higher state epoch) the state of a share-partition. */
+    CompletableFuture<Void> initializeState(SharePartitionKey key, ShareGroupState state);
+
+    /**
+     * Replaces the state of a share-partition.
+     *
+     * @return fails with FENCED_LEADER_EPOCH when {@code state.leaderEpoch()} is below the stored one,
+     *         FENCED_STATE_EPOCH when {@code state.stateEpoch()} is, COORDINATOR_NOT_AVAILABLE when none was
+     *         initialized
+     */
+    CompletableFuture<Void> writeState(SharePartitionKey key, ShareGroupState state);
+
+    /** Removes the state of a share-partition (its group deleted or its offsets reset). */
+    CompletableFuture<Void> deleteState(SharePartitionKey key);
+}

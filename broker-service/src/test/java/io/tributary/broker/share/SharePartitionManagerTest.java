@@ -1,0 +1,314 @@
+package io.tributary.broker.share;
+
+import static io.tributary.broker.share.ShareTestRecords.batches;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.broker.replica.FetchParams;
+import io.tributary.broker.replica.FetchPartition;
+import io.tributary.broker.replica.FetchPartitionResult;
+import io.tributary.broker.testing.MockScheduler;
+import io.tributary.broker.testing.MockTime;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicIdPartition;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.RecordBatch;
+import org.apache.kafka.common.requests.ListOffsetsRequest;
+import org.apache.kafka.coordinator.group.GroupConfig;
+import org.junit.jupiter.api.Test;
+
+class SharePartitionManagerTest {
+
+    private static final Uuid TOPIC_ID = Uuid.randomUuid();
+    private static final TopicIdPartition P0 = new TopicIdPartition(TOPIC_ID, 0, "t");
+    private static final TopicIdPartition P1 = new TopicIdPartition(TOPIC_ID, 1, "t");
+
+    private final MockTime time = new MockTime();
+    private final MockScheduler scheduler = new MockScheduler(time);
+    private final FakeLog log = new FakeLog();
+    private final InMemoryShareStatePersister persister = new InMemoryShareStatePersister();
+    private final Map<String, GroupConfig> groupConfigs = new HashMap<>();
+    private final SharePartitionManager manager = new SharePartitionManager(log, persister,
+        new ShareGroupSettings(30_000, 5, 200, group -> Optional.ofNullable(groupConfigs.get(group))),
+        new AcquisitionLockTimer(scheduler));
+
+    /**
+     * A log of whole batches per partition whose reads wait, as the fetch purgatory does, until an
+     * append brings records past the fetch offset or the wait is given up.
+     */
+    static final class FakeLog implements ShareLog {
+        final Map<TopicPartition, List<MemoryRecords>> logs = new HashMap<>();
+        final Map<TopicPartition, Integer> leaderEpochs = new HashMap<>();
+        final List<Runnable> waiting = new ArrayList<>();
+        final List<FetchParams> reads = new ArrayList<>();
+        OptionalLong byTimestamp = OptionalLong.empty();
+
+        synchronized void append(TopicPartition tp, int... counts) {
+            List<MemoryRecords> log = logs.computeIfAbsent(tp, k -> new ArrayList<>());
+            log.add(batches(end(tp), counts));
+            List<Runnable> woken = new ArrayList<>(waiting);
+            waiting.clear();
+            woken.forEach(Runnable::run);
+        }
+
+        synchronized long end(TopicPartition tp) {
+            long end = 0;
+            for (MemoryRecords records : logs.getOrDefault(tp, List.of())) {
+                for (RecordBatch batch : records.batches()) {
+                    end = batch.lastOffset() + 1;
+                }
+            }
+            return end;
+        }
+
+        synchronized MemoryRecords read(TopicPartition tp, long offset) {
+            List<ByteBuffer> parts = new ArrayList<>();
+            int size = 0;
+            for (MemoryRecords records : logs.getOrDefault(tp, List.of())) {
+                for (var batch : records.batches()) {
+                    if (batch.lastOffset() >= offset) {
+                        ByteBuffer copy = ByteBuffer.allocate(batch.sizeInBytes());
+                        batch.writeTo(copy);
+                        copy.flip();
+                        parts.add(copy);
+                        size += copy.remaining();
+                    }
+                }
+            }
+            ByteBuffer all = ByteBuffer.allocate(size);
+            parts.forEach(all::put);
+            all.flip();
+            return MemoryRecords.readableRecords(all);
+        }
+
+        synchronized void giveUpWaiting() {
+            List<Runnable> woken = new ArrayList<>(waiting);
+            waiting.clear();
+            woken.forEach(Runnable::run);
+        }
+
+        @Override
+        public synchronized CompletableFuture<Map<TopicPartition, FetchPartitionResult>> fetch(
+                FetchParams params, LinkedHashMap<TopicPartition, FetchPartition> partitions) {
+            reads.add(params);
+            CompletableFuture<Map<TopicPartition, FetchPartitionResult>> future = new CompletableFuture<>();
+            Runnable answer = () -> {
+                Map<TopicPartition, FetchPartitionResult> results = new LinkedHashMap<>();
+                partitions.forEach((tp, p) -> results.put(tp, new FetchPartitionResult(Errors.NONE, end(tp), end(tp), 0,
+                    read(tp, p.fetchOffset()))));
+                future.complete(results);
+            };
+            boolean readable = partitions.entrySet().stream().anyMatch(e -> end(e.getKey()) > e.getValue().fetchOffset());
+            if (readable || params.maxWaitMs() <= 0) {
+                answer.run();
+            } else {
+                waiting.add(answer);
+            }
+            return future;
+        }
+
+        @Override
+        public synchronized int leaderEpoch(TopicPartition tp) {
+            return leaderEpochs.getOrDefault(tp, 7);
+        }
+
+        @Override
+        public synchronized OptionalLong offsetForTimestamp(TopicPartition tp, long timestamp, IsolationLevel isolationLevel) {
+            if (leaderEpoch(tp) < 0) {
+                return OptionalLong.empty();
+            }
+            if (timestamp >= 0) {
+                return byTimestamp; // the first record at or after the timestamp, as the test sets it
+            }
+            return OptionalLong.of(timestamp == ListOffsetsRequest.EARLIEST_TIMESTAMP ? 0 : end(tp));
+        }
+    }
+
+    private static ShareFetchParams params(String member, long maxWaitMs, int maxRecords) {
+        return new ShareFetchParams("g", member, maxWaitMs, 1, 1 << 20, maxRecords, false);
+    }
+
+    private void earliest(String group) {
+        groupConfigs.put(group, new GroupConfig(Map.of(GroupConfig.SHARE_AUTO_OFFSET_RESET_CONFIG, "earliest")));
+    }
+
+    @Test
+    void aLongPollIsAnsweredWithTheRecordsAppendedWhileItWaits() {
+        CompletableFuture<Map<TopicIdPartition, ShareFetchPartitionResult>> pending =
+            manager.fetch(params("m1", 10_000, 100), List.of(P0));
+
+        assertThat(pending).isNotDone();
+        assertThat(log.reads.get(0).maxWaitMs()).isEqualTo(10_000);
+        log.append(P0.topicPartition(), 2, 3);
+
+        ShareFetchPartitionResult result = pending.join().get(P0);
+        assertThat(result.error()).isEqualTo(Errors.NONE);
+        assertThat(result.acquired()).containsExactly(new AcquiredRange(0, 4, 1));
+        assertThat(result.records().sizeInBytes()).isPositive();
+    }
+
+    @Test
+    void latestIsTheDefaultAutoOffsetResetAndEarliestReadsFromTheLogStart() {
+        log.append(P0.topicPartition(), 4);
+
+        ShareFetchPartitionResult latest = manager.fetch(params("m1", 0, 100), List.of(P0)).join().get(P0);
+        assertThat(latest.acquired()).isEmpty();
+        assertThat(persister.state(new SharePartitionKey("g", P0)).orElseThrow().startOffset()).isEqualTo(4);
+
+        earliest("e");
+        ShareFetchPartitionResult fromStart = manager.fetch(new ShareFetchParams("e", "m1", 0, 1, 1 << 20, 100, false),
+            List.of(P0)).join().get(P0);
+        assertThat(fromStart.acquired()).containsExactly(new AcquiredRange(0, 3, 1));
+        assertThat(persister.state(new SharePartitionKey("e", P0)).orElseThrow().startOffset()).isZero();
+    }
+
+    @Test
+    void maxRecordsBoundsTheWholeFetch() {
+        earliest("g");
+        log.append(P0.topicPartition(), 3, 3);
+        log.append(P1.topicPartition(), 3);
+
+        Map<TopicIdPartition, ShareFetchPartitionResult> results = manager.fetch(params("m1", 0, 3), List.of(P0, P1)).join();
+
+        assertThat(results.get(P0).acquired()).containsExactly(new AcquiredRange(0, 2, 1));
+        assertThat(results.get(P1).acquired()).isEmpty();
+        assertThat(results.get(P0).records().batches()).hasSize(1);
+    }
+
+    @Test
+    void acknowledgementsAndReleasingASessionMakeRecordsAvailableToOthers() {
+        earliest("g");
+        log.append(P0.topicPartition(), 2, 2);
+        manager.fetch(params("m1", 0, 2), List.of(P0)).join();
+        manager.fetch(params("m2", 0, 2), List.of(P0)).join();
+
+        Map<TopicIdPartition, Errors> errors = manager.acknowledge("g", "m1", Map.of(P0,
+            List.of(ShareAcknowledgement.of(0, 1, ShareAcknowledgement.RELEASE)))).join();
+        manager.releaseSession("g", "m2").join();
+
+        assertThat(errors).containsEntry(P0, Errors.NONE);
+        assertThat(manager.fetch(params("m3", 0, 10), List.of(P0)).join().get(P0).acquired())
+            .containsExactly(new AcquiredRange(0, 3, 2));
+    }
+
+    @Test
+    void losingLeadershipDropsTheSharePartitions() {
+        earliest("g");
+        log.append(P0.topicPartition(), 2);
+        manager.fetch(params("m1", 0, 10), List.of(P0)).join();
+        SharePartition dropped = manager.sharePartition(new SharePartitionKey("g", P0)).orElseThrow();
+
+        log.leaderEpochs.put(P0.topicPartition(), -1);
+        manager.onResign(P0.topicPartition());
+
+        assertThat(manager.sharePartition(new SharePartitionKey("g", P0))).isEmpty();
+        assertThat(dropped.lockCount()).isZero();
+        assertThat(manager.acknowledge("g", "m1", Map.of(P0, List.of(ShareAcknowledgement.of(0, 1,
+            ShareAcknowledgement.ACCEPT)))).join()).containsEntry(P0, Errors.NOT_LEADER_OR_FOLLOWER);
+        assertThat(manager.fetch(params("m1", 0, 10), List.of(P0)).join().get(P0).error())
+            .isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER);
+    }
+
+    @Test
+    void aRestartedLeaderResumesFromThePersistedState() {
+        earliest("g");
+        log.append(P0.topicPartition(), 2, 2);
+        manager.fetch(params("m1", 0, 10), List.of(P0)).join();
+        manager.acknowledge("g", "m1", Map.of(P0, List.of(ShareAcknowledgement.of(0, 1, ShareAcknowledgement.ACCEPT))))
+            .join();
+        manager.onResign(P0.topicPartition());
+
+        ShareFetchPartitionResult resumed = manager.fetch(params("m2", 0, 10), List.of(P0)).join().get(P0);
+
+        assertThat(resumed.acquired()).containsExactly(new AcquiredRange(2, 3, 2));
+    }
+
+    @Test
+    void aWaitGivenUpAnswersEmpty() {
+        CompletableFuture<Map<TopicIdPartition, ShareFetchPartitionResult>> pending =
+            manager.fetch(params("m1", 500, 100), List.of(P0));
+
+        log.giveUpWaiting();
+
+        assertThat(pending.join().get(P0)).isEqualTo(ShareFetchPartitionResult.empty());
+    }
+
+    @Test
+    void aFetchWithNothingToAcquireWaitsForAnAcknowledgement() {
+        SharePartitionManager small = new SharePartitionManager(log, persister,
+            new ShareGroupSettings(30_000, 5, 2, group -> Optional.of(new GroupConfig(Map.of(
+                GroupConfig.SHARE_AUTO_OFFSET_RESET_CONFIG, "earliest")))), new AcquisitionLockTimer(scheduler));
+        log.append(P0.topicPartition(), 2, 2);
+        small.fetch(params("m1", 0, 10), List.of(P0)).join();
+
+        CompletableFuture<Map<TopicIdPartition, ShareFetchPartitionResult>> pending =
+            small.fetch(params("m2", 5_000, 10), List.of(P0));
+        assertThat(pending).isNotDone();
+        assertThat(small.waitingFetches(new SharePartitionKey("g", P0))).isEqualTo(1);
+
+        small.acknowledge("g", "m1", Map.of(P0, List.of(ShareAcknowledgement.of(0, 1, ShareAcknowledgement.ACCEPT))))
+            .join();
+
+        assertThat(pending.join().get(P0).acquired()).containsExactly(new AcquiredRange(2, 3, 1));
+        assertThat(small.waitingFetches(new SharePartitionKey("g", P0))).isZero();
+    }
+
+    @Test
+    void aFetchWithNothingToAcquireAnswersEmptyAfterItsMaxWait() {
+        SharePartitionManager small = new SharePartitionManager(log, persister,
+            new ShareGroupSettings(30_000, 5, 2, group -> Optional.of(new GroupConfig(Map.of(
+                GroupConfig.SHARE_AUTO_OFFSET_RESET_CONFIG, "earliest")))), new AcquisitionLockTimer(scheduler));
+        log.append(P0.topicPartition(), 2, 2);
+        small.fetch(params("m1", 0, 10), List.of(P0)).join();
+        CompletableFuture<Map<TopicIdPartition, ShareFetchPartitionResult>> pending =
+            small.fetch(params("m2", 5_000, 10), List.of(P0));
+
+        time.advance(5_000);
+
+        assertThat(pending.join().get(P0).acquired()).isEmpty();
+        assertThat(small.waitingFetches(new SharePartitionKey("g", P0))).isZero();
+    }
+
+    @Test
+    void aMemberLeavingLosesItsSessionAndItsRecords() {
+        earliest("g");
+        log.append(P0.topicPartition(), 2);
+        ShareSessionCache sessions = new ShareSessionCache(10, 45_000, time, key -> { });
+        ShareComponents shares = new ShareComponents(manager, sessions, persister);
+        sessions.fetchContext("g", "m1", 0, List.of(P0), List.of(), false);
+        manager.fetch(params("m1", 0, 10), List.of(P0)).join();
+
+        shares.memberLeft("g", "m1").join();
+
+        assertThat(sessions.size()).isZero();
+        assertThat(manager.sharePartition(new SharePartitionKey("g", P0)).orElseThrow().stateOf(0))
+            .isEqualTo(RecordState.AVAILABLE);
+    }
+
+    @Test
+    void byDurationStartsAtTheFirstRecordThatRecentElseAtTheEnd() {
+        log.append(P0.topicPartition(), 2, 2);
+        groupConfigs.put("d", new GroupConfig(Map.of(GroupConfig.SHARE_AUTO_OFFSET_RESET_CONFIG, "by_duration:PT1H")));
+        groupConfigs.put("none", new GroupConfig(Map.of(GroupConfig.SHARE_AUTO_OFFSET_RESET_CONFIG, "by_duration:PT1H")));
+        log.byTimestamp = OptionalLong.of(2);
+
+        assertThat(manager.fetch(new ShareFetchParams("d", "m1", 0, 1, 1 << 20, 100, false), List.of(P0)).join()
+            .get(P0).acquired()).containsExactly(new AcquiredRange(2, 3, 1));
+
+        log.byTimestamp = OptionalLong.empty();
+        assertThat(manager.fetch(new ShareFetchParams("none", "m1", 0, 1, 1 << 20, 100, false), List.of(P0)).join()
+            .get(P0).acquired()).isEmpty();
+        assertThat(persister.state(new SharePartitionKey("none", P0)).orElseThrow().startOffset()).isEqualTo(4);
+    }
+}
