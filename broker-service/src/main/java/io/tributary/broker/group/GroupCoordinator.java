@@ -71,7 +71,6 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
     public record FetchedOffsets(Errors error, Map<TopicPartition, OffsetAndMetadata> offsets) {
     }
 
-    /** A ListGroups entry. */
     /** A group as ListGroups lists it; {@code type} is {@code classic} or {@code consumer} (KIP-848). */
     public record ListedGroup(String groupId, String protocolType, String state, String type) {
     }
@@ -81,9 +80,8 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
     private final GroupMetadataManager groups;
     private final RebalanceCoordinator rebalance;
     private final OffsetMetadataManager offsets;
-    private final ConsumerGroupHeartbeats consumerGroups;
+    private final ModernGroupCoordinator modern;
     private final GroupListing listing;
-    private final GroupTopics topicNames;
     private final ScheduledExecutorService timer;
 
     public GroupCoordinator(ReplicaManager replicaManager, Config config, Time time) {
@@ -132,8 +130,8 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
             new StaticMembership(groups, joinPhase), time);
         this.offsets = new OffsetMetadataManager(groups, rebalance, config.offsetMetadataMaxBytes(),
             config.offsetsRetentionMs(), time);
-        this.consumerGroups = new ConsumerGroupHeartbeats(groups, timer, consumerConfig, topics, time);
-        this.topicNames = topics;
+        ConsumerGroupHeartbeats consumerGroups = new ConsumerGroupHeartbeats(groups, timer, consumerConfig, topics, time);
+        this.modern = new ModernGroupCoordinator(groups, consumerGroups, topics);
         this.listing = new GroupListing(groups, consumerGroups, topics);
     }
 
@@ -163,7 +161,7 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
         if (Topic.GROUP_METADATA_TOPIC_NAME.equals(tp.topic())) {
             groups.loadPartition(tp.partition(), loaded -> loaded.forEach(group -> {
                 rebalance.onLoaded(group);
-                consumerGroups.onLoaded(group);
+                modern.onLoaded(group);
             }));
         }
     }
@@ -173,13 +171,7 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
         if (Topic.GROUP_METADATA_TOPIC_NAME.equals(tp.topic())) {
             List<ClassicGroup> unloaded = groups.unloadPartition(tp.partition());
             unloaded.forEach(g -> rebalance.onUnloaded(g, Errors.NOT_COORDINATOR));
-            unloaded.forEach(g -> {
-                synchronized (g) {
-                    if (g.consumerGroup() != null) {
-                        consumerGroups.forget(g.consumerGroup());
-                    }
-                }
-            });
+            unloaded.forEach(modern::onUnloaded);
             log.info("Unloaded {} group(s) of {}", unloaded.size(), tp);
         }
     }
@@ -397,31 +389,9 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
         return groupId == null || groupId.isEmpty();
     }
 
-    /**
-     * ConsumerGroupHeartbeat (KIP-848); see {@link ConsumerGroupHeartbeats} for what it does and its errors.
-     *
-     * @param version the request version (v0: the coordinator names a joining member; v1+: the client)
-     */
-    public CompletableFuture<org.apache.kafka.common.message.ConsumerGroupHeartbeatResponseData> consumerGroupHeartbeat(
-            org.apache.kafka.common.message.ConsumerGroupHeartbeatRequestData request, short version, String clientId,
-            String clientHost) {
-        Errors error = invalidGroupId(request.groupId()) ? Errors.INVALID_REQUEST : groups.coordinatorError(request.groupId());
-        if (error != Errors.NONE) {
-            return CompletableFuture.completedFuture(new org.apache.kafka.common.message.ConsumerGroupHeartbeatResponseData()
-                .setErrorCode(error.code())
-                .setErrorMessage(error == Errors.INVALID_REQUEST ? "GroupId can't be empty." : error.message()));
-        }
-        return consumerGroups.heartbeat(request, version, clientId, clientHost);
-    }
-
-    /**
-     * ConsumerGroupDescribe (KIP-848) of one group: GROUP_ID_NOT_FOUND for an unknown group or a
-     * classic one (the admin client then asks DescribeGroups).
-     */
-    public org.apache.kafka.common.message.ConsumerGroupDescribeResponseData.DescribedGroup describeConsumerGroup(
-            String groupId) {
-        Errors error = invalidGroupId(groupId) ? Errors.INVALID_GROUP_ID : groups.coordinatorError(groupId);
-        return ConsumerGroupDescriber.describe(groupId, error, groups.group(groupId), topicNames, consumerGroups);
+    /** The entry points of KIP-848 consumer groups, whose membership this coordinator runs. */
+    public ModernGroupCoordinator modernGroups() {
+        return modern;
     }
 
     /**
