@@ -5,10 +5,8 @@ import io.tributary.broker.replica.PartitionLeadershipListener;
 import io.tributary.broker.replica.ReplicaManager;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -71,7 +69,7 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
     public record FetchedOffsets(Errors error, Map<TopicPartition, OffsetAndMetadata> offsets) {
     }
 
-    /** A group as ListGroups lists it; {@code type} is {@code classic} or {@code consumer} (KIP-848). */
+    /** A group as ListGroups lists it; {@code type} is {@code classic}, {@code consumer} (KIP-848) or {@code share} (KIP-932). */
     public record ListedGroup(String groupId, String protocolType, String state, String type) {
     }
 
@@ -94,7 +92,19 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
      */
     public GroupCoordinator(ReplicaManager replicaManager, Config config, ConsumerGroupConfig consumerConfig,
                             GroupConfigLookup groupConfigs, GroupTopics topics, Time time) {
-        this(CoordinatorLog.of(replicaManager), config, time, newTimer(), topics, consumerConfig.toConfig(groupConfigs));
+        this(replicaManager, config, consumerConfig, groupConfigs, topics, ShareGroupSettings.defaults(),
+            ShareGroupMemberListener.NONE, time);
+    }
+
+    /**
+     * @param shareSettings        the {@code group.share.*} settings of share groups (KIP-932)
+     * @param shareMemberListener  told when a share-group member leaves or is fenced (outside any lock)
+     */
+    public GroupCoordinator(ReplicaManager replicaManager, Config config, ConsumerGroupConfig consumerConfig,
+                            GroupConfigLookup groupConfigs, GroupTopics topics, ShareGroupSettings shareSettings,
+                            ShareGroupMemberListener shareMemberListener, Time time) {
+        this(CoordinatorLog.of(replicaManager), config, time, newTimer(), topics, consumerConfig.toConfig(groupConfigs),
+            shareSettings, shareMemberListener);
     }
 
     GroupCoordinator(CoordinatorLog coordinatorLog, Config config, Time time) {
@@ -119,8 +129,19 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
      * @param consumerConfig  the {@code group.consumer.*} settings of KIP-848 groups
      */
     GroupCoordinator(CoordinatorLog coordinatorLog, Config config, Time time, ScheduledExecutorService timer,
-                     GroupTopics topics,
-                     ConsumerGroupHeartbeats.Config consumerConfig) {
+                     GroupTopics topics, ConsumerGroupHeartbeats.Config consumerConfig) {
+        this(coordinatorLog, config, time, timer, topics, consumerConfig, ShareGroupSettings.defaults(),
+            ShareGroupMemberListener.NONE);
+    }
+
+    /**
+     * @param shareSettings       the {@code group.share.*} settings; a group's own {@code share.*}
+     *                            configs come from {@code consumerConfig}'s group-config lookup
+     * @param shareMemberListener told when a share-group member leaves or is fenced
+     */
+    GroupCoordinator(CoordinatorLog coordinatorLog, Config config, Time time, ScheduledExecutorService timer,
+                     GroupTopics topics, ConsumerGroupHeartbeats.Config consumerConfig, ShareGroupSettings shareSettings,
+                     ShareGroupMemberListener shareMemberListener) {
         this.config = config;
         this.time = time;
         this.timer = timer;
@@ -131,8 +152,9 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
         this.offsets = new OffsetMetadataManager(groups, rebalance, config.offsetMetadataMaxBytes(),
             config.offsetsRetentionMs(), time);
         ConsumerGroupHeartbeats consumerGroups = new ConsumerGroupHeartbeats(groups, timer, consumerConfig, topics, time);
-        this.modern = new ModernGroupCoordinator(groups, consumerGroups, topics);
-        this.listing = new GroupListing(groups, consumerGroups, topics);
+        this.modern = new ModernGroupCoordinator(groups, consumerGroups, new ShareGroupHeartbeats(groups, timer,
+            shareSettings, consumerConfig.groupConfigs(), topics, shareMemberListener, time), topics);
+        this.listing = new GroupListing(groups, consumerGroups, topics, time);
     }
 
     private static ScheduledExecutorService newTimer() {
@@ -209,6 +231,10 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
         ClassicGroup existing = groups.group(request.groupId());
         if (existing != null) {
             synchronized (existing) {
+                if (existing.shareGroup() != null) {
+                    // As Kafka: a share group's id cannot be joined with the classic protocol.
+                    return CompletableFuture.completedFuture(JoinPhase.joinError("", Errors.INCONSISTENT_GROUP_PROTOCOL));
+                }
                 if (existing.consumerGroup() != null && !existing.consumerGroup().members().isEmpty()) {
                     // A consumer group of the new protocol: classic members cannot join it (no online migration yet).
                     return CompletableFuture.completedFuture(JoinPhase.joinError(request.memberId(),
@@ -342,11 +368,6 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
     }
 
     /**
-     * OffsetFetch.
-     *
-     * @param partitions the partitions asked for, or null for every committed offset of the group
-     */
-    /**
      * Checks the member of an OffsetFetch (v9+) of a KIP-848 consumer group, as Kafka's
      * {@code ConsumerGroup.validateOffsetFetch}: a fetch without a member (an admin's) is always
      * allowed; a member must exist and send its current epoch.
@@ -357,6 +378,11 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
         return offsets.validateFetchMember(groupId, memberId, memberEpoch);
     }
 
+    /**
+     * OffsetFetch.
+     *
+     * @param partitions the partitions asked for, or null for every committed offset of the group
+     */
     public FetchedOffsets fetchOffsets(String groupId, List<TopicPartition> partitions) {
         return offsets.fetch(groupId, partitions);
     }
@@ -389,7 +415,7 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
         return groupId == null || groupId.isEmpty();
     }
 
-    /** The entry points of KIP-848 consumer groups, whose membership this coordinator runs. */
+    /** The entry points of KIP-848 consumer groups and KIP-932 share groups, whose membership this coordinator runs. */
     public ModernGroupCoordinator modernGroups() {
         return modern;
     }
@@ -415,38 +441,7 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
      * @return NONE, GROUP_ID_NOT_FOUND, NON_EMPTY_GROUP or a coordinator error
      */
     public CompletableFuture<Errors> deleteGroup(String groupId) {
-        Errors error = invalidGroupId(groupId) ? Errors.INVALID_GROUP_ID : groups.coordinatorError(groupId);
-        if (error != Errors.NONE) {
-            return CompletableFuture.completedFuture(error);
-        }
-        ClassicGroup group = groups.group(groupId);
-        if (group == null) {
-            return CompletableFuture.completedFuture(Errors.GROUP_ID_NOT_FOUND);
-        }
-        Set<TopicPartition> offsets;
-        CompletableFuture<Errors> deleted;
-        synchronized (group) {
-            if (group.is(GroupState.DEAD)) {
-                return CompletableFuture.completedFuture(Errors.GROUP_ID_NOT_FOUND);
-            }
-            if (!group.is(GroupState.EMPTY)) {
-                return CompletableFuture.completedFuture(Errors.NON_EMPTY_GROUP);
-            }
-            group.transitionTo(GroupState.DEAD, time.milliseconds());
-            // Commits still being written are deleted too: their records precede these tombstones.
-            Set<TopicPartition> all = new HashSet<>(group.offsets().keySet());
-            all.addAll(group.pendingCommitPartitions());
-            offsets = Set.copyOf(all);
-            groups.removeGroup(group);
-            log.info("Deleting group {} and its {} committed offset(s)", groupId, offsets.size());
-            if (group.consumerGroup() != null) {
-                group.consumerGroup().markDead();
-                groups.storeConsumerGroupRecords(groupId, ConsumerGroupRecords.groupTombstones(groupId,
-                    time.milliseconds()));
-            }
-            deleted = groups.storeTombstones(groupId, offsets, true);
-        }
-        return deleted;
+        return listing.delete(groupId);
     }
 
     private void expireOffsetsSafely() {
