@@ -13,7 +13,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
+import io.tributary.broker.testing.WireClient;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.FeatureUpdate;
+import org.apache.kafka.clients.admin.UpdateFeaturesOptions;
 import org.apache.kafka.clients.admin.ListGroupsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.ShareGroupDescription;
@@ -23,6 +26,11 @@ import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.GroupType;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.message.ShareGroupHeartbeatRequestData;
+import org.apache.kafka.common.message.ShareGroupHeartbeatResponseData;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.ShareGroupHeartbeatRequest;
+import org.apache.kafka.common.requests.ShareGroupHeartbeatResponse;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -32,7 +40,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Share groups (KIP-932) with kafka-clients 4.4: {@code KafkaShareConsumer}s join a share group by
  * polling (ShareGroupHeartbeat), the admin client describes and lists the group and deletes it once
- * empty, and {@code kafka-share-groups --describe --members} shows the members. Records are not
+ * empty, and {@code kafka-share-groups --describe --members} shows the members; with
+ * {@code share.version} downgraded to 0 ShareGroupHeartbeat gets UNSUPPORTED_VERSION. Records are not
  * asserted: ShareFetch is served by another part of the broker.
  */
 class ShareGroupTest {
@@ -148,6 +157,36 @@ class ShareGroupTest {
             admin.deleteShareGroups(List.of("workers")).all().get();
             assertThat(admin.listGroups(new ListGroupsOptions().withTypes(Set.of(GroupType.SHARE))).all().get())
                 .noneSatisfy(listing -> assertThat(listing.groupId()).isEqualTo("workers"));
+        }
+    }
+
+    private static ShareGroupHeartbeatResponseData heartbeat(String group, String memberId, int epoch) throws Exception {
+        try (WireClient client = WireClient.connect(broker.bootstrapServers())) {
+            ShareGroupHeartbeatResponse response = client.send(new ShareGroupHeartbeatRequest.Builder(
+                new ShareGroupHeartbeatRequestData().setGroupId(group).setMemberId(memberId).setMemberEpoch(epoch)
+                    .setSubscribedTopicNames(epoch == 0 ? List.of(TOPIC) : null)).build((short) 1));
+            return response.data();
+        }
+    }
+
+    @Test
+    void shareGroupsAreRefusedWhileShareVersionIsBelowOne() throws Exception {
+        try (Admin admin = broker.admin()) {
+            admin.updateFeatures(Map.of("share.version", new FeatureUpdate((short) 0,
+                FeatureUpdate.UpgradeType.SAFE_DOWNGRADE)), new UpdateFeaturesOptions()).all().get();
+            try {
+                await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(Errors.forCode(
+                    heartbeat("off", "m1", 0).errorCode())).isEqualTo(Errors.UNSUPPORTED_VERSION));
+                assertThat(heartbeat("off", "m1", 0).errorMessage()).contains("share.version");
+            } finally {
+                admin.updateFeatures(Map.of("share.version", new FeatureUpdate((short) 1,
+                    FeatureUpdate.UpgradeType.UPGRADE)), new UpdateFeaturesOptions()).all().get();
+            }
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(Errors.forCode(
+                heartbeat("on", "m1", 0).errorCode())).isEqualTo(Errors.NONE));
+            ShareGroupHeartbeatResponseData left = heartbeat("on", "m1", -1);
+            assertThat(Errors.forCode(left.errorCode())).isEqualTo(Errors.NONE);
+            assertThat(describe(admin, "on").groupState()).isEqualTo(GroupState.EMPTY);
         }
     }
 }
