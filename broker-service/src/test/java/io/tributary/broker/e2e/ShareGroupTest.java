@@ -40,7 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Share groups (KIP-932) with kafka-clients 4.4: {@code KafkaShareConsumer}s join a share group by
  * polling (ShareGroupHeartbeat), the admin client describes and lists the group and deletes it once
- * empty, and {@code kafka-share-groups --describe --members} shows the members; with
+ * empty, and {@code kafka-share-groups --list} and {@code --describe --members / --state} show it; with
  * {@code share.version} downgraded to 0 ShareGroupHeartbeat gets UNSUPPORTED_VERSION. Records are not
  * asserted: ShareFetch is served by another part of the broker.
  */
@@ -147,6 +147,14 @@ class ShareGroupTest {
                     assertThat(members.output()).contains("share-client").contains(TOPIC + ":");
                     assertThat(members.output().lines().filter(l -> l.startsWith("workers ")).count())
                         .as(members.output()).isEqualTo(2);
+                    KafkaTool.Result list = KafkaTool.run(null, TOOL, "--bootstrap-server", broker.bootstrapServers(),
+                        "--list");
+                    assertThat(list.exitCode()).as(list.output()).isZero();
+                    assertThat(list.output().lines()).as(list.output()).contains("workers");
+                    KafkaTool.Result state = KafkaTool.run(null, TOOL, "--bootstrap-server", broker.bootstrapServers(),
+                        "--describe", "--group", "workers", "--state");
+                    assertThat(state.exitCode()).as(state.output()).isZero();
+                    assertThat(state.output()).containsPattern("workers\\s+\\S+\\s+\\(0\\)\\s+Stable\\s+2");
                 }
                 await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() ->
                     assertThat(describe(admin, "workers").members()).as("the second left on close").hasSize(1));
