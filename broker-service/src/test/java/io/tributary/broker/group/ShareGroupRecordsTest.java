@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
  * Share groups in {@code __consumer_offsets}: records in Kafka 4.4's layouts (read back with
  * Kafka's generated classes), and a coordinator started again over the same log (a restart or a
  * leader move) that knows the group, its epochs, members and assignments; tombstones keep a departed
- * member and a deleted group gone.
+ * member and a deleted group gone; NOT_COORDINATOR and COORDINATOR_LOAD_IN_PROGRESS while the
+ * group's partition is not loaded here.
  */
 class ShareGroupRecordsTest {
 
@@ -138,5 +139,26 @@ class ShareGroupRecordsTest {
         assertThat(Errors.forCode(coordinator.modernGroups().describeShareGroup("g").errorCode()))
             .isEqualTo(Errors.GROUP_ID_NOT_FOUND);
         assertThat(coordinator.listGroups(List.of(), List.of()).getValue()).isEmpty();
+    }
+
+    @Test
+    void aGroupIsServedOnlyWhereItsPartitionIsLoaded() {
+        coordinator = startCoordinator();
+        send("a", 0, List.of("orders"));
+        TopicPartition partition = new TopicPartition(Topic.GROUP_METADATA_TOPIC_NAME, coordinator.partitionFor("g"));
+
+        coordinator.onResign(partition);
+        assertThat(Errors.forCode(send("a", 1, null).errorCode())).isEqualTo(Errors.NOT_COORDINATOR);
+        assertThat(Errors.forCode(coordinator.modernGroups().describeShareGroup("g").errorCode()))
+            .isEqualTo(Errors.NOT_COORDINATOR);
+
+        log.holdReads();
+        coordinator.onBecomeLeader(partition, 1);
+        assertThat(Errors.forCode(send("a", 1, null).errorCode())).isEqualTo(Errors.COORDINATOR_LOAD_IN_PROGRESS);
+        log.openReads();
+        await().atMost(Duration.ofSeconds(10)).until(() ->
+            coordinator.modernGroups().describeShareGroup("g").errorCode() == Errors.NONE.code());
+        assertThat(Errors.forCode(send("a", 1, null).errorCode())).as("same member, same epoch")
+            .isEqualTo(Errors.NONE);
     }
 }
