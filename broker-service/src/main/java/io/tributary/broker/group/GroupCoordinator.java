@@ -25,12 +25,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The broker's group coordinator for classic consumer groups (DESIGN.md section 6): the entry
- * point of the group APIs for the groups whose {@code __consumer_offsets} partition this broker
- * leads. Membership and rebalances are run by {@link RebalanceCoordinator}, committed offsets
- * and their expiry by {@link OffsetMetadataManager}, loading and persistence by
- * {@link GroupMetadataManager}; this class checks coordinator ownership and requests, and
- * handles group listing, description and deletion.
+ * The broker's group coordinator (DESIGN.md section 6): the entry point of the group APIs for the
+ * groups whose {@code __consumer_offsets} partition this broker leads. Classic membership and
+ * rebalances are run by {@link RebalanceCoordinator}, committed offsets and their expiry by
+ * {@link OffsetMetadataManager}, loading and persistence by {@link GroupMetadataManager}; KIP-848
+ * consumer groups and KIP-932 share groups are served by {@link ModernGroupCoordinator}
+ * ({@link #modernGroups()}); listing, description and deletion by {@link GroupListing}. This class
+ * checks coordinator ownership and requests.
  *
  * <p>Thread-safe.
  */
