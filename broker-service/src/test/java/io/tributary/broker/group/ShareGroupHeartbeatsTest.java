@@ -231,10 +231,11 @@ class ShareGroupHeartbeatsTest {
         joined("g", "orders");
         a.beat(); // 2 -> 3, previous 2
         assertThat(Errors.forCode(send("g", a.id, 1, null).errorCode())).isEqualTo(Errors.FENCED_MEMBER_EPOCH);
-        Member rejoined = new Member("g", List.of("orders"));
-        assertThat(Errors.forCode(send("g", a.id, 0, List.of("orders")).errorCode())).as("rejoin with its id")
-            .isEqualTo(Errors.NONE);
-        assertThat(rejoined.id).isNotEqualTo(a.id);
+        ShareGroupHeartbeatResponseData rejoined = send("g", a.id, 0, List.of("orders"));
+        assertThat(Errors.forCode(rejoined.errorCode())).as("a fenced member rejoins with its id").isEqualTo(Errors.NONE);
+        assertThat(rejoined.memberEpoch()).isGreaterThan(3);
+        assertThat(rejoined.assignment()).as("its whole assignment again").isNotNull();
+        assertThat(coordinator.modernGroups().describeShareGroup("g").members()).hasSize(3);
     }
 
     @Test
