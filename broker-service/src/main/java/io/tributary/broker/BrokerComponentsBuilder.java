@@ -28,9 +28,7 @@ import io.tributary.broker.config.EndPoint;
 import io.tributary.broker.config.LogConfig;
 import io.tributary.broker.fetchsession.FetchManager;
 import io.tributary.broker.fetchsession.FetchSessionCache;
-import io.tributary.broker.group.ConsumerGroupConfig;
 import io.tributary.broker.group.ConsumerLagMetrics;
-import io.tributary.broker.group.GroupConfigDefaults;
 import io.tributary.broker.group.GroupConfigManager;
 import io.tributary.broker.group.GroupCoordinator;
 import io.tributary.broker.log.LogCleaner;
@@ -199,27 +197,6 @@ final class BrokerComponentsBuilder {
         return new BrokerComponents.Storage(scheduler, logManager, logDirFailures);
     }
 
-    /** The cluster's topics as KIP-848 assignments look them up, from the metadata cache without copies. */
-    private static io.tributary.broker.group.GroupTopics groupTopics(MetadataCache metadataCache) {
-        return new io.tributary.broker.group.GroupTopics() {
-            @Override
-            public Optional<io.tributary.broker.group.GroupTopic> topic(String name) {
-                return metadataCache.topic(name).filter(t -> !metadataCache.isPendingDeletion(name))
-                    .map(t -> new io.tributary.broker.group.GroupTopic(t.topicId(), t.replicas().size()));
-            }
-
-            @Override
-            public Optional<String> name(org.apache.kafka.common.Uuid topicId) {
-                return metadataCache.topicName(topicId);
-            }
-
-            @Override
-            public java.util.Collection<String> names() {
-                return metadataCache.topicNames();
-            }
-        };
-    }
-
     /** The log directories, as files. */
     List<File> logDirs() {
         return properties.logDirPaths().stream().map(Path::toFile).toList();
@@ -280,15 +257,12 @@ final class BrokerComponentsBuilder {
                 properties.leaderImbalanceCheckIntervalSeconds() * 1000L,
                 properties.leaderImbalancePerBrokerPercentage()), time);
         stops.add(Step.CONTROLLER, controller::close);
-        ConsumerGroupConfig consumerGroupConfig = new ConsumerGroupConfig(properties.groupConsumerSessionTimeoutMs(),
-            properties.groupConsumerHeartbeatIntervalMs(), properties.groupConsumerMaxSize(),
-            properties.groupConsumerAssignors());
-        GroupConfigManager groupConfigs = new GroupConfigManager(zkClient,
-            groupConfigDefaults(consumerGroupConfig));
+        GroupCoordinatorFactory groupFactory = new GroupCoordinatorFactory(properties, shareGroups);
+        GroupConfigManager groupConfigs = new GroupConfigManager(zkClient, groupFactory.groupConfigDefaults());
         stops.add(Step.ACL_STORE, groupConfigs::close);
         ShareComponents shares = ShareComponentsFactory.create(shareGroups, replicaManager, groupConfigs, scheduler, time);
-        GroupCoordinator groupCoordinator = new GroupCoordinator(replicaManager, groupCoordinatorConfig(properties),
-            consumerGroupConfig, groupConfigs, groupTopics(metadataCache), time);
+        GroupCoordinator groupCoordinator = groupFactory.coordinator(replicaManager, metadataCache, groupConfigs,
+            shares::memberLeft, time);
         stops.add(Step.GROUP_COORDINATOR, groupCoordinator::shutdown);
         replicaManager.addLeadershipListener(groupCoordinator);
         ZkProducerIdManager producerIds = new ZkProducerIdManager(properties.id(), zkClient);
@@ -450,19 +424,6 @@ final class BrokerComponentsBuilder {
         } catch (ReflectiveOperationException e) {
             throw new IllegalArgumentException("broker.replica-selector-class " + className + " cannot be created: " + e, e);
         }
-    }
-
-    /** The broker's {@code group.consumer.*} and {@code group.share.*} settings, the values groups fall back to. */
-    private GroupConfigDefaults groupConfigDefaults(ConsumerGroupConfig consumerGroupConfig) {
-        Map<String, Object> settings = new java.util.HashMap<>(consumerGroupConfig.kafkaSettings());
-        settings.putAll(shareGroups.kafkaSettings());
-        return new GroupConfigDefaults(settings);
-    }
-
-    private static GroupCoordinator.Config groupCoordinatorConfig(BrokerProperties p) {
-        return new GroupCoordinator.Config(p.offsetsTopicNumPartitions(), p.groupMinSessionTimeoutMs(),
-            p.groupMaxSessionTimeoutMs(), p.groupInitialRebalanceDelayMs(), p.groupMaxSize(), p.offsetsCommitTimeoutMs(),
-            p.offsetMetadataMaxBytes(), p.offsetsRetentionMinutes() * 60_000L, p.offsetsRetentionCheckIntervalMs());
     }
 
     private LogConfig logConfigFromZooKeeper(KafkaZkClient zkClient, String topic) {

@@ -89,6 +89,8 @@ public final class ApiHandlers {
             new HeartbeatHandler(groupCoordinator, authorizer),
             new ConsumerGroupHeartbeatHandler(groupCoordinator, metadataCache, authorizer),
             new ConsumerGroupDescribeHandler(groupCoordinator, authorizer),
+            new ShareGroupHeartbeatHandler(groupCoordinator, metadataCache, authorizer),
+            new ShareGroupDescribeHandler(groupCoordinator, metadataCache, authorizer),
             new LeaveGroupHandler(groupCoordinator, authorizer),
             new OffsetCommitHandler(groupCoordinator, metadataCache, authorizer),
             new OffsetFetchHandler(groupCoordinator, metadataCache, authorizer),

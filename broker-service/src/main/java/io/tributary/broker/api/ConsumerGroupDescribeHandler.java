@@ -42,7 +42,7 @@ public final class ConsumerGroupDescribeHandler extends VersionedHandler {
                     .setErrorCode(Errors.GROUP_AUTHORIZATION_FAILED.code()));
                 continue;
             }
-            ConsumerGroupDescribeResponseData.DescribedGroup described = coordinator.describeConsumerGroup(groupId);
+            ConsumerGroupDescribeResponseData.DescribedGroup described = coordinator.modernGroups().describeConsumerGroup(groupId);
             if (data.includeAuthorizedOperations() && described.errorCode() == Errors.NONE.code()) {
                 described.setAuthorizedOperations(AuthorizedOperations.of(authorizer, context, ResourceType.GROUP,
                     groupId));

@@ -56,7 +56,7 @@ public final class ConsumerGroupHeartbeatHandler extends VersionedHandler {
                 }
             }
         }
-        return coordinator.consumerGroupHeartbeat(data, context.apiVersion(), context.clientId(),
+        return coordinator.modernGroups().consumerGroupHeartbeat(data, context.apiVersion(), context.clientId(),
             context.clientAddress().getHostAddress()).thenApply(response -> Responses.of(context,
                 new ConsumerGroupHeartbeatResponse(response)));
     }

@@ -14,8 +14,8 @@ import org.apache.kafka.common.feature.SupportedVersionRange;
  *       Tributary's loader reads. Level 2 (KIP-890's second part: an epoch bump per transaction,
  *       EndTxn v5) is not built, so kafka-clients producers keep transaction version 1 here.</li>
  *   <li>{@code group.version} 0 to 1: 1 serves the consumer rebalance protocol (KIP-848).</li>
- *   <li>{@code share.version} 0 to 1: 1 serves share groups (KIP-932); not finalized for a new
- *       cluster until share groups are complete, so an operator enables it with kafka-features.</li>
+ *   <li>{@code share.version} 0 to 1: 1 serves share groups (KIP-932); a new cluster starts at 1,
+ *       an older one is upgraded with {@code kafka-features upgrade --feature share.version=1}.</li>
  * </ul>
  * Kafka 4's KRaft-only features ({@code metadata.version}, {@code kraft.version}) have no meaning
  * for a ZooKeeper cluster and are not advertised, as Kafka 3.9's ZooKeeper brokers finalized none.
@@ -39,7 +39,7 @@ public final class BrokerFeatures {
 
     /** The levels {@code /feature} is created with for a new cluster. */
     public static final Map<String, Short> NEW_CLUSTER_LEVELS = Map.of(TRANSACTION_VERSION, (short) 1,
-        GROUP_VERSION, (short) 1);
+        GROUP_VERSION, (short) 1, SHARE_VERSION, (short) 1);
 
     private final Map<String, SupportedVersionRange> supported;
 

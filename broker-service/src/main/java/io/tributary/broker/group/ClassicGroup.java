@@ -47,6 +47,8 @@ final class ClassicGroup {
     private boolean initialJoinDelay;
     /** The membership when the group uses the new consumer protocol (KIP-848); null for a classic group. */
     private ConsumerGroup consumerGroup;
+    /** The share group (KIP-932) of this id, or null; such a holder has no classic members nor offsets. */
+    private ShareGroup shareGroup;
 
     ClassicGroup(String groupId, long nowMs) {
         this.groupId = groupId;
@@ -67,7 +69,8 @@ final class ClassicGroup {
      * do not expire and it cannot be deleted.
      */
     boolean is(GroupState s) {
-        if (s == GroupState.EMPTY && consumerGroup != null && !consumerGroup.members().isEmpty()) {
+        if (s == GroupState.EMPTY && (consumerGroup != null && !consumerGroup.members().isEmpty()
+                || shareGroup != null && !shareGroup.members().isEmpty())) {
             return false;
         }
         return state == s;
@@ -479,5 +482,15 @@ final class ClassicGroup {
         if (consumerGroup != null && consumerGroup.members().isEmpty()) {
             consumerGroup = null;
         }
+    }
+
+    /** The share group of this id, or null when it is not a share group. */
+    ShareGroup shareGroup() {
+        return shareGroup;
+    }
+
+    /** Makes this holder a share group's, or replaces its state with the next one. */
+    void shareGroup(ShareGroup next) {
+        shareGroup = next;
     }
 }

@@ -169,7 +169,7 @@ final class ConsumerGroupHeartbeats {
                 return error(Errors.COORDINATOR_NOT_AVAILABLE, "The group is being deleted or moved.");
             }
             if (holder.consumerGroup() == null) {
-                if (holder.size() > 0 || !holder.is(GroupState.EMPTY)) {
+                if (holder.size() > 0 || !holder.is(GroupState.EMPTY) || holder.shareGroup() != null) {
                     return error(Errors.GROUP_ID_NOT_FOUND, "Group " + request.groupId() + " is not a consumer group.");
                 }
                 if (request.memberEpoch() != 0) {

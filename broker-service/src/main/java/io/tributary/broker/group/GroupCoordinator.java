@@ -5,10 +5,8 @@ import io.tributary.broker.replica.PartitionLeadershipListener;
 import io.tributary.broker.replica.ReplicaManager;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -27,12 +25,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The broker's group coordinator for classic consumer groups (DESIGN.md section 6): the entry
- * point of the group APIs for the groups whose {@code __consumer_offsets} partition this broker
- * leads. Membership and rebalances are run by {@link RebalanceCoordinator}, committed offsets
- * and their expiry by {@link OffsetMetadataManager}, loading and persistence by
- * {@link GroupMetadataManager}; this class checks coordinator ownership and requests, and
- * handles group listing, description and deletion.
+ * The broker's group coordinator (DESIGN.md section 6): the entry point of the group APIs for the
+ * groups whose {@code __consumer_offsets} partition this broker leads. Classic membership and
+ * rebalances are run by {@link RebalanceCoordinator}, committed offsets and their expiry by
+ * {@link OffsetMetadataManager}, loading and persistence by {@link GroupMetadataManager}; KIP-848
+ * consumer groups and KIP-932 share groups are served by {@link ModernGroupCoordinator}
+ * ({@link #modernGroups()}); listing, description and deletion by {@link GroupListing}. This class
+ * checks coordinator ownership and requests.
  *
  * <p>Thread-safe.
  */
@@ -71,8 +70,7 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
     public record FetchedOffsets(Errors error, Map<TopicPartition, OffsetAndMetadata> offsets) {
     }
 
-    /** A ListGroups entry. */
-    /** A group as ListGroups lists it; {@code type} is {@code classic} or {@code consumer} (KIP-848). */
+    /** A group as ListGroups lists it; {@code type} is {@code classic}, {@code consumer} (KIP-848) or {@code share} (KIP-932). */
     public record ListedGroup(String groupId, String protocolType, String state, String type) {
     }
 
@@ -81,9 +79,8 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
     private final GroupMetadataManager groups;
     private final RebalanceCoordinator rebalance;
     private final OffsetMetadataManager offsets;
-    private final ConsumerGroupHeartbeats consumerGroups;
+    private final ModernGroupCoordinator modern;
     private final GroupListing listing;
-    private final GroupTopics topicNames;
     private final ScheduledExecutorService timer;
 
     public GroupCoordinator(ReplicaManager replicaManager, Config config, Time time) {
@@ -96,7 +93,19 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
      */
     public GroupCoordinator(ReplicaManager replicaManager, Config config, ConsumerGroupConfig consumerConfig,
                             GroupConfigLookup groupConfigs, GroupTopics topics, Time time) {
-        this(CoordinatorLog.of(replicaManager), config, time, newTimer(), topics, consumerConfig.toConfig(groupConfigs));
+        this(replicaManager, config, consumerConfig, groupConfigs, topics, ShareGroupSettings.defaults(),
+            ShareGroupMemberListener.NONE, time);
+    }
+
+    /**
+     * @param shareSettings        the {@code group.share.*} settings of share groups (KIP-932)
+     * @param shareMemberListener  told when a share-group member leaves or is fenced (outside any lock)
+     */
+    public GroupCoordinator(ReplicaManager replicaManager, Config config, ConsumerGroupConfig consumerConfig,
+                            GroupConfigLookup groupConfigs, GroupTopics topics, ShareGroupSettings shareSettings,
+                            ShareGroupMemberListener shareMemberListener, Time time) {
+        this(CoordinatorLog.of(replicaManager), config, time, newTimer(), topics, consumerConfig.toConfig(groupConfigs),
+            shareSettings, shareMemberListener);
     }
 
     GroupCoordinator(CoordinatorLog coordinatorLog, Config config, Time time) {
@@ -121,8 +130,19 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
      * @param consumerConfig  the {@code group.consumer.*} settings of KIP-848 groups
      */
     GroupCoordinator(CoordinatorLog coordinatorLog, Config config, Time time, ScheduledExecutorService timer,
-                     GroupTopics topics,
-                     ConsumerGroupHeartbeats.Config consumerConfig) {
+                     GroupTopics topics, ConsumerGroupHeartbeats.Config consumerConfig) {
+        this(coordinatorLog, config, time, timer, topics, consumerConfig, ShareGroupSettings.defaults(),
+            ShareGroupMemberListener.NONE);
+    }
+
+    /**
+     * @param shareSettings       the {@code group.share.*} settings; a group's own {@code share.*}
+     *                            configs come from {@code consumerConfig}'s group-config lookup
+     * @param shareMemberListener told when a share-group member leaves or is fenced
+     */
+    GroupCoordinator(CoordinatorLog coordinatorLog, Config config, Time time, ScheduledExecutorService timer,
+                     GroupTopics topics, ConsumerGroupHeartbeats.Config consumerConfig, ShareGroupSettings shareSettings,
+                     ShareGroupMemberListener shareMemberListener) {
         this.config = config;
         this.time = time;
         this.timer = timer;
@@ -132,9 +152,10 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
             new StaticMembership(groups, joinPhase), time);
         this.offsets = new OffsetMetadataManager(groups, rebalance, config.offsetMetadataMaxBytes(),
             config.offsetsRetentionMs(), time);
-        this.consumerGroups = new ConsumerGroupHeartbeats(groups, timer, consumerConfig, topics, time);
-        this.topicNames = topics;
-        this.listing = new GroupListing(groups, consumerGroups, topics);
+        ConsumerGroupHeartbeats consumerGroups = new ConsumerGroupHeartbeats(groups, timer, consumerConfig, topics, time);
+        this.modern = new ModernGroupCoordinator(groups, consumerGroups, new ShareGroupHeartbeats(groups, timer,
+            shareSettings, consumerConfig.groupConfigs(), topics, shareMemberListener, time), topics);
+        this.listing = new GroupListing(groups, consumerGroups, topics, time);
     }
 
     private static ScheduledExecutorService newTimer() {
@@ -163,7 +184,7 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
         if (Topic.GROUP_METADATA_TOPIC_NAME.equals(tp.topic())) {
             groups.loadPartition(tp.partition(), loaded -> loaded.forEach(group -> {
                 rebalance.onLoaded(group);
-                consumerGroups.onLoaded(group);
+                modern.onLoaded(group);
             }));
         }
     }
@@ -173,13 +194,7 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
         if (Topic.GROUP_METADATA_TOPIC_NAME.equals(tp.topic())) {
             List<ClassicGroup> unloaded = groups.unloadPartition(tp.partition());
             unloaded.forEach(g -> rebalance.onUnloaded(g, Errors.NOT_COORDINATOR));
-            unloaded.forEach(g -> {
-                synchronized (g) {
-                    if (g.consumerGroup() != null) {
-                        consumerGroups.forget(g.consumerGroup());
-                    }
-                }
-            });
+            unloaded.forEach(modern::onUnloaded);
             log.info("Unloaded {} group(s) of {}", unloaded.size(), tp);
         }
     }
@@ -217,6 +232,10 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
         ClassicGroup existing = groups.group(request.groupId());
         if (existing != null) {
             synchronized (existing) {
+                if (existing.shareGroup() != null) {
+                    // As Kafka: a share group's id cannot be joined with the classic protocol.
+                    return CompletableFuture.completedFuture(JoinPhase.joinError("", Errors.INCONSISTENT_GROUP_PROTOCOL));
+                }
                 if (existing.consumerGroup() != null && !existing.consumerGroup().members().isEmpty()) {
                     // A consumer group of the new protocol: classic members cannot join it (no online migration yet).
                     return CompletableFuture.completedFuture(JoinPhase.joinError(request.memberId(),
@@ -350,11 +369,6 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
     }
 
     /**
-     * OffsetFetch.
-     *
-     * @param partitions the partitions asked for, or null for every committed offset of the group
-     */
-    /**
      * Checks the member of an OffsetFetch (v9+) of a KIP-848 consumer group, as Kafka's
      * {@code ConsumerGroup.validateOffsetFetch}: a fetch without a member (an admin's) is always
      * allowed; a member must exist and send its current epoch.
@@ -365,6 +379,11 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
         return offsets.validateFetchMember(groupId, memberId, memberEpoch);
     }
 
+    /**
+     * OffsetFetch.
+     *
+     * @param partitions the partitions asked for, or null for every committed offset of the group
+     */
     public FetchedOffsets fetchOffsets(String groupId, List<TopicPartition> partitions) {
         return offsets.fetch(groupId, partitions);
     }
@@ -397,31 +416,9 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
         return groupId == null || groupId.isEmpty();
     }
 
-    /**
-     * ConsumerGroupHeartbeat (KIP-848); see {@link ConsumerGroupHeartbeats} for what it does and its errors.
-     *
-     * @param version the request version (v0: the coordinator names a joining member; v1+: the client)
-     */
-    public CompletableFuture<org.apache.kafka.common.message.ConsumerGroupHeartbeatResponseData> consumerGroupHeartbeat(
-            org.apache.kafka.common.message.ConsumerGroupHeartbeatRequestData request, short version, String clientId,
-            String clientHost) {
-        Errors error = invalidGroupId(request.groupId()) ? Errors.INVALID_REQUEST : groups.coordinatorError(request.groupId());
-        if (error != Errors.NONE) {
-            return CompletableFuture.completedFuture(new org.apache.kafka.common.message.ConsumerGroupHeartbeatResponseData()
-                .setErrorCode(error.code())
-                .setErrorMessage(error == Errors.INVALID_REQUEST ? "GroupId can't be empty." : error.message()));
-        }
-        return consumerGroups.heartbeat(request, version, clientId, clientHost);
-    }
-
-    /**
-     * ConsumerGroupDescribe (KIP-848) of one group: GROUP_ID_NOT_FOUND for an unknown group or a
-     * classic one (the admin client then asks DescribeGroups).
-     */
-    public org.apache.kafka.common.message.ConsumerGroupDescribeResponseData.DescribedGroup describeConsumerGroup(
-            String groupId) {
-        Errors error = invalidGroupId(groupId) ? Errors.INVALID_GROUP_ID : groups.coordinatorError(groupId);
-        return ConsumerGroupDescriber.describe(groupId, error, groups.group(groupId), topicNames, consumerGroups);
+    /** The entry points of KIP-848 consumer groups and KIP-932 share groups, whose membership this coordinator runs. */
+    public ModernGroupCoordinator modernGroups() {
+        return modern;
     }
 
     /**
@@ -445,38 +442,7 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
      * @return NONE, GROUP_ID_NOT_FOUND, NON_EMPTY_GROUP or a coordinator error
      */
     public CompletableFuture<Errors> deleteGroup(String groupId) {
-        Errors error = invalidGroupId(groupId) ? Errors.INVALID_GROUP_ID : groups.coordinatorError(groupId);
-        if (error != Errors.NONE) {
-            return CompletableFuture.completedFuture(error);
-        }
-        ClassicGroup group = groups.group(groupId);
-        if (group == null) {
-            return CompletableFuture.completedFuture(Errors.GROUP_ID_NOT_FOUND);
-        }
-        Set<TopicPartition> offsets;
-        CompletableFuture<Errors> deleted;
-        synchronized (group) {
-            if (group.is(GroupState.DEAD)) {
-                return CompletableFuture.completedFuture(Errors.GROUP_ID_NOT_FOUND);
-            }
-            if (!group.is(GroupState.EMPTY)) {
-                return CompletableFuture.completedFuture(Errors.NON_EMPTY_GROUP);
-            }
-            group.transitionTo(GroupState.DEAD, time.milliseconds());
-            // Commits still being written are deleted too: their records precede these tombstones.
-            Set<TopicPartition> all = new HashSet<>(group.offsets().keySet());
-            all.addAll(group.pendingCommitPartitions());
-            offsets = Set.copyOf(all);
-            groups.removeGroup(group);
-            log.info("Deleting group {} and its {} committed offset(s)", groupId, offsets.size());
-            if (group.consumerGroup() != null) {
-                group.consumerGroup().markDead();
-                groups.storeConsumerGroupRecords(groupId, ConsumerGroupRecords.groupTombstones(groupId,
-                    time.milliseconds()));
-            }
-            deleted = groups.storeTombstones(groupId, offsets, true);
-        }
-        return deleted;
+        return listing.delete(groupId);
     }
 
     private void expireOffsetsSafely() {

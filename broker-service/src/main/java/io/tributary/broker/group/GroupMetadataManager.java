@@ -174,6 +174,7 @@ final class GroupMetadataManager {
         // Offsets committed inside transactions, by producer, until their marker (KIP-98).
         Map<Long, Map<String, Map<TopicPartition, OffsetAndMetadata>>> inTransactions = new HashMap<>();
         ConsumerGroupRecords.Loaded consumerGroups = new ConsumerGroupRecords.Loaded();
+        ShareGroupRecords.Loaded shareGroups = new ShareGroupRecords.Loaded();
         coordinatorLog.readBatchesToLogEnd(tp, (batch, fromOffset) -> {
             if (batch.isControlBatch()) {
                 completeTransaction(batch, offsets, inTransactions);
@@ -183,7 +184,7 @@ final class GroupMetadataManager {
                 ? inTransactions.computeIfAbsent(batch.producerId(), p -> new HashMap<>()) : offsets;
             for (Record record : batch) {
                 if (record.offset() >= fromOffset && record.hasKey()) {
-                    apply(record, target, stored, consumerGroups);
+                    apply(record, target, stored, consumerGroups, shareGroups);
                 }
             }
         });
@@ -194,6 +195,7 @@ final class GroupMetadataManager {
         Set<String> ids = new HashSet<>(stored.keySet());
         ids.addAll(offsets.keySet());
         ids.addAll(consumerGroups.groupIds());
+        ids.addAll(shareGroups.groupIds());
         for (String groupId : ids) {
             ClassicGroup group = new ClassicGroup(groupId, now);
             GroupRecords.StoredGroup metadata = stored.get(groupId);
@@ -212,6 +214,7 @@ final class GroupMetadataManager {
             offsets.getOrDefault(groupId, Map.of()).forEach(group::commit);
             if (metadata == null) {
                 consumerGroups.restoreInto(group);
+                shareGroups.restoreInto(group);
             }
             loaded.add(group);
         }
@@ -256,10 +259,15 @@ final class GroupMetadataManager {
     }
 
     private static void apply(Record record, Map<String, Map<TopicPartition, OffsetAndMetadata>> offsets,
-                              Map<String, GroupRecords.StoredGroup> stored, ConsumerGroupRecords.Loaded consumerGroups) {
+                              Map<String, GroupRecords.StoredGroup> stored, ConsumerGroupRecords.Loaded consumerGroups,
+                              ShareGroupRecords.Loaded shareGroups) {
         try {
             if (ConsumerGroupRecords.isConsumerGroupKey(record.key())) {
                 consumerGroups.apply(record.key(), record.hasValue() ? record.value() : null);
+                return;
+            }
+            if (ShareGroupRecords.isShareGroupKey(record.key())) {
+                shareGroups.apply(record.key(), record.hasValue() ? record.value() : null);
                 return;
             }
             applyReadable(record, offsets, stored);
@@ -310,7 +318,7 @@ final class GroupMetadataManager {
             GroupRecords.groupValue(snapshot(group)))), false);
     }
 
-    /** Writes records of a KIP-848 consumer group ({@link ConsumerGroupRecords}) in one batch. */
+    /** Writes records of a KIP-848 consumer group or a share group ({@link ConsumerGroupRecords}, {@link ShareGroupRecords}) in one batch. */
     CompletableFuture<Errors> storeConsumerGroupRecords(String groupId, List<SimpleRecord> records) {
         if (records.isEmpty()) {
             return CompletableFuture.completedFuture(Errors.NONE);

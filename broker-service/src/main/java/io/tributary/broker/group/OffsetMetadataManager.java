@@ -141,6 +141,7 @@ final class OffsetMetadataManager {
         CompletableFuture<Errors> stored;
         synchronized (group) {
             Errors groupError = group.is(GroupState.DEAD) ? Errors.COORDINATOR_NOT_AVAILABLE
+                : group.shareGroup() != null ? Errors.GROUP_ID_NOT_FOUND
                 : request.generationId() < 0 || request.memberId() == null || request.memberId().isEmpty() ? Errors.NONE
                 : commitError(group, request.generationId(), request.memberId(), request.groupInstanceId());
             if (groupError != Errors.NONE || valid.isEmpty()) {
@@ -195,6 +196,9 @@ final class OffsetMetadataManager {
         if (group.is(GroupState.DEAD)) {
             return Errors.COORDINATOR_NOT_AVAILABLE;
         }
+        if (group.shareGroup() != null) {
+            return Errors.GROUP_ID_NOT_FOUND; // as Kafka: a share group has no committed offsets (KIP-932)
+        }
         if (group.consumerGroup() != null) {
             // KIP-848: the generation field carries the member epoch.
             return group.consumerGroup().validateOffsetCommit(memberId, generationId);
@@ -231,6 +235,9 @@ final class OffsetMetadataManager {
             return new GroupCoordinator.FetchedOffsets(Errors.NONE, out);
         }
         synchronized (group) {
+            if (group.shareGroup() != null) {
+                return new GroupCoordinator.FetchedOffsets(Errors.GROUP_ID_NOT_FOUND, Map.of());
+            }
             if (partitions == null) {
                 out.putAll(group.offsets());
             } else {
@@ -260,6 +267,9 @@ final class OffsetMetadataManager {
         List<TopicPartition> deletable = new ArrayList<>();
         CompletableFuture<Errors> stored;
         synchronized (group) {
+            if (group.shareGroup() != null) {
+                return CompletableFuture.completedFuture(Map.entry(Errors.GROUP_ID_NOT_FOUND, Map.of()));
+            }
             if (!group.is(GroupState.EMPTY) && !"consumer".equals(group.protocolType())) {
                 return CompletableFuture.completedFuture(Map.entry(Errors.NON_EMPTY_GROUP, Map.of()));
             }
@@ -297,8 +307,8 @@ final class OffsetMetadataManager {
         long now = time.milliseconds();
         for (ClassicGroup group : groups.groups()) {
             synchronized (group) {
-                if (group.is(GroupState.DEAD)) {
-                    continue;
+                if (group.is(GroupState.DEAD) || group.shareGroup() != null) {
+                    continue; // a share group has no offsets and stays until deleted
                 }
                 List<TopicPartition> expired = new ArrayList<>();
                 for (Map.Entry<TopicPartition, OffsetAndMetadata> e : new HashMap<>(group.offsets()).entrySet()) {

@@ -30,6 +30,14 @@ class FeatureZNodeTest {
     }
 
     @Test
+    void aNewClusterFinalizesTransactionGroupAndShareVersionOne() {
+        assertThat(BrokerFeatures.NEW_CLUSTER_LEVELS).containsOnly(Map.entry("transaction.version", (short) 1),
+            Map.entry("group.version", (short) 1), Map.entry("share.version", (short) 1));
+        String written = new String(FeatureZNode.encode(BrokerFeatures.NEW_CLUSTER_LEVELS), StandardCharsets.UTF_8);
+        assertThat(FeatureZNode.decode(json(written), 0).level("share.version")).isEqualTo((short) 1);
+    }
+
+    @Test
     void readsVersionOneAndADisabledNode() {
         FinalizedFeatures v1 = FeatureZNode.decode(json(
             "{\"version\":1,\"status\":1,\"features\":{\"transaction.version\":{\"min_version_level\":1,\"max_version_level\":1}}}"), 0);

@@ -60,6 +60,13 @@ class ApiVersionsTest {
             groupApis.forEach((api, range) -> assertThat(versions.get(api).minVersion() + "-" + versions.get(api).maxVersion())
                 .as(api.name()).isEqualTo(range));
             assertThat(versions.get(ApiKeys.OFFSET_DELETE).maxVersion()).isEqualTo((short) 0);
+            // Share groups (KIP-932): membership and describe, v1 only (v0 was Kafka 4.0's early access).
+            assertThat(versions.get(ApiKeys.SHARE_GROUP_HEARTBEAT).minVersion() + "-"
+                + versions.get(ApiKeys.SHARE_GROUP_HEARTBEAT).maxVersion()).isEqualTo("1-1");
+            assertThat(versions.get(ApiKeys.SHARE_GROUP_DESCRIBE).minVersion() + "-"
+                + versions.get(ApiKeys.SHARE_GROUP_DESCRIBE).maxVersion()).isEqualTo("1-1");
+            assertThat(response.data().finalizedFeatures().find("share.version").maxVersionLevel())
+                .as("a new cluster finalizes share.version 1").isEqualTo((short) 1);
             Map<ApiKeys, String> transactionApis = Map.of(ApiKeys.ADD_PARTITIONS_TO_TXN, "0-5", ApiKeys.END_TXN, "0-4",
                 ApiKeys.WRITE_TXN_MARKERS, "1-2", ApiKeys.INIT_PRODUCER_ID, "0-5", ApiKeys.ADD_OFFSETS_TO_TXN, "0-4",
                 ApiKeys.TXN_OFFSET_COMMIT, "0-4", ApiKeys.DESCRIBE_TRANSACTIONS, "0-0", ApiKeys.LIST_TRANSACTIONS, "0-2",

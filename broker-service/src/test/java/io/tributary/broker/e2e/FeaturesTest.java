@@ -143,6 +143,8 @@ class FeaturesTest {
         assertThat(described.output())
             .containsPattern("Feature: group.version\\s+SupportedMinVersion: 0\\s+SupportedMaxVersion: 1\\s+"
                 + "FinalizedVersionLevel: 1\\s+Epoch: 0")
+            .containsPattern("Feature: share.version\\s+SupportedMinVersion: 0\\s+SupportedMaxVersion: 1\\s+"
+                + "FinalizedVersionLevel: 1\\s+Epoch: 0")
             .containsPattern("Feature: transaction.version\\s+SupportedMinVersion: 0\\s+SupportedMaxVersion: 1\\s+"
                 + "FinalizedVersionLevel: 1\\s+Epoch: 0");
         try (Admin admin = cluster.admin()) {

@@ -49,7 +49,7 @@ class ConsumerGroupHeartbeatsTest {
     }
 
     private ConsumerGroupHeartbeatResponseData join(String memberId, String instanceId, List<String> subscribed) {
-        return coordinator.consumerGroupHeartbeat(new ConsumerGroupHeartbeatRequestData().setGroupId("g")
+        return coordinator.modernGroups().consumerGroupHeartbeat(new ConsumerGroupHeartbeatRequestData().setGroupId("g")
             .setMemberId(memberId).setMemberEpoch(0).setInstanceId(instanceId).setRebalanceTimeoutMs(10_000)
             .setSubscribedTopicNames(subscribed).setTopicPartitions(List.of()), (short) 1, "client", "127.0.0.1").join();
     }
@@ -65,7 +65,7 @@ class ConsumerGroupHeartbeatsTest {
         } else {
             request.setTopicPartitions(null);
         }
-        return coordinator.consumerGroupHeartbeat(request, (short) 1, "client", "127.0.0.1").join();
+        return coordinator.modernGroups().consumerGroupHeartbeat(request, (short) 1, "client", "127.0.0.1").join();
     }
 
     private static Map<Uuid, Set<Integer>> assigned(ConsumerGroupHeartbeatResponseData response) {
@@ -138,7 +138,7 @@ class ConsumerGroupHeartbeatsTest {
         b.beat();
         assertThat(b.count()).isEqualTo(2);
         assertNoPartitionOwnedTwice(a, b);
-        assertThat(coordinator.describeConsumerGroup("g").groupState()).isEqualTo("Stable");
+        assertThat(coordinator.modernGroups().describeConsumerGroup("g").groupState()).isEqualTo("Stable");
     }
 
     @Test
@@ -172,7 +172,7 @@ class ConsumerGroupHeartbeatsTest {
 
         // b heartbeats no more: after 45 s its session ends and the group is empty.
         time.advance(45_000);
-        assertThat(coordinator.describeConsumerGroup("g").groupState()).isEqualTo("Empty");
+        assertThat(coordinator.modernGroups().describeConsumerGroup("g").groupState()).isEqualTo("Empty");
     }
 
     @Test
@@ -211,7 +211,7 @@ class ConsumerGroupHeartbeatsTest {
         a.beat();
         b.beat();
         Map<Uuid, Set<Integer>> before = a.owned;
-        ConsumerGroupHeartbeatResponseData left = coordinator.consumerGroupHeartbeat(new ConsumerGroupHeartbeatRequestData()
+        ConsumerGroupHeartbeatResponseData left = coordinator.modernGroups().consumerGroupHeartbeat(new ConsumerGroupHeartbeatRequestData()
             .setGroupId("g").setMemberId("a1").setInstanceId("instance-a")
             .setMemberEpoch(ConsumerGroup.LEAVE_GROUP_STATIC_MEMBER_EPOCH), (short) 1, "client", "127.0.0.1").join();
         assertThat(left.memberEpoch()).isEqualTo(-2);
@@ -243,16 +243,16 @@ class ConsumerGroupHeartbeatsTest {
         a.beat();
         a.beat();
         b.beat();
-        var before = coordinator.describeConsumerGroup("g");
+        var before = coordinator.modernGroups().describeConsumerGroup("g");
         TopicPartition partition = new TopicPartition(org.apache.kafka.common.internals.Topic.GROUP_METADATA_TOPIC_NAME,
             coordinator.partitionFor("g"));
         coordinator.onResign(partition);
         assertThat(Errors.forCode(heartbeat("a", a.epoch, null).errorCode())).isEqualTo(Errors.NOT_COORDINATOR);
         coordinator.onBecomeLeader(partition, 1);
         org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() ->
-            coordinator.describeConsumerGroup("g").errorCode() == Errors.NONE.code());
+            coordinator.modernGroups().describeConsumerGroup("g").errorCode() == Errors.NONE.code());
 
-        var after = coordinator.describeConsumerGroup("g");
+        var after = coordinator.modernGroups().describeConsumerGroup("g");
         assertThat(after.groupEpoch()).isEqualTo(before.groupEpoch());
         assertThat(after.assignmentEpoch()).isEqualTo(before.assignmentEpoch());
         assertThat(after.members()).hasSize(2);
@@ -260,15 +260,15 @@ class ConsumerGroupHeartbeatsTest {
         assertThat(Errors.forCode(a.beat().errorCode())).as("same epoch, no rejoin").isEqualTo(Errors.NONE);
         assertThat(a.owned).isEqualTo(ownedBefore);
         assertThat(Errors.forCode(b.beat().errorCode())).isEqualTo(Errors.NONE);
-        assertThat(coordinator.describeConsumerGroup("g").groupEpoch()).as("nothing to rebalance")
+        assertThat(coordinator.modernGroups().describeConsumerGroup("g").groupEpoch()).as("nothing to rebalance")
             .isEqualTo(before.groupEpoch());
 
         heartbeat("a", ConsumerGroup.LEAVE_GROUP_MEMBER_EPOCH, null);
         coordinator.onResign(partition);
         coordinator.onBecomeLeader(partition, 2);
         org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() ->
-            coordinator.describeConsumerGroup("g").errorCode() == Errors.NONE.code());
-        assertThat(coordinator.describeConsumerGroup("g").members()).extracting(m -> m.memberId())
+            coordinator.modernGroups().describeConsumerGroup("g").errorCode() == Errors.NONE.code());
+        assertThat(coordinator.modernGroups().describeConsumerGroup("g").members()).extracting(m -> m.memberId())
             .as("the member that left stays gone").containsExactly("b");
     }
 

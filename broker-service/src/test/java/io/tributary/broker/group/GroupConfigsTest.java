@@ -46,7 +46,7 @@ class GroupConfigsTest {
     }
 
     private ConsumerGroupHeartbeatResponseData join(String groupId) {
-        return coordinator.consumerGroupHeartbeat(new ConsumerGroupHeartbeatRequestData().setGroupId(groupId)
+        return coordinator.modernGroups().consumerGroupHeartbeat(new ConsumerGroupHeartbeatRequestData().setGroupId(groupId)
             .setMemberId(Uuid.randomUuid().toString()).setMemberEpoch(0).setRebalanceTimeoutMs(10_000)
             .setSubscribedTopicNames(List.of("orders")).setTopicPartitions(List.of()), (short) 1, "client",
             "127.0.0.1").join();
@@ -64,10 +64,10 @@ class GroupConfigsTest {
 
         // Neither member heartbeats again: the broker's 45 s end one session, the group's 60 s the other.
         time.advance(45_000);
-        assertThat(coordinator.describeConsumerGroup("plain").members()).isEmpty();
-        assertThat(coordinator.describeConsumerGroup("slow").members()).hasSize(1);
+        assertThat(coordinator.modernGroups().describeConsumerGroup("plain").members()).isEmpty();
+        assertThat(coordinator.modernGroups().describeConsumerGroup("slow").members()).hasSize(1);
         time.advance(15_000);
-        assertThat(coordinator.describeConsumerGroup("slow").members()).isEmpty();
+        assertThat(coordinator.modernGroups().describeConsumerGroup("slow").members()).isEmpty();
     }
 
     @Test
