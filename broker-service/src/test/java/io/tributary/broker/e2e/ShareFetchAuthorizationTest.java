@@ -1,21 +1,17 @@
 package io.tributary.broker.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.tributary.broker.testing.TestBroker;
 import io.tributary.broker.testing.WireClient;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.FeatureUpdate;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.admin.UpdateFeaturesOptions;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.acl.AccessControlEntry;
 import org.apache.kafka.common.acl.AclBinding;
@@ -76,11 +72,7 @@ class ShareFetchAuthorizationTest {
         try (Admin admin = Admin.create(configs)) {
             admin.createTopics(List.of(new NewTopic("guarded", 1, (short) 1))).all().get();
             topicId = admin.describeTopics(List.of("guarded")).allTopicNames().get().get("guarded").topicId();
-            admin.updateFeatures(Map.of("share.version", new FeatureUpdate((short) 1, FeatureUpdate.UpgradeType.UPGRADE)),
-                new UpdateFeaturesOptions()).all().get();
         }
-        await().atMost(Duration.ofSeconds(15)).until(() ->
-            broker.server().metadataCache().finalizedFeatures().level("share.version") >= 1);
     }
 
     @AfterAll

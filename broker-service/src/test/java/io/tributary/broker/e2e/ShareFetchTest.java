@@ -47,7 +47,7 @@ import org.junit.jupiter.api.io.TempDir;
  * ShareFetch and ShareAcknowledge (KIP-932) as raw wire requests against a broker: records acquired,
  * acknowledged, released ones delivered again with a higher delivery count, rejected ones not; share
  * sessions; long polls woken by a produce. Membership is not needed: any member id fetches, as in Kafka.
- * A new cluster does not finalize {@code share.version}: the test upgrades it to 1 with the Admin client.
+ * With {@code share.version} downgraded to 0 ShareFetch is refused; a new cluster starts at 1.
  */
 class ShareFetchTest {
 
@@ -65,10 +65,15 @@ class ShareFetchTest {
         admin.createTopics(List.of(new NewTopic("shared", 1, (short) 1), new NewTopic("awaited", 1, (short) 1),
             new NewTopic("closed", 1, (short) 1)))
             .all().get();
+        assertThat(broker.server().metadataCache().finalizedFeatures().level("share.version")).isEqualTo((short) 1);
+        admin.updateFeatures(Map.of("share.version", new FeatureUpdate((short) 0,
+            FeatureUpdate.UpgradeType.SAFE_DOWNGRADE)), new org.apache.kafka.clients.admin.UpdateFeaturesOptions()).all().get();
+        await().atMost(Duration.ofSeconds(15)).until(() ->
+            broker.server().metadataCache().finalizedFeatures().level("share.version") == 0);
         try (WireClient client = WireClient.connect(broker.bootstrapServers())) {
             ShareFetchResponse refused = client.send(fetch("readers", Uuid.randomUuid().toString(), 0, topicId("shared"),
                 0, List.of()));
-            assertThat(Errors.forCode(refused.data().errorCode())).as("share.version is not finalized on a new cluster")
+            assertThat(Errors.forCode(refused.data().errorCode())).as("share.version 0")
                 .isEqualTo(Errors.UNSUPPORTED_VERSION);
         }
         admin.updateFeatures(Map.of("share.version", new FeatureUpdate((short) 1, FeatureUpdate.UpgradeType.UPGRADE)),

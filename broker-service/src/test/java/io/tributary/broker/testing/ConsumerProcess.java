@@ -18,6 +18,7 @@ public final class ConsumerProcess implements AutoCloseable {
 
     private final Process process;
     private final List<String> values = new CopyOnWriteArrayList<>();
+    private volatile boolean holding;
     private final Thread reader;
 
     private ConsumerProcess(Process process) {
@@ -35,7 +36,8 @@ public final class ConsumerProcess implements AutoCloseable {
 
     /**
      * Starts a member of {@code group} with {@code group.protocol} {@code protocol} ({@code classic}
-     * or {@code consumer}, KIP-848, whose session timeout the broker sets).
+     * or {@code consumer}, KIP-848, whose session timeout the broker sets), or a share-group member
+     * that holds the records of its first poll ({@code share-hold}, see {@link ConsumerProcessMain}).
      */
     public static ConsumerProcess start(String bootstrap, String group, String topic, int sessionTimeoutMs,
                                         String protocol, Path logFile) throws IOException {
@@ -51,6 +53,8 @@ public final class ConsumerProcess implements AutoCloseable {
             while ((line = in.readLine()) != null) {
                 if (line.startsWith(ConsumerProcessMain.VALUE_PREFIX)) {
                     values.add(line.substring(ConsumerProcessMain.VALUE_PREFIX.length()));
+                } else if (line.equals(ConsumerProcessMain.HELD_MARK)) {
+                    holding = true;
                 }
             }
         } catch (IOException e) {
@@ -61,6 +65,11 @@ public final class ConsumerProcess implements AutoCloseable {
     /** The values printed so far. */
     public List<String> values() {
         return List.copyOf(values);
+    }
+
+    /** Whether a {@code share-hold} member has printed its records and now holds them unacknowledged. */
+    public boolean holding() {
+        return holding;
     }
 
     public boolean isAlive() {

@@ -8,6 +8,7 @@ import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
@@ -16,17 +17,25 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * stdout), and commits after each poll, until killed.
  *
  * <p>Arguments: bootstrap servers, group id, topic, session timeout ms, and optionally the group
- * protocol ({@code classic}, the default, or {@code consumer}).
+ * protocol ({@code classic}, the default, or {@code consumer}), or {@code share-hold}: a member of
+ * share group (KIP-932) that prints the records of its first non-empty poll and then never polls
+ * again, so it holds them acquired (unacknowledged) until it is killed.
  */
 public final class ConsumerProcessMain {
 
     /** Marks a line of stdout as a record value. */
     static final String VALUE_PREFIX = "value|";
+    /** Printed by a {@code share-hold} member once it holds records. */
+    static final String HELD_MARK = "held";
 
     private ConsumerProcessMain() {
     }
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws InterruptedException {
+        if (args.length > 4 && "share-hold".equals(args[4])) {
+            holdShareRecords(args[0], args[1], args[2]);
+            return;
+        }
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, args[0]);
         p.put(ConsumerConfig.GROUP_ID_CONFIG, args[1]);
@@ -53,6 +62,28 @@ public final class ConsumerProcessMain {
                 if (!records.isEmpty()) {
                     consumer.commitSync();
                 }
+            }
+        }
+    }
+
+    private static void holdShareRecords(String bootstrap, String group, String topic) throws InterruptedException {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+        p.put("share.acknowledgement.mode", "explicit");
+        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+        KafkaShareConsumer<String, String> consumer = new KafkaShareConsumer<>(p);
+        consumer.subscribe(List.of(topic));
+        while (true) {
+            var records = consumer.poll(Duration.ofMillis(100));
+            if (!records.isEmpty()) {
+                for (ConsumerRecord<String, String> r : records) {
+                    out.println(VALUE_PREFIX + r.value());
+                }
+                out.println(HELD_MARK);
+                Thread.currentThread().join(); // holds the acquired records (heartbeats go on) until killed
             }
         }
     }
