@@ -24,7 +24,9 @@ record Scenario(String name, Map<String, String> producerProps, boolean consume,
      * topic with {@code segment.bytes=1048576}, the smallest Kafka allows: a segment roll every 1 MiB per
      * partition, so the produce latency includes the rolls), {@code txn} (a transactional producer
      * committing every 100 ms, as {@code --transactional-id} and {@code --transaction-duration-ms 100}),
-     * and {@code consumecommitted} (a read_committed group member reading what {@code txn} wrote).
+     * {@code consumecommitted} (a read_committed group member reading what {@code txn} wrote), and
+     * {@code consume848} ({@code consume} with {@code group.protocol=consumer}: the member joins through
+     * KIP-848's ConsumerGroupHeartbeat and the broker assigns the partitions).
      */
     static Scenario named(String name) {
         Map<String, String> props = new LinkedHashMap<>();
@@ -54,8 +56,13 @@ record Scenario(String name, Map<String, String> producerProps, boolean consume,
                 consume = true;
                 consumerProps = Map.of("isolation.level", "read_committed");
             }
+            case "consume848" -> {
+                props.put("acks", "1");
+                consume = true;
+                consumerProps = Map.of("group.protocol", "consumer");
+            }
             default -> throw new IllegalArgumentException("unknown scenario '" + name
-                    + "', expected acks1, acksall, lz4, consume, roll, txn or consumecommitted");
+                    + "', expected acks1, acksall, lz4, consume, roll, txn, consumecommitted or consume848");
         }
         return new Scenario(name, Map.copyOf(props), consume, topicConfigs, transactionDurationMs, consumerProps);
     }
