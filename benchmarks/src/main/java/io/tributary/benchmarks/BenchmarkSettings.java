@@ -35,7 +35,7 @@ record BenchmarkSettings(long records, int recordSize, int partitions, int round
         }
         if (scenarios.isEmpty()) {
             throw new IllegalArgumentException("benchmark.scenarios names no scenario (acks1, acksall, lz4, consume, roll, txn, "
-                + "consumecommitted, consume848)");
+                + "consumecommitted, consume848, shareconsume)");
         }
     }
 

@@ -130,6 +130,29 @@ abstract class BrokerUnderTest {
         }
     }
 
+    /**
+     * Makes share groups served ({@code share.version} 1, KIP-932, where the cluster was formatted
+     * without it) and sets {@code share.auto.offset.reset=earliest} on share group {@code group}, so
+     * its consumers read what was written before they joined.
+     */
+    final void readShareGroupFromEarliest(String group) throws Exception {
+        try (Admin admin = admin()) {
+            short finalized = admin.describeFeatures().featureMetadata().get(60, TimeUnit.SECONDS).finalizedFeatures()
+                    .getOrDefault("share.version", new org.apache.kafka.clients.admin.FinalizedVersionRange((short) 0, (short) 0))
+                    .maxVersionLevel();
+            if (finalized < 1) {
+                admin.updateFeatures(java.util.Map.of("share.version", new org.apache.kafka.clients.admin.FeatureUpdate(
+                        (short) 1, org.apache.kafka.clients.admin.FeatureUpdate.UpgradeType.UPGRADE)),
+                        new org.apache.kafka.clients.admin.UpdateFeaturesOptions()).all().get(60, TimeUnit.SECONDS);
+            }
+            admin.incrementalAlterConfigs(java.util.Map.of(
+                    new org.apache.kafka.common.config.ConfigResource(org.apache.kafka.common.config.ConfigResource.Type.GROUP, group),
+                    List.of(new org.apache.kafka.clients.admin.AlterConfigOp(new org.apache.kafka.clients.admin.ConfigEntry(
+                            "share.auto.offset.reset", "earliest"), org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET))))
+                    .all().get(60, TimeUnit.SECONDS);
+        }
+    }
+
     /** Stops the broker: SIGTERM, then a forced kill after {@code grace}. Safe to call more than once. */
     final void stop(Duration grace) {
         if (process == null || !process.isAlive()) {

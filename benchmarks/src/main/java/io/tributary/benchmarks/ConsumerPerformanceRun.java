@@ -11,7 +11,10 @@ import java.util.Optional;
 /**
  * Runs Kafka's {@code org.apache.kafka.tools.ConsumerPerformance} against one broker: a consumer in
  * a new group reads a topic from the beginning until it has {@code records} records. The group's
- * FindCoordinator, JoinGroup, SyncGroup and OffsetFetch are inside the measured time.
+ * FindCoordinator, JoinGroup, SyncGroup and OffsetFetch are inside the measured time. For a share
+ * scenario, Kafka's {@code ShareConsumerPerformance} instead: {@link Scenario#SHARE_CONSUMERS} share
+ * consumers of a new share group whose {@code share.auto.offset.reset} is set to earliest first
+ * (the share group's heartbeats and every ShareFetch with its acknowledgements are measured).
  */
 final class ConsumerPerformanceRun {
 
@@ -23,33 +26,43 @@ final class ConsumerPerformanceRun {
 
     /** Consumes {@code records} records of {@code topic} on {@code broker} in group {@code topic}-group. */
     RunResult run(BrokerUnderTest broker, Scenario scenario, int round, String topic, long records)
-            throws IOException, InterruptedException {
+            throws Exception {
+        String group = topic + "-group";
+        String tool = "org.apache.kafka.tools.ConsumerPerformance";
         List<String> args = new java.util.ArrayList<>(List.of("--bootstrap-server", broker.bootstrap(), "--topic", topic,
-                "--messages", Long.toString(records), "--group", topic + "-group", "--timeout", "60000"));
+                "--group", group, "--timeout", "60000"));
+        if (scenario.share()) {
+            broker.readShareGroupFromEarliest(group);
+            tool = "org.apache.kafka.tools.ShareConsumerPerformance";
+            args.addAll(List.of("--num-records", Long.toString(records), "--threads",
+                    Integer.toString(Scenario.SHARE_CONSUMERS)));
+        } else {
+            args.addAll(List.of("--messages", Long.toString(records)));
+        }
         if (!scenario.consumerProps().isEmpty()) {
             args.add("--command-property");
             scenario.consumerProps().forEach((k, v) -> args.add(k + "=" + v));
         }
-        PerfToolRun.Measured m = tool.run(broker, "org.apache.kafka.tools.ConsumerPerformance", args,
-                topic + "-" + broker.name() + "-consumer.out");
+        PerfToolRun.Measured m = this.tool.run(broker, tool, args, topic + "-" + broker.name() + "-consumer.out");
 
         Optional<PerfSummary> summary = summary(m.output());
         String error = null;
         if (m.exitCode() != 0 || summary.isEmpty()) {
-            error = "ConsumerPerformance exited with " + m.exitCode() + (summary.isEmpty() ? " without a result line" : "");
+            error = tool.substring(tool.lastIndexOf('.') + 1) + " exited with " + m.exitCode() + (summary.isEmpty() ? " without a result line" : "");
         } else if (summary.get().records() < records) {
             error = "only " + summary.get().records() + " of " + records + " records were consumed";
         } else if (!broker.isAlive()) {
             error = "the broker process exited during the run";
         }
-        return error != null || m.timedOut() ? tool.failed(broker, scenario, round, m, "ConsumerPerformance", error)
+        return error != null || m.timedOut() ? this.tool.failed(broker, scenario, round, m,
+                tool.substring(tool.lastIndexOf('.') + 1), error)
                 : PerfToolRun.succeeded(broker, scenario, round, m, summary.get());
     }
 
     /**
      * ConsumerPerformance's result: a header line {@code start.time, end.time, data.consumed.in.MB, MB.sec,
      * data.consumed.in.nMsg, nMsg.sec, rebalance.time.ms, fetch.time.ms, fetch.MB.sec, fetch.nMsg.sec}
-     * and one line of values. Throughput is over the whole run (group join included); there is no latency.
+     * and one line of values (ShareConsumerPerformance's has the same columns in another order). Throughput is over the whole run (group join included); there is no latency.
      */
     static Optional<PerfSummary> summary(Path output) throws IOException {
         List<String> lines = Files.readAllLines(output, StandardCharsets.ISO_8859_1);

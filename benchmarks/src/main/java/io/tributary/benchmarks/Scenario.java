@@ -14,9 +14,14 @@ import java.util.Map;
  * @param transactionDurationMs for a transactional producer ({@code --transaction-duration-ms}: one
  *                      transaction per this many ms, committed), else 0
  * @param consumerProps consumer settings given to ConsumerPerformance ({@code isolation.level})
+ * @param share         whether the consumer run is Kafka's ShareConsumerPerformance (a share group, KIP-932)
+ *                      rather than ConsumerPerformance
  */
 record Scenario(String name, Map<String, String> producerProps, boolean consume, Map<String, String> topicConfigs,
-                long transactionDurationMs, Map<String, String> consumerProps) {
+                long transactionDurationMs, Map<String, String> consumerProps, boolean share) {
+
+    /** Share consumers of a {@code shareconsume} run ({@code --threads}). */
+    static final int SHARE_CONSUMERS = 3;
 
     /**
      * The scenarios by name: {@code acks1}, {@code acksall}, {@code lz4} (acks=all, lz4, linger 5 ms),
@@ -26,7 +31,9 @@ record Scenario(String name, Map<String, String> producerProps, boolean consume,
      * committing every 100 ms, as {@code --transactional-id} and {@code --transaction-duration-ms 100}),
      * {@code consumecommitted} (a read_committed group member reading what {@code txn} wrote), and
      * {@code consume848} ({@code consume} with {@code group.protocol=consumer}: the member joins through
-     * KIP-848's ConsumerGroupHeartbeat and the broker assigns the partitions).
+     * KIP-848's ConsumerGroupHeartbeat and the broker assigns the partitions), and {@code shareconsume}
+     * (Kafka's ShareConsumerPerformance: {@value #SHARE_CONSUMERS} share consumers of one share group,
+     * KIP-932, reading what acks=1 wrote, each record acquired, delivered and accepted).
      */
     static Scenario named(String name) {
         Map<String, String> props = new LinkedHashMap<>();
@@ -34,6 +41,7 @@ record Scenario(String name, Map<String, String> producerProps, boolean consume,
         Map<String, String> topicConfigs = Map.of();
         long transactionDurationMs = 0;
         Map<String, String> consumerProps = Map.of();
+        boolean share = false;
         switch (name) {
             case "acks1" -> props.put("acks", "1");
             case "acksall" -> props.put("acks", "all");
@@ -61,10 +69,15 @@ record Scenario(String name, Map<String, String> producerProps, boolean consume,
                 consume = true;
                 consumerProps = Map.of("group.protocol", "consumer");
             }
+            case "shareconsume" -> {
+                props.put("acks", "1");
+                consume = true;
+                share = true;
+            }
             default -> throw new IllegalArgumentException("unknown scenario '" + name
-                    + "', expected acks1, acksall, lz4, consume, roll, txn, consumecommitted or consume848");
+                    + "', expected acks1, acksall, lz4, consume, roll, txn, consumecommitted, consume848 or shareconsume");
         }
-        return new Scenario(name, Map.copyOf(props), consume, topicConfigs, transactionDurationMs, consumerProps);
+        return new Scenario(name, Map.copyOf(props), consume, topicConfigs, transactionDurationMs, consumerProps, share);
     }
 
     /** The settings as {@code key=value} words, in a stable order. */
@@ -77,7 +90,9 @@ record Scenario(String name, Map<String, String> producerProps, boolean consume,
                 + transactionDurationMs + " ms" : "";
         String consumer = consumerProps.isEmpty() ? "" : " " + String.join(" ", consumerProps.entrySet().stream()
                 .sorted(Map.Entry.comparingByKey()).map(e -> e.getKey() + "=" + e.getValue()).toList());
-        return (consume ? "ConsumerPerformance, one group member" + consumer + ", topic filled with " + producer + txn
+        String reader = share ? "ShareConsumerPerformance, " + SHARE_CONSUMERS + " share consumers"
+                : "ConsumerPerformance, one group member";
+        return (consume ? reader + consumer + ", topic filled with " + producer + txn
                 : producer + txn) + topic;
     }
 }
