@@ -6,7 +6,8 @@ import org.apache.kafka.clients.consumer.AcknowledgeType;
  * How to acknowledge one record a share consumer instance delivered (KIP-932): {@code ACCEPT}
  * (processed, never delivered again), {@code RELEASE} (back to the group for another delivery, its
  * delivery count then one higher), {@code REJECT} (unprocessable, never delivered again) or
- * {@code RENEW} (keep it, extending its acquisition lock; it must still be acknowledged later).
+ * {@code RENEW} (keep it: its acquisition lock is extended and the instance's next read returns it
+ * again, to be acknowledged then; KIP-1222).
  */
 public record ShareAcknowledgement(RecordId record, AcknowledgeType type) {
 

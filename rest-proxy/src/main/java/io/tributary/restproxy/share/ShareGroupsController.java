@@ -158,7 +158,7 @@ public class ShareGroupsController {
     @PostMapping("/{instance}/acknowledgements")
     @Operation(summary = "Acknowledge records of a share consumer instance",
         description = "Each record listed gets its type (ACCEPT: done; RELEASE: deliver again, to any consumer; "
-            + "REJECT: never deliver again; RENEW: keep it locked longer, acknowledge it later), or the request's "
+            + "REJECT: never deliver again; RENEW: keep it locked longer, the next read returns it again), or the request's "
             + "`type`; without a list every record the instance holds gets `type`. The acknowledgements are "
             + "committed to the brokers before this answers. Errors: 40403, 422 bad type or record, 40905 a record "
             + "not held by the instance (nothing acknowledged) or whose lock expired, 50002/50003.",

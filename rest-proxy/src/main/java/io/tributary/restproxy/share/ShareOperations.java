@@ -30,8 +30,9 @@ import org.apache.kafka.common.errors.InvalidRecordStateException;
  * partition whose acknowledgements the broker refused fails the call: with Kafka's
  * {@link InvalidRecordStateException} (the acquisition lock expired, the record went back to the
  * group) as a {@link ShareRecordNotAcquiredException}, with any other error as a
- * {@link KafkaOperationException}. The records are no longer held either way; {@code RENEW}ed
- * records stay held.
+ * {@link KafkaOperationException}. The records are no longer held either way. A {@code RENEW}ed
+ * record counts as acknowledged too: Kafka's share consumer extends its lock and returns it again
+ * from the next poll (KIP-1222), where it is held anew.
  *
  * <p>Not thread-safe: confined to the instance's poll thread.
  */
@@ -132,9 +133,7 @@ final class ShareOperations {
             RecordId id = entry.getKey();
             // By record: Kafka's acknowledge(topic, partition, offset, type) is for records it could not deserialize.
             consumer.acknowledge(held.record(id), entry.getValue());
-            if (entry.getValue() != AcknowledgeType.RENEW) {
-                held.release(id);
-            }
+            held.release(id);
         }
         if (!wanted.isEmpty()) {
             commit();

@@ -124,6 +124,27 @@ class ShareQueueTest extends ProxyTestBase {
     }
 
     @Test
+    void aRenewedRecordComesBackToTheSameInstanceWithoutANewDelivery() {
+        String topic = topicWithGroup("leases", "renewers", Map.of());
+        produce(topic, 1);
+        RestShareConsumer consumer = RestShareConsumer.create(http, "renewers", "{\"format\":\"json\"}");
+        consumer.subscribe(topic);
+        List<JsonNode> batch = readSome(consumer);
+
+        Response renewed = consumer.acknowledge(batch, "RENEW");
+        assertThat(renewed.status()).as(renewed.text()).isEqualTo(200);
+        assertThat(renewed.body().get("still_held").asInt()).isZero();
+        List<JsonNode> again = readSome(consumer);
+        assertThat(again).hasSize(1);
+        assertThat(again.get(0).get("offset").asLong()).isEqualTo(batch.get(0).get("offset").asLong());
+        assertThat(again.get(0).get("delivery_count").asInt()).isEqualTo(1);
+        Response accepted = consumer.acknowledge(again, "ACCEPT");
+        assertThat(accepted.status()).as(accepted.text()).isEqualTo(200);
+        assertThat(consumer.read(1000)).isEmpty();
+        consumer.delete();
+    }
+
+    @Test
     void recordsOfADeletedInstanceGoToTheOtherOne() {
         String topic = topicWithGroup("alerts", "pagers", Map.of());
         produce(topic, 2);
