@@ -210,7 +210,9 @@ final class SharePollLoop {
             return;
         } catch (KafkaException | IllegalStateException e) {
             log.warn("Share consumer instance {} of group {}: poll failed: {}", id, group, KafkaErrors.describe(e));
-            pending.result().completeExceptionally(e);
+            // As the proxy's exceptions, so the reader gets the error the cause calls for (e.g. 40301).
+            pending.result().completeExceptionally(e instanceof IllegalStateException illegal
+                ? new IllegalConsumerStateException(illegal) : KafkaErrors.wrap(e));
             pending = null;
             return;
         }
