@@ -37,9 +37,10 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Lets any proxy replica serve any consumer instance, so a load balancer needs no sticky
  * sessions: a request under {@code /consumers/{group}/instances/{id}} (or, for a share consumer
- * instance, {@code /share-groups/{group}/instances/{id}}) for an instance this replica does not hold is sent on to the replica that does ({@link PeerDirectory}) and its
- * answer relayed unchanged. A forwarded request carries {@value #FORWARDED_HEADER} and is never
- * forwarded again. When no replica holds the instance the request is served here (40403).
+ * instance, {@code /share-groups/{group}/instances/{id}}) for an instance this replica does not
+ * hold is sent on to the replica that does ({@link PeerDirectory}) and its answer relayed
+ * unchanged. A forwarded request carries {@value #FORWARDED_HEADER} and is never forwarded again.
+ * When no replica holds the instance the request is served here (40403).
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 10)

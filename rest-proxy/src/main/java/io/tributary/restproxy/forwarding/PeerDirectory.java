@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -24,9 +23,9 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Finds which proxy replica owns a consumer instance or a share consumer instance
  * ({@link InstanceKind}). A generated instance id names its replica ({@code rest-consumer-<replica
- * id>-<uuid>}, {@code rest-share-<replica id>-<uuid>}), resolved to a URL by asking each peer its id once;
- * a named instance is looked for on every peer. Answers are cached until a forward finds the
- * instance gone. Thread-safe.
+ * id>-<uuid>}, {@code rest-share-<replica id>-<uuid>}), resolved to a URL by asking each peer its
+ * id once; a named instance is looked for on every peer. Answers are cached until a forward finds
+ * the instance gone. Thread-safe.
  */
 @Component
 public class PeerDirectory implements PeerInstances {
