@@ -22,7 +22,10 @@ class OpenApiTest extends ProxyTestBase {
             "/consumers/{group}/instances/{instance}/offsets", "/topics/{topic}/partitions/{partition}/records",
             "/topics/{topic}/records/stream", "/v3/clusters/{clusterId}/topics/{topic}/records",
             "/v3/clusters/{clusterId}/consumer-groups/{groupId}/offsets:reset",
-            "/v3/clusters/{clusterId}/topics/{topic}/searches").doesNotContain("/internal/v1/replica");
+            "/v3/clusters/{clusterId}/topics/{topic}/searches", "/share-groups/{group}/instances",
+            "/share-groups/{group}/instances/{instance}/records",
+            "/share-groups/{group}/instances/{instance}/acknowledgements")
+            .doesNotContain("/internal/v1/replica", "/internal/v1/share-groups/{group}/instances/{instance}");
         List<String> undescribed = new ArrayList<>();
         for (String path : paths.propertyNames()) {
             for (String method : paths.get(path).propertyNames()) {

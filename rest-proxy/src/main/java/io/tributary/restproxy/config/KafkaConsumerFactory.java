@@ -5,8 +5,10 @@ import io.tributary.restproxy.error.KafkaErrors;
 import io.tributary.restproxy.security.KafkaLogin;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.springframework.stereotype.Component;
@@ -48,6 +50,42 @@ public class KafkaConsumerFactory {
         Map<String, Object> settings = base(login, clientId, autoOffsetReset, isolationLevel);
         settings.put(ConsumerConfig.GROUP_ID_CONFIG, group);
         return create(settings);
+    }
+
+    /**
+     * Settings of the {@code kafka.consumer.*} map that Kafka's share consumer refuses (KIP-932: a
+     * share group has no offsets to reset or commit, no static members, no assignor of the client's).
+     */
+    private static final Set<String> NOT_FOR_SHARE_CONSUMERS = Set.of(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, ConsumerConfig.GROUP_INSTANCE_ID_CONFIG,
+        ConsumerConfig.ISOLATION_LEVEL_CONFIG, ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
+        ConsumerConfig.INTERCEPTOR_CLASSES_CONFIG, ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG,
+        ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, ConsumerConfig.GROUP_PROTOCOL_CONFIG,
+        ConsumerConfig.GROUP_REMOTE_ASSIGNOR_CONFIG);
+
+    /**
+     * A share consumer (KIP-932) in share group {@code group}, not yet subscribed, acknowledging
+     * explicitly ({@code share.acknowledgement.mode=explicit}): every record a poll returns must be
+     * acknowledged before the next poll.
+     *
+     * @param maxPollRecords most records one poll returns; null for the settings' or Kafka's default (500)
+     * @throws InvalidConsumerConfigException when Kafka's share consumer refuses the settings
+     */
+    public KafkaShareConsumer<byte[], byte[]> shareMember(KafkaLogin login, String group, String clientId,
+            Integer maxPollRecords) {
+        Map<String, Object> settings = new HashMap<>(this.settings.consumer(login));
+        settings.keySet().removeAll(NOT_FOR_SHARE_CONSUMERS);
+        settings.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+        settings.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+        settings.put(ConsumerConfig.SHARE_ACKNOWLEDGEMENT_MODE_CONFIG, "explicit");
+        if (maxPollRecords != null) {
+            settings.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, maxPollRecords);
+        }
+        try {
+            return new KafkaShareConsumer<>(settings, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        } catch (KafkaException e) {
+            throw new InvalidConsumerConfigException(KafkaErrors.describe(e));
+        }
     }
 
     /** A consumer without a group, for {@code assign} and {@code seek} only. */

@@ -27,6 +27,10 @@ public enum RestError {
     CONSUMER_ALREADY_EXISTS(HttpStatus.CONFLICT, 40902),
     /** What the Kafka consumer refuses as an illegal state, e.g. assign while subscribed. */
     ILLEGAL_STATE(HttpStatus.CONFLICT, 40903),
+    /** A share consumer instance's last records are not all acknowledged yet, so it may not poll again. */
+    SHARE_BATCH_NOT_ACKNOWLEDGED(HttpStatus.CONFLICT, 40904),
+    /** An acknowledgement names a record the share consumer instance does not hold (any more). */
+    SHARE_RECORD_NOT_ACQUIRED(HttpStatus.CONFLICT, 40905),
     PAYLOAD_TOO_LARGE(HttpStatus.CONTENT_TOO_LARGE, 413),
     UNSUPPORTED_MEDIA_TYPE(HttpStatus.UNSUPPORTED_MEDIA_TYPE, 415),
     /** Malformed JSON, a field of the wrong type, bad base64. */

@@ -53,6 +53,8 @@ public class RestExceptionHandler {
         Map.entry(ConsumerAlreadySubscribedException.class, RestError.CONSUMER_ALREADY_SUBSCRIBED),
         Map.entry(ConsumerInstanceExistsException.class, RestError.CONSUMER_ALREADY_EXISTS),
         Map.entry(IllegalConsumerStateException.class, RestError.ILLEGAL_STATE),
+        Map.entry(ShareBatchNotAcknowledgedException.class, RestError.SHARE_BATCH_NOT_ACKNOWLEDGED),
+        Map.entry(ShareRecordNotAcquiredException.class, RestError.SHARE_RECORD_NOT_ACQUIRED),
         Map.entry(TopicAlreadyExistsException.class, RestError.CONFLICT),
         Map.entry(ConsumerGroupNotEmptyException.class, RestError.CONFLICT),
         Map.entry(InvalidArgumentException.class, RestError.BAD_REQUEST),

@@ -4,6 +4,7 @@ import io.tributary.restproxy.consumer.ConsumerManager;
 import io.tributary.restproxy.error.RestError;
 import io.tributary.restproxy.error.RestException;
 import io.tributary.restproxy.error.RestExceptionHandler;
+import io.tributary.restproxy.share.ShareInstanceManager;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletInputStream;
@@ -24,7 +25,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.Ordered;
@@ -36,10 +36,11 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Lets any proxy replica serve any consumer instance, so a load balancer needs no sticky
- * sessions: a request under {@code /consumers/{group}/instances/{id}} for an instance this
- * replica does not hold is sent on to the replica that does ({@link PeerDirectory}) and its
- * answer relayed unchanged. A forwarded request carries {@value #FORWARDED_HEADER} and is never
- * forwarded again. When no replica holds the instance the request is served here (40403).
+ * sessions: a request under {@code /consumers/{group}/instances/{id}} (or, for a share consumer
+ * instance, {@code /share-groups/{group}/instances/{id}}) for an instance this replica does not
+ * hold is sent on to the replica that does ({@link PeerDirectory}) and its answer relayed
+ * unchanged. A forwarded request carries {@value #FORWARDED_HEADER} and is never forwarded again.
+ * When no replica holds the instance the request is served here (40403).
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 10)
@@ -48,7 +49,6 @@ public class InstanceForwardingFilter extends OncePerRequestFilter {
     static final String FORWARDED_HEADER = "X-Tributary-Forwarded-By";
 
     private static final Logger log = LoggerFactory.getLogger(InstanceForwardingFilter.class);
-    private static final Pattern INSTANCE_PATH = Pattern.compile("^/consumers/([^/]+)/instances/([^/]+)(/.*)?$");
     /** Authorization goes along: the owner signs the caller in and checks the instance is theirs. */
     /** Answer headers relayed besides Content-Type: the owner's sign-in challenge and rate limit. */
     private static final List<String> RELAYED_HEADERS = List.of("WWW-Authenticate", "Retry-After");
@@ -56,12 +56,15 @@ public class InstanceForwardingFilter extends OncePerRequestFilter {
         "Authorization");
 
     private final ConsumerManager consumers;
+    private final ShareInstanceManager shareInstances;
     private final PeerDirectory directory;
     private final JsonMapper mapper;
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    public InstanceForwardingFilter(ConsumerManager consumers, PeerDirectory directory, JsonMapper mapper) {
+    public InstanceForwardingFilter(ConsumerManager consumers, ShareInstanceManager shareInstances,
+            PeerDirectory directory, JsonMapper mapper) {
         this.consumers = consumers;
+        this.shareInstances = shareInstances;
         this.directory = directory;
         this.mapper = mapper;
     }
@@ -69,15 +72,26 @@ public class InstanceForwardingFilter extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        Matcher path = INSTANCE_PATH.matcher(request.getRequestURI());
-        if (!path.matches() || request.getHeader(FORWARDED_HEADER) != null) {
+        InstanceKind kind = null;
+        Matcher path = null;
+        for (InstanceKind candidate : InstanceKind.values()) {
+            Matcher matcher = candidate.path().matcher(request.getRequestURI());
+            if (matcher.matches()) {
+                kind = candidate;
+                path = matcher;
+                break;
+            }
+        }
+        if (kind == null || request.getHeader(FORWARDED_HEADER) != null) {
             chain.doFilter(request, response);
             return;
         }
         // Decoded as Spring decodes path variables: %XX only ('+' is a plus sign in a path).
         String group = UriUtils.decode(path.group(1), StandardCharsets.UTF_8);
         String instance = UriUtils.decode(path.group(2), StandardCharsets.UTF_8);
-        if (consumers.contains(group, instance)) {
+        boolean held = kind == InstanceKind.SHARE ? shareInstances.contains(group, instance)
+            : consumers.contains(group, instance);
+        if (held) {
             chain.doFilter(request, response);
             return;
         }
@@ -89,15 +103,15 @@ public class InstanceForwardingFilter extends OncePerRequestFilter {
             RestExceptionHandler.write(e, request, response, mapper);
             return;
         }
-        Optional<String> owner = directory.ownerOf(group, instance);
+        Optional<String> owner = directory.ownerOf(kind, group, instance);
         for (int attempt = 0; attempt < 2 && owner.isPresent(); attempt++) {
             Outcome outcome = forward(owner.get(), cached, response);
             if (outcome == Outcome.RELAYED) {
                 return;
             }
-            directory.forget(group, instance);
+            directory.forget(kind, group, instance);
             // Not there any more (deleted, or re-created on another replica): look again once.
-            owner = outcome == Outcome.NOT_THERE ? directory.ownerOf(group, instance) : Optional.empty();
+            owner = outcome == Outcome.NOT_THERE ? directory.ownerOf(kind, group, instance) : Optional.empty();
         }
         chain.doFilter(cached, response);
     }

@@ -3,6 +3,7 @@ package io.tributary.restproxy.forwarding;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.swagger.v3.oas.annotations.Hidden;
 import io.tributary.restproxy.consumer.ConsumerManager;
+import io.tributary.restproxy.share.ShareInstanceManager;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -15,6 +16,7 @@ public class InternalController {
 
     static final String REPLICA_PATH = "/internal/v1/replica";
     static final String INSTANCES_PATH = "/internal/v1/consumers/{group}/instances/{instance}";
+    static final String SHARE_INSTANCES_PATH = "/internal/v1/share-groups/{group}/instances/{instance}";
 
     /** This replica's id. */
     public record ReplicaBody(@JsonProperty("replica_id") String replicaId) {
@@ -22,10 +24,13 @@ public class InternalController {
 
     private final PeerDirectory directory;
     private final ConsumerManager consumers;
+    private final ShareInstanceManager shareInstances;
 
-    public InternalController(PeerDirectory directory, ConsumerManager consumers) {
+    public InternalController(PeerDirectory directory, ConsumerManager consumers,
+            ShareInstanceManager shareInstances) {
         this.directory = directory;
         this.consumers = consumers;
+        this.shareInstances = shareInstances;
     }
 
     @GetMapping(REPLICA_PATH)
@@ -37,5 +42,12 @@ public class InternalController {
     @GetMapping(INSTANCES_PATH)
     public ResponseEntity<Void> holds(@PathVariable String group, @PathVariable String instance) {
         return consumers.contains(group, instance) ? ResponseEntity.ok().build() : ResponseEntity.notFound().build();
+    }
+
+    /** 200 when this replica holds the share consumer instance, 404 otherwise. */
+    @GetMapping(SHARE_INSTANCES_PATH)
+    public ResponseEntity<Void> holdsShareInstance(@PathVariable String group, @PathVariable String instance) {
+        return shareInstances.contains(group, instance) ? ResponseEntity.ok().build()
+            : ResponseEntity.notFound().build();
     }
 }

@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -22,16 +21,16 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Finds which proxy replica owns a consumer instance. A generated instance id names its replica
- * ({@code rest-consumer-<replica id>-<uuid>}), resolved to a URL by asking each peer its id once;
- * a named instance is looked for on every peer. Answers are cached until a forward finds the
- * instance gone. Thread-safe.
+ * Finds which proxy replica owns a consumer instance or a share consumer instance
+ * ({@link InstanceKind}). A generated instance id names its replica ({@code rest-consumer-<replica
+ * id>-<uuid>}, {@code rest-share-<replica id>-<uuid>}), resolved to a URL by asking each peer its
+ * id once; a named instance is looked for on every peer. Answers are cached until a forward finds
+ * the instance gone. Thread-safe.
  */
 @Component
 public class PeerDirectory implements PeerInstances {
 
     private static final Logger log = LoggerFactory.getLogger(PeerDirectory.class);
-    private static final Pattern GENERATED_ID = Pattern.compile("rest-consumer-([A-Za-z0-9]{1,32})-.+");
     private static final Duration LOOKUP_TIMEOUT = Duration.ofSeconds(3);
 
     private final RestProxyProperties properties;
@@ -39,7 +38,7 @@ public class PeerDirectory implements PeerInstances {
     private final HttpClient client;
     /** Peer URL by replica id, learned from the peers. */
     private final Map<String, String> peerByReplicaId = new ConcurrentHashMap<>();
-    /** Owner URL by group and instance id. */
+    /** Owner URL by kind, group and instance id. */
     private final Map<String, String> ownerByInstance = new ConcurrentHashMap<>();
 
     public PeerDirectory(RestProxyProperties properties, JsonMapper mapper) {
@@ -53,17 +52,17 @@ public class PeerDirectory implements PeerInstances {
         return properties.replicaId();
     }
 
-    /** The base URL of the peer that owns the instance, if a peer does. */
-    public Optional<String> ownerOf(String group, String instanceId) {
+    /** The base URL of the peer that owns the instance of that kind, if a peer does. */
+    Optional<String> ownerOf(InstanceKind kind, String group, String instanceId) {
         if (properties.peers().isEmpty()) {
             return Optional.empty();
         }
-        String key = group + "/" + instanceId;
+        String key = key(kind, group, instanceId);
         String cached = ownerByInstance.get(key);
         if (cached != null) {
             return Optional.of(cached);
         }
-        Matcher generated = GENERATED_ID.matcher(instanceId);
+        Matcher generated = kind.generatedId().matcher(instanceId);
         if (generated.matches()) {
             String replica = generated.group(1);
             if (replica.equals(properties.replicaId())) {
@@ -73,16 +72,21 @@ public class PeerDirectory implements PeerInstances {
             peer.ifPresent(url -> ownerByInstance.put(key, url));
             return peer;
         }
-        Optional<String> found = findOnPeers(group, instanceId);
+        Optional<String> found = findOnPeers(kind, group, instanceId);
         found.ifPresent(url -> ownerByInstance.put(key, url));
         return found;
     }
 
-    /** The peer that holds the instance now, asking every peer (nothing cached). */
+    /** The peer that holds the consumer instance now, asking every peer (nothing cached). */
     @Override
     public Optional<String> findOnPeers(String group, String instanceId) {
+        return findOnPeers(InstanceKind.CONSUMER, group, instanceId);
+    }
+
+    /** The peer that holds the instance of that kind now, asking every peer (nothing cached). */
+    Optional<String> findOnPeers(InstanceKind kind, String group, String instanceId) {
         for (String peer : properties.peers()) {
-            if (holds(peer, group, instanceId)) {
+            if (holds(peer, kind, group, instanceId)) {
                 return Optional.of(peer);
             }
         }
@@ -90,8 +94,12 @@ public class PeerDirectory implements PeerInstances {
     }
 
     /** Forgets a cached owner (the instance was not found there). */
-    public void forget(String group, String instanceId) {
-        ownerByInstance.remove(group + "/" + instanceId);
+    void forget(InstanceKind kind, String group, String instanceId) {
+        ownerByInstance.remove(key(kind, group, instanceId));
+    }
+
+    private static String key(InstanceKind kind, String group, String instanceId) {
+        return kind + "/" + group + "/" + instanceId;
     }
 
     private Optional<String> peerWithReplicaId(String replicaId) {
@@ -130,9 +138,9 @@ public class PeerDirectory implements PeerInstances {
         }
     }
 
-    private boolean holds(String peer, String group, String instanceId) {
+    private boolean holds(String peer, InstanceKind kind, String group, String instanceId) {
         try {
-            String path = InternalController.INSTANCES_PATH.replace("{group}", encode(group))
+            String path = kind.internalPath().replace("{group}", encode(group))
                 .replace("{instance}", encode(instanceId));
             HttpResponse<Void> response = client.send(HttpRequest.newBuilder(URI.create(peer + path))
                 .timeout(LOOKUP_TIMEOUT).GET().build(), HttpResponse.BodyHandlers.discarding());

@@ -61,7 +61,7 @@ class KafkaKnowsNoHttpTest {
     @Test
     void kafkaFacingClassesDoNotDependOnHttp() {
         noClasses().that(resideInAnyPackage("..restproxy.atomic..", "..restproxy.config..", "..restproxy.consumer..", "..restproxy.metadata..",
-                "..restproxy.produce..", "..restproxy.search..", "..restproxy.simple..", "..restproxy.stream..",
+                "..restproxy.produce..", "..restproxy.search..", "..restproxy.share..", "..restproxy.simple..", "..restproxy.stream..",
                 "..restproxy.v3..").and(not(WEB_LAYER)))
             .should().dependOnClassesThat(HTTP)
             .check(classes);

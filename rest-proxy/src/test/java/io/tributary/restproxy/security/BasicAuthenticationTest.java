@@ -6,11 +6,15 @@ import io.tributary.restproxy.RestProxyApplication;
 import io.tributary.restproxy.testing.BrokerFixture;
 import io.tributary.restproxy.testing.HttpJson;
 import io.tributary.restproxy.testing.HttpJson.Response;
+
 import io.tributary.restproxy.testing.LogCapture;
+import io.tributary.restproxy.testing.RestShareConsumer;
 import io.tributary.testing.TestPorts;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.common.acl.AccessControlEntry;
 import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclOperation;
@@ -30,6 +34,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The proxy with {@code rest-proxy.authentication.method=basic} in front of a broker that wants
@@ -272,6 +277,37 @@ class BasicAuthenticationTest {
         assertThat(ownersView.status()).isEqualTo(200);
         assertThat(ownersView.body().get("topics").get(0).asString()).isEqualTo("secured");
         assertThat(admin.delete(instance).status()).isEqualTo(204);
+    }
+
+    @Test
+    void aShareConsumerInstanceReadsAsItsCreatorAndBelongsToThem() {
+        assertThat(admin.post("/topics/secured", JSON, "{\"records\":[{\"value\":\"queued for admin\"}]}")
+            .status()).isEqualTo(200);
+        RestShareConsumer.configureGroup(broker, "admin-queue", Map.of());
+        RestShareConsumer mine = RestShareConsumer.create(admin, "admin-queue", "{\"format\":\"json\"}");
+        assertThat(mine.subscribe("secured").status()).isEqualTo(204);
+        RestShareConsumer alices = RestShareConsumer.create(alice, "alice-queue", "{\"format\":\"json\"}");
+        assertThat(alices.subscribe("secured").status()).isEqualTo(204);
+
+        Response bobsView = mine.via(bob).records(0);
+        Response bobsDelete = mine.via(bob).delete();
+        Response alicesRead = alices.records(5000);
+        List<JsonNode> read = new ArrayList<>();
+        Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> {
+            read.addAll(mine.read(2000));
+            return !read.isEmpty();
+        });
+
+        assertThat(bobsView.status()).isEqualTo(403);
+        assertThat(bobsView.errorCode()).isEqualTo(40301);
+        assertThat(bobsDelete.errorCode()).isEqualTo(40301);
+        assertThat(alicesRead.status()).as("alice may not read the group or topic: " + alicesRead.text())
+            .isEqualTo(403);
+        assertThat(alicesRead.errorCode()).isEqualTo(40301);
+        assertThat(read).extracting(r -> r.get("value").asString()).contains("queued for admin");
+        assertThat(mine.acknowledge(Map.of("type", "ACCEPT")).status()).isEqualTo(200);
+        assertThat(mine.delete().status()).isEqualTo(204);
+        assertThat(alices.delete().status()).isEqualTo(204);
     }
 
     @Test
