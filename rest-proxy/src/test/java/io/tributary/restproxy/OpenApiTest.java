@@ -22,7 +22,10 @@ class OpenApiTest extends ProxyTestBase {
             "/consumers/{group}/instances/{instance}/offsets", "/topics/{topic}/partitions/{partition}/records",
             "/topics/{topic}/records/stream", "/v3/clusters/{clusterId}/topics/{topic}/records",
             "/v3/clusters/{clusterId}/consumer-groups/{groupId}/offsets:reset",
-            "/v3/clusters/{clusterId}/topics/{topic}/searches").doesNotContain("/internal/v1/replica");
+            "/v3/clusters/{clusterId}/topics/{topic}/searches", "/v3/clusters/{clusterId}/share-groups",
+            "/v3/clusters/{clusterId}/share-groups/{groupId}", "/v3/clusters/{clusterId}/share-groups/{groupId}/members",
+            "/v3/clusters/{clusterId}/share-groups/{groupId}/configs",
+            "/v3/clusters/{clusterId}/share-groups/{groupId}/configs/{name}").doesNotContain("/internal/v1/replica");
         List<String> undescribed = new ArrayList<>();
         for (String path : paths.propertyNames()) {
             for (String method : paths.get(path).propertyNames()) {
@@ -35,7 +38,8 @@ class OpenApiTest extends ProxyTestBase {
         }
         assertThat(undescribed).isEmpty();
         assertThat(docs.body().path("components").path("schemas").propertyNames())
-            .contains("ProduceRequest", "ProduceResponse", "CreatedInstance", "Topic", "ErrorResponse");
+            .contains("ProduceRequest", "ProduceResponse", "CreatedInstance", "Topic", "ErrorResponse", "ShareGroup",
+                "ShareMember", "ShareGroupConfig");
 
         Response ui = http.get("/swagger-ui/index.html", "text/html");
         assertThat(ui.status()).isEqualTo(200);
