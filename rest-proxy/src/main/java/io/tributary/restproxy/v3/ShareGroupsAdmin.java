@@ -29,6 +29,7 @@ import org.apache.kafka.common.GroupType;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.GroupNotEmptyException;
 import org.apache.kafka.common.errors.InvalidConfigurationException;
@@ -179,7 +180,15 @@ public class ShareGroupsAdmin {
         return cause instanceof GroupIdNotFoundException ? new ShareGroupNotFoundException(group) : null;
     }
 
+    /**
+     * An {@link InvalidArgumentException} for the Kafka errors that mean the arguments were wrong, else
+     * null. Kafka's {@link AuthorizationException} is an {@link InvalidConfigurationException}: it is
+     * left to the error table (403).
+     */
     private static RestException badRequest(Throwable cause) {
+        if (cause instanceof AuthorizationException) {
+            return null;
+        }
         if (cause instanceof InvalidConfigurationException || cause instanceof InvalidRequestException) {
             return new InvalidArgumentException(KafkaErrors.describe(cause), cause);
         }
