@@ -80,8 +80,7 @@ export async function render([id]) {
   function configForm(g) {
     if (!g.configs) {
       return h('p', { id: 'share-configs-hidden', class: 'hint' },
-        `Not shown: ${g.configsError || 'the group’s configs could not be read'} (reading them needs `
-          + 'DESCRIBE_CONFIGS on the group).');
+        `Not shown: ${g.configsError || 'the group’s configs could not be read'}.`);
     }
     const headers = ['Name', 'Value', 'Source', 'Status', 'Change'];
     if (!canChangeConfigs) {

@@ -116,7 +116,8 @@ public class ShareGroupsController {
                 .sorted(Comparator.comparing(ConfigRow::name))
                 .toList();
         } catch (RestProxyException e) {
-            configsError = e.getMessage();
+            configsError = e.status() == 403 ? "you may not describe this group's configs (it needs DESCRIBE_CONFIGS "
+                + "on the group)" : e.getMessage();
         }
         List<OffsetRow> offsets = null;
         String offsetsError = null;

@@ -165,7 +165,8 @@ class ShareGroupsApiTest {
             .andExpect(jsonPath("$.state").value("EMPTY"))
             .andExpect(jsonPath("$.members.length()").value(0))
             .andExpect(jsonPath("$.configs").doesNotExist())
-            .andExpect(jsonPath("$.configsError").value("Group authorization failed."))
+            .andExpect(jsonPath("$.configsError").value("you may not describe this group's configs (it needs "
+                + "DESCRIBE_CONFIGS on the group)"))
             .andExpect(jsonPath("$.offsets").doesNotExist())
             .andExpect(jsonPath("$.offsetsError").value(org.hamcrest.Matchers.containsString(
                 "DESCRIBE_SHARE_GROUP_OFFSETS")));
