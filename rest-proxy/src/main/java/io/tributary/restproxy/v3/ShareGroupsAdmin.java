@@ -3,6 +3,7 @@ package io.tributary.restproxy.v3;
 import io.tributary.restproxy.error.InvalidArgumentException;
 import io.tributary.restproxy.error.KafkaErrors;
 import io.tributary.restproxy.error.KafkaFutures;
+import io.tributary.restproxy.error.KafkaOperationException;
 import io.tributary.restproxy.error.RestException;
 import io.tributary.restproxy.error.ShareGroupNotEmptyException;
 import io.tributary.restproxy.error.ShareGroupNotFoundException;
@@ -63,8 +64,9 @@ public class ShareGroupsAdmin {
 
     /**
      * Every share group the caller may describe, described in one ShareGroupDescribe round
-     * (batched per coordinator by the Admin client); a group gone since it was listed is left out.
-     * Sorted by group id.
+     * (batched per coordinator by the Admin client); a group gone since it was listed is left out,
+     * and so is one whose description the brokers refuse the caller (its members use a topic the
+     * caller may not describe), rather than failing the whole list. Sorted by group id.
      */
     public List<ShareGroupDescription> groups() {
         Collection<GroupListing> listings = get(admin.listGroups(new ListGroupsOptions()
@@ -80,6 +82,10 @@ public class ShareGroupsAdmin {
                 descriptions.add(live(e.getKey(), get(e.getValue(), cause -> notFound(cause, e.getKey()))));
             } catch (ShareGroupNotFoundException gone) {
                 // deleted between the list and the describe
+            } catch (KafkaOperationException refused) {
+                if (!(refused.getCause() instanceof AuthorizationException)) {
+                    throw refused;
+                }
             }
         }
         return descriptions;

@@ -11,6 +11,7 @@ import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.common.acl.AccessControlEntry;
@@ -52,6 +53,9 @@ class V3ShareGroupsAuthorizationTest {
     private static final String CAROL_PASSWORD = "carol-pw-Zp93";
     private static final String GROUP = "acl-workers";
     private static final String TOPIC = "acl-jobs";
+    /** A group bob may describe whose members read a topic he may not. */
+    private static final String SECRET_GROUP = "acl-secret-workers";
+    private static final String SECRET_TOPIC = "acl-secret";
 
     private static BrokerFixture broker;
 
@@ -75,11 +79,13 @@ class V3ShareGroupsAuthorizationTest {
             broker.createScramUser("bob", BOB_PASSWORD);
             broker.createScramUser("carol", CAROL_PASSWORD);
             broker.createTopic(TOPIC, 1);
+            broker.createTopic(SECRET_TOPIC, 1);
             // alice: everything on the group; bob: describe it; carol: nothing. Both may describe the topic,
             // which describing a group whose members use it needs.
             broker.createAcls(List.of(
                 acl(ResourceType.GROUP, GROUP, "User:alice", AclOperation.ALL),
                 acl(ResourceType.GROUP, GROUP, "User:bob", AclOperation.DESCRIBE),
+                acl(ResourceType.GROUP, SECRET_GROUP, "User:bob", AclOperation.DESCRIBE),
                 acl(ResourceType.TOPIC, TOPIC, "User:alice", AclOperation.DESCRIBE),
                 acl(ResourceType.TOPIC, TOPIC, "User:bob", AclOperation.DESCRIBE)));
         }
@@ -164,6 +170,39 @@ class V3ShareGroupsAuthorizationTest {
             assertThat(alice.get(group).body().get("state").asString()).isEqualTo("EMPTY"));
         assertThat(alice.delete(group).status()).isEqualTo(204);
         assertThat(alice.get(group).status()).isEqualTo(404);
+    }
+
+    @Test
+    void aGroupWhoseTopicsTheUserMayNotDescribeIsLeftOutOfTheListNotFailingIt() throws Exception {
+        AtomicBoolean running = new AtomicBoolean(true);
+        Map<String, Object> settings = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.internalServers(),
+            ConsumerConfig.GROUP_ID_CONFIG, SECRET_GROUP);
+        Thread member = new Thread(() -> {
+            try (KafkaShareConsumer<byte[], byte[]> consumer = new KafkaShareConsumer<>(settings,
+                    new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+                consumer.subscribe(List.of(SECRET_TOPIC));
+                while (running.get()) {
+                    consumer.poll(Duration.ofMillis(100));
+                }
+            }
+        }, "acl-secret-member");
+        member.start();
+        String list = group.substring(0, group.lastIndexOf('/'));
+        String secret = list + "/" + SECRET_GROUP;
+        try {
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
+                assertThat(alice.get(list).body().get("data").valueStream().map(g -> g.get("group_id").asString()))
+                    .as("alice may not describe it at all").doesNotContain(SECRET_GROUP));
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
+                assertThat(bob.get(secret).status()).as("refused once a member uses the secret topic").isEqualTo(403));
+            Response asBob = bob.get(list);
+            assertThat(asBob.status()).as(asBob.text()).isEqualTo(200);
+            assertThat(asBob.body().get("data").valueStream().map(g -> g.get("group_id").asString()))
+                .contains(GROUP).doesNotContain(SECRET_GROUP);
+        } finally {
+            running.set(false);
+            member.join(Duration.ofSeconds(30).toMillis());
+        }
     }
 
     private static Response put(HttpJson as, String path, String body) {
