@@ -1,10 +1,12 @@
-// Hash router: #/ overview, #/topics, #/topics/<name>, #/groups, #/transactions. Each page module exports render(view, params)
+// Hash router: #/ overview, #/topics, #/topics/<name>, #/groups, #/share-groups, #/transactions. Each page module exports render(view, params)
 // and builds its content into the view element; a failing page shows its error, never a blank page.
 import { errorBox, h } from './dom.js';
 import * as overview from './pages/overview.js';
 import * as topics from './pages/topics.js';
 import * as groups from './pages/groups.js';
 import * as groupDetail from './pages/group-detail.js';
+import * as shareGroups from './pages/share-groups.js';
+import * as shareGroupDetail from './pages/share-group-detail.js';
 import * as topicDetail from './pages/topic-detail.js';
 import * as messages from './pages/messages.js';
 import * as transactions from './pages/transactions.js';
@@ -17,6 +19,8 @@ const routes = [
   { pattern: /^\/topics\/(.+)$/, page: topicDetail, nav: 'topics' },
   { pattern: /^\/groups\/?$/, page: groups, nav: 'groups' },
   { pattern: /^\/groups\/(.+)$/, page: groupDetail, nav: 'groups' },
+  { pattern: /^\/share-groups\/?$/, page: shareGroups, nav: 'share-groups' },
+  { pattern: /^\/share-groups\/(.+)$/, page: shareGroupDetail, nav: 'share-groups' },
   { pattern: /^\/transactions\/?$/, page: transactions, nav: 'transactions' },
 ];
 

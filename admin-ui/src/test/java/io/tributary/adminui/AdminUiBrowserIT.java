@@ -54,7 +54,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 /**
  * The admin UI end to end: a real broker and REST proxy (their packaged jars, own JVMs), this UI
  * in-process, and headless Chromium driven by Selenium through the overview, topic creation,
- * filtering, the topic page and deletion; longer scenarios are in the {@code *BrowserSteps} classes.
+ * filtering, the topic page and deletion; longer scenarios (share groups among them) are in the
+ * {@code *BrowserSteps} classes.
  * Two tests start a second UI in this JVM: one with producing turned off on the same proxy, one on
  * a stub proxy of a cluster with brokers down; one starts a secured broker and proxy of its own and
  * a UI that signs users in ({@code SignInBrowserSteps}); one a UI on OAuth2 sign-in between a stub
@@ -463,6 +464,12 @@ class AdminUiBrowserIT {
     }
 
     @Test
+    void shareGroupMembersConfigsAndDelete() throws Exception {
+        new io.tributary.adminui.sharegroups.ShareGroupsBrowserSteps(browser, wait, ui, cluster.bootstrapServers(),
+            screenshots).run();
+    }
+
+    @Test
     void editTopicConfigsAddPartitionsAndSeeSizesOnDisk() throws Exception {
         new io.tributary.adminui.topics.TopicEditBrowserSteps(browser, wait, ui, cluster.bootstrapServers(),
             screenshots).run();
@@ -491,6 +498,7 @@ class AdminUiBrowserIT {
         keys.sendKeys(org.openqa.selenium.Keys.ENTER).perform();
         wait.until(d -> "view".equals(((JavascriptExecutor) d).executeScript("return document.activeElement.id")));
         String[][] pages = {{"Topics", "topics-title", "#/topics"}, {"Consumer groups", "groups-title", "#/groups"},
+            {"Share groups", "share-groups-title", "#/share-groups"},
             {"Transactions", "transactions-title", "#/transactions"}, {"Overview", "overview-title", "#/"}};
         for (int p = 0; p < pages.length; p++) {
             String[] page = pages[p];

@@ -24,7 +24,10 @@ class OpenApiTest extends ProxyTestBase {
             "/v3/clusters/{clusterId}/consumer-groups/{groupId}/offsets:reset",
             "/v3/clusters/{clusterId}/topics/{topic}/searches", "/share-groups/{group}/instances",
             "/share-groups/{group}/instances/{instance}/records",
-            "/share-groups/{group}/instances/{instance}/acknowledgements")
+            "/share-groups/{group}/instances/{instance}/acknowledgements", "/v3/clusters/{clusterId}/share-groups",
+            "/v3/clusters/{clusterId}/share-groups/{groupId}", "/v3/clusters/{clusterId}/share-groups/{groupId}/members",
+            "/v3/clusters/{clusterId}/share-groups/{groupId}/configs",
+            "/v3/clusters/{clusterId}/share-groups/{groupId}/configs/{name}")
             .doesNotContain("/internal/v1/replica", "/internal/v1/share-groups/{group}/instances/{instance}");
         List<String> undescribed = new ArrayList<>();
         for (String path : paths.propertyNames()) {
@@ -38,7 +41,8 @@ class OpenApiTest extends ProxyTestBase {
         }
         assertThat(undescribed).isEmpty();
         assertThat(docs.body().path("components").path("schemas").propertyNames())
-            .contains("ProduceRequest", "ProduceResponse", "CreatedInstance", "Topic", "ErrorResponse");
+            .contains("ProduceRequest", "ProduceResponse", "CreatedInstance", "Topic", "ErrorResponse", "ShareGroup",
+                "ShareMember", "ShareGroupConfig");
 
         Response ui = http.get("/swagger-ui/index.html", "text/html");
         assertThat(ui.status()).isEqualTo(200);

@@ -68,6 +68,18 @@ public class Rights {
         }
     }
 
+    /**
+     * Refuses with 403 unless {@code operations}, the caller's operations on a resource as the proxy
+     * reported them (null: not reported), allow {@code operation}.
+     *
+     * @param what what the user tried, for the message ("delete share group g1")
+     */
+    public void require(List<String> operations, String operation, String what) {
+        if (enforced && !allows(operations, operation)) {
+            throw forbidden("may not " + what + " (it needs " + operation + ")");
+        }
+    }
+
     private static ResponseStatusException forbidden(String what) {
         Authentication user = SecurityContextHolder.getContext().getAuthentication();
         return new ResponseStatusException(HttpStatus.FORBIDDEN,

@@ -9,6 +9,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -18,6 +19,8 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.ScramCredentialInfo;
 import org.apache.kafka.clients.admin.ScramMechanism;
 import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.common.acl.AccessControlEntry;
 import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclOperation;
@@ -25,6 +28,7 @@ import org.apache.kafka.common.acl.AclPermissionType;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
@@ -40,12 +44,15 @@ import org.springframework.context.ConfigurableApplicationContext;
  * users and ACLs ({@link ClusterProcesses#startSecured()}), its proxy on {@code basic}, and a UI with
  * {@code admin-ui.authentication.method=basic}. alice (everything on topic t, may create topics)
  * sees t with its delete, produce, partition and config controls, and not carol-only; bob (READ and
- * DESCRIBE on t) sees t without any of them; a wrong password is refused on the sign-in page.
+ * DESCRIBE on t) sees t without any of them; a wrong password is refused on the sign-in page. On
+ * share group sg, alice (everything on it) gets the config form and Delete; bob (DESCRIBE only) sees
+ * the group without them, and without its configs.
  */
 public final class SignInBrowserSteps {
 
     private static final String ALICE_PASSWORD = "alice-ui-pw-Jd47";
     private static final String BOB_PASSWORD = "bob-ui-pw-Qe90";
+    private static final String SHARE_GROUP = "sg";
 
     private final WebDriver browser;
     private final WebDriverWait wait;
@@ -76,7 +83,7 @@ public final class SignInBrowserSteps {
         }
     }
 
-    /** Users alice, bob and carol; topics t and carol-only; the ACLs of the scenario. */
+    /** Users alice, bob and carol; topics t and carol-only; share group sg (empty); the ACLs of the scenario. */
     private static void grant(String bootstrap) throws Exception {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
             admin.alterUserScramCredentials(List.of(scram("alice", ALICE_PASSWORD), scram("bob", BOB_PASSWORD),
@@ -87,7 +94,20 @@ public final class SignInBrowserSteps {
                 topic("alice", AclOperation.ALL, "t"),
                 cluster("alice", AclOperation.CREATE), cluster("alice", AclOperation.DESCRIBE),
                 topic("bob", AclOperation.READ, "t"), topic("bob", AclOperation.DESCRIBE, "t"),
-                topic("carol", AclOperation.ALL, "carol-only"))).all().get(30, TimeUnit.SECONDS);
+                topic("carol", AclOperation.ALL, "carol-only"),
+                group("alice", AclOperation.ALL, SHARE_GROUP), group("bob", AclOperation.DESCRIBE, SHARE_GROUP)))
+                .all().get(30, TimeUnit.SECONDS);
+            // The share group exists once a share consumer (the internal listener's super user) has joined it.
+            try (KafkaShareConsumer<byte[], byte[]> consumer = new KafkaShareConsumer<>(Map.of(
+                    ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ConsumerConfig.GROUP_ID_CONFIG, SHARE_GROUP),
+                    new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+                consumer.subscribe(List.of("t"));
+                org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> {
+                    consumer.poll(Duration.ofMillis(100));
+                    return admin.describeShareGroups(List.of(SHARE_GROUP)).all().get(30, TimeUnit.SECONDS)
+                        .get(SHARE_GROUP).members().size() == 1;
+                });
+            }
         }
     }
 
@@ -120,6 +140,13 @@ public final class SignInBrowserSteps {
         assertThat(browser.findElements(By.id("add-partitions"))).hasSize(1);
         assertThat(browser.findElements(By.id("save-configs"))).hasSize(1);
 
+        browser.get(ui.resolve("/#/share-groups/" + SHARE_GROUP).toString());
+        wait.until(ExpectedConditions.textToBe(By.id("share-group-id"), SHARE_GROUP));
+        assertThat(browser.findElements(By.cssSelector("input[data-config='share.auto.offset.reset']"))).hasSize(1);
+        assertThat(browser.findElements(By.id("save-configs"))).hasSize(1);
+        assertThat(browser.findElements(By.id("delete-share-group"))).hasSize(1);
+        screenshot("signed-in-alice-share-group");
+
         signOut();
     }
 
@@ -145,6 +172,18 @@ public final class SignInBrowserSteps {
         assertThat(browser.findElements(By.id("save-configs"))).isEmpty();
         assertThat(browser.findElements(By.id("configs-hidden"))).as("no DESCRIBE_CONFIGS: configs not shown")
             .hasSize(1);
+
+        browser.get(ui.resolve("/#/share-groups").toString());
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("tr[data-share-group='"
+            + SHARE_GROUP + "']")));
+        browser.get(ui.resolve("/#/share-groups/" + SHARE_GROUP).toString());
+        wait.until(ExpectedConditions.textToBe(By.id("share-group-id"), SHARE_GROUP));
+        assertThat(browser.findElement(By.id("share-group-state")).getText()).isEqualTo("Empty");
+        assertThat(browser.findElements(By.id("save-configs"))).as("no ALTER_CONFIGS: no config form").isEmpty();
+        assertThat(browser.findElements(By.id("delete-share-group"))).as("no DELETE: no delete button").isEmpty();
+        assertThat(browser.findElements(By.id("share-configs-hidden"))).as("no DESCRIBE_CONFIGS: configs not shown")
+            .hasSize(1);
+        screenshot("signed-in-bob-share-group");
 
         signOut();
     }
@@ -172,6 +211,11 @@ public final class SignInBrowserSteps {
 
     private static AclBinding topic(String user, AclOperation operation, String topic) {
         return new AclBinding(new ResourcePattern(ResourceType.TOPIC, topic, PatternType.LITERAL),
+            new AccessControlEntry("User:" + user, "*", operation, AclPermissionType.ALLOW));
+    }
+
+    private static AclBinding group(String user, AclOperation operation, String group) {
+        return new AclBinding(new ResourcePattern(ResourceType.GROUP, group, PatternType.LITERAL),
             new AccessControlEntry("User:" + user, "*", operation, AclPermissionType.ALLOW));
     }
 

@@ -118,6 +118,8 @@ public final class ClusterProcesses implements AutoCloseable {
             "--broker.embedded-zookeeper-port=" + zookeeperPort,
             "--broker.auto-create-topics-enable=false",
             "--broker.offsets-topic-num-partitions=1",
+            // Share consumers (KIP-932) learn their assignment on heartbeats: every 5 s by default.
+            "--broker.group-share-heartbeat-interval-ms=500",
             "--server.port=" + brokerHttpPort));
         args.addAll(listeners);
         Process broker = launch(log, args.toArray(String[]::new));

@@ -272,6 +272,8 @@ public final class BrokerFixture implements AutoCloseable {
             "--broker.offsets-topic-num-partitions=5",
             "--broker.group-initial-rebalance-delay-ms=0",
             "--broker.group-min-session-timeout-ms=1000",
+            // Share consumers (KIP-932) learn their assignment on heartbeats: every 5 s by default.
+            "--broker.group-share-heartbeat-interval-ms=500",
             "--server.port=0"));
         command.addAll(listeners);
         Path log = dir.resolve("broker.log");

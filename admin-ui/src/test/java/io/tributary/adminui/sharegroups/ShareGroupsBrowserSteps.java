@@ -1,0 +1,209 @@
+package io.tributary.adminui.sharegroups;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.adminui.testing.BrowserSteps;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListGroupsOptions;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaShareConsumer;
+import org.apache.kafka.common.GroupType;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * Share groups (KIP-932) in the UI, run by {@code AdminUiBrowserIT} against the real cluster: two
+ * {@link KafkaShareConsumer}s in a group show in the list (state, members, coordinator; the state
+ * filter leaves it out when another state is chosen) and on the group's page (epochs, both members
+ * with the topic's two partitions between them, start offsets shown or said to be unavailable);
+ * a {@code share.*} config changed on the page is what the brokers then describe; once the members
+ * have left, the group is deleted through the confirmation dialog.
+ */
+public final class ShareGroupsBrowserSteps extends BrowserSteps {
+
+    public ShareGroupsBrowserSteps(WebDriver browser, WebDriverWait wait, URI ui, String bootstrap,
+            Path screenshots) {
+        super(browser, wait, ui, bootstrap, screenshots);
+    }
+
+    /** A share consumer polling on its own thread until closed (the client is not thread-safe). */
+    private final class Member implements AutoCloseable {
+        private final AtomicBoolean running = new AtomicBoolean(true);
+        private final Thread thread;
+
+        Member(String group, String topic, String clientId) {
+            Map<String, Object> settings = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ConsumerConfig.GROUP_ID_CONFIG, group, ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+            thread = new Thread(() -> {
+                try (KafkaShareConsumer<byte[], byte[]> consumer = new KafkaShareConsumer<>(settings,
+                        new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+                    consumer.subscribe(List.of(topic));
+                    while (running.get()) {
+                        consumer.poll(Duration.ofMillis(200));
+                    }
+                }
+            }, "ui-share-member-" + clientId);
+            thread.start();
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            running.set(false);
+            thread.join(Duration.ofSeconds(30).toMillis());
+        }
+    }
+
+    @Override
+    public void run() throws Exception {
+        String topic = createTopic("ui-share-", 2);
+        String group = topic + "-workers";
+        By row = By.cssSelector("tr[data-share-group='" + group + "']");
+        // The polls below click Refresh, which replaces the elements they read.
+        WebDriverWait refreshing = new WebDriverWait(browser, Duration.ofSeconds(60));
+        refreshing.ignoring(StaleElementReferenceException.class);
+        try (Member first = new Member(group, topic, "ui-share-1"); Member second = new Member(group, topic,
+                "ui-share-2")) {
+            // The list, filtered to the group: stable, two members, broker 0 coordinates it.
+            browser.get(ui.resolve("/#/").toString());
+            wait.until(ExpectedConditions.elementToBeClickable(By.cssSelector("nav a[href='#/share-groups']")))
+                .click();
+            wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("share-group-filter"))).sendKeys(group);
+            wait.until(ExpectedConditions.textToBe(By.id("share-group-total"), "1 share group matching “" + group
+                + "”"));
+            // Members join on their heartbeats: refresh until both are in.
+            refreshing.until(d -> settled(d, "share-group-list", "share-groups-refresh", () -> d.findElements(row)
+                .stream().anyMatch(r -> r.findElement(By.cssSelector(".share-group-members")).getText().equals("2"))));
+            WebElement shown = browser.findElement(row);
+            assertThat(shown.findElement(By.cssSelector(".share-group-state")).getText()).isEqualTo("Stable");
+            assertThat(shown.findElement(By.cssSelector(".share-group-coordinator")).getText()).isEqualTo("0");
+            screenshot("share-groups");
+
+            // The state filter: not among the empty groups, back with all states.
+            new Select(browser.findElement(By.id("share-group-state"))).selectByValue("EMPTY");
+            wait.until(ExpectedConditions.textToBe(By.id("share-group-total"), "0 share groups matching “" + group
+                + "” in state empty"));
+            new Select(browser.findElement(By.id("share-group-state"))).selectByValue("");
+            wait.until(ExpectedConditions.visibilityOfElementLocated(row));
+
+            // The group's page: epochs, both members at the assignment epoch with both partitions between them.
+            browser.findElement(row).findElement(By.linkText(group)).click();
+            wait.until(ExpectedConditions.textToBe(By.id("share-group-id"), group));
+            refreshing.until(d -> settled(d, "share-group-overview", "share-group-refresh", () -> {
+                List<WebElement> members = d.findElements(By.cssSelector("#share-members tbody tr"));
+                return members.size() == 2 && members.stream().noneMatch(m -> m.getText().contains("reconciling"));
+            }));
+            assertThat(text("#share-group-state")).isEqualTo("Stable");
+            assertThat(text("#share-group-members")).isEqualTo("2");
+            assertThat(text("#share-group-coordinator")).isEqualTo("0");
+            assertThat(Integer.parseInt(text("#share-group-assignment-epoch"))).isPositive();
+            Set<String> assigned = new HashSet<>();
+            Set<String> clients = new HashSet<>();
+            for (WebElement member : browser.findElements(By.cssSelector("#share-members tbody tr"))) {
+                List<WebElement> cells = member.findElements(By.tagName("td"));
+                clients.add(cells.get(0).getText());
+                assertThat(cells.get(2).getText()).as("member epoch").isEqualTo(text("#share-group-assignment-epoch"));
+                for (String partition : cells.get(3).getText().split(",\\s*")) {
+                    assigned.add(partition);
+                }
+            }
+            assertThat(clients).containsExactlyInAnyOrder("ui-share-1", "ui-share-2");
+            assertThat(assigned).containsExactlyInAnyOrder(topic + "-0", topic + "-1");
+            // Delete is only for empty groups.
+            assertThat(browser.findElement(By.id("delete-share-group")).isEnabled()).isFalse();
+            // Start offsets: a table once the brokers serve DescribeShareGroupOffsets, else the reason.
+            List<WebElement> unavailable = browser.findElements(By.id("share-offsets-unavailable"));
+            if (!unavailable.isEmpty()) {
+                assertThat(unavailable.get(0).getText()).startsWith("Not available: ")
+                    .contains("DESCRIBE_SHARE_GROUP_OFFSETS");
+            } else {
+                assertThat(browser.findElements(By.cssSelector("#share-offsets, #no-share-offsets"))).isNotEmpty();
+            }
+
+            // A share.* config changed on the page is what the brokers describe afterwards.
+            WebElement limit = browser.findElement(By.cssSelector("input[data-config='share.delivery.count.limit']"
+                + ":not([type=checkbox])"));
+            limit.sendKeys("3");
+            browser.findElement(By.id("save-configs")).click();
+            wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("configs-saved")));
+            WebElement configRow = browser.findElement(By.cssSelector(
+                "tr[data-config-row='share.delivery.count.limit']"));
+            assertThat(configRow.findElement(By.cssSelector("td.value")).getText()).isEqualTo("3");
+            assertThat(configRow.getText()).contains("overridden").contains("This group");
+            assertThat(describedConfig(group, "share.delivery.count.limit")).isEqualTo("3");
+            screenshot("share-group");
+        }
+
+        // The members left: refresh until the group is empty, then delete it, asked first.
+        refreshing.until(d -> settled(d, "share-group-overview", "share-group-refresh", () ->
+            d.findElement(By.id("share-group-state")).getText().equals("Empty")));
+        assertThat(browser.findElement(By.id("no-share-members")).getText()).contains("empty");
+        WebElement delete = wait.until(ExpectedConditions.elementToBeClickable(By.id("delete-share-group")));
+        delete.click();
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("confirm")));
+        assertThat(browser.findElement(By.id("confirm-text")).getText()).contains(group);
+        browser.findElement(By.id("confirm-ok")).click();
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("status"), "Share group " + group
+            + " deleted."));
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("share-groups-title")));
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            assertThat(admin.listGroups(new ListGroupsOptions().withTypes(Set.of(GroupType.SHARE))).all()
+                .get(30, TimeUnit.SECONDS)).noneMatch(g -> g.groupId().equals(group));
+        }
+    }
+
+    /**
+     * Whether {@code shown} holds for what the page shows once no load is in flight (the area named
+     * {@code areaId} is not aria-busy); when it does not, clicks {@code refreshId} for a new load. So
+     * after a true answer nothing replaces the page under the caller's next reads.
+     */
+    private static boolean settled(WebDriver d, String areaId, String refreshId,
+            java.util.function.BooleanSupplier shown) {
+        if (d.findElement(By.id(areaId)).getAttribute("aria-busy") != null) {
+            return false;
+        }
+        if (shown.getAsBoolean()) {
+            return true;
+        }
+        d.findElement(By.id(refreshId)).click();
+        return false;
+    }
+
+    private String describedConfig(String group, String name) throws Exception {
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.GROUP, group);
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            return admin.describeConfigs(List.of(resource)).all().get(30, TimeUnit.SECONDS).get(resource).get(name)
+                .value();
+        }
+    }
+
+    private String text(String css) {
+        return browser.findElement(By.cssSelector(css)).getText().trim();
+    }
+
+    private void screenshot(String name) throws IOException {
+        Path shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE).toPath();
+        Files.copy(shot, screenshots.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
+    }
+}
