@@ -9,10 +9,10 @@ import org.apache.kafka.coordinator.group.ConsumerGroupMigrationPolicy;
  * @param sessionTimeoutMs    {@code group.consumer.session.timeout.ms}
  * @param heartbeatIntervalMs {@code group.consumer.heartbeat.interval.ms}
  * @param maxSize             {@code group.consumer.max.size}
- * @param migrationPolicy     {@code group.consumer.migration.policy}: online migration between the classic and the
- *                            consumer protocol ({@code bidirectional}, {@code upgrade}, {@code downgrade}, {@code disabled})
  * @param assignors           {@code group.consumer.assignors}: {@code uniform}, {@code range}, or Kafka's class
  *                            names of them; the first is the default
+ * @param migrationPolicy     {@code group.consumer.migration.policy}: online migration between the classic and the
+ *                            consumer protocol ({@code bidirectional}, {@code upgrade}, {@code downgrade}, {@code disabled})
  * @throws IllegalArgumentException an assignor this broker does not have
  */
 public record ConsumerGroupConfig(int sessionTimeoutMs, int heartbeatIntervalMs, int maxSize, List<String> assignors,

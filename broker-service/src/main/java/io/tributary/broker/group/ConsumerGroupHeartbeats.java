@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * rebalance timeout is fenced. Errors, as Kafka answers them: UNKNOWN_MEMBER_ID, FENCED_MEMBER_EPOCH
  * (a stale epoch: the client rejoins), UNRELEASED_INSTANCE_ID, UNSUPPORTED_ASSIGNOR,
  * INVALID_REGULAR_EXPRESSION, INVALID_REQUEST, GROUP_MAX_SIZE_REACHED, GROUP_ID_NOT_FOUND (a classic
- * group with members).
+ * group with members that {@link GroupMigration} cannot upgrade). A joining member upgrades a classic
+ * group online, and the last member leaving a group of classic members downgrades it ({@link GroupMigration}).
  *
  * <p>Every change is written to {@code __consumer_offsets} in Kafka's record layouts
  * ({@link ConsumerGroupRecords}) before the heartbeat is answered, so a new coordinator (after a
@@ -55,6 +56,8 @@ final class ConsumerGroupHeartbeats {
      * @param heartbeatIntervalMs {@code group.consumer.heartbeat.interval.ms}
      * @param maxSize             {@code group.consumer.max.size}
      * @param assignors           {@code group.consumer.assignors}, by name; the first is the default
+     * @param groupConfigs        the groups' own configs (KIP-848 group configs)
+     * @param migrationPolicy     {@code group.consumer.migration.policy}
      */
     record Config(int sessionTimeoutMs, int heartbeatIntervalMs, int maxSize,
                   java.util.LinkedHashMap<String, ConsumerGroupPartitionAssignor> assignors,

@@ -62,10 +62,13 @@ class GroupMigrationTest {
     private final class ClassicMember {
         String id = "";
         int generation = -1;
+        int sessionTimeoutMs = 20_000;
+        int rebalanceTimeoutMs = 30_000;
         Set<Integer> owned = Set.of();
 
         JoinGroupResponseData join() {
-            JoinGroupResponseData response = coordinator.joinGroup(joinRequest(id, owned), false, "classic", "h").join();
+            JoinGroupResponseData response = coordinator.joinGroup(joinRequest(id, owned)
+                .setSessionTimeoutMs(sessionTimeoutMs).setRebalanceTimeoutMs(rebalanceTimeoutMs), false, "classic", "h").join();
             if (response.errorCode() == Errors.NONE.code()) {
                 id = response.memberId();
                 generation = response.generationId();
@@ -332,6 +335,35 @@ class GroupMigrationTest {
         c.leave();
         assertThat(coordinator.describeGroup("g", Errors.GROUP_ID_NOT_FOUND).groupState())
             .as("downgraded after the reload too").isEqualTo("PreparingRebalance");
+    }
+
+    @Test
+    void aClassicMemberOfAConsumerGroupLivesByItsOwnSessionTimeoutAndMustSyncInTime() {
+        start(ConsumerGroupMigrationPolicy.UPGRADE);
+        ConsumerMember c = new ConsumerMember("c");
+        ClassicMember x = new ClassicMember();
+        x.rebalanceTimeoutMs = 60_000;
+        assertThat(Errors.forCode(x.join().errorCode())).isEqualTo(Errors.NONE);
+        assertThat(Errors.forCode(x.sync(Map.of()).errorCode())).isEqualTo(Errors.NONE);
+        ClassicMember y = new ClassicMember();
+        y.sessionTimeoutMs = 40_000;
+        y.rebalanceTimeoutMs = 10_000;
+        assertThat(Errors.forCode(y.join().errorCode())).isEqualTo(Errors.NONE);
+
+        // x heartbeats, y never syncs; c's session (45 s) outlives both classic timeouts.
+        for (int i = 0; i < 11; i++) {
+            time.advance(1_000);
+            x.heartbeat();
+        }
+        assertThat(coordinator.modernGroups().describeConsumerGroup("g").members()).extracting(m -> m.memberId())
+            .as("y did not sync within its rebalance timeout").containsExactlyInAnyOrder("c", x.id);
+
+        time.advance(20_000);
+        assertThat(y.heartbeat()).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
+        assertThat(coordinator.modernGroups().describeConsumerGroup("g").members()).extracting(m -> m.memberId())
+            .as("x's own session timeout of 20 s").containsExactly("c");
+        assertThat(x.heartbeat()).isEqualTo(Errors.UNKNOWN_MEMBER_ID);
+        c.step();
     }
 
     @Test
