@@ -234,6 +234,9 @@ class GroupMigrationTest {
         var described = coordinator.modernGroups().describeConsumerGroup("g");
         assertThat(Errors.forCode(described.errorCode())).isEqualTo(Errors.NONE);
         assertThat(described.members()).hasSize(3);
+        assertThat(described.members()).extracting(m -> m.memberId() + ":" + m.memberType())
+            .as("KIP-1099 member types: 0 classic, 1 consumer")
+            .containsExactlyInAnyOrder(classic.get(0).id + ":0", classic.get(1).id + ":0", "c:1");
         assertThat(described.groupEpoch()).as("the classic generation, bumped by the joining member")
             .isEqualTo(generation + 1);
         assertThat(c.owned).as("every partition is still owned by a classic member").isEmpty();
