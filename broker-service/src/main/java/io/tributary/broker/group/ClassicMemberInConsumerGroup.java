@@ -47,13 +47,15 @@ final class ClassicMemberInConsumerGroup {
 
     private final GroupMetadataManager groups;
     private final ConsumerGroupHeartbeats consumerGroups;
+    private final GroupMigration migration;
     private final GroupTopics topics;
     private final Time time;
 
-    ClassicMemberInConsumerGroup(GroupMetadataManager groups, ConsumerGroupHeartbeats consumerGroups, GroupTopics topics,
-                                 Time time) {
+    ClassicMemberInConsumerGroup(GroupMetadataManager groups, ConsumerGroupHeartbeats consumerGroups,
+                                 GroupMigration migration, GroupTopics topics, Time time) {
         this.groups = groups;
         this.consumerGroups = consumerGroups;
+        this.migration = migration;
         this.topics = topics;
         this.time = time;
     }
@@ -65,12 +67,38 @@ final class ClassicMemberInConsumerGroup {
 
     /**
      * JoinGroup of a classic member; the caller checked the coordinator, the session timeout and
-     * {@link #servesClassicMembers}.
+     * {@link #servesClassicMembers}, and holds the group's monitor.
      *
      * @param requireKnownMemberId whether a new member must first get its id (v4+, KIP-394)
+     * @return the answer, or empty when the joining static member replaced the last member of the
+     *         consumer protocol and the group became a classic group (the caller then joins it there)
      */
-    CompletableFuture<JoinGroupResponseData> join(ClassicGroup holder, JoinGroupRequestData request,
-                                                  boolean requireKnownMemberId, String clientId, String clientHost) {
+    java.util.Optional<CompletableFuture<JoinGroupResponseData>> joinOrDowngrade(
+            ClassicGroup holder, JoinGroupRequestData request, boolean requireKnownMemberId, String clientId,
+            String clientHost) {
+        ConsumerGroup group = holder.consumerGroup();
+        boolean unknown = request.memberId() == null || request.memberId().isEmpty();
+        ConsumerGroupMember replaced = request.groupInstanceId() == null || !unknown || group == null ? null
+            : group.staticMember(request.groupInstanceId()).orElse(null);
+        if (replaced != null && groups.group(holder.groupId()) == holder
+                && migration.canDowngradeReplacing(group, replaced.memberId())) {
+            log.info("Static member {} of consumer group {} is replaced by a classic member: the group goes classic",
+                replaced.memberId(), group.groupId());
+            consumerGroups.timers().forget(group);
+            groups.storeConsumerGroupRecords(holder.groupId(), migration.downgrade(holder, group, replaced.memberId()))
+                .thenAccept(error -> {
+                    if (error != Errors.NONE) {
+                        log.warn("Could not write the downgrade of group {}: {}", holder.groupId(), error);
+                    }
+                });
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(join(holder, request, requireKnownMemberId, clientId, clientHost));
+    }
+
+    private CompletableFuture<JoinGroupResponseData> join(ClassicGroup holder, JoinGroupRequestData request,
+                                                          boolean requireKnownMemberId, String clientId,
+                                                          String clientHost) {
         List<SimpleRecord> records = new ArrayList<>();
         JoinGroupResponseData response;
         CompletableFuture<Errors> written;

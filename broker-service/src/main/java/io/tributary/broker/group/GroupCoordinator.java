@@ -160,7 +160,7 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
             config.maxSize(), time);
         ConsumerGroupHeartbeats consumerGroups = new ConsumerGroupHeartbeats(groups, timer, consumerConfig, topics,
             migration, time);
-        this.classicMembers = new ClassicMemberInConsumerGroup(groups, consumerGroups, topics, time);
+        this.classicMembers = new ClassicMemberInConsumerGroup(groups, consumerGroups, migration, topics, time);
         this.modern = new ModernGroupCoordinator(groups, consumerGroups, new ShareGroupHeartbeats(groups, timer,
             shareSettings, consumerConfig.groupConfigs(), topics, shareMemberListener, time), topics);
         this.listing = new GroupListing(groups, consumerGroups, topics, time);
@@ -246,10 +246,15 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
                 }
                 if (ClassicMemberInConsumerGroup.servesClassicMembers(existing)) {
                     // A consumer group of the new protocol serves classic members (online migration), unless disabled.
-                    return migrationPolicy == ConsumerGroupMigrationPolicy.DISABLED
-                        ? CompletableFuture.completedFuture(JoinPhase.joinError(request.memberId(),
-                            Errors.INCONSISTENT_GROUP_PROTOCOL))
-                        : classicMembers.join(existing, request, requireKnownMemberId, clientId, clientHost);
+                    if (migrationPolicy == ConsumerGroupMigrationPolicy.DISABLED) {
+                        return CompletableFuture.completedFuture(JoinPhase.joinError(request.memberId(),
+                            Errors.INCONSISTENT_GROUP_PROTOCOL));
+                    }
+                    var served = classicMembers.joinOrDowngrade(existing, request, requireKnownMemberId, clientId,
+                        clientHost);
+                    if (served.isPresent()) {
+                        return served.get();
+                    }
                 }
                 existing.revertToClassic(false);
             }

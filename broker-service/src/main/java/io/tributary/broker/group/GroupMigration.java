@@ -166,8 +166,26 @@ final class GroupMigration {
     }
 
     /**
+     * Whether a classic static member taking over the instance id of {@code replacedMemberId}, a
+     * member of the consumer protocol, should convert the group back to a classic group (Kafka's
+     * {@code validateOnlineDowngradeWithReplacedMemberId}): every other member is classic, the policy
+     * allows downgrades and the members fit in {@code group.max.size}.
+     */
+    boolean canDowngradeReplacing(ConsumerGroup group, String replacedMemberId) {
+        if (!group.allClassicExcept(replacedMemberId) || group.classicMember(replacedMemberId) != null) {
+            return false;
+        }
+        if (!policy.isDowngradeEnabled()) {
+            log.info("Cannot downgrade consumer group {} to classic group because the online downgrade is disabled.",
+                group.groupId());
+            return false;
+        }
+        return group.members().size() <= classicGroupMaxSize;
+    }
+
+    /**
      * Converts the consumer group back into a classic group without {@code leavingMemberId}, in place
-     * in its holder, and starts a rebalance; the caller forgot the consumer group's timers.
+     * in its holder, and starts a rebalance (if members are left); the caller forgot the consumer group's timers.
      *
      * @return the records to write: the consumer group's tombstones, then the classic group's metadata
      */
@@ -183,20 +201,22 @@ final class GroupMigration {
                     classic.protocols()));
             }
         }
-        String protocol = commonProtocol(members);
+        String protocol = members.isEmpty() ? null : commonProtocol(members);
         for (GroupMember m : members) {
             m.assignment(group.classicMember(m.memberId()).encodeAssignment(group.targetOf(m.memberId()), topics,
                 protocol));
         }
         holder.revertToClassic(true);
-        holder.restore(ConsumerProtocol.PROTOCOL_TYPE, protocol, group.groupEpoch(), members.get(0).memberId(), now,
-            members);
+        holder.restore(ConsumerProtocol.PROTOCOL_TYPE, protocol, group.groupEpoch(),
+            members.isEmpty() ? null : members.get(0).memberId(), now, members);
         records.add(new SimpleRecord(now, GroupRecords.groupKey(holder.groupId()),
             GroupRecords.groupValue(GroupMetadataManager.snapshot(holder))));
         holder.members().forEach(m -> joinPhase.scheduleHeartbeat(holder, m));
         log.info("Downgraded consumer group {} at epoch {} to a classic group with {} member(s)", group.groupId(),
             group.groupEpoch(), members.size());
-        joinPhase.prepareRebalance(holder, "Downgrade group " + holder.groupId() + " from consumer to classic.");
+        if (!members.isEmpty()) {
+            joinPhase.prepareRebalance(holder, "Downgrade group " + holder.groupId() + " from consumer to classic.");
+        }
         return records;
     }
 

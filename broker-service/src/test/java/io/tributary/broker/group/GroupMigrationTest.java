@@ -370,6 +370,37 @@ class GroupMigrationTest {
     }
 
     @Test
+    void aClassicStaticMemberReplacingTheLastConsumerMemberMakesTheGroupClassic() {
+        start(ConsumerGroupMigrationPolicy.BIDIRECTIONAL);
+        ConsumerGroupHeartbeatResponseData joined = coordinator.modernGroups().consumerGroupHeartbeat(
+            new ConsumerGroupHeartbeatRequestData().setGroupId("g").setMemberId("s").setInstanceId("instance-1")
+                .setMemberEpoch(0).setRebalanceTimeoutMs(10_000).setSubscribedTopicNames(List.of("orders"))
+                .setTopicPartitions(List.of()), (short) 1, "consumer", "h").join();
+        assertThat(Errors.forCode(joined.errorCode())).isEqualTo(Errors.NONE);
+        ClassicMember x = new ClassicMember();
+        assertThat(Errors.forCode(x.join().errorCode())).isEqualTo(Errors.NONE);
+        assertThat(Errors.forCode(coordinator.modernGroups().consumerGroupHeartbeat(new ConsumerGroupHeartbeatRequestData()
+            .setGroupId("g").setMemberId("s").setInstanceId("instance-1")
+            .setMemberEpoch(ConsumerGroup.LEAVE_GROUP_STATIC_MEMBER_EPOCH), (short) 1, "consumer", "h").join()
+            .errorCode())).as("the static member leaves for a while").isEqualTo(Errors.NONE);
+
+        var replacing = coordinator.joinGroup(joinRequest("", Set.of()).setGroupInstanceId("instance-1"), true,
+            "classic", "h");
+
+        assertThat(coordinator.modernGroups().describeConsumerGroup("g").errorCode())
+            .isEqualTo(Errors.GROUP_ID_NOT_FOUND.code());
+        assertThat(coordinator.describeGroup("g", Errors.GROUP_ID_NOT_FOUND).groupState())
+            .isEqualTo("PreparingRebalance");
+        assertThat(x.heartbeat()).isEqualTo(Errors.REBALANCE_IN_PROGRESS);
+        var rejoined = coordinator.joinGroup(joinRequest(x.id, Set.of()), false, "classic", "h");
+        assertThat(Errors.forCode(replacing.join().errorCode())).isEqualTo(Errors.NONE);
+        assertThat(Errors.forCode(rejoined.join().errorCode())).isEqualTo(Errors.NONE);
+        var described = coordinator.describeGroup("g", Errors.GROUP_ID_NOT_FOUND);
+        assertThat(described.groupState()).isEqualTo("CompletingRebalance");
+        assertThat(described.members()).extracting(m -> m.groupInstanceId()).containsExactlyInAnyOrder("instance-1", null);
+    }
+
+    @Test
     void policyDisabledKeepsTheProtocolsApart() {
         start(ConsumerGroupMigrationPolicy.DISABLED);
         stableClassicGroup();
