@@ -31,8 +31,9 @@ import org.slf4j.LoggerFactory;
  * rebalances are run by {@link RebalanceCoordinator}, committed offsets and their expiry by
  * {@link OffsetMetadataManager}, loading and persistence by {@link GroupMetadataManager}; KIP-848
  * consumer groups and KIP-932 share groups are served by {@link ModernGroupCoordinator}
- * ({@link #modernGroups()}); listing, description and deletion by {@link GroupListing}. This class
- * checks coordinator ownership and requests.
+ * ({@link #modernGroups()}); listing, description and deletion by {@link GroupListing}. The classic
+ * APIs of a consumer group's classic members go to {@link ClassicMemberInConsumerGroup} (online
+ * migration, {@link GroupMigration}). This class checks coordinator ownership and requests.
  *
  * <p>Thread-safe.
  */
