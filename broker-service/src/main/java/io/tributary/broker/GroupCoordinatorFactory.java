@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.coordinator.group.ConsumerGroupMigrationPolicy;
 
 /**
  * Builds the group coordinator from the broker's settings (classic {@code group.*}, KIP-848
@@ -38,7 +39,8 @@ final class GroupCoordinatorFactory {
     ConsumerGroupConfig consumerGroupConfig() {
         return new ConsumerGroupConfig(properties.groupConsumerSessionTimeoutMs(),
             properties.groupConsumerHeartbeatIntervalMs(), properties.groupConsumerMaxSize(),
-            properties.groupConsumerAssignors());
+            properties.groupConsumerAssignors(),
+            ConsumerGroupMigrationPolicy.parse(properties.groupConsumerMigrationPolicy()));
     }
 
     /** The broker's {@code group.consumer.*} and {@code group.share.*} settings, the values groups fall back to. */

@@ -118,6 +118,9 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
  * @param groupConsumerMaxSize               most members of a KIP-848 consumer group ({@code group.consumer.max.size})
  * @param groupConsumerAssignors             server-side assignors, {@code uniform} and {@code range} (or Kafka's class
  *                                           names); the first is the default ({@code group.consumer.assignors})
+ * @param groupConsumerMigrationPolicy       online migration of groups between the classic and the consumer
+ *                                           protocol: {@code bidirectional} (the default), {@code upgrade},
+ *                                           {@code downgrade} or {@code disabled} ({@code group.consumer.migration.policy})
  * @param interBrokerListenerName            listener followers fetch from; defaults to the first listener
  * @param numReplicaFetchers                 fetcher threads per source broker ({@code num.replica.fetchers})
  * @param replicaLagTimeMaxMs                a follower not caught up for this long leaves the ISR, ms
@@ -247,6 +250,7 @@ public record BrokerProperties(
         @DefaultValue("5000") int groupConsumerHeartbeatIntervalMs,
         @DefaultValue("2147483647") int groupConsumerMaxSize,
         @DefaultValue({"uniform", "range"}) List<String> groupConsumerAssignors,
+        @DefaultValue("bidirectional") String groupConsumerMigrationPolicy,
         String interBrokerListenerName,
         @DefaultValue("1") int numReplicaFetchers,
         @DefaultValue("30000") long replicaLagTimeMaxMs,
@@ -312,6 +316,11 @@ public record BrokerProperties(
             throw new IllegalArgumentException("broker.group-consumer-heartbeat-interval-ms must be positive and below "
                 + "broker.group-consumer-session-timeout-ms, broker.group-consumer-max-size positive, and "
                 + "broker.group-consumer-assignors not empty");
+        }
+        if (groupConsumerMigrationPolicy == null || !List.of("disabled", "upgrade", "downgrade", "bidirectional")
+                .contains(groupConsumerMigrationPolicy.toLowerCase(java.util.Locale.ROOT))) {
+            throw new IllegalArgumentException("broker.group-consumer-migration-policy must be one of disabled, upgrade, "
+                + "downgrade, bidirectional; was " + groupConsumerMigrationPolicy);
         }
         if (quotaWindowNum < 1 || quotaWindowSizeSeconds < 1) {
             throw new IllegalArgumentException("broker.quota-window-num and broker.quota-window-size-seconds must be "

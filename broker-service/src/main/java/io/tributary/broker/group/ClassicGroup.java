@@ -64,9 +64,8 @@ final class ClassicGroup {
     }
 
     /**
-     * Whether the group is in state {@code s}. A consumer group of the new protocol with members
-     * (which has no classic members, so its classic state stays Empty) is not Empty: its offsets
-     * do not expire and it cannot be deleted.
+     * Whether the group is in state {@code s}. A consumer group of the new protocol with members (its classic state
+     * stays Empty) is not Empty: its offsets do not expire and it cannot be deleted.
      */
     boolean is(GroupState s) {
         if (s == GroupState.EMPTY && (consumerGroup != null && !consumerGroup.members().isEmpty()
@@ -76,11 +75,7 @@ final class ClassicGroup {
         return state == s;
     }
 
-    /**
-     * Moves to {@code target}.
-     *
-     * @throws IllegalStateException when Kafka's state machine does not allow it
-     */
+    /** Moves to {@code target}; IllegalStateException when Kafka's state machine does not allow it. */
     void transitionTo(GroupState target, long nowMs) {
         if (!target.canTransitionFrom(state)) {
             throw new IllegalStateException("Group " + groupId + " cannot move from " + state + " to " + target);
@@ -251,9 +246,8 @@ final class ClassicGroup {
     }
 
     /**
-     * Whether a member that is not yet in the group may join, under {@code group.max.size}
-     * (Kafka's acceptJoiningMember): while preparing a rebalance the members that rejoined count,
-     * otherwise all members.
+     * Whether a member that is not yet in the group may join, under {@code group.max.size} (Kafka's
+     * acceptJoiningMember): while preparing a rebalance the members that rejoined count, otherwise all members.
      */
     boolean canAcceptNewMember(int maxSize) {
         return switch (state) {
@@ -265,9 +259,7 @@ final class ClassicGroup {
 
     /**
      * Makes sure the leader is a member that rejoined: keeps the leader if it did, or passes the
-     * leadership to one that did.
-     *
-     * @return false when no member rejoined
+     * leadership to one that did; false when no member rejoined.
      */
     boolean electJoinedLeader() {
         GroupMember leader = leaderId == null ? null : members.get(leaderId);
@@ -347,10 +339,7 @@ final class ClassicGroup {
             .orElseThrow(() -> new IllegalStateException("Group " + groupId + " has no common protocol"));
     }
 
-    /**
-     * Starts the next generation after a join phase: the members that joined move on with a
-     * selected protocol (CompletingRebalance), or the group becomes Empty.
-     */
+    /** Starts the next generation: the members that joined move on with a protocol (CompletingRebalance), else Empty. */
     void initNextGeneration(long nowMs) {
         generationId++;
         if (!members.isEmpty()) {
@@ -367,9 +356,8 @@ final class ClassicGroup {
     }
 
     /**
-     * The topics the members of the current generation subscribe to, when the group uses the
-     * consumer protocol (empty otherwise). Fixed when the generation starts, as Kafka keeps it, so
-     * members that rejoin with other subscriptions during a rebalance do not change it.
+     * The topics the members of the current generation subscribe to with the consumer protocol (else empty), fixed when
+     * the generation starts as Kafka keeps it: members that rejoin with other subscriptions meanwhile do not change it.
      */
     Set<String> subscribedTopics() {
         return subscribedTopics;
@@ -423,10 +411,8 @@ final class ClassicGroup {
     }
 
     /**
-     * Replaces the timer bounding the current join or sync phase, cancelling the previous one.
-     *
-     * @param initialDelay whether it is the initial delay of a new group's first rebalance (which
-     *                     completes only when it fires, to let more members join)
+     * Replaces the timer bounding the current join or sync phase, cancelling the previous one; {@code initialDelay}: it is
+     * the initial delay of a new group's first rebalance (which completes only when it fires, to let more members join).
      */
     void rebalanceTimer(ScheduledFuture<?> timer, boolean initialDelay) {
         if (rebalanceTimer != null) {
@@ -456,10 +442,8 @@ final class ClassicGroup {
     }
 
     /**
-     * Makes this empty classic group (or group of offsets only) a consumer group of the new protocol,
-     * as Kafka does when a new-protocol member joins an empty classic group.
-     *
-     * @throws IllegalStateException when the group has classic members
+     * Makes this empty classic group (or group of offsets only) a consumer group of the new protocol, as Kafka does
+     * when a new-protocol member joins an empty classic group; IllegalStateException when it has classic members.
      */
     ConsumerGroup becomeConsumerGroup() {
         if (consumerGroup == null) {
@@ -477,11 +461,27 @@ final class ClassicGroup {
         currentStateTimestamp = nowMs;
     }
 
-    /** Goes back to a classic group once the consumer group has no member left (a classic member joins). */
-    void revertToClassic() {
-        if (consumerGroup != null && consumerGroup.members().isEmpty()) {
+    /**
+     * Goes back to a classic group once the consumer group has no member left (a classic member joins), or
+     * with members when {@code downgrade} (an online downgrade, {@link GroupMigration}: the caller restores them).
+     */
+    void revertToClassic(boolean downgrade) {
+        if (consumerGroup != null && (downgrade || consumerGroup.members().isEmpty())) {
             consumerGroup = null;
         }
+    }
+
+    /** Online upgrade ({@link GroupMigration}): the classic members go (moved into {@code converted}); offsets stay. */
+    void replaceWithConsumerGroup(ConsumerGroup converted, long nowMs) {
+        List.of(members, staticMembers).forEach(Map::clear);
+        List.of(pendingMembers, pendingSyncMembers).forEach(Set::clear);
+        cancelRebalanceTimer();
+        leaderId = null;
+        protocolName = null;
+        state = GroupState.EMPTY;
+        currentStateTimestamp = nowMs;
+        consumerGroup = converted;
+        protocolType = "consumer";
     }
 
     /** The share group of this id, or null when it is not a share group. */

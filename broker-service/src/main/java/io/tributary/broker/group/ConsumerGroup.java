@@ -55,6 +55,8 @@ final class ConsumerGroup {
     private int groupEpoch;
     private int assignmentEpoch;
     private final Map<String, ConsumerGroupMember> members = new LinkedHashMap<>();
+    /** The members that speak the classic protocol (online migration), with what they joined with. */
+    private final Map<String, ClassicMemberMetadata> classicMembers = new HashMap<>();
     private Map<String, Map<Uuid, Set<Integer>>> targetAssignment = Map.of();
     /** The subscribed topics the current target was computed from, by name. */
     private Map<String, GroupTopic> subscribedTopics = Map.of();
@@ -123,6 +125,7 @@ final class ConsumerGroup {
     /** Removes a member: its partitions are free for others at their next heartbeat. */
     void remove(String memberId) {
         members.remove(memberId);
+        classicMembers.remove(memberId);
         Map<String, Map<Uuid, Set<Integer>>> target = new HashMap<>(targetAssignment);
         target.remove(memberId);
         targetAssignment = Map.copyOf(target);
@@ -132,6 +135,10 @@ final class ConsumerGroup {
     void replaceStatic(ConsumerGroupMember old, ConsumerGroupMember replacement) {
         members.remove(old.memberId());
         members.put(replacement.memberId(), replacement);
+        ClassicMemberMetadata classic = classicMembers.remove(old.memberId());
+        if (classic != null) {
+            classicMembers.put(replacement.memberId(), classic);
+        }
         Map<String, Map<Uuid, Set<Integer>>> target = new HashMap<>(targetAssignment);
         Map<Uuid, Set<Integer>> kept = target.remove(old.memberId());
         if (kept != null) {
@@ -146,6 +153,7 @@ final class ConsumerGroup {
         groupEpoch = epoch;
         assignmentEpoch = targetEpoch;
         members.clear();
+        classicMembers.clear();
         loaded.forEach(m -> members.put(m.memberId(), m));
         Map<String, Map<Uuid, Set<Integer>>> kept = new HashMap<>();
         targets.forEach((memberId, target) -> {
@@ -296,6 +304,10 @@ final class ConsumerGroup {
         if (member == null) {
             return Errors.UNKNOWN_MEMBER_ID;
         }
+        if (classicMembers.containsKey(memberId)) {
+            // As Kafka: a classic member's generation is its epoch, and a mismatch is an illegal generation.
+            return memberEpoch == member.memberEpoch() ? Errors.NONE : Errors.ILLEGAL_GENERATION;
+        }
         return memberEpoch == member.memberEpoch() ? Errors.NONE : Errors.STALE_MEMBER_EPOCH;
     }
 
@@ -304,6 +316,35 @@ final class ConsumerGroup {
         Set<String> names = new HashSet<>();
         members.values().forEach(m -> names.addAll(topicsOfMember.apply(m)));
         return names;
+    }
+
+    /** The classic-protocol metadata of a member, or null when it uses the consumer protocol (or is unknown). */
+    ClassicMemberMetadata classicMember(String memberId) {
+        return classicMembers.get(memberId);
+    }
+
+    /** Marks a member as speaking the classic protocol with this metadata (null: the consumer protocol). */
+    void classicMember(String memberId, ClassicMemberMetadata metadata) {
+        if (metadata == null) {
+            classicMembers.remove(memberId);
+        } else {
+            classicMembers.put(memberId, metadata);
+        }
+    }
+
+    /** Whether every member but {@code memberId} speaks the classic protocol (Kafka's downgrade condition). */
+    boolean allClassicExcept(String memberId) {
+        return members.keySet().stream().allMatch(id -> id.equals(memberId) || classicMembers.containsKey(id));
+    }
+
+    /**
+     * Whether a member in UNRELEASED_PARTITIONS still waits for a partition of its target that
+     * another member owns or is revoking (Kafka's {@code waitingOnUnreleasedPartition}).
+     */
+    boolean waitingOnUnreleased(ConsumerGroupMember member) {
+        Set<Map.Entry<Uuid, Integer>> others = ownedByOthers(member.memberId());
+        return Assignments.pairs(Assignments.difference(targetOf(member.memberId()), member.assigned())).stream()
+            .anyMatch(others::contains);
     }
 
     /** Member ids, for logs. */

@@ -1,6 +1,7 @@
 package io.tributary.broker.group;
 
 import java.util.List;
+import org.apache.kafka.coordinator.group.ConsumerGroupMigrationPolicy;
 
 /**
  * The settings of KIP-848 consumer groups (Kafka's {@code group.consumer.*}).
@@ -10,9 +11,18 @@ import java.util.List;
  * @param maxSize             {@code group.consumer.max.size}
  * @param assignors           {@code group.consumer.assignors}: {@code uniform}, {@code range}, or Kafka's class
  *                            names of them; the first is the default
+ * @param migrationPolicy     {@code group.consumer.migration.policy}: online migration between the classic and the
+ *                            consumer protocol ({@code bidirectional}, {@code upgrade}, {@code downgrade}, {@code disabled})
  * @throws IllegalArgumentException an assignor this broker does not have
  */
-public record ConsumerGroupConfig(int sessionTimeoutMs, int heartbeatIntervalMs, int maxSize, List<String> assignors) {
+public record ConsumerGroupConfig(int sessionTimeoutMs, int heartbeatIntervalMs, int maxSize, List<String> assignors,
+                                  ConsumerGroupMigrationPolicy migrationPolicy) {
+
+    /** The settings with Kafka's default migration policy, {@code bidirectional}. */
+    public ConsumerGroupConfig(int sessionTimeoutMs, int heartbeatIntervalMs, int maxSize, List<String> assignors) {
+        this(sessionTimeoutMs, heartbeatIntervalMs, maxSize, assignors, ConsumerGroupMigrationPolicy.BIDIRECTIONAL);
+    }
+
     ConsumerGroupHeartbeats.Config toConfig(GroupConfigLookup groupConfigs) {
         java.util.LinkedHashMap<String, org.apache.kafka.coordinator.group.api.assignor.ConsumerGroupPartitionAssignor>
             chosen = new java.util.LinkedHashMap<>();
@@ -28,7 +38,8 @@ public record ConsumerGroupConfig(int sessionTimeoutMs, int heartbeatIntervalMs,
             };
             chosen.put(assignor.name(), assignor);
         }
-        return new ConsumerGroupHeartbeats.Config(sessionTimeoutMs, heartbeatIntervalMs, maxSize, chosen, groupConfigs);
+        return new ConsumerGroupHeartbeats.Config(sessionTimeoutMs, heartbeatIntervalMs, maxSize, chosen, groupConfigs,
+            migrationPolicy);
     }
 
     /** These settings under Kafka's names, for {@link GroupConfigDefaults}. */

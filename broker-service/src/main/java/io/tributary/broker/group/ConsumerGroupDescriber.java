@@ -54,7 +54,8 @@ final class ConsumerGroupDescriber {
                     .setSubscribedTopicRegex(m.subscribedTopicRegex())
                     .setAssignment(assignment(m.assigned(), topics))
                     .setTargetAssignment(assignment(group.targetOf(m.memberId()), topics))
-                    .setMemberType((byte) 1)); // the consumer protocol (KIP-1099)
+                    // KIP-1099: 0 for a member of the classic protocol (online migration), 1 for the consumer protocol.
+                    .setMemberType((byte) (group.classicMember(m.memberId()) != null ? 0 : 1)));
             }
         }
         return described;

@@ -1,6 +1,5 @@
 package io.tributary.broker.group;
 
-import com.google.re2j.Pattern;
 import com.google.re2j.PatternSyntaxException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -8,9 +7,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.internals.Topic;
@@ -18,6 +15,7 @@ import org.apache.kafka.common.message.ConsumerGroupHeartbeatRequestData;
 import org.apache.kafka.common.message.ConsumerGroupHeartbeatResponseData;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.SimpleRecord;
+import org.apache.kafka.coordinator.group.ConsumerGroupMigrationPolicy;
 import org.apache.kafka.coordinator.group.api.assignor.ConsumerGroupPartitionAssignor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * rebalance timeout is fenced. Errors, as Kafka answers them: UNKNOWN_MEMBER_ID, FENCED_MEMBER_EPOCH
  * (a stale epoch: the client rejoins), UNRELEASED_INSTANCE_ID, UNSUPPORTED_ASSIGNOR,
  * INVALID_REGULAR_EXPRESSION, INVALID_REQUEST, GROUP_MAX_SIZE_REACHED, GROUP_ID_NOT_FOUND (a classic
- * group with members).
+ * group with members that {@link GroupMigration} cannot upgrade). A joining member upgrades a classic
+ * group online, and the last member leaving a group of classic members downgrades it ({@link GroupMigration}).
  *
  * <p>Every change is written to {@code __consumer_offsets} in Kafka's record layouts
  * ({@link ConsumerGroupRecords}) before the heartbeat is answered, so a new coordinator (after a
@@ -57,10 +56,23 @@ final class ConsumerGroupHeartbeats {
      * @param heartbeatIntervalMs {@code group.consumer.heartbeat.interval.ms}
      * @param maxSize             {@code group.consumer.max.size}
      * @param assignors           {@code group.consumer.assignors}, by name; the first is the default
+     * @param groupConfigs        the groups' own configs (KIP-848 group configs)
+     * @param migrationPolicy     {@code group.consumer.migration.policy}
      */
     record Config(int sessionTimeoutMs, int heartbeatIntervalMs, int maxSize,
                   java.util.LinkedHashMap<String, ConsumerGroupPartitionAssignor> assignors,
-                  GroupConfigLookup groupConfigs) {
+                  GroupConfigLookup groupConfigs, ConsumerGroupMigrationPolicy migrationPolicy) {
+
+        Config(int sessionTimeoutMs, int heartbeatIntervalMs, int maxSize,
+               java.util.LinkedHashMap<String, ConsumerGroupPartitionAssignor> assignors, GroupConfigLookup groupConfigs) {
+            this(sessionTimeoutMs, heartbeatIntervalMs, maxSize, assignors, groupConfigs,
+                ConsumerGroupMigrationPolicy.BIDIRECTIONAL);
+        }
+
+        /** These settings with {@code group.consumer.migration.policy} {@code policy}. */
+        Config withMigrationPolicy(ConsumerGroupMigrationPolicy policy) {
+            return new Config(sessionTimeoutMs, heartbeatIntervalMs, maxSize, assignors, groupConfigs, policy);
+        }
 
         /** Kafka's defaults: 45 s sessions, 5 s heartbeats, no size limit, uniform then range. */
         static Config defaults() {
@@ -92,14 +104,17 @@ final class ConsumerGroupHeartbeats {
     private final GroupTopics topics;
     private final org.apache.kafka.common.utils.Time time;
     private final ConsumerGroupTimers timers;
-    private final Map<String, Pattern> patterns = new ConcurrentHashMap<>();
+    private final GroupMigration migration;
+    private final ConsumerGroupSubscriptions subscriptions;
 
     /**
      * @param topics the cluster's topics by name, with id and partition count
      */
     ConsumerGroupHeartbeats(GroupMetadataManager groups, ScheduledExecutorService timer, Config config,
-                            GroupTopics topics, org.apache.kafka.common.utils.Time time) {
+                            GroupTopics topics, GroupMigration migration, org.apache.kafka.common.utils.Time time) {
         this.groups = groups;
+        this.migration = migration;
+        this.subscriptions = new ConsumerGroupSubscriptions(topics, config.assignors());
         this.timer = timer;
         this.config = config;
         this.topics = topics;
@@ -148,7 +163,7 @@ final class ConsumerGroupHeartbeats {
         }
         if (request.subscribedTopicRegex() != null && !request.subscribedTopicRegex().isEmpty()) {
             try {
-                pattern(request.subscribedTopicRegex());
+                subscriptions.pattern(request.subscribedTopicRegex());
             } catch (PatternSyntaxException e) {
                 return error(Errors.INVALID_REGULAR_EXPRESSION, "SubscribedTopicRegex `" + request.subscribedTopicRegex()
                     + "` is not a valid regular expression: " + e.getDescription() + ".");
@@ -168,9 +183,18 @@ final class ConsumerGroupHeartbeats {
             if (holder.is(GroupState.DEAD) || groups.group(request.groupId()) != holder) {
                 return error(Errors.COORDINATOR_NOT_AVAILABLE, "The group is being deleted or moved.");
             }
-            if (holder.consumerGroup() == null) {
+            if (holder.consumerGroup() == null && holder.size() > 0 && request.memberEpoch() == 0
+                    && holder.shareGroup() == null) {
+                // Online upgrade (KIP-848): the classic members become classic members of the consumer group.
+                String refused = migration.upgradeRefusal(holder);
+                if (refused != null) {
+                    return error(Errors.GROUP_ID_NOT_FOUND, refused);
+                }
+                ConsumerGroup converted = migration.upgrade(holder, records);
+                converted.members().forEach(m -> timers.scheduleSession(holder, converted, m, sessionTimeoutMs(converted, m)));
+            } else if (holder.consumerGroup() == null) {
                 if (holder.size() > 0 || !holder.is(GroupState.EMPTY) || holder.shareGroup() != null) {
-                    return error(Errors.GROUP_ID_NOT_FOUND, "Group " + request.groupId() + " is not a consumer group.");
+                    return error(Errors.GROUP_ID_NOT_FOUND, "Group " + request.groupId() + " is not a consumer group");
                 }
                 if (request.memberEpoch() != 0) {
                     return error(Errors.UNKNOWN_MEMBER_ID, "Member " + request.memberId() + " is not a member of group "
@@ -258,43 +282,7 @@ final class ConsumerGroupHeartbeats {
             subscribed = subscribed.withSubscription(subscribed.rackId(), clientId, clientHost,
                 request.subscribedTopicNames(), null, subscribed.serverAssignor(), subscribed.rebalanceTimeoutMs());
         }
-        if (!subscribed.subscribedTopicNames().equals(member.subscribedTopicNames())
-                || !java.util.Objects.equals(subscribed.subscribedTopicRegex(), member.subscribedTopicRegex())
-                || !java.util.Objects.equals(subscribed.serverAssignor(), member.serverAssignor())
-                || !java.util.Objects.equals(subscribed.rackId(), member.rackId())) {
-            bump = true;
-        }
-        group.put(subscribed);
-        if (!subscribed.equals(member) || member.memberEpoch() == 0) {
-            records.add(ConsumerGroupRecords.memberSubscription(group.groupId(), subscribed, now));
-        }
-        Map<String, GroupTopic> subscribedTopics = subscribedTopics(group);
-        if (!subscribedTopics.equals(group.subscribedTopics())) {
-            bump = true;
-        }
-        if (bump) {
-            group.bumpGroupEpoch();
-            records.add(ConsumerGroupRecords.groupEpoch(group.groupId(), group.groupEpoch(), now));
-            log.info("Consumer group {} is now at epoch {}: {} member(s) {}", group.groupId(), group.groupEpoch(),
-                group.members().size(), group.memberIds());
-        }
-        if (group.groupEpoch() > group.assignmentEpoch()) {
-            Map<String, Map<Uuid, Set<Integer>>> before = group.targetAssignment();
-            group.computeTargetAssignment(assignorOf(group), subscribedTopics, this::topicsOf);
-            group.targetAssignment().forEach((memberId, target) -> {
-                if (!target.equals(before.get(memberId))) {
-                    records.add(ConsumerGroupRecords.targetMember(group.groupId(), memberId, target, now));
-                }
-            });
-            records.add(ConsumerGroupRecords.targetEpoch(group.groupId(), group.assignmentEpoch(), now));
-        }
-        ConsumerGroupMember reconciled = group.reconcile(subscribed, joined ? Assignments.EMPTY : owned);
-        group.put(reconciled);
-        if (reconciled.memberEpoch() != member.memberEpoch() || reconciled.state() != member.state()
-                || !reconciled.assigned().equals(member.assigned())
-                || !reconciled.pendingRevocation().equals(member.pendingRevocation()) || joined) {
-            records.add(ConsumerGroupRecords.currentAssignment(group.groupId(), reconciled, now));
-        }
+        ConsumerGroupMember reconciled = update(group, member, subscribed, bump, joined, owned, records);
         timers.scheduleSession(holder, group, reconciled, config.sessionTimeoutMs(group.groupId()));
         if (reconciled.state() == ConsumerGroupMember.State.UNREVOKED_PARTITIONS
                 && subscribed.state() != ConsumerGroupMember.State.UNREVOKED_PARTITIONS) {
@@ -310,6 +298,59 @@ final class ConsumerGroupHeartbeats {
             response.setAssignment(assignment(reconciled.assigned()));
         }
         return response;
+    }
+
+    /**
+     * Puts {@code subscribed} (the member with the subscription of its request) in the group, bumps the
+     * group epoch when the membership ({@code bump}), a subscription or the subscribed topics changed,
+     * computes the target of a new group epoch, and takes the member's next reconciliation step; the
+     * records of each change are appended to {@code records}. Used by both protocols' members.
+     *
+     * @param owned the partitions the member reported owning, or null when it did not say
+     * @return the reconciled member, as it is now in the group
+     */
+    ConsumerGroupMember update(ConsumerGroup group, ConsumerGroupMember member, ConsumerGroupMember subscribed,
+                               boolean bump, boolean joined, Map<Uuid, Set<Integer>> owned, List<SimpleRecord> records) {
+        long now = time.milliseconds();
+        if (!subscribed.subscribedTopicNames().equals(member.subscribedTopicNames())
+                || !java.util.Objects.equals(subscribed.subscribedTopicRegex(), member.subscribedTopicRegex())
+                || !java.util.Objects.equals(subscribed.serverAssignor(), member.serverAssignor())
+                || !java.util.Objects.equals(subscribed.rackId(), member.rackId())) {
+            bump = true;
+        }
+        group.put(subscribed);
+        if (!subscribed.equals(member) || member.memberEpoch() == 0) {
+            records.add(ConsumerGroupRecords.memberSubscription(group.groupId(), subscribed,
+                group.classicMember(subscribed.memberId()), now));
+        }
+        Map<String, GroupTopic> subscribedTopics = subscriptions.subscribedTopics(group);
+        if (!subscribedTopics.equals(group.subscribedTopics())) {
+            bump = true;
+        }
+        if (bump) {
+            group.bumpGroupEpoch();
+            records.add(ConsumerGroupRecords.groupEpoch(group.groupId(), group.groupEpoch(), now));
+            log.info("Consumer group {} is now at epoch {}: {} member(s) {}", group.groupId(), group.groupEpoch(),
+                group.members().size(), group.memberIds());
+        }
+        if (group.groupEpoch() > group.assignmentEpoch()) {
+            Map<String, Map<Uuid, Set<Integer>>> before = group.targetAssignment();
+            group.computeTargetAssignment(subscriptions.assignorOf(group), subscribedTopics, subscriptions::topicsOf);
+            group.targetAssignment().forEach((memberId, target) -> {
+                if (!target.equals(before.get(memberId))) {
+                    records.add(ConsumerGroupRecords.targetMember(group.groupId(), memberId, target, now));
+                }
+            });
+            records.add(ConsumerGroupRecords.targetEpoch(group.groupId(), group.assignmentEpoch(), now));
+        }
+        ConsumerGroupMember reconciled = group.reconcile(subscribed, joined ? Assignments.EMPTY : owned);
+        group.put(reconciled);
+        if (reconciled.memberEpoch() != member.memberEpoch() || reconciled.state() != member.state()
+                || !reconciled.assigned().equals(member.assigned())
+                || !reconciled.pendingRevocation().equals(member.pendingRevocation()) || joined) {
+            records.add(ConsumerGroupRecords.currentAssignment(group.groupId(), reconciled, now));
+        }
+        return reconciled;
     }
 
     private ConsumerGroupHeartbeatResponseData leave(ClassicGroup holder, ConsumerGroup group,
@@ -337,9 +378,18 @@ final class ConsumerGroupHeartbeats {
             .setMemberEpoch(request.memberEpoch()).setHeartbeatIntervalMs(0);
     }
 
-    /** Removes a member and bumps the group epoch; the records that say so, to be written. */
-    private List<SimpleRecord> removeMember(ClassicGroup holder, ConsumerGroup group, ConsumerGroupMember member,
-                                            String why) {
+    /**
+     * Removes a member and bumps the group epoch; the records that say so, to be written. When the
+     * members left all speak the classic protocol and the policy allows it, the group becomes a
+     * classic group instead (online downgrade, {@link GroupMigration#downgrade}).
+     */
+    List<SimpleRecord> removeMember(ClassicGroup holder, ConsumerGroup group, ConsumerGroupMember member, String why) {
+        if (migration.canDowngrade(group, member.memberId())) {
+            log.info("Member {} of consumer group {} {}; the members left use the classic protocol", member.memberId(),
+                group.groupId(), why);
+            timers.forget(group);
+            return migration.downgrade(holder, group, member.memberId());
+        }
         group.remove(member.memberId());
         if (group.members().isEmpty()) {
             holder.consumerGroupEmptied(time.milliseconds());
@@ -389,11 +439,27 @@ final class ConsumerGroupHeartbeats {
             if (group == null) {
                 return;
             }
-            group.adoptSubscribedTopics(subscribedTopics(group));
-            group.members().forEach(m -> timers.scheduleSession(holder, group, m, config.sessionTimeoutMs(group.groupId())));
+            group.adoptSubscribedTopics(subscriptions.subscribedTopics(group));
+            group.members().forEach(m -> timers.scheduleSession(holder, group, m, sessionTimeoutMs(group, m)));
             log.info("Loaded consumer group {} at epoch {} with {} member(s)", group.groupId(), group.groupEpoch(),
                 group.members().size());
         }
+    }
+
+    /** A member's session timeout, ms: a classic member's own (from its JoinGroup), else the group's. */
+    int sessionTimeoutMs(ConsumerGroup group, ConsumerGroupMember member) {
+        ClassicMemberMetadata classic = group.classicMember(member.memberId());
+        return classic != null ? classic.sessionTimeoutMs() : config.sessionTimeoutMs(group.groupId());
+    }
+
+    /** The timers of the members, shared with the classic members' requests ({@link ClassicMemberInConsumerGroup}). */
+    ConsumerGroupTimers timers() {
+        return timers;
+    }
+
+    /** The {@code group.consumer.*} settings. */
+    Config config() {
+        return config;
     }
 
     /** Forgets the timers of a group's members (the group was unloaded or deleted). */
@@ -401,54 +467,9 @@ final class ConsumerGroupHeartbeats {
         timers.forget(group);
     }
 
-    /** The topics that exist among those the group's members subscribe to, by name. */
-    private Map<String, GroupTopic> subscribedTopics(ConsumerGroup group) {
-        Map<String, GroupTopic> subscribed = new HashMap<>();
-        for (String name : group.subscribedTopicNames(this::topicsOf)) {
-            topics.topic(name).ifPresent(topic -> subscribed.put(name, topic));
-        }
-        return subscribed;
-    }
-
-    /** The topic names a member subscribes to: its list, or the topics its pattern matches (internal ones excluded). */
-    private Set<String> topicsOf(ConsumerGroupMember member) {
-        java.util.Collection<String> clusterTopics = topics.names();
-        if (!member.usesRegex()) {
-            return new HashSet<>(member.subscribedTopicNames());
-        }
-        Pattern pattern = pattern(member.subscribedTopicRegex());
-        Set<String> matched = new TreeSet<>();
-        for (String topic : clusterTopics) {
-            if (!Topic.isInternal(topic) && pattern.matcher(topic).matches()) {
-                matched.add(topic);
-            }
-        }
-        return matched;
-    }
-
-    private Pattern pattern(String regex) {
-        if (patterns.size() > 10_000) {
-            patterns.clear();
-        }
-        return patterns.computeIfAbsent(regex, Pattern::compile);
-    }
-
-    /** The assignor the most members ask for, else the first configured (Kafka's preferred server assignor). */
-    private ConsumerGroupPartitionAssignor assignorOf(ConsumerGroup group) {
-        Map<String, Integer> votes = new HashMap<>();
-        group.members().forEach(m -> {
-            if (m.serverAssignor() != null) {
-                votes.merge(m.serverAssignor(), 1, Integer::sum);
-            }
-        });
-        String chosen = votes.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey)
-            .orElse(config.assignors().keySet().iterator().next());
-        return config.assignors().get(chosen);
-    }
-
     /** The name of the assignor the group uses now. */
     String preferredAssignor(ConsumerGroup group) {
-        return assignorOf(group).name();
+        return subscriptions.assignorOf(group).name();
     }
 
     private static Map<Uuid, Set<Integer>> owned(ConsumerGroupHeartbeatRequestData request) {

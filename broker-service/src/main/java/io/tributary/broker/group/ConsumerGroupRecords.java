@@ -58,8 +58,15 @@ final class ConsumerGroupRecords {
     }
 
     static SimpleRecord memberSubscription(String groupId, ConsumerGroupMember m, long nowMs) {
+        return memberSubscription(groupId, m, null, nowMs);
+    }
+
+    /** A member's subscription; {@code classic} is the metadata of a member of the classic protocol, or null. */
+    static SimpleRecord memberSubscription(String groupId, ConsumerGroupMember m, ClassicMemberMetadata classic,
+                                           long nowMs) {
         return record(nowMs, new ConsumerGroupMemberMetadataKey().setGroupId(groupId).setMemberId(m.memberId()),
             new ConsumerGroupMemberMetadataValue().setInstanceId(m.instanceId()).setRackId(m.rackId())
+                .setClassicMemberMetadata(classic == null ? null : classic.toRecord())
                 .setClientId(m.clientId()).setClientHost(m.clientHost())
                 .setSubscribedTopicNames(new ArrayList<>(m.subscribedTopicNames()))
                 .setSubscribedTopicRegex(m.subscribedTopicRegex()).setRebalanceTimeoutMs(m.rebalanceTimeoutMs())
@@ -96,6 +103,31 @@ final class ConsumerGroupRecords {
             tombstone(nowMs, new ConsumerGroupCurrentMemberAssignmentKey().setGroupId(groupId).setMemberId(memberId)),
             tombstone(nowMs, new ConsumerGroupTargetAssignmentMemberKey().setGroupId(groupId).setMemberId(memberId)),
             tombstone(nowMs, new ConsumerGroupMemberMetadataKey().setGroupId(groupId).setMemberId(memberId)));
+    }
+
+    /**
+     * The records that create a whole group (a classic group converted online, KIP-848), in Kafka's
+     * order: every member's subscription, the group epoch, every member's target, the target epoch,
+     * every member's current assignment.
+     */
+    static List<SimpleRecord> wholeGroup(ConsumerGroup group, long nowMs) {
+        List<SimpleRecord> records = new ArrayList<>();
+        group.members().forEach(m -> records.add(memberSubscription(group.groupId(), m,
+            group.classicMember(m.memberId()), nowMs)));
+        records.add(groupEpoch(group.groupId(), group.groupEpoch(), nowMs));
+        group.members().forEach(m -> records.add(targetMember(group.groupId(), m.memberId(),
+            group.targetOf(m.memberId()), nowMs)));
+        records.add(targetEpoch(group.groupId(), group.assignmentEpoch(), nowMs));
+        group.members().forEach(m -> records.add(currentAssignment(group.groupId(), m, nowMs)));
+        return records;
+    }
+
+    /** The tombstones of a whole group: each member's three records, then the group's two (a group converted to classic). */
+    static List<SimpleRecord> wholeGroupTombstones(ConsumerGroup group, long nowMs) {
+        List<SimpleRecord> records = new ArrayList<>();
+        group.memberIds().forEach(id -> records.addAll(memberTombstones(group.groupId(), id, nowMs)));
+        records.addAll(groupTombstones(group.groupId(), nowMs));
+        return records;
     }
 
     /** The tombstones of a deleted group's epoch and target epoch. */
@@ -236,6 +268,8 @@ final class ConsumerGroupRecords {
                     c == null ? Map.of() : partitions(c.partitionsPendingRevocation())));
             });
             group.restore(g.epoch, g.assignmentEpoch, members.values(), g.targets);
+            g.subscriptions.forEach((memberId, s) -> group.classicMember(memberId,
+                ClassicMemberMetadata.fromRecord(s.classicMemberMetadata())));
         }
 
         private static Map<Uuid, Set<Integer>> partitions(List<ConsumerGroupCurrentMemberAssignmentValue.TopicPartitions> l) {

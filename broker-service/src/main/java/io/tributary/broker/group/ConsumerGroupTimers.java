@@ -32,6 +32,22 @@ final class ConsumerGroupTimers {
     /** When each member's session ends, ms: a timer that fires before (re-armed meanwhile) does nothing. */
     private final Map<String, Long> sessionDeadlines = new ConcurrentHashMap<>();
     private final Map<String, ScheduledFuture<?>> revocations = new ConcurrentHashMap<>();
+    /** The join and sync deadlines of classic members, by member key and kind. */
+    private final Map<String, ScheduledFuture<?>> classicDeadlines = new ConcurrentHashMap<>();
+
+    /** The deadlines of a classic member of a consumer group, as Kafka's join and sync timeouts. */
+    enum ClassicDeadline {
+        /** Told to rejoin (REBALANCE_IN_PROGRESS), it must send a JoinGroup within its rebalance timeout. */
+        JOIN("join"),
+        /** Answered its JoinGroup, it must send its SyncGroup within its rebalance timeout. */
+        SYNC("sync");
+
+        private final String verb;
+
+        ClassicDeadline(String verb) {
+            this.verb = verb;
+        }
+    }
 
     ConsumerGroupTimers(ScheduledExecutorService timer, Time time, GroupMetadataManager groups, Expiry onExpired) {
         this.timer = timer;
@@ -80,6 +96,37 @@ final class ConsumerGroupTimers {
         }, member.rebalanceTimeoutMs(), TimeUnit.MILLISECONDS));
     }
 
+    /**
+     * Arms a classic member's join or sync deadline of its rebalance timeout; a join deadline already
+     * armed is kept (Kafka's {@code scheduleIfAbsent}), a sync deadline replaces the previous one. When
+     * it ends with the member still there, the member is fenced (removed).
+     */
+    void scheduleClassic(ClassicGroup holder, ConsumerGroup group, ConsumerGroupMember member, ClassicDeadline kind) {
+        String key = key(group, member.memberId()) + '\u0000' + kind;
+        if (kind == ClassicDeadline.JOIN && classicDeadlines.containsKey(key)) {
+            return;
+        }
+        cancel(classicDeadlines, key);
+        int timeoutMs = member.rebalanceTimeoutMs();
+        ScheduledFuture<?>[] armed = new ScheduledFuture<?>[1];
+        armed[0] = timer.schedule(() -> {
+            synchronized (holder) {
+                ConsumerGroupMember now = group.member(member.memberId());
+                if (classicDeadlines.remove(key, armed[0]) && now != null && holder.consumerGroup() == group) {
+                    forgetMember(group, member.memberId());
+                    onExpired.expire(holder, group, now, "was fenced: as a classic member it did not " + kind.verb
+                        + " within its rebalance timeout of " + timeoutMs + " ms");
+                }
+            }
+        }, timeoutMs, TimeUnit.MILLISECONDS);
+        classicDeadlines.put(key, armed[0]);
+    }
+
+    /** A classic member sent the JoinGroup or SyncGroup it was waited for. */
+    void cancelClassic(ConsumerGroup group, String memberId, ClassicDeadline kind) {
+        cancel(classicDeadlines, key(group, memberId) + '\u0000' + kind);
+    }
+
     /** The member revoked what it had to (or left): its rebalance timeout no longer counts. */
     void cancelRevocation(ConsumerGroup group, String memberId) {
         cancel(revocations, key(group, memberId));
@@ -91,6 +138,9 @@ final class ConsumerGroupTimers {
         sessionDeadlines.remove(key);
         cancel(sessions, key);
         cancel(revocations, key);
+        for (ClassicDeadline kind : ClassicDeadline.values()) {
+            cancel(classicDeadlines, key + '\u0000' + kind);
+        }
     }
 
     /** Forgets the timers of a group's members (the group was unloaded or deleted). */

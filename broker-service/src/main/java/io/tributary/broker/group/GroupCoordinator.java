@@ -21,6 +21,7 @@ import org.apache.kafka.common.message.SyncGroupResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.coordinator.group.ConsumerGroupMigrationPolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,8 +31,9 @@ import org.slf4j.LoggerFactory;
  * rebalances are run by {@link RebalanceCoordinator}, committed offsets and their expiry by
  * {@link OffsetMetadataManager}, loading and persistence by {@link GroupMetadataManager}; KIP-848
  * consumer groups and KIP-932 share groups are served by {@link ModernGroupCoordinator}
- * ({@link #modernGroups()}); listing, description and deletion by {@link GroupListing}. This class
- * checks coordinator ownership and requests.
+ * ({@link #modernGroups()}); listing, description and deletion by {@link GroupListing}. The classic
+ * APIs of a consumer group's classic members go to {@link ClassicMemberInConsumerGroup} (online
+ * migration, {@link GroupMigration}). This class checks coordinator ownership and requests.
  *
  * <p>Thread-safe.
  */
@@ -81,6 +83,8 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
     private final OffsetMetadataManager offsets;
     private final ModernGroupCoordinator modern;
     private final GroupListing listing;
+    private final ClassicMemberInConsumerGroup classicMembers;
+    private final ConsumerGroupMigrationPolicy migrationPolicy;
     private final ScheduledExecutorService timer;
 
     public GroupCoordinator(ReplicaManager replicaManager, Config config, Time time) {
@@ -152,7 +156,12 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
             new StaticMembership(groups, joinPhase), time);
         this.offsets = new OffsetMetadataManager(groups, rebalance, config.offsetMetadataMaxBytes(),
             config.offsetsRetentionMs(), time);
-        ConsumerGroupHeartbeats consumerGroups = new ConsumerGroupHeartbeats(groups, timer, consumerConfig, topics, time);
+        this.migrationPolicy = consumerConfig.migrationPolicy();
+        GroupMigration migration = new GroupMigration(migrationPolicy, joinPhase, topics, consumerConfig.maxSize(),
+            config.maxSize(), time);
+        ConsumerGroupHeartbeats consumerGroups = new ConsumerGroupHeartbeats(groups, timer, consumerConfig, topics,
+            migration, time);
+        this.classicMembers = new ClassicMemberInConsumerGroup(groups, consumerGroups, migration, topics, time);
         this.modern = new ModernGroupCoordinator(groups, consumerGroups, new ShareGroupHeartbeats(groups, timer,
             shareSettings, consumerConfig.groupConfigs(), topics, shareMemberListener, time), topics);
         this.listing = new GroupListing(groups, consumerGroups, topics, time);
@@ -236,12 +245,19 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
                     // As Kafka: a share group's id cannot be joined with the classic protocol.
                     return CompletableFuture.completedFuture(JoinPhase.joinError("", Errors.INCONSISTENT_GROUP_PROTOCOL));
                 }
-                if (existing.consumerGroup() != null && !existing.consumerGroup().members().isEmpty()) {
-                    // A consumer group of the new protocol: classic members cannot join it (no online migration yet).
-                    return CompletableFuture.completedFuture(JoinPhase.joinError(request.memberId(),
-                        Errors.INCONSISTENT_GROUP_PROTOCOL));
+                if (ClassicMemberInConsumerGroup.servesClassicMembers(existing)) {
+                    // A consumer group of the new protocol serves classic members (online migration), unless disabled.
+                    if (migrationPolicy == ConsumerGroupMigrationPolicy.DISABLED) {
+                        return CompletableFuture.completedFuture(JoinPhase.joinError(request.memberId(),
+                            Errors.INCONSISTENT_GROUP_PROTOCOL));
+                    }
+                    var served = classicMembers.joinOrDowngrade(existing, request, requireKnownMemberId, clientId,
+                        clientHost);
+                    if (served.isPresent()) {
+                        return served.get();
+                    }
                 }
-                existing.revertToClassic();
+                existing.revertToClassic(false);
             }
         }
         return rebalance.join(request, requireKnownMemberId, supportsSkipAssignment, clientId, clientHost, config.maxSize());
@@ -257,7 +273,7 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
         if (error != Errors.NONE) {
             return CompletableFuture.completedFuture(new SyncGroupResponseData().setErrorCode(error.code()));
         }
-        return rebalance.sync(group, request);
+        return servesClassicMembers(group) ? classicMembers.sync(group, request) : rebalance.sync(group, request);
     }
 
     /** Heartbeat; see {@link RebalanceCoordinator#heartbeat} for the errors. */
@@ -275,7 +291,11 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
             return error;
         }
         ClassicGroup group = groups.group(groupId);
-        return group == null ? Errors.UNKNOWN_MEMBER_ID : rebalance.heartbeat(group, memberId, groupInstanceId, generationId);
+        if (group == null) {
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        return servesClassicMembers(group) ? classicMembers.heartbeat(group, memberId, groupInstanceId, generationId)
+            : rebalance.heartbeat(group, memberId, groupInstanceId, generationId);
     }
 
     /** One member leaving the group (LeaveGroup v3+ carries several). */
@@ -292,6 +312,9 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
         ClassicGroup group = groups.group(groupId);
         if (error != Errors.NONE) {
             return Map.entry(error, members.stream().map(m -> Errors.NONE).toList());
+        }
+        if (group != null && servesClassicMembers(group)) {
+            return Map.entry(Errors.NONE, classicMembers.leave(group, members));
         }
         List<Errors> results = new ArrayList<>();
         for (Leaving m : members) {
@@ -410,6 +433,13 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
      */
     ClassicGroup group(String groupId) {
         return groups.group(groupId);
+    }
+
+    /** Whether the group is a consumer group with members, whose classic members the consumer group serves. */
+    private static boolean servesClassicMembers(ClassicGroup group) {
+        synchronized (group) {
+            return ClassicMemberInConsumerGroup.servesClassicMembers(group);
+        }
     }
 
     static boolean invalidGroupId(String groupId) {

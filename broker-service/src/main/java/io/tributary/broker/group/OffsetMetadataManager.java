@@ -82,6 +82,7 @@ final class OffsetMetadataManager {
         synchronized (group) {
             Errors groupError = group.consumerGroup() != null && request.apiVersion() < 9
                     && !group.consumerGroup().members().isEmpty() && request.generationId() >= 0
+                    && group.consumerGroup().classicMember(request.memberId()) == null
                 ? Errors.UNSUPPORTED_VERSION // Kafka: members of the consumer protocol commit with v9+
                 : commitError(group, request.generationId(), request.memberId(), request.groupInstanceId());
             if (groupError != Errors.NONE || valid.isEmpty()) {

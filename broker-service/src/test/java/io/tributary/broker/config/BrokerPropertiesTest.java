@@ -61,6 +61,19 @@ class BrokerPropertiesTest {
     }
 
     @Test
+    void theConsumerGroupMigrationPolicyHasKafkasNameAndDefault() {
+        BrokerProperties defaults = BrokerProperties.bind(Map.of());
+        assertThat(defaults.groupConsumerMigrationPolicy()).isEqualTo("bidirectional");
+        assertThat(BrokerConfigNames.describe(defaults)).containsEntry("group.consumer.migration.policy", "bidirectional");
+        assertThat(BrokerConfigNames.propertyFor("group.consumer.migration.policy"))
+            .hasValue("broker.group-consumer-migration-policy");
+        assertThat(BrokerProperties.bind(Map.of("broker.group-consumer-migration-policy", "Disabled"))
+            .groupConsumerMigrationPolicy()).isEqualTo("Disabled");
+        assertThatThrownBy(() -> BrokerProperties.bind(Map.of("broker.group-consumer-migration-policy", "sideways")))
+            .rootCause().hasMessageContaining("broker.group-consumer-migration-policy must be one of");
+    }
+
+    @Test
     void connectionLimitsHaveKafkasNamesAndDefaults() {
         BrokerProperties defaults = BrokerProperties.bind(Map.of());
         assertThat(defaults.maxConnections()).isEqualTo(Integer.MAX_VALUE);

@@ -273,7 +273,7 @@ class ConsumerGroupHeartbeatsTest {
     }
 
     @Test
-    void aClassicGroupWithMembersIsNotAConsumerGroup() {
+    void aClassicGroupWithMembersIsNotAConsumerGroupWhileItsFirstGenerationIsNotChosen() {
         coordinator.joinGroup(GroupTestSupport.join("g", "", "orders", 10_000, 10_000), false, "c", "h");
         assertThat(Errors.forCode(join("a", null, List.of("orders")).errorCode())).isEqualTo(Errors.GROUP_ID_NOT_FOUND);
     }
