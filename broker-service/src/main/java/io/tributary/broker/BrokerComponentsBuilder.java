@@ -286,7 +286,13 @@ final class BrokerComponentsBuilder {
         GroupConfigManager groupConfigs = new GroupConfigManager(zkClient,
             groupConfigDefaults(consumerGroupConfig));
         stops.add(Step.ACL_STORE, groupConfigs::close);
-        ShareComponents shares = ShareComponentsFactory.create(shareGroups, replicaManager, groupConfigs, scheduler, time);
+        AdminManager adminManager = new AdminManager(zkClient, metadataCache, dynamicConfig, brokerConfigs,
+            properties.numPartitions(), properties.defaultReplicationFactor(), properties.deleteTopicEnable(),
+            new ReplicaAssignor(new Random()));
+        ShareComponents shares = ShareComponentsFactory.create(shareGroups, replicaManager, metadataCache, adminManager,
+            groupConfigs, scheduler, new ShareComponentsFactory.InterBroker(properties.id(), interBrokerListener,
+                interBrokerClientConfigs(), properties.requestTimeoutMs()), time);
+        stops.add(Step.SHARE_COORDINATOR, shares::close);
         GroupCoordinator groupCoordinator = new GroupCoordinator(replicaManager, groupCoordinatorConfig(properties),
             consumerGroupConfig, groupConfigs, groupTopics(metadataCache), time);
         stops.add(Step.GROUP_COORDINATOR, groupCoordinator::shutdown);
@@ -316,9 +322,6 @@ final class BrokerComponentsBuilder {
         stops.add(Step.REQUEST_HANDLERS, () -> requestHandlerPool.shutdown(REQUEST_HANDLER_SHUTDOWN_TIMEOUT_MS));
         DynamicThreadPools.bind(dynamicConfig, requestHandlerPool, replicaManager.fetcherManager(), scheduler,
             logManager.cleaner());
-        AdminManager adminManager = new AdminManager(zkClient, metadataCache, dynamicConfig, brokerConfigs,
-            properties.numPartitions(), properties.defaultReplicationFactor(), properties.deleteTopicEnable(),
-            new ReplicaAssignor(new Random()));
         if (!securityBootstrap.isEmpty()) {
             securityBootstrap.apply(zkClient); // before the stores load and the listeners bind
         }

@@ -18,6 +18,15 @@ public interface ShareStatePersister {
     /** The state of a share-partition, or empty when none was ever initialized. */
     CompletableFuture<Optional<ShareGroupState>> readState(SharePartitionKey key);
 
+    /**
+     * The state of a share-partition, read by its leader in {@code leaderEpoch}: a share coordinator
+     * stores a higher epoch (fencing the older leader's writes) and fails a lower one with
+     * FENCED_LEADER_EPOCH. Implementations without leader epochs read as {@link #readState(SharePartitionKey)}.
+     */
+    default CompletableFuture<Optional<ShareGroupState>> readState(SharePartitionKey key, int leaderEpoch) {
+        return readState(key);
+    }
+
     /** Creates (or resets, with a higher state epoch) the state of a share-partition. */
     CompletableFuture<Void> initializeState(SharePartitionKey key, ShareGroupState state);
 
