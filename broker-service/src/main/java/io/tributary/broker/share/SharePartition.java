@@ -170,14 +170,19 @@ public final class SharePartition {
 
     /**
      * Applies a member's acknowledgements, all or none: each batch must be well formed and every
-     * in-flight offset in it ACQUIRED by {@code memberId}.
+     * in-flight offset in it ACQUIRED by {@code memberId}. As in Kafka, the state they lead to is
+     * written first and applied only once written: when the write fails the acknowledgement fails
+     * with the persister's error and nothing changes (the records stay acquired by the member until
+     * acknowledged again or their lock expires, so none is lost). RENEW extends the lock at once
+     * (nothing to write). Offsets whose lock expired while the write was in flight were released
+     * meanwhile and stay so (they are delivered again: at least once).
      *
      * @return NONE once the new state is written; INVALID_REQUEST for a malformed batch, INVALID_RECORD_STATE
      *         for offsets not acquired by this member (never acquired, acknowledged already, another
      *         member's, lock expired), NOT_LEADER_OR_FOLLOWER once fenced, or the persister's error
      */
     public CompletableFuture<Errors> acknowledge(String memberId, List<ShareAcknowledgement> acknowledgements) {
-        ShareGroupState snapshot;
+        ShareGroupState projected;
         synchronized (this) {
             if (fenced) {
                 return CompletableFuture.completedFuture(Errors.NOT_LEADER_OR_FOLLOWER);
@@ -193,25 +198,24 @@ public final class SharePartition {
             Set<Long> touchedLocks = new HashSet<>();
             long renewLockId = -1;
             List<InFlightRange> renewed = new ArrayList<>();
+            InFlightRecords next = inFlight.copy();
+            boolean changed = false;
             for (ShareAcknowledgement ack : acknowledgements) {
-                long runStart = ack.firstOffset();
-                while (runStart <= ack.lastOffset()) {
-                    byte type = ack.typeOf(runStart);
-                    long runEnd = runStart;
-                    while (runEnd < ack.lastOffset() && ack.typeOf(runEnd + 1) == type) {
-                        runEnd++;
-                    }
-                    for (InFlightRange range : inFlight.isolateAll(runStart, runEnd)) {
-                        touchedLocks.add(range.lockId);
-                        if (type == ShareAcknowledgement.RENEW) {
+                for (long[] run : runs(ack)) {
+                    byte type = (byte) run[2];
+                    if (type == ShareAcknowledgement.RENEW) {
+                        for (InFlightRange range : inFlight.isolateAll(run[0], run[1])) {
+                            touchedLocks.add(range.lockId);
                             renewLockId = renewLockId >= 0 ? renewLockId : nextLockId++;
                             range.lockId = renewLockId;
                             renewed.add(range);
-                        } else {
+                        }
+                    } else {
+                        for (InFlightRange range : next.isolateAll(run[0], run[1])) {
                             applyAcknowledgement(range, type);
+                            changed = true;
                         }
                     }
-                    runStart = runEnd + 1;
                 }
             }
             if (!renewed.isEmpty()) {
@@ -221,11 +225,58 @@ public final class SharePartition {
                     timer.start(config.recordLockDurationMs(), () -> expire(lockId))));
             }
             touchedLocks.forEach(this::cancelIfUnused);
-            inFlight.advanceStartOffset();
-            snapshot = snapshot();
+            if (!changed) {
+                return CompletableFuture.completedFuture(Errors.NONE);
+            }
+            next.advanceStartOffset();
+            projected = new ShareGroupState(stateEpoch, leaderEpoch, next.startOffset(), next.stateBatches());
         }
-        onRecordsAvailable.run();
-        return write(snapshot).handle((ok, e) -> e == null ? Errors.NONE : Errors.forException(e));
+        return write(projected).handle((ok, e) -> {
+            if (e != null) {
+                return Errors.forException(e);
+            }
+            commit(memberId, acknowledgements);
+            onRecordsAvailable.run();
+            return Errors.NONE;
+        });
+    }
+
+    /** Applies written acknowledgements (RENEW aside) to the offsets the member still holds. */
+    private synchronized void commit(String memberId, List<ShareAcknowledgement> acknowledgements) {
+        if (fenced) {
+            return;
+        }
+        Set<Long> touchedLocks = new HashSet<>();
+        for (ShareAcknowledgement ack : acknowledgements) {
+            for (long[] run : runs(ack)) {
+                byte type = (byte) run[2];
+                if (type == ShareAcknowledgement.RENEW || !inFlight.heldBy(memberId, run[0], run[1])) {
+                    continue;
+                }
+                for (InFlightRange range : inFlight.isolateAll(run[0], run[1])) {
+                    touchedLocks.add(range.lockId);
+                    applyAcknowledgement(range, type);
+                }
+            }
+        }
+        touchedLocks.forEach(this::cancelIfUnused);
+        inFlight.advanceStartOffset();
+    }
+
+    /** An acknowledgement's runs of one type: {first offset, last offset, type}. */
+    private static List<long[]> runs(ShareAcknowledgement ack) {
+        List<long[]> runs = new ArrayList<>();
+        long runStart = ack.firstOffset();
+        while (runStart <= ack.lastOffset()) {
+            byte type = ack.typeOf(runStart);
+            long runEnd = runStart;
+            while (runEnd < ack.lastOffset() && ack.typeOf(runEnd + 1) == type) {
+                runEnd++;
+            }
+            runs.add(new long[]{runStart, runEnd, type});
+            runStart = runEnd + 1;
+        }
+        return runs;
     }
 
     /**

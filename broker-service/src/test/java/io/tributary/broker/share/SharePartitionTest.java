@@ -56,6 +56,75 @@ class SharePartitionTest {
         return sp.acknowledge(member, List.of(ShareAcknowledgement.of(first, last, type))).join();
     }
 
+    /** The in-memory persister, whose writes fail while {@code failing} is set. */
+    private static final class FlakyPersister implements ShareStatePersister {
+        private final InMemoryShareStatePersister delegate = new InMemoryShareStatePersister();
+        private volatile boolean failing;
+
+        @Override
+        public java.util.concurrent.CompletableFuture<java.util.Optional<ShareGroupState>> readState(SharePartitionKey key) {
+            return delegate.readState(key);
+        }
+
+        @Override
+        public java.util.concurrent.CompletableFuture<Void> initializeState(SharePartitionKey key, ShareGroupState state) {
+            return delegate.initializeState(key, state);
+        }
+
+        @Override
+        public java.util.concurrent.CompletableFuture<Void> writeState(SharePartitionKey key, ShareGroupState state) {
+            return failing ? java.util.concurrent.CompletableFuture.failedFuture(
+                new org.apache.kafka.common.errors.CoordinatorNotAvailableException("down"))
+                : delegate.writeState(key, state);
+        }
+
+        @Override
+        public java.util.concurrent.CompletableFuture<Void> deleteState(SharePartitionKey key) {
+            return delegate.deleteState(key);
+        }
+    }
+
+    @Test
+    void aFailedWriteFailsTheAcknowledgementAndChangesNothing() {
+        FlakyPersister flaky = new FlakyPersister();
+        ShareGroupState initial = new ShareGroupState(0, 3, 0, List.of());
+        flaky.initializeState(KEY, initial);
+        SharePartition sp = new SharePartition(KEY, 3, initial, new SharePartitionConfig(LOCK_MS, 5, 200,
+            ShareGroupAutoOffsetResetStrategy.LATEST, IsolationLevel.READ_UNCOMMITTED), flaky,
+            new AcquisitionLockTimer(scheduler), () -> { });
+        assertThat(acquire(sp, "m1", batches(0, 4), 10)).containsExactly(new AcquiredRange(0, 3, 1));
+        flaky.failing = true;
+
+        assertThat(ack(sp, "m1", 0, 1, ShareAcknowledgement.ACCEPT)).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
+
+        assertThat(sp.startOffset()).as("not advanced").isZero();
+        assertThat(sp.stateOf(0)).isEqualTo(RecordState.ACQUIRED);
+        assertThat(flaky.delegate.state(KEY).orElseThrow().startOffset()).isZero();
+        flaky.failing = false;
+        assertThat(ack(sp, "m1", 0, 1, ShareAcknowledgement.ACCEPT)).as("still held: acknowledged again").isEqualTo(Errors.NONE);
+        assertThat(sp.startOffset()).isEqualTo(2);
+        assertThat(flaky.delegate.state(KEY).orElseThrow().startOffset()).isEqualTo(2);
+    }
+
+    @Test
+    void recordsWhoseAcknowledgementFailedComeBackWhenTheirLockExpires() {
+        FlakyPersister flaky = new FlakyPersister();
+        ShareGroupState initial = new ShareGroupState(0, 3, 0, List.of());
+        flaky.initializeState(KEY, initial);
+        SharePartition sp = new SharePartition(KEY, 3, initial, new SharePartitionConfig(LOCK_MS, 5, 200,
+            ShareGroupAutoOffsetResetStrategy.LATEST, IsolationLevel.READ_UNCOMMITTED), flaky,
+            new AcquisitionLockTimer(scheduler), () -> { });
+        acquire(sp, "m1", batches(0, 4), 10);
+        flaky.failing = true;
+        ack(sp, "m1", 0, 3, ShareAcknowledgement.ACCEPT);
+        flaky.failing = false;
+
+        time.sleep(LOCK_MS);
+        scheduler.tick();
+
+        assertThat(acquire(sp, "m2", batches(0, 4), 10)).containsExactly(new AcquiredRange(0, 3, 2));
+    }
+
     @Test
     void acquiresWholeBatchesUpToMaxRecordsAndThenNothingMore() {
         SharePartition sp = partition();
