@@ -71,7 +71,7 @@ public final class ShareComponentsFactory {
                 interBroker.brokerId(), PERSISTER_RETRY_BACKOFF_MS, interBroker.requestTimeoutMs()), coordinator,
             partition -> metadataCache.partitionState(new TopicPartition(Topic.SHARE_GROUP_STATE_TOPIC_NAME, partition))
                 .filter(s -> s.hasLeader()).map(s -> OptionalInt.of(s.leader())).orElse(OptionalInt.empty()),
-            topic, sender, time);
+            topic::ensureCreated, sender, time);
         SharePartitionManager manager = new SharePartitionManager(new ReplicaShareLog(replicaManager), persister,
             new ShareGroupSettings(settings.groupShareRecordLockDurationMs(), settings.groupShareDeliveryCountLimit(),
                 settings.groupSharePartitionMaxRecordLocks(), groupConfigs),

@@ -33,13 +33,15 @@ import org.apache.kafka.common.requests.WriteShareGroupStateResponse;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.coordinator.share.ShareGroupOffset;
 import org.apache.kafka.server.share.persister.PersisterStateBatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The durable {@link ShareStatePersister} (Kafka's {@code DefaultStatePersister}, KIP-932): each call
  * goes to the share coordinator of the share-partition, the leader of its {@code __share_group_state}
  * partition: {@link ShareCoordinator} directly when that is this broker, else Read/Write/Initialize/
- * DeleteShareGroupState over the inter-broker listener ({@link ShareStateSender}). While the topic does
- * not exist it is created ({@link ShareStateTopic}); NOT_COORDINATOR, COORDINATOR_LOAD_IN_PROGRESS,
+ * DeleteShareGroupState over the inter-broker listener ({@link ShareStateSender}). While no leader is
+ * known the topic is created if missing ({@link ShareStateTopic#ensureCreated}); NOT_COORDINATOR, COORDINATOR_LOAD_IN_PROGRESS,
  * COORDINATOR_NOT_AVAILABLE, an unknown leader and a failed send are retried every
  * {@code retryBackoffMs} until {@code maxRetryMs} has passed, then the future fails with that error.
  * FENCED_LEADER_EPOCH and FENCED_STATE_EPOCH fail at once. An initialize that finds a state of the
@@ -68,11 +70,12 @@ public final class ShareCoordinatorPersister implements ShareStatePersister, Aut
     }
 
     private static final int LOCAL = -1;
+    private static final Logger log = LoggerFactory.getLogger(ShareCoordinatorPersister.class);
 
     private final Settings settings;
     private final ShareCoordinator coordinator;
     private final IntFunction<OptionalInt> leaderOf;
-    private final ShareStateTopic topic;
+    private final Runnable ensureStateTopic;
     private final ShareStateSender remote;
     private final Time time;
     private final ScheduledExecutorService retries;
@@ -80,13 +83,15 @@ public final class ShareCoordinatorPersister implements ShareStatePersister, Aut
     /**
      * @param leaderOf the leader of a {@code __share_group_state} partition in the metadata, empty when
      *                 the topic or its leader is unknown
+     * @param ensureStateTopic creates {@code __share_group_state} unless it exists (may block: run on
+     *                 this persister's thread)
      */
     public ShareCoordinatorPersister(Settings settings, ShareCoordinator coordinator, IntFunction<OptionalInt> leaderOf,
-                                     ShareStateTopic topic, ShareStateSender remote, Time time) {
+                                     Runnable ensureStateTopic, ShareStateSender remote, Time time) {
         this.settings = settings;
         this.coordinator = coordinator;
         this.leaderOf = leaderOf;
-        this.topic = topic;
+        this.ensureStateTopic = ensureStateTopic;
         this.remote = remote;
         this.time = time;
         this.retries = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -192,9 +197,7 @@ public final class ShareCoordinatorPersister implements ShareStatePersister, Aut
         CompletableFuture<Outcome<T>> sent;
         if (leader.isEmpty()) {
             sent = CompletableFuture.completedFuture(new Outcome<>(Errors.COORDINATOR_NOT_AVAILABLE, null));
-            if (!topic.exists()) {
-                execute(topic::ensureCreated);
-            }
+            execute(ensureStateTopic);
         } else {
             try {
                 sent = attempt.run(leader.getAsInt() == settings.localBrokerId() ? LOCAL : leader.getAsInt());
@@ -222,7 +225,14 @@ public final class ShareCoordinatorPersister implements ShareStatePersister, Aut
 
     private void execute(Runnable task) {
         try {
-            retries.execute(task);
+            retries.execute(() -> {
+                try {
+                    task.run();
+                } catch (RuntimeException e) {
+                    log.warn("Could not create {}: {}", org.apache.kafka.common.internals.Topic.SHARE_GROUP_STATE_TOPIC_NAME,
+                        e.toString());
+                }
+            });
         } catch (RejectedExecutionException e) {
             // closed: the call fails once its retries are refused
         }
