@@ -5,8 +5,9 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Where share-partitions keep their state (KIP-932), shaped like Kafka's
- * {@code org.apache.kafka.server.share.persister.Persister}: the share coordinator over
- * {@code __share_group_state} implements it; {@link InMemoryShareStatePersister} until then.
+ * {@code org.apache.kafka.server.share.persister.Persister}: the broker's is
+ * {@link io.tributary.broker.share.coordinator.ShareCoordinatorPersister}, durable in
+ * {@code __share_group_state}; {@link InMemoryShareStatePersister} serves unit tests.
  *
  * <p>Every method is asynchronous and must not block its caller (they are called from request
  * handler threads and timer threads holding no lock). Failures complete the future exceptionally
@@ -34,8 +35,10 @@ public interface ShareStatePersister {
      * Replaces the state of a share-partition.
      *
      * @return fails with FENCED_LEADER_EPOCH when {@code state.leaderEpoch()} is below the stored one,
-     *         FENCED_STATE_EPOCH when {@code state.stateEpoch()} is, COORDINATOR_NOT_AVAILABLE when none was
-     *         initialized
+     *         FENCED_STATE_EPOCH when {@code state.stateEpoch()} is; COORDINATOR_NOT_AVAILABLE (or, from
+     *         the share coordinator, a retriable coordinator error once its retries ran out) when it
+     *         could not be stored. The in-memory persister refuses a write of a state never initialized
+     *         with COORDINATOR_NOT_AVAILABLE; the share coordinator creates it, as Kafka's does
      */
     CompletableFuture<Void> writeState(SharePartitionKey key, ShareGroupState state);
 
