@@ -43,7 +43,8 @@ import org.slf4j.LoggerFactory;
  * DeleteShareGroupState over the inter-broker listener ({@link ShareStateSender}). While no leader is
  * known the topic is created if missing ({@link ShareStateTopic#ensureCreated}); NOT_COORDINATOR, COORDINATOR_LOAD_IN_PROGRESS,
  * COORDINATOR_NOT_AVAILABLE, an unknown leader and a failed send are retried every
- * {@code retryBackoffMs} until {@code maxRetryMs} has passed, then the future fails with that error.
+ * a backoff that starts at {@code retryBackoffMs} and doubles up to {@link #MAX_RETRY_BACKOFF_MS} until
+ * {@code maxRetryMs} has passed, then the future fails with that error.
  * FENCED_LEADER_EPOCH and FENCED_STATE_EPOCH fail at once. An initialize that finds a state of the
  * same or a higher state epoch keeps it (FENCED_STATE_EPOCH is success here: the caller reads it).
  *
@@ -54,7 +55,7 @@ public final class ShareCoordinatorPersister implements ShareStatePersister, Aut
 
     /**
      * @param localBrokerId  this broker
-     * @param retryBackoffMs wait between attempts, ms
+     * @param retryBackoffMs wait before the first retry, ms (doubled for each next one)
      * @param maxRetryMs     how long a call keeps retrying, ms
      */
     public record Settings(int localBrokerId, long retryBackoffMs, long maxRetryMs) {
@@ -70,6 +71,8 @@ public final class ShareCoordinatorPersister implements ShareStatePersister, Aut
     }
 
     private static final int LOCAL = -1;
+    /** The longest wait between two attempts, ms. */
+    public static final long MAX_RETRY_BACKOFF_MS = 1_000;
     private static final Logger log = LoggerFactory.getLogger(ShareCoordinatorPersister.class);
 
     private final Settings settings;
@@ -188,11 +191,12 @@ public final class ShareCoordinatorPersister implements ShareStatePersister, Aut
 
     private <T> CompletableFuture<T> call(ShareStateKey key, Attempt<T> attempt) {
         CompletableFuture<T> result = new CompletableFuture<>();
-        attempt(key, attempt, result, time.milliseconds() + settings.maxRetryMs());
+        attempt(key, attempt, result, time.milliseconds() + settings.maxRetryMs(), 0);
         return result;
     }
 
-    private <T> void attempt(ShareStateKey key, Attempt<T> attempt, CompletableFuture<T> result, long deadlineMs) {
+    private <T> void attempt(ShareStateKey key, Attempt<T> attempt, CompletableFuture<T> result, long deadlineMs,
+                             int retry) {
         OptionalInt leader = leaderOf.apply(coordinator.partitionFor(key));
         CompletableFuture<Outcome<T>> sent;
         if (leader.isEmpty()) {
@@ -211,7 +215,8 @@ public final class ShareCoordinatorPersister implements ShareStatePersister, Aut
                 result.complete(outcome.value());
             } else if (retriable(error) && time.milliseconds() < deadlineMs) {
                 try {
-                    retries.schedule(() -> attempt(key, attempt, result, deadlineMs), settings.retryBackoffMs(),
+                    long backoffMs = Math.min(MAX_RETRY_BACKOFF_MS, settings.retryBackoffMs() << Math.min(retry, 10));
+                    retries.schedule(() -> attempt(key, attempt, result, deadlineMs, retry + 1), backoffMs,
                         TimeUnit.MILLISECONDS);
                 } catch (RejectedExecutionException e) {
                     result.completeExceptionally(Errors.COORDINATOR_NOT_AVAILABLE.exception("Shutting down"));
