@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * <p>State changes other than acquisitions are written to the {@link ShareStatePersister}, after
  * the monitor is released. Thread-safe: every method holds this object's monitor and none does I/O
  * under it; lock expiry runs on a scheduler thread. After {@link #fence} (leadership lost) it
- * acquires nothing and answers acknowledgements NOT_LEADER_OR_FOLLOWER.
+ * acquires nothing and answers acknowledgements NOT_LEADER_OR_FOLLOWER; a state write fenced by the
+ * share coordinator fences it too.
  */
 public final class SharePartition {
 
@@ -371,12 +372,26 @@ public final class SharePartition {
         return new ShareGroupState(stateEpoch, leaderEpoch, inFlight.startOffset(), inFlight.stateBatches());
     }
 
+    /**
+     * Writes a state. A write fenced by the share coordinator (FENCED_LEADER_EPOCH: a newer leader read
+     * the state; FENCED_STATE_EPOCH: the state was re-initialized) fences this share-partition, as
+     * Kafka's does: the manager then loads it again from the stored state.
+     */
     private CompletableFuture<Void> write(ShareGroupState snapshot) {
         return persister.writeState(key, snapshot).whenComplete((ok, e) -> {
             if (e != null) {
                 log.warn("Could not write the state of share-partition {}: {}", key, e.toString());
+                Errors error = Errors.forException(e);
+                if (error == Errors.FENCED_LEADER_EPOCH || error == Errors.FENCED_STATE_EPOCH) {
+                    fence();
+                }
             }
         });
+    }
+
+    /** Whether this share-partition was fenced (leadership lost, or its state write fenced). */
+    public synchronized boolean isFenced() {
+        return fenced;
     }
 
     /** Adjacent ranges of one delivery count as one, as the response lists them. */

@@ -60,6 +60,7 @@ class SharePartitionTest {
     private static final class FlakyPersister implements ShareStatePersister {
         private final InMemoryShareStatePersister delegate = new InMemoryShareStatePersister();
         private volatile boolean failing;
+        private volatile RuntimeException failure = new org.apache.kafka.common.errors.CoordinatorNotAvailableException("down");
 
         @Override
         public java.util.concurrent.CompletableFuture<java.util.Optional<ShareGroupState>> readState(SharePartitionKey key) {
@@ -73,8 +74,7 @@ class SharePartitionTest {
 
         @Override
         public java.util.concurrent.CompletableFuture<Void> writeState(SharePartitionKey key, ShareGroupState state) {
-            return failing ? java.util.concurrent.CompletableFuture.failedFuture(
-                new org.apache.kafka.common.errors.CoordinatorNotAvailableException("down"))
+            return failing ? java.util.concurrent.CompletableFuture.failedFuture(failure)
                 : delegate.writeState(key, state);
         }
 
@@ -104,6 +104,25 @@ class SharePartitionTest {
         assertThat(ack(sp, "m1", 0, 1, ShareAcknowledgement.ACCEPT)).as("still held: acknowledged again").isEqualTo(Errors.NONE);
         assertThat(sp.startOffset()).isEqualTo(2);
         assertThat(flaky.delegate.state(KEY).orElseThrow().startOffset()).isEqualTo(2);
+    }
+
+    @Test
+    void aFencedWriteFencesTheSharePartition() {
+        FlakyPersister flaky = new FlakyPersister();
+        ShareGroupState initial = new ShareGroupState(0, 3, 0, List.of());
+        flaky.initializeState(KEY, initial);
+        SharePartition sp = new SharePartition(KEY, 3, initial, new SharePartitionConfig(LOCK_MS, 5, 200,
+            ShareGroupAutoOffsetResetStrategy.LATEST, IsolationLevel.READ_UNCOMMITTED), flaky,
+            new AcquisitionLockTimer(scheduler), () -> { });
+        acquire(sp, "m1", batches(0, 4), 10);
+        flaky.failing = true;
+        flaky.failure = new org.apache.kafka.common.errors.FencedLeaderEpochException("a newer leader read the state");
+
+        assertThat(ack(sp, "m1", 0, 1, ShareAcknowledgement.ACCEPT)).isEqualTo(Errors.FENCED_LEADER_EPOCH);
+
+        assertThat(sp.isFenced()).isTrue();
+        assertThat(sp.canAcquire()).isFalse();
+        assertThat(ack(sp, "m1", 2, 3, ShareAcknowledgement.ACCEPT)).isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER);
     }
 
     @Test
