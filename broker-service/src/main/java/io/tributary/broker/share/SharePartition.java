@@ -25,9 +25,10 @@ import org.slf4j.LoggerFactory;
  * (SPSO) moves past acknowledged and archived records; new records are acquired only while the
  * in-flight window holds fewer than {@code share.partition.max.record.locks} offsets.
  *
- * <p>State changes other than acquisitions are written to the {@link ShareStatePersister}, after
- * the monitor is released. Thread-safe: every method holds this object's monitor and none does I/O
- * under it; lock expiry runs on a scheduler thread. After {@link #fence} (leadership lost) it
+ * <p>State changes other than acquisitions are written to the {@link ShareStatePersister} one at a
+ * time, in order, each state taken when its turn comes (so a later write never carries an older
+ * state); acknowledgements are applied once their write succeeds. Thread-safe: every method holds
+ * this object's monitor and none does I/O under it (persister calls return at once); lock expiry runs on a scheduler thread. After {@link #fence} (leadership lost) it
  * acquires nothing and answers acknowledgements NOT_LEADER_OR_FOLLOWER; a state write fenced by the
  * share coordinator fences it too.
  */
@@ -46,6 +47,8 @@ public final class SharePartition {
     private final Map<Long, AcquisitionLock> locks = new HashMap<>();
     private long nextLockId;
     private boolean fenced;
+    /** The last state write queued ({@link #enqueueWrite}). */
+    private CompletableFuture<Void> writeQueue = CompletableFuture.completedFuture(null);
 
     /** A batch's offsets, and whether it is to be archived rather than delivered (control or aborted). */
     private record BatchBounds(long baseOffset, long lastOffset, boolean undeliverable) {
@@ -123,7 +126,6 @@ public final class SharePartition {
             bounds.add(new BatchBounds(batch.baseOffset(), batch.lastOffset(), batch.isControlBatch() || abortedBatch));
         }
         boolean archived = false;
-        ShareGroupState snapshot = null;
         List<AcquiredRange> acquired = new ArrayList<>();
         synchronized (this) {
             if (fenced || maxRecords <= 0) {
@@ -160,11 +162,8 @@ public final class SharePartition {
             }
             if (archived) {
                 inFlight.advanceStartOffset();
-                snapshot = snapshot();
+                enqueueWrite(this::snapshot, () -> { });
             }
-        }
-        if (snapshot != null) {
-            write(snapshot);
         }
         return merge(acquired);
     }
@@ -183,7 +182,8 @@ public final class SharePartition {
      *         member's, lock expired), NOT_LEADER_OR_FOLLOWER once fenced, or the persister's error
      */
     public CompletableFuture<Errors> acknowledge(String memberId, List<ShareAcknowledgement> acknowledgements) {
-        ShareGroupState projected;
+        Errors[] refusal = {Errors.NONE};
+        CompletableFuture<Void> written;
         synchronized (this) {
             if (fenced) {
                 return CompletableFuture.completedFuture(Errors.NOT_LEADER_OR_FOLLOWER);
@@ -199,23 +199,18 @@ public final class SharePartition {
             Set<Long> touchedLocks = new HashSet<>();
             long renewLockId = -1;
             List<InFlightRange> renewed = new ArrayList<>();
-            InFlightRecords next = inFlight.copy();
-            boolean changed = false;
+            boolean changes = false;
             for (ShareAcknowledgement ack : acknowledgements) {
                 for (long[] run : runs(ack)) {
-                    byte type = (byte) run[2];
-                    if (type == ShareAcknowledgement.RENEW) {
-                        for (InFlightRange range : inFlight.isolateAll(run[0], run[1])) {
-                            touchedLocks.add(range.lockId);
-                            renewLockId = renewLockId >= 0 ? renewLockId : nextLockId++;
-                            range.lockId = renewLockId;
-                            renewed.add(range);
-                        }
-                    } else {
-                        for (InFlightRange range : next.isolateAll(run[0], run[1])) {
-                            applyAcknowledgement(range, type);
-                            changed = true;
-                        }
+                    if ((byte) run[2] != ShareAcknowledgement.RENEW) {
+                        changes = true;
+                        continue;
+                    }
+                    for (InFlightRange range : inFlight.isolateAll(run[0], run[1])) {
+                        touchedLocks.add(range.lockId);
+                        renewLockId = renewLockId >= 0 ? renewLockId : nextLockId++;
+                        range.lockId = renewLockId;
+                        renewed.add(range);
                     }
                 }
             }
@@ -226,17 +221,40 @@ public final class SharePartition {
                     timer.start(config.recordLockDurationMs(), () -> expire(lockId))));
             }
             touchedLocks.forEach(this::cancelIfUnused);
-            if (!changed) {
+            if (!changes) {
                 return CompletableFuture.completedFuture(Errors.NONE);
             }
-            next.advanceStartOffset();
-            projected = new ShareGroupState(stateEpoch, leaderEpoch, next.startOffset(), next.stateBatches());
+            written = enqueueWrite(() -> {
+                if (fenced) {
+                    refusal[0] = Errors.NOT_LEADER_OR_FOLLOWER;
+                    return null;
+                }
+                InFlightRecords next = inFlight.copy();
+                for (ShareAcknowledgement ack : acknowledgements) {
+                    for (long[] run : runs(ack)) {
+                        if ((byte) run[2] == ShareAcknowledgement.RENEW) {
+                            continue;
+                        }
+                        if (!inFlight.heldBy(memberId, run[0], run[1])) {
+                            refusal[0] = Errors.INVALID_RECORD_STATE; // the lock expired while earlier writes ran
+                            return null;
+                        }
+                        for (InFlightRange range : next.isolateAll(run[0], run[1])) {
+                            applyAcknowledgement(range, (byte) run[2]);
+                        }
+                    }
+                }
+                next.advanceStartOffset();
+                return new ShareGroupState(stateEpoch, leaderEpoch, next.startOffset(), next.stateBatches());
+            }, () -> commit(memberId, acknowledgements));
         }
-        return write(projected).handle((ok, e) -> {
+        return written.handle((ok, e) -> {
             if (e != null) {
                 return Errors.forException(e);
             }
-            commit(memberId, acknowledgements);
+            if (refusal[0] != Errors.NONE) {
+                return refusal[0];
+            }
             onRecordsAvailable.run();
             return Errors.NONE;
         });
@@ -328,7 +346,7 @@ public final class SharePartition {
     }
 
     private CompletableFuture<Void> releaseWhere(java.util.function.Predicate<InFlightRange> filter, long first, long last) {
-        ShareGroupState snapshot;
+        CompletableFuture<Void> written;
         synchronized (this) {
             if (fenced) {
                 return CompletableFuture.completedFuture(null);
@@ -344,10 +362,10 @@ public final class SharePartition {
             }
             touchedLocks.forEach(this::cancelIfUnused);
             inFlight.advanceStartOffset();
-            snapshot = snapshot();
+            written = enqueueWrite(this::snapshot, () -> { });
         }
         onRecordsAvailable.run();
-        return write(snapshot).exceptionally(e -> null);
+        return written.exceptionally(e -> null);
     }
 
     private void applyAcknowledgement(InFlightRange range, byte type) {
@@ -370,6 +388,33 @@ public final class SharePartition {
 
     private ShareGroupState snapshot() {
         return new ShareGroupState(stateEpoch, leaderEpoch, inFlight.startOffset(), inFlight.stateBatches());
+    }
+
+    /**
+     * Queues a state write behind the ones before it, so the share coordinator receives this
+     * share-partition's states in order and each reflects every write before it: when its turn
+     * comes, {@code state} computes (under the monitor) the state to write, or null for none; once
+     * it is written, {@code onWritten} runs under the monitor. A failed write fails the returned
+     * future and skips {@code onWritten}; the writes after it still run.
+     */
+    private synchronized CompletableFuture<Void> enqueueWrite(java.util.function.Supplier<ShareGroupState> state,
+                                                              Runnable onWritten) {
+        CompletableFuture<Void> done = writeQueue.handle((v, e) -> null).thenCompose(v -> {
+            ShareGroupState next;
+            synchronized (this) {
+                next = state.get();
+            }
+            if (next == null) {
+                return CompletableFuture.completedFuture(null);
+            }
+            return write(next).thenRun(() -> {
+                synchronized (this) {
+                    onWritten.run();
+                }
+            });
+        });
+        writeQueue = done;
+        return done;
     }
 
     /**

@@ -126,6 +126,57 @@ class SharePartitionTest {
     }
 
     @Test
+    void statesAreWrittenOneAtATimeEachWithTheOnesBefore() {
+        List<ShareGroupState> written = new java.util.ArrayList<>();
+        List<java.util.concurrent.CompletableFuture<Void>> pending = new java.util.ArrayList<>();
+        ShareStatePersister holding = new ShareStatePersister() {
+            @Override
+            public java.util.concurrent.CompletableFuture<java.util.Optional<ShareGroupState>> readState(SharePartitionKey key) {
+                return java.util.concurrent.CompletableFuture.completedFuture(java.util.Optional.empty());
+            }
+
+            @Override
+            public java.util.concurrent.CompletableFuture<Void> initializeState(SharePartitionKey key, ShareGroupState state) {
+                return java.util.concurrent.CompletableFuture.completedFuture(null);
+            }
+
+            @Override
+            public synchronized java.util.concurrent.CompletableFuture<Void> writeState(SharePartitionKey key,
+                                                                                     ShareGroupState state) {
+                written.add(state);
+                java.util.concurrent.CompletableFuture<Void> write = new java.util.concurrent.CompletableFuture<>();
+                pending.add(write);
+                return write;
+            }
+
+            @Override
+            public java.util.concurrent.CompletableFuture<Void> deleteState(SharePartitionKey key) {
+                return java.util.concurrent.CompletableFuture.completedFuture(null);
+            }
+        };
+        SharePartition sp = new SharePartition(KEY, 3, new ShareGroupState(0, 3, 0, List.of()), new SharePartitionConfig(
+            LOCK_MS, 5, 200, ShareGroupAutoOffsetResetStrategy.LATEST, IsolationLevel.READ_UNCOMMITTED), holding,
+            new AcquisitionLockTimer(scheduler), () -> { });
+        assertThat(acquire(sp, "m1", batches(0, 2, 2), 2)).containsExactly(new AcquiredRange(0, 1, 1));
+        assertThat(acquire(sp, "m2", batches(0, 2, 2), 10)).containsExactly(new AcquiredRange(2, 3, 1));
+
+        var first = sp.acknowledge("m1", List.of(ShareAcknowledgement.of(0, 1, ShareAcknowledgement.ACCEPT)));
+        var second = sp.acknowledge("m2", List.of(ShareAcknowledgement.of(2, 3, ShareAcknowledgement.ACCEPT)));
+        assertThat(written).as("the second waits for the first").hasSize(1);
+        assertThat(written.get(0).startOffset()).isEqualTo(2);
+
+        pending.get(0).complete(null);
+        assertThat(first.join()).isEqualTo(Errors.NONE);
+        assertThat(written).hasSize(2);
+        assertThat(written.get(1).startOffset()).as("taken after the first was applied").isEqualTo(4);
+        assertThat(second).isNotDone();
+
+        pending.get(1).complete(null);
+        assertThat(second.join()).isEqualTo(Errors.NONE);
+        assertThat(sp.startOffset()).isEqualTo(4);
+    }
+
+    @Test
     void recordsWhoseAcknowledgementFailedComeBackWhenTheirLockExpires() {
         FlakyPersister flaky = new FlakyPersister();
         ShareGroupState initial = new ShareGroupState(0, 3, 0, List.of());
