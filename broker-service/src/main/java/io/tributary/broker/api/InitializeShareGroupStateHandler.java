@@ -22,7 +22,7 @@ import org.apache.kafka.common.requests.InitializeShareGroupStateResponse;
  * share coordinator: (re)creates each share-partition's state with a state epoch and start offset.
  * Needs CLUSTER_ACTION on the cluster (the request's CLUSTER_AUTHORIZATION_FAILED response); per
  * partition NOT_COORDINATOR, COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE or
- * FENCED_STATE_EPOCH (a state epoch not above the stored one).
+ * FENCED_STATE_EPOCH (a state epoch below the stored one).
  */
 public final class InitializeShareGroupStateHandler extends VersionedHandler {
 

@@ -107,7 +107,7 @@ class ShareGroupStateApisTest {
             await().atMost(Duration.ofSeconds(30)).until(() -> findShareCoordinator(client, key).errorCode()
                 == Errors.NONE.code());
             await().atMost(Duration.ofSeconds(30)).until(() -> initialize(client, topicId, 1, 10) == Errors.NONE);
-            assertThat(initialize(client, topicId, 1, 10)).isEqualTo(Errors.FENCED_STATE_EPOCH);
+            assertThat(initialize(client, topicId, 0, 10)).isEqualTo(Errors.FENCED_STATE_EPOCH);
 
             assertThat(write(client, topicId, 1, 4, 12, List.of(new WriteShareGroupStateRequestData.StateBatch()
                 .setFirstOffset(12).setLastOffset(15).setDeliveryState((byte) 0).setDeliveryCount((short) 2))))

@@ -211,7 +211,7 @@ public final class ShareCoordinator implements PartitionLeadershipListener, Auto
             batches, now));
     }
 
-    /** InitializeShareGroupState: FENCED_STATE_EPOCH unless {@code stateEpoch} is above the stored one. */
+    /** InitializeShareGroupState: FENCED_STATE_EPOCH when {@code stateEpoch} is below the stored one. */
     public CompletableFuture<Errors> initialize(ShareStateKey key, int stateEpoch, long startOffset) {
         long now = time.milliseconds();
         return mutate(key, shard -> shard.initialize(key, stateEpoch, startOffset, now));

@@ -45,8 +45,8 @@ import org.slf4j.LoggerFactory;
  * COORDINATOR_NOT_AVAILABLE, an unknown leader and a failed send are retried every
  * a backoff that starts at {@code retryBackoffMs} and doubles up to {@link #MAX_RETRY_BACKOFF_MS} until
  * {@code maxRetryMs} has passed, then the future fails with that error.
- * FENCED_LEADER_EPOCH and FENCED_STATE_EPOCH fail at once. An initialize that finds a state of the
- * same or a higher state epoch keeps it (FENCED_STATE_EPOCH is success here: the caller reads it).
+ * FENCED_LEADER_EPOCH and FENCED_STATE_EPOCH fail at once. An initialize that finds a state of a
+ * higher state epoch keeps it (FENCED_STATE_EPOCH is success here: the caller reads it).
  *
  * <p>Thread-safety: thread-safe; never blocks its caller. Retries and topic creation run on its
  * own thread.

@@ -33,8 +33,8 @@ import org.apache.kafka.server.share.persister.PersisterStateBatch;
  * snapshot of the merged state (so replay never chains more than that many updates).
  *
  * <p>Fencing, as Kafka's: a write or read carrying a leader epoch below the stored one fails with
- * FENCED_LEADER_EPOCH; a write with a state epoch below the stored one with FENCED_STATE_EPOCH; an
- * initialize with a state epoch not above the stored one with FENCED_STATE_EPOCH.
+ * FENCED_LEADER_EPOCH; a write or an initialize with a state epoch below the stored one with
+ * FENCED_STATE_EPOCH (an initialize in the stored state epoch starts it again, as Kafka 4.4's does).
  *
  * <p>Thread-safety: not thread-safe; {@link ShareCoordinator} confines each shard to its event thread.
  */
@@ -117,11 +117,11 @@ public final class ShareCoordinatorShard {
 
     /**
      * Plans an InitializeShareGroupState: a snapshot with {@code stateEpoch}, {@code startOffset} and
-     * no batches; FENCED_STATE_EPOCH unless {@code stateEpoch} is above the stored one.
+     * no batches; FENCED_STATE_EPOCH when {@code stateEpoch} is below the stored one.
      */
     public Planned initialize(ShareStateKey key, int stateEpoch, long startOffset, long nowMs) {
         ShareGroupOffset current = states.get(key);
-        if (current != null && stateEpoch <= current.stateEpoch()) {
+        if (current != null && stateEpoch < current.stateEpoch()) {
             return Planned.refused(Errors.FENCED_STATE_EPOCH);
         }
         return Planned.of(snapshotRecord(key, new ShareGroupOffset.Builder()

@@ -94,9 +94,9 @@ class ShareCoordinatorPersisterTest {
     }
 
     @Test
-    void anInitializeKeepsAStateOfTheSameStateEpoch() throws Exception {
+    void anInitializeKeepsAStateOfAHigherStateEpoch() throws Exception {
         coordinator.onBecomeLeader(statePartition(), 0);
-        persister.initializeState(KEY, new ShareGroupState(0, 0, 4, List.of())).get(10, TimeUnit.SECONDS);
+        persister.initializeState(KEY, new ShareGroupState(1, 0, 4, List.of())).get(10, TimeUnit.SECONDS);
         persister.initializeState(KEY, new ShareGroupState(0, 0, 9, List.of())).get(10, TimeUnit.SECONDS);
         assertThat(persister.readState(KEY).get(10, TimeUnit.SECONDS).orElseThrow().startOffset()).isEqualTo(4);
     }

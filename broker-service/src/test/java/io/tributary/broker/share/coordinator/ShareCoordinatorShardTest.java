@@ -102,7 +102,8 @@ class ShareCoordinatorShardTest {
 
         assertThat(shard.write(KEY, 2, 4, 0, -1, List.of(), 2).error()).isEqualTo(Errors.FENCED_LEADER_EPOCH);
         assertThat(shard.write(KEY, 1, 5, 0, -1, List.of(), 2).error()).isEqualTo(Errors.FENCED_STATE_EPOCH);
-        assertThat(shard.initialize(KEY, 2, 0, 2).error()).isEqualTo(Errors.FENCED_STATE_EPOCH);
+        assertThat(shard.initialize(KEY, 1, 0, 2).error()).isEqualTo(Errors.FENCED_STATE_EPOCH);
+        assertThat(shard.initialize(KEY, 2, 0, 2).error()).as("the same state epoch starts again").isEqualTo(Errors.NONE);
         assertThat(shard.read(KEY, 4, 2).error()).isEqualTo(Errors.FENCED_LEADER_EPOCH);
         assertThat(shard.read(KEY, 5, 2).record()).isNull();
     }

@@ -139,7 +139,7 @@ class ShareCoordinatorTest {
             .isEqualTo(Errors.FENCED_LEADER_EPOCH);
         assertThat(coordinator.write(KEY, 0, 3, 0, -1, List.of()).get(5, TimeUnit.SECONDS))
             .isEqualTo(Errors.FENCED_STATE_EPOCH);
-        assertThat(coordinator.initialize(KEY, 1, 0).get(5, TimeUnit.SECONDS)).isEqualTo(Errors.FENCED_STATE_EPOCH);
+        assertThat(coordinator.initialize(KEY, 0, 0).get(5, TimeUnit.SECONDS)).isEqualTo(Errors.FENCED_STATE_EPOCH);
     }
 
     @Test
