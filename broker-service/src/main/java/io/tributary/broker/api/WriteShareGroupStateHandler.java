@@ -22,8 +22,8 @@ import org.apache.kafka.server.share.persister.PersisterStateBatch;
  * WriteShareGroupState (v0-1, KIP-932), sent by a share-partition leader to the share coordinator:
  * merges the given state batches and start offset into each share-partition's state, acknowledged
  * once committed to {@code __share_group_state}. Needs CLUSTER_ACTION on the cluster; per partition
- * NOT_COORDINATOR, COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE, FENCED_LEADER_EPOCH or
- * FENCED_STATE_EPOCH. v1 adds the delivery complete count (-1 in v0: unknown).
+ * NOT_COORDINATOR, COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE, FENCED_LEADER_EPOCH,
+ * FENCED_STATE_EPOCH, or INVALID_REQUEST for a share-partition never initialized (as Kafka 4.4). v1 adds the delivery complete count (-1 in v0: unknown).
  */
 public final class WriteShareGroupStateHandler extends VersionedHandler {
 

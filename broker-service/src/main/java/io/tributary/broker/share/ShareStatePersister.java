@@ -37,8 +37,8 @@ public interface ShareStatePersister {
      * @return fails with FENCED_LEADER_EPOCH when {@code state.leaderEpoch()} is below the stored one,
      *         FENCED_STATE_EPOCH when {@code state.stateEpoch()} is; COORDINATOR_NOT_AVAILABLE (or, from
      *         the share coordinator, a retriable coordinator error once its retries ran out) when it
-     *         could not be stored. The in-memory persister refuses a write of a state never initialized
-     *         with COORDINATOR_NOT_AVAILABLE; the share coordinator creates it, as Kafka's does
+     *         could not be stored. A write of a state never initialized is refused: COORDINATOR_NOT_AVAILABLE
+     *         in memory, INVALID_REQUEST from the share coordinator (as Kafka 4.4's)
      */
     CompletableFuture<Void> writeState(SharePartitionKey key, ShareGroupState state);
 

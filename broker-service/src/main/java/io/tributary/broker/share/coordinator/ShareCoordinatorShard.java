@@ -80,7 +80,9 @@ public final class ShareCoordinatorShard {
     }
 
     /**
-     * Plans a WriteShareGroupState of one share-partition.
+     * Plans a WriteShareGroupState of one share-partition: INVALID_REQUEST when it was never
+     * initialized (as Kafka 4.4's share coordinator answers), FENCED_LEADER_EPOCH or FENCED_STATE_EPOCH
+     * below the stored epochs.
      *
      * @param deliveryCompleteCount -1 when unknown
      * @param nowMs                 the write timestamp, ms
@@ -88,21 +90,21 @@ public final class ShareCoordinatorShard {
     public Planned write(ShareStateKey key, int stateEpoch, int leaderEpoch, long startOffset, int deliveryCompleteCount,
                          List<PersisterStateBatch> batches, long nowMs) {
         ShareGroupOffset current = states.get(key);
-        if (current != null && leaderEpoch != -1 && leaderEpoch < current.leaderEpoch()) {
+        if (current == null) {
+            return Planned.refused(Errors.INVALID_REQUEST); // Kafka 4.4: no write before InitializeShareGroupState
+        }
+        if (leaderEpoch != -1 && leaderEpoch < current.leaderEpoch()) {
             return Planned.refused(Errors.FENCED_LEADER_EPOCH);
         }
-        if (current != null && stateEpoch != -1 && stateEpoch < current.stateEpoch()) {
+        if (stateEpoch != -1 && stateEpoch < current.stateEpoch()) {
             return Planned.refused(Errors.FENCED_STATE_EPOCH);
         }
         ShareGroupOffset change = new ShareGroupOffset.Builder()
-            .setSnapshotEpoch(current == null ? 0 : current.snapshotEpoch())
-            .setStateEpoch(stateEpoch == -1 && current != null ? current.stateEpoch() : Math.max(stateEpoch, 0))
+            .setSnapshotEpoch(current.snapshotEpoch())
+            .setStateEpoch(stateEpoch == -1 ? current.stateEpoch() : stateEpoch)
             .setLeaderEpoch(leaderEpoch).setStartOffset(startOffset).setDeliveryCompleteCount(deliveryCompleteCount)
-            .setStateBatches(batches).setCreateTimestamp(current == null ? nowMs : current.createTimestamp())
+            .setStateBatches(batches).setCreateTimestamp(current.createTimestamp())
             .setWriteTimestamp(nowMs).build();
-        if (current == null) {
-            return Planned.of(snapshotRecord(key, change));
-        }
         if (updatesSinceSnapshot.getOrDefault(key, 0) >= snapshotUpdatesPerSnapshot) {
             ShareGroupOffset merged = merge(current, change);
             return Planned.of(snapshotRecord(key, new ShareGroupOffset.Builder()

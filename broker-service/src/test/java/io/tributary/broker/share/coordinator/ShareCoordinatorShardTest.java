@@ -96,6 +96,11 @@ class ShareCoordinatorShardTest {
     }
 
     @Test
+    void aSharePartitionNeverInitializedCannotBeWritten() {
+        assertThat(shard.write(KEY, 0, 0, 0, -1, List.of(), 0).error()).isEqualTo(Errors.INVALID_REQUEST);
+    }
+
+    @Test
     void olderLeaderAndStateEpochsAreFenced() {
         commit(shard.initialize(KEY, 2, 0, 0));
         commit(shard.write(KEY, 2, 5, 0, -1, List.of(), 1));
