@@ -128,10 +128,8 @@ class ShareStateDurabilityTest {
     /** Acquires offsets 0-9, then accepts 0-4, releases 5-6 and rejects 7-9. */
     private static void consumeAndAcknowledge(WireClient client, Uuid topicId, String group) throws Exception {
         String member = Uuid.randomUuid().toString();
-        AtomicReference<List<long[]>> acquired = new AtomicReference<>(List.of());
         ShareFetchResponse first = client.send(fetch(group, member, 0, topicId));
-        acquired.set(acquired(first));
-        assertThat(acquired.get()).containsExactly(new long[]{0, 9, 1});
+        assertThat(acquired(first)).containsExactly(new long[]{0, 9, 1});
         ShareAcknowledgeRequestData data = new ShareAcknowledgeRequestData().setGroupId(group).setMemberId(member)
             .setShareSessionEpoch(1);
         ShareAcknowledgeRequestData.AcknowledgeTopic topic = new ShareAcknowledgeRequestData.AcknowledgeTopic()
