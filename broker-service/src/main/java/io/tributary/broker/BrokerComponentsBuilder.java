@@ -260,7 +260,13 @@ final class BrokerComponentsBuilder {
         GroupCoordinatorFactory groupFactory = new GroupCoordinatorFactory(properties, shareGroups);
         GroupConfigManager groupConfigs = new GroupConfigManager(zkClient, groupFactory.groupConfigDefaults());
         stops.add(Step.ACL_STORE, groupConfigs::close);
-        ShareComponents shares = ShareComponentsFactory.create(shareGroups, replicaManager, groupConfigs, scheduler, time);
+        AdminManager adminManager = new AdminManager(zkClient, metadataCache, dynamicConfig, brokerConfigs,
+            properties.numPartitions(), properties.defaultReplicationFactor(), properties.deleteTopicEnable(),
+            new ReplicaAssignor(new Random()));
+        ShareComponents shares = ShareComponentsFactory.create(shareGroups, replicaManager, metadataCache, adminManager,
+            groupConfigs, scheduler, new ShareComponentsFactory.InterBroker(properties.id(), interBrokerListener,
+                interBrokerClientConfigs(), properties.requestTimeoutMs()), time);
+        stops.add(Step.SHARE_COORDINATOR, shares::close);
         GroupCoordinator groupCoordinator = groupFactory.coordinator(replicaManager, metadataCache, groupConfigs,
             shares::memberLeft, time);
         stops.add(Step.GROUP_COORDINATOR, groupCoordinator::shutdown);
@@ -290,9 +296,6 @@ final class BrokerComponentsBuilder {
         stops.add(Step.REQUEST_HANDLERS, () -> requestHandlerPool.shutdown(REQUEST_HANDLER_SHUTDOWN_TIMEOUT_MS));
         DynamicThreadPools.bind(dynamicConfig, requestHandlerPool, replicaManager.fetcherManager(), scheduler,
             logManager.cleaner());
-        AdminManager adminManager = new AdminManager(zkClient, metadataCache, dynamicConfig, brokerConfigs,
-            properties.numPartitions(), properties.defaultReplicationFactor(), properties.deleteTopicEnable(),
-            new ReplicaAssignor(new Random()));
         if (!securityBootstrap.isEmpty()) {
             securityBootstrap.apply(zkClient); // before the stores load and the listeners bind
         }

@@ -42,6 +42,7 @@ final class ShutdownSequence {
         ACL_STORE("ACL store"),
         GROUP_COORDINATOR("group coordinator"),
         TRANSACTION_COORDINATOR("transaction coordinator"),
+        SHARE_COORDINATOR("share coordinator"),
         REPLICA_MANAGER("replica manager"),
         ISR_UPDATER("ISR updater"),
         /** Logs flushed, checkpointed and marked clean, once nothing writes to them. */

@@ -9,6 +9,8 @@ import io.tributary.broker.group.GroupCoordinator;
 import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.Response;
 import io.tributary.broker.security.BrokerAuthorizer;
+import io.tributary.broker.share.coordinator.ShareStateKey;
+import io.tributary.broker.share.coordinator.ShareStateTopic;
 import io.tributary.broker.transaction.TransactionComponents;
 import java.util.List;
 import java.util.Map;
@@ -36,30 +38,37 @@ import org.slf4j.LoggerFactory;
  * of a transactional id is the leader of its {@code __transaction_state} partition, created the
  * same way on first lookup (compacted, {@code transaction.state.log.*}; its replication factor is
  * capped by the live brokers, its {@code min.insync.replicas} by that, with a warning), and needs
- * DESCRIBE on the id (TRANSACTIONAL_ID_AUTHORIZATION_FAILED). Share-group coordinators do not
- * exist here: INVALID_REQUEST.
+ * DESCRIBE on the id (TRANSACTIONAL_ID_AUTHORIZATION_FAILED). The share coordinator of a
+ * share-partition (key type SHARE, v6, key {@code groupId:topicId:partition}, KIP-932) is the leader
+ * of its {@code __share_group_state} partition, created the same way on first lookup
+ * ({@code share.coordinator.state.topic.*}); only brokers ask (CLUSTER_ACTION on the cluster, else
+ * CLUSTER_AUTHORIZATION_FAILED), a malformed key gets INVALID_REQUEST.
  */
 public final class FindCoordinatorHandler extends VersionedHandler {
 
     private static final Logger log = LoggerFactory.getLogger(FindCoordinatorHandler.class);
     private static final byte GROUP_KEY_TYPE = 0;
     private static final byte TRANSACTION_KEY_TYPE = 1;
+    private static final byte SHARE_KEY_TYPE = 2;
 
     private final MetadataCache metadataCache;
     private final BrokerAuthorizer authorizer;
     private final AdminManager adminManager;
     private final GroupCoordinator groupCoordinator;
     private final TransactionComponents transactions;
+    private final ShareStateTopic shareStateTopic;
     private final BrokerProperties properties;
 
     FindCoordinatorHandler(MetadataCache metadataCache, AdminManager adminManager, GroupCoordinator groupCoordinator,
-                           TransactionComponents transactions, BrokerProperties properties, BrokerAuthorizer authorizer) {
+                           TransactionComponents transactions, ShareStateTopic shareStateTopic, BrokerProperties properties,
+                           BrokerAuthorizer authorizer) {
         super(ApiKeys.FIND_COORDINATOR, 0, 6);
         this.authorizer = authorizer;
         this.metadataCache = metadataCache;
         this.adminManager = adminManager;
         this.groupCoordinator = groupCoordinator;
         this.transactions = transactions;
+        this.shareStateTopic = shareStateTopic;
         this.properties = properties;
     }
 
@@ -87,9 +96,12 @@ public final class FindCoordinatorHandler extends VersionedHandler {
         if (keyType == TRANSACTION_KEY_TYPE) {
             return findTransactionCoordinator(context, coordinator, key);
         }
+        if (keyType == SHARE_KEY_TYPE && context.apiVersion() >= 6) {
+            return findShareCoordinator(context, coordinator, key);
+        }
         if (keyType != GROUP_KEY_TYPE) {
             return coordinator.setErrorCode(Errors.INVALID_REQUEST.code())
-                .setErrorMessage("Only group and transaction coordinators exist on this broker");
+                .setErrorMessage("Unknown coordinator key type " + keyType + " in version " + context.apiVersion());
         }
         if (key == null || key.isEmpty()) {
             return coordinator.setErrorCode(Errors.INVALID_REQUEST.code()).setErrorMessage("Empty group id");
@@ -121,6 +133,27 @@ public final class FindCoordinatorHandler extends VersionedHandler {
         }
         return leaderOf(context, coordinator,
             new TopicPartition(Topic.TRANSACTION_STATE_TOPIC_NAME, transactions.partitionFor(key)));
+    }
+
+    private FindCoordinatorResponseData.Coordinator findShareCoordinator(
+            RequestContext context, FindCoordinatorResponseData.Coordinator coordinator, String key) {
+        if (!authorizer.authorizeCluster(context, AclOperation.CLUSTER_ACTION)) {
+            return coordinator.setErrorCode(Errors.CLUSTER_AUTHORIZATION_FAILED.code())
+                .setErrorMessage(Errors.CLUSTER_AUTHORIZATION_FAILED.message());
+        }
+        ShareStateKey shareKey;
+        try {
+            shareKey = ShareStateKey.parse(key);
+        } catch (RuntimeException e) {
+            return coordinator.setErrorCode(Errors.INVALID_REQUEST.code())
+                .setErrorMessage("Not a share coordinator key (groupId:topicId:partition): " + key);
+        }
+        if (!shareStateTopic.exists()) {
+            shareStateTopic.ensureCreated();
+            return coordinator.setErrorCode(Errors.COORDINATOR_NOT_AVAILABLE.code());
+        }
+        return leaderOf(context, coordinator, new TopicPartition(Topic.SHARE_GROUP_STATE_TOPIC_NAME,
+            shareKey.partitionFor(shareStateTopic.numPartitions())));
     }
 
     private FindCoordinatorResponseData.Coordinator leaderOf(RequestContext context,

@@ -33,6 +33,21 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
  * @param groupShareMaxShareSessions        most share sessions this broker caches
  *                                          ({@code group.share.max.share.sessions}); a ShareFetch opening
  *                                          another gets SHARE_SESSION_LIMIT_REACHED
+ * @param shareCoordinatorStateTopicNumPartitions partitions of {@code __share_group_state}
+ *                                          ({@code share.coordinator.state.topic.num.partitions}, 50)
+ * @param shareCoordinatorStateTopicReplicationFactor replication factor of {@code __share_group_state}
+ *                                          ({@code share.coordinator.state.topic.replication.factor}, 3; capped
+ *                                          by the live brokers when the topic is created, with a warning)
+ * @param shareCoordinatorStateTopicMinIsr  {@code min.insync.replicas} of {@code __share_group_state}
+ *                                          ({@code share.coordinator.state.topic.min.isr}, 2; capped by its
+ *                                          replication factor)
+ * @param shareCoordinatorStateTopicSegmentBytes {@code segment.bytes} of {@code __share_group_state}
+ *                                          ({@code share.coordinator.state.topic.segment.bytes}, 100 MiB)
+ * @param shareCoordinatorSnapshotUpdateRecordsPerSnapshot update records the share coordinator writes for a
+ *                                          share-partition before it writes a whole snapshot of it again
+ *                                          ({@code share.coordinator.snapshot.update.records.per.snapshot}, 500)
+ * @param shareCoordinatorWriteTimeoutMs    how long a write to {@code __share_group_state} waits for its ISR,
+ *                                          ms ({@code share.coordinator.write.timeout.ms}, 5000)
  * @throws IllegalArgumentException a value out of range (named in the message)
  */
 @ConfigurationProperties("broker")
@@ -43,7 +58,13 @@ public record ShareGroupProperties(
         @DefaultValue("30000") int groupShareRecordLockDurationMs,
         @DefaultValue("5") int groupShareDeliveryCountLimit,
         @DefaultValue("2000") int groupSharePartitionMaxRecordLocks,
-        @DefaultValue("2000") int groupShareMaxShareSessions) {
+        @DefaultValue("2000") int groupShareMaxShareSessions,
+        @DefaultValue("50") int shareCoordinatorStateTopicNumPartitions,
+        @DefaultValue("3") short shareCoordinatorStateTopicReplicationFactor,
+        @DefaultValue("2") int shareCoordinatorStateTopicMinIsr,
+        @DefaultValue("104857600") int shareCoordinatorStateTopicSegmentBytes,
+        @DefaultValue("500") int shareCoordinatorSnapshotUpdateRecordsPerSnapshot,
+        @DefaultValue("5000") int shareCoordinatorWriteTimeoutMs) {
 
     public ShareGroupProperties {
         if (groupShareSessionTimeoutMs <= 0 || groupShareHeartbeatIntervalMs <= 0
@@ -55,6 +76,17 @@ public record ShareGroupProperties(
                 || groupSharePartitionMaxRecordLocks < 1 || groupShareMaxShareSessions < 1) {
             throw new IllegalArgumentException("broker.group-share-max-size, -record-lock-duration-ms, "
                 + "-delivery-count-limit, -partition-max-record-locks and -max-share-sessions must be positive");
+        }
+        if (shareCoordinatorStateTopicNumPartitions < 1 || shareCoordinatorStateTopicReplicationFactor < 1
+                || shareCoordinatorStateTopicMinIsr < 1 || shareCoordinatorSnapshotUpdateRecordsPerSnapshot < 0
+                || shareCoordinatorWriteTimeoutMs < 1) {
+            throw new IllegalArgumentException("broker.share-coordinator-state-topic-num-partitions, "
+                + "-state-topic-replication-factor, -state-topic-min-isr and -write-timeout-ms must be positive, "
+                + "-snapshot-update-records-per-snapshot not negative");
+        }
+        if (shareCoordinatorStateTopicSegmentBytes < LogConfig.MIN_TOPIC_SEGMENT_BYTES) {
+            throw new IllegalArgumentException("broker.share-coordinator-state-topic-segment-bytes must be at least "
+                + LogConfig.MIN_TOPIC_SEGMENT_BYTES + ", was " + shareCoordinatorStateTopicSegmentBytes);
         }
     }
 

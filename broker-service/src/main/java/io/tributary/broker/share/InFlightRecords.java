@@ -60,6 +60,16 @@ final class InFlightRecords {
         return startOffset;
     }
 
+    /** A deep copy: changes to it (a projection of acknowledgements) leave this one as it is. */
+    InFlightRecords copy() {
+        InFlightRecords copy = new InFlightRecords(startOffset);
+        copy.endOffset = endOffset;
+        for (InFlightRange range : ranges.values()) {
+            copy.ranges.put(range.firstOffset, range.slice(range.firstOffset, range.lastOffset));
+        }
+        return copy;
+    }
+
     /** The first offset never acquired (exclusive end of the in-flight window). */
     long endOffset() {
         return endOffset;

@@ -1,29 +1,77 @@
 package io.tributary.broker.share;
 
+import io.tributary.broker.cluster.AdminManager;
+import io.tributary.broker.cluster.MetadataCache;
 import io.tributary.broker.config.ShareGroupProperties;
+import io.tributary.broker.coordinator.CoordinatorLog;
 import io.tributary.broker.group.GroupConfigLookup;
+import io.tributary.broker.replica.BrokerBlockingSender;
 import io.tributary.broker.replica.ReplicaManager;
 import io.tributary.broker.scheduler.Scheduler;
+import io.tributary.broker.share.coordinator.ShareCoordinator;
+import io.tributary.broker.share.coordinator.ShareCoordinatorPersister;
+import io.tributary.broker.share.coordinator.ShareStateSender;
+import io.tributary.broker.share.coordinator.ShareStateTopic;
+import java.util.Map;
+import java.util.OptionalInt;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.common.utils.Time;
 
 /**
- * Builds the {@link ShareComponents} of a broker from its {@code group.share.*} settings: the
- * share-partition manager (told of leadership changes by the replica manager; call before the
- * metadata loads), the share session cache, and the state persister (in memory until the share
- * coordinator over {@code __share_group_state} exists).
+ * Builds the {@link ShareComponents} of a broker from its {@code group.share.*} and
+ * {@code share.coordinator.*} settings: the share coordinator over {@code __share_group_state} and
+ * the persister that reaches it (both told of leadership changes by the replica manager; call before
+ * the metadata loads), the share-partition manager, the share session cache.
  */
 public final class ShareComponentsFactory {
+
+    private static final long RECONNECT_BACKOFF_MS = 100;
+    private static final long PERSISTER_RETRY_BACKOFF_MS = 100;
 
     private ShareComponentsFactory() {
     }
 
     /**
+     * How this broker reaches the others.
+     *
+     * @param brokerId         this broker
+     * @param listener         the inter-broker listener
+     * @param clientConfigs    its client security configs
+     * @param requestTimeoutMs how long a persister call retries and an inter-broker request waits, ms
+     */
+    public record InterBroker(int brokerId, String listener, Map<String, Object> clientConfigs, int requestTimeoutMs) {
+    }
+
+    /**
      * @param groupConfigs the share groups' own {@code share.*} configs
      * @param scheduler    runs the acquisition lock timers
+     * @param adminManager creates {@code __share_group_state} on first use
      */
     public static ShareComponents create(ShareGroupProperties settings, ReplicaManager replicaManager,
-                                         GroupConfigLookup groupConfigs, Scheduler scheduler, Time time) {
-        ShareStatePersister persister = new InMemoryShareStatePersister();
+                                         MetadataCache metadataCache, AdminManager adminManager,
+                                         GroupConfigLookup groupConfigs, Scheduler scheduler, InterBroker interBroker,
+                                         Time time) {
+        ShareCoordinator coordinator = new ShareCoordinator(new ShareCoordinator.Settings(
+                settings.shareCoordinatorStateTopicNumPartitions(), settings.shareCoordinatorSnapshotUpdateRecordsPerSnapshot(),
+                settings.shareCoordinatorWriteTimeoutMs()),
+            CoordinatorLog.of(replicaManager), time, Integer.toString(interBroker.brokerId()));
+        replicaManager.addLeadershipListener(coordinator);
+        ShareStateTopic topic = new ShareStateTopic(new ShareStateTopic.Settings(
+            settings.shareCoordinatorStateTopicNumPartitions(), settings.shareCoordinatorStateTopicReplicationFactor(),
+            settings.shareCoordinatorStateTopicMinIsr(), settings.shareCoordinatorStateTopicSegmentBytes()),
+            adminManager, metadataCache);
+        String listener = interBroker.listener();
+        ShareStateSender sender = new ShareStateSender(
+            id -> metadataCache.broker(id).flatMap(b -> b.endPoint(listener)).map(e -> new Node(id, e.host(), e.port())),
+            id -> new BrokerBlockingSender("share-state-" + interBroker.brokerId() + "-to-" + id, listener,
+                interBroker.clientConfigs(), interBroker.requestTimeoutMs(), RECONNECT_BACKOFF_MS, time));
+        ShareCoordinatorPersister persister = new ShareCoordinatorPersister(new ShareCoordinatorPersister.Settings(
+                interBroker.brokerId(), PERSISTER_RETRY_BACKOFF_MS, interBroker.requestTimeoutMs()), coordinator,
+            partition -> metadataCache.partitionState(new TopicPartition(Topic.SHARE_GROUP_STATE_TOPIC_NAME, partition))
+                .filter(s -> s.hasLeader()).map(s -> OptionalInt.of(s.leader())).orElse(OptionalInt.empty()),
+            topic::ensureCreated, sender, time);
         SharePartitionManager manager = new SharePartitionManager(new ReplicaShareLog(replicaManager), persister,
             new ShareGroupSettings(settings.groupShareRecordLockDurationMs(), settings.groupShareDeliveryCountLimit(),
                 settings.groupSharePartitionMaxRecordLocks(), groupConfigs),
@@ -33,6 +81,9 @@ public final class ShareComponentsFactory {
         ShareSessionCache sessions = new ShareSessionCache(settings.groupShareMaxShareSessions(),
             settings.groupShareSessionTimeoutMs(), time,
             key -> manager.releaseSession(key.groupId(), key.memberId()));
-        return new ShareComponents(manager, sessions, persister);
+        return new ShareComponents(manager, sessions, persister, coordinator, topic, () -> {
+            persister.close();
+            coordinator.close();
+        });
     }
 }

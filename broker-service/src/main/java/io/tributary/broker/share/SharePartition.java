@@ -25,10 +25,12 @@ import org.slf4j.LoggerFactory;
  * (SPSO) moves past acknowledged and archived records; new records are acquired only while the
  * in-flight window holds fewer than {@code share.partition.max.record.locks} offsets.
  *
- * <p>State changes other than acquisitions are written to the {@link ShareStatePersister}, after
- * the monitor is released. Thread-safe: every method holds this object's monitor and none does I/O
- * under it; lock expiry runs on a scheduler thread. After {@link #fence} (leadership lost) it
- * acquires nothing and answers acknowledgements NOT_LEADER_OR_FOLLOWER.
+ * <p>State changes other than acquisitions are written to the {@link ShareStatePersister} one at a
+ * time, in order, each state taken when its turn comes (so a later write never carries an older
+ * state); acknowledgements are applied once their write succeeds. Thread-safe: every method holds
+ * this object's monitor and none does I/O under it (persister calls return at once); lock expiry runs on a scheduler thread. After {@link #fence} (leadership lost) it
+ * acquires nothing and answers acknowledgements NOT_LEADER_OR_FOLLOWER; a state write fenced by the
+ * share coordinator fences it too.
  */
 public final class SharePartition {
 
@@ -45,6 +47,8 @@ public final class SharePartition {
     private final Map<Long, AcquisitionLock> locks = new HashMap<>();
     private long nextLockId;
     private boolean fenced;
+    /** The last state write queued ({@link #enqueueWrite}). */
+    private CompletableFuture<Void> writeQueue = CompletableFuture.completedFuture(null);
 
     /** A batch's offsets, and whether it is to be archived rather than delivered (control or aborted). */
     private record BatchBounds(long baseOffset, long lastOffset, boolean undeliverable) {
@@ -122,7 +126,6 @@ public final class SharePartition {
             bounds.add(new BatchBounds(batch.baseOffset(), batch.lastOffset(), batch.isControlBatch() || abortedBatch));
         }
         boolean archived = false;
-        ShareGroupState snapshot = null;
         List<AcquiredRange> acquired = new ArrayList<>();
         synchronized (this) {
             if (fenced || maxRecords <= 0) {
@@ -159,25 +162,28 @@ public final class SharePartition {
             }
             if (archived) {
                 inFlight.advanceStartOffset();
-                snapshot = snapshot();
+                enqueueWrite(this::snapshot, () -> { });
             }
-        }
-        if (snapshot != null) {
-            write(snapshot);
         }
         return merge(acquired);
     }
 
     /**
      * Applies a member's acknowledgements, all or none: each batch must be well formed and every
-     * in-flight offset in it ACQUIRED by {@code memberId}.
+     * in-flight offset in it ACQUIRED by {@code memberId}. As in Kafka, the state they lead to is
+     * written first and applied only once written: when the write fails the acknowledgement fails
+     * with the persister's error and nothing changes (the records stay acquired by the member until
+     * acknowledged again or their lock expires, so none is lost). RENEW extends the lock at once
+     * (nothing to write). Offsets whose lock expired while the write was in flight were released
+     * meanwhile and stay so (they are delivered again: at least once).
      *
      * @return NONE once the new state is written; INVALID_REQUEST for a malformed batch, INVALID_RECORD_STATE
      *         for offsets not acquired by this member (never acquired, acknowledged already, another
      *         member's, lock expired), NOT_LEADER_OR_FOLLOWER once fenced, or the persister's error
      */
     public CompletableFuture<Errors> acknowledge(String memberId, List<ShareAcknowledgement> acknowledgements) {
-        ShareGroupState snapshot;
+        Errors[] refusal = {Errors.NONE};
+        CompletableFuture<Void> written;
         synchronized (this) {
             if (fenced) {
                 return CompletableFuture.completedFuture(Errors.NOT_LEADER_OR_FOLLOWER);
@@ -193,25 +199,19 @@ public final class SharePartition {
             Set<Long> touchedLocks = new HashSet<>();
             long renewLockId = -1;
             List<InFlightRange> renewed = new ArrayList<>();
+            boolean changes = false;
             for (ShareAcknowledgement ack : acknowledgements) {
-                long runStart = ack.firstOffset();
-                while (runStart <= ack.lastOffset()) {
-                    byte type = ack.typeOf(runStart);
-                    long runEnd = runStart;
-                    while (runEnd < ack.lastOffset() && ack.typeOf(runEnd + 1) == type) {
-                        runEnd++;
+                for (long[] run : runs(ack)) {
+                    if ((byte) run[2] != ShareAcknowledgement.RENEW) {
+                        changes = true;
+                        continue;
                     }
-                    for (InFlightRange range : inFlight.isolateAll(runStart, runEnd)) {
+                    for (InFlightRange range : inFlight.isolateAll(run[0], run[1])) {
                         touchedLocks.add(range.lockId);
-                        if (type == ShareAcknowledgement.RENEW) {
-                            renewLockId = renewLockId >= 0 ? renewLockId : nextLockId++;
-                            range.lockId = renewLockId;
-                            renewed.add(range);
-                        } else {
-                            applyAcknowledgement(range, type);
-                        }
+                        renewLockId = renewLockId >= 0 ? renewLockId : nextLockId++;
+                        range.lockId = renewLockId;
+                        renewed.add(range);
                     }
-                    runStart = runEnd + 1;
                 }
             }
             if (!renewed.isEmpty()) {
@@ -221,11 +221,81 @@ public final class SharePartition {
                     timer.start(config.recordLockDurationMs(), () -> expire(lockId))));
             }
             touchedLocks.forEach(this::cancelIfUnused);
-            inFlight.advanceStartOffset();
-            snapshot = snapshot();
+            if (!changes) {
+                return CompletableFuture.completedFuture(Errors.NONE);
+            }
+            written = enqueueWrite(() -> {
+                if (fenced) {
+                    refusal[0] = Errors.NOT_LEADER_OR_FOLLOWER;
+                    return null;
+                }
+                InFlightRecords next = inFlight.copy();
+                for (ShareAcknowledgement ack : acknowledgements) {
+                    for (long[] run : runs(ack)) {
+                        if ((byte) run[2] == ShareAcknowledgement.RENEW) {
+                            continue;
+                        }
+                        if (!inFlight.heldBy(memberId, run[0], run[1])) {
+                            refusal[0] = Errors.INVALID_RECORD_STATE; // the lock expired while earlier writes ran
+                            return null;
+                        }
+                        for (InFlightRange range : next.isolateAll(run[0], run[1])) {
+                            applyAcknowledgement(range, (byte) run[2]);
+                        }
+                    }
+                }
+                next.advanceStartOffset();
+                return new ShareGroupState(stateEpoch, leaderEpoch, next.startOffset(), next.stateBatches());
+            }, () -> commit(memberId, acknowledgements));
         }
-        onRecordsAvailable.run();
-        return write(snapshot).handle((ok, e) -> e == null ? Errors.NONE : Errors.forException(e));
+        return written.handle((ok, e) -> {
+            if (e != null) {
+                return Errors.forException(e);
+            }
+            if (refusal[0] != Errors.NONE) {
+                return refusal[0];
+            }
+            onRecordsAvailable.run();
+            return Errors.NONE;
+        });
+    }
+
+    /** Applies written acknowledgements (RENEW aside) to the offsets the member still holds. */
+    private synchronized void commit(String memberId, List<ShareAcknowledgement> acknowledgements) {
+        if (fenced) {
+            return;
+        }
+        Set<Long> touchedLocks = new HashSet<>();
+        for (ShareAcknowledgement ack : acknowledgements) {
+            for (long[] run : runs(ack)) {
+                byte type = (byte) run[2];
+                if (type == ShareAcknowledgement.RENEW || !inFlight.heldBy(memberId, run[0], run[1])) {
+                    continue;
+                }
+                for (InFlightRange range : inFlight.isolateAll(run[0], run[1])) {
+                    touchedLocks.add(range.lockId);
+                    applyAcknowledgement(range, type);
+                }
+            }
+        }
+        touchedLocks.forEach(this::cancelIfUnused);
+        inFlight.advanceStartOffset();
+    }
+
+    /** An acknowledgement's runs of one type: {first offset, last offset, type}. */
+    private static List<long[]> runs(ShareAcknowledgement ack) {
+        List<long[]> runs = new ArrayList<>();
+        long runStart = ack.firstOffset();
+        while (runStart <= ack.lastOffset()) {
+            byte type = ack.typeOf(runStart);
+            long runEnd = runStart;
+            while (runEnd < ack.lastOffset() && ack.typeOf(runEnd + 1) == type) {
+                runEnd++;
+            }
+            runs.add(new long[]{runStart, runEnd, type});
+            runStart = runEnd + 1;
+        }
+        return runs;
     }
 
     /**
@@ -276,7 +346,7 @@ public final class SharePartition {
     }
 
     private CompletableFuture<Void> releaseWhere(java.util.function.Predicate<InFlightRange> filter, long first, long last) {
-        ShareGroupState snapshot;
+        CompletableFuture<Void> written;
         synchronized (this) {
             if (fenced) {
                 return CompletableFuture.completedFuture(null);
@@ -292,10 +362,10 @@ public final class SharePartition {
             }
             touchedLocks.forEach(this::cancelIfUnused);
             inFlight.advanceStartOffset();
-            snapshot = snapshot();
+            written = enqueueWrite(this::snapshot, () -> { });
         }
         onRecordsAvailable.run();
-        return write(snapshot).exceptionally(e -> null);
+        return written.exceptionally(e -> null);
     }
 
     private void applyAcknowledgement(InFlightRange range, byte type) {
@@ -320,12 +390,53 @@ public final class SharePartition {
         return new ShareGroupState(stateEpoch, leaderEpoch, inFlight.startOffset(), inFlight.stateBatches());
     }
 
+    /**
+     * Queues a state write behind the ones before it, so the share coordinator receives this
+     * share-partition's states in order and each reflects every write before it: when its turn
+     * comes, {@code state} computes (under the monitor) the state to write, or null for none; once
+     * it is written, {@code onWritten} runs under the monitor. A failed write fails the returned
+     * future and skips {@code onWritten}; the writes after it still run.
+     */
+    private synchronized CompletableFuture<Void> enqueueWrite(java.util.function.Supplier<ShareGroupState> state,
+                                                              Runnable onWritten) {
+        CompletableFuture<Void> done = writeQueue.handle((v, e) -> null).thenCompose(v -> {
+            ShareGroupState next;
+            synchronized (this) {
+                next = state.get();
+            }
+            if (next == null) {
+                return CompletableFuture.completedFuture(null);
+            }
+            return write(next).thenRun(() -> {
+                synchronized (this) {
+                    onWritten.run();
+                }
+            });
+        });
+        writeQueue = done;
+        return done;
+    }
+
+    /**
+     * Writes a state. A write fenced by the share coordinator (FENCED_LEADER_EPOCH: a newer leader read
+     * the state; FENCED_STATE_EPOCH: the state was re-initialized) fences this share-partition, as
+     * Kafka's does: the manager then loads it again from the stored state.
+     */
     private CompletableFuture<Void> write(ShareGroupState snapshot) {
         return persister.writeState(key, snapshot).whenComplete((ok, e) -> {
             if (e != null) {
                 log.warn("Could not write the state of share-partition {}: {}", key, e.toString());
+                Errors error = Errors.forException(e);
+                if (error == Errors.FENCED_LEADER_EPOCH || error == Errors.FENCED_STATE_EPOCH) {
+                    fence();
+                }
             }
         });
+    }
+
+    /** Whether this share-partition was fenced (leadership lost, or its state write fenced). */
+    public synchronized boolean isFenced() {
+        return fenced;
     }
 
     /** Adjacent ranges of one delivery count as one, as the response lists them. */

@@ -38,7 +38,7 @@ final class SharePartitionLoader {
      *         the log has no offsets for it here
      */
     CompletableFuture<SharePartition> load(SharePartitionKey key, int leaderEpoch, SharePartitionConfig config) {
-        return persister.readState(key).thenCompose(stored -> {
+        return persister.readState(key, leaderEpoch).thenCompose(stored -> {
             if (stored.isPresent()) {
                 return CompletableFuture.completedFuture(create(key, leaderEpoch, stored.get(), config));
             }

@@ -20,7 +20,8 @@ import org.apache.kafka.common.record.internal.RecordBatch;
 
 /**
  * The share-partitions this broker leads (KIP-932; Kafka's {@code SharePartitionManager}): created
- * on the first ShareFetch for them, dropped when leadership moves ({@link #onResign}).
+ * on the first ShareFetch for them, dropped when leadership moves ({@link #onResign}); one whose state
+ * write the share coordinator fenced is loaded again, from the stored state, by the next ShareFetch.
  *
  * <p>A ShareFetch reads each share-partition from its next fetch offset through the consumer fetch
  * path, long-polling up to {@code maxWaitMs} for {@code minBytes} in the fetch purgatory (woken by
@@ -205,8 +206,11 @@ public final class SharePartitionManager implements PartitionLeadershipListener 
     private CompletableFuture<SharePartition> sharePartition(String groupId, TopicIdPartition tip) {
         SharePartitionKey key = new SharePartitionKey(groupId, tip);
         CompletableFuture<SharePartition> existing = partitions.get(key);
-        if (existing != null) {
+        if (existing != null && !(existing.isDone() && !existing.isCompletedExceptionally() && existing.join().isFenced())) {
             return existing;
+        }
+        if (existing != null) {
+            partitions.remove(key, existing); // its state write was fenced: load it again from the stored state
         }
         int leaderEpoch = log.leaderEpoch(tip.topicPartition());
         if (leaderEpoch < 0) {

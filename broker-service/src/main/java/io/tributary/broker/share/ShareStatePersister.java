@@ -5,8 +5,9 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Where share-partitions keep their state (KIP-932), shaped like Kafka's
- * {@code org.apache.kafka.server.share.persister.Persister}: the share coordinator over
- * {@code __share_group_state} implements it; {@link InMemoryShareStatePersister} until then.
+ * {@code org.apache.kafka.server.share.persister.Persister}: the broker's is
+ * {@link io.tributary.broker.share.coordinator.ShareCoordinatorPersister}, durable in
+ * {@code __share_group_state}; {@link InMemoryShareStatePersister} serves unit tests.
  *
  * <p>Every method is asynchronous and must not block its caller (they are called from request
  * handler threads and timer threads holding no lock). Failures complete the future exceptionally
@@ -18,6 +19,15 @@ public interface ShareStatePersister {
     /** The state of a share-partition, or empty when none was ever initialized. */
     CompletableFuture<Optional<ShareGroupState>> readState(SharePartitionKey key);
 
+    /**
+     * The state of a share-partition, read by its leader in {@code leaderEpoch}: a share coordinator
+     * stores a higher epoch (fencing the older leader's writes) and fails a lower one with
+     * FENCED_LEADER_EPOCH. Implementations without leader epochs read as {@link #readState(SharePartitionKey)}.
+     */
+    default CompletableFuture<Optional<ShareGroupState>> readState(SharePartitionKey key, int leaderEpoch) {
+        return readState(key);
+    }
+
     /** Creates (or resets, with a higher state epoch) the state of a share-partition. */
     CompletableFuture<Void> initializeState(SharePartitionKey key, ShareGroupState state);
 
@@ -25,8 +35,10 @@ public interface ShareStatePersister {
      * Replaces the state of a share-partition.
      *
      * @return fails with FENCED_LEADER_EPOCH when {@code state.leaderEpoch()} is below the stored one,
-     *         FENCED_STATE_EPOCH when {@code state.stateEpoch()} is, COORDINATOR_NOT_AVAILABLE when none was
-     *         initialized
+     *         FENCED_STATE_EPOCH when {@code state.stateEpoch()} is; COORDINATOR_NOT_AVAILABLE (or, from
+     *         the share coordinator, a retriable coordinator error once its retries ran out) when it
+     *         could not be stored. A write of a state never initialized is refused: COORDINATOR_NOT_AVAILABLE
+     *         in memory, INVALID_REQUEST from the share coordinator (as Kafka 4.4's)
      */
     CompletableFuture<Void> writeState(SharePartitionKey key, ShareGroupState state);
 

@@ -30,6 +30,41 @@ class ShareGroupPropertiesTest {
     }
 
     @Test
+    void shareCoordinatorDefaultsAreKafkas() {
+        ShareGroupProperties defaults = ShareGroupProperties.defaults();
+        assertThat(defaults.shareCoordinatorStateTopicNumPartitions()).isEqualTo(50);
+        assertThat(defaults.shareCoordinatorStateTopicReplicationFactor()).isEqualTo((short) 3);
+        assertThat(defaults.shareCoordinatorStateTopicMinIsr()).isEqualTo(2);
+        assertThat(defaults.shareCoordinatorStateTopicSegmentBytes()).isEqualTo(100 * 1024 * 1024);
+        assertThat(defaults.shareCoordinatorSnapshotUpdateRecordsPerSnapshot()).isEqualTo(500);
+        assertThat(defaults.shareCoordinatorWriteTimeoutMs()).isEqualTo(5000);
+    }
+
+    @Test
+    void shareCoordinatorKafkaNamesMapToBrokerProperties() {
+        assertThat(BrokerConfigNames.propertyFor("share.coordinator.state.topic.num.partitions"))
+            .contains("broker.share-coordinator-state-topic-num-partitions");
+        java.util.Properties props = props("share.coordinator.state.topic.num.partitions", "3");
+        props.setProperty("share.coordinator.state.topic.replication.factor", "1");
+        props.setProperty("share.coordinator.state.topic.min.isr", "1");
+        props.setProperty("share.coordinator.state.topic.segment.bytes", "2097152");
+        props.setProperty("share.coordinator.snapshot.update.records.per.snapshot", "4");
+        ShareGroupProperties bound = ShareGroupProperties.bind(ServerPropertiesEnvironmentPostProcessor.map(props,
+            unknown -> { throw new AssertionError(unknown); }));
+        assertThat(bound.shareCoordinatorStateTopicNumPartitions()).isEqualTo(3);
+        assertThat(bound.shareCoordinatorStateTopicReplicationFactor()).isEqualTo((short) 1);
+        assertThat(bound.shareCoordinatorStateTopicMinIsr()).isEqualTo(1);
+        assertThat(bound.shareCoordinatorStateTopicSegmentBytes()).isEqualTo(2097152);
+        assertThat(bound.shareCoordinatorSnapshotUpdateRecordsPerSnapshot()).isEqualTo(4);
+    }
+
+    @Test
+    void refusesAStateTopicSegmentBelowTheMinimum() {
+        assertThatThrownBy(() -> ShareGroupProperties.bind(Map.of("broker.share-coordinator-state-topic-segment-bytes",
+            "1000"))).hasStackTraceContaining("broker.share-coordinator-state-topic-segment-bytes must be at least");
+    }
+
+    @Test
     void refusesAHeartbeatIntervalNotBelowTheSessionTimeout() {
         assertThatThrownBy(() -> ShareGroupProperties.bind(Map.of("broker.group-share-session-timeout-ms", "5000")))
             .hasStackTraceContaining("broker.group-share-heartbeat-interval-ms must be positive and below");

@@ -37,7 +37,8 @@ import reactor.blockhound.BlockHound;
  * workload that rolls, flushes and compacts runs through it: an idempotent acks=all producer on a
  * replicated topic with 2 KiB segments and {@code flush.messages=1} (a roll and an fsync
  * nearly every batch; followers fetching), a keyed producer on a compacted topic with the cleaner
- * busy, and a consumer group reading and committing offsets.
+ * busy, and a consumer group reading and committing offsets. Share fetches and acknowledgements
+ * (KIP-932) write share-partition state through the share coordinator, on this broker or another.
  *
  * <p>A third topic takes the produce path that network threads serve themselves (1 MiB segments,
  * no forced flushes): its appends into the page cache inside {@code LogSegment.append} are the one
@@ -85,7 +86,8 @@ class EventLoopBlockingTest {
         cluster = TestCluster.start(dir, 3, Map.of(
             "broker.log-segment-bytes", "2048", // below a topic's minimum segment.bytes (1 MiB)
             "broker.log-cleaner-backoff-ms", "100",
-            "broker.num-network-threads", "1"));
+            "broker.num-network-threads", "1",
+            "broker.share-coordinator-state-topic-num-partitions", "3"));
     }
 
     /** A park on a thread named like an event loop is caught: the test cannot pass for want of instrumentation. */
@@ -172,6 +174,69 @@ class EventLoopBlockingTest {
             .meterRegistry().find("tributary.network.requests.on.network.thread").tag("request", "Produce")
             .counters().stream().mapToDouble(io.micrometer.core.instrument.Counter::count).sum()).sum();
         assertThat(producesOnNetworkThreads).as("produces served on network threads").isPositive();
+        assertThat(blockingCalls)
+            .withFailMessage(() -> "blocking calls on an event loop, the first: " + stackOf(blockingCalls.peek()))
+            .isEmpty();
+    }
+
+    @Test
+    void shareFetchesAndTheirStateWritesNeverBlockAnEventLoop() throws Exception {
+        org.apache.kafka.common.Uuid topicId;
+        try (Admin admin = cluster.admin()) {
+            admin.createTopics(List.of(new NewTopic("queued", 3, (short) 3))).all().get();
+            admin.updateFeatures(Map.of("share.version", new org.apache.kafka.clients.admin.FeatureUpdate((short) 1,
+                org.apache.kafka.clients.admin.FeatureUpdate.UpgradeType.UPGRADE)),
+                new org.apache.kafka.clients.admin.UpdateFeaturesOptions()).all().get();
+            org.apache.kafka.common.config.ConfigResource group = new org.apache.kafka.common.config.ConfigResource(
+                org.apache.kafka.common.config.ConfigResource.Type.GROUP, "sharers");
+            admin.incrementalAlterConfigs(Map.of(group, List.of(new org.apache.kafka.clients.admin.AlterConfigOp(
+                new org.apache.kafka.clients.admin.ConfigEntry("share.auto.offset.reset", "earliest"),
+                org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET)))).all().get();
+            topicId = admin.describeTopics(List.of("queued")).allTopicNames().get().get("queued").topicId();
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> cluster.brokerIds().stream().allMatch(id ->
+            cluster.broker(id).metadataCache().finalizedFeatures().level("share.version") >= 1));
+        try (KafkaProducer<byte[], byte[]> producer = cluster.producer(Map.of(ProducerConfig.ACKS_CONFIG, "all"))) {
+            for (int i = 0; i < 30; i++) {
+                producer.send(new ProducerRecord<>("queued", i % 3, null, bytes("shared-" + i)));
+            }
+            producer.flush();
+        }
+        for (int partition = 0; partition < 3; partition++) {
+            int leader = cluster.awaitLeader(new TopicPartition("queued", partition));
+            var endPoint = cluster.broker(leader).boundEndPoints().get(0);
+            String member = org.apache.kafka.common.Uuid.randomUuid().toString();
+            int index = partition;
+            try (io.tributary.broker.testing.WireClient client = io.tributary.broker.testing.WireClient.connect(
+                    endPoint.host() + ":" + endPoint.port())) {
+                org.apache.kafka.common.message.ShareFetchRequestData fetch =
+                    new org.apache.kafka.common.message.ShareFetchRequestData().setGroupId("sharers").setMemberId(member)
+                        .setShareSessionEpoch(0).setMaxWaitMs(1000).setMinBytes(1).setMaxBytes(1 << 20)
+                        .setMaxRecords(100).setBatchSize(100);
+                fetch.topics().add(new org.apache.kafka.common.message.ShareFetchRequestData.FetchTopic().setTopicId(topicId));
+                fetch.topics().iterator().next().partitions().add(
+                    new org.apache.kafka.common.message.ShareFetchRequestData.FetchPartition().setPartitionIndex(index));
+                org.apache.kafka.common.requests.ShareFetchResponse fetched = client.send(
+                    new org.apache.kafka.common.requests.ShareFetchRequest.Builder(fetch).build((short) 2));
+                var acquired = fetched.data().responses().iterator().next().partitions().get(0).acquiredRecords();
+                assertThat(acquired).as("records of partition " + index).isNotEmpty();
+                org.apache.kafka.common.message.ShareAcknowledgeRequestData ack =
+                    new org.apache.kafka.common.message.ShareAcknowledgeRequestData().setGroupId("sharers")
+                        .setMemberId(member).setShareSessionEpoch(1);
+                ack.topics().add(new org.apache.kafka.common.message.ShareAcknowledgeRequestData.AcknowledgeTopic()
+                    .setTopicId(topicId));
+                ack.topics().iterator().next().partitions().add(
+                    new org.apache.kafka.common.message.ShareAcknowledgeRequestData.AcknowledgePartition()
+                        .setPartitionIndex(index).setAcknowledgementBatches(acquired.stream().map(a ->
+                            new org.apache.kafka.common.message.ShareAcknowledgeRequestData.AcknowledgementBatch()
+                                .setFirstOffset(a.firstOffset()).setLastOffset(a.lastOffset())
+                                .setAcknowledgeTypes(List.of((byte) 1))).toList()));
+                org.apache.kafka.common.requests.ShareAcknowledgeResponse acked = client.send(
+                    new org.apache.kafka.common.requests.ShareAcknowledgeRequest.Builder(ack).build((short) 2));
+                assertThat(acked.data().responses().iterator().next().partitions().get(0).errorCode())
+                    .as("acknowledged, its state written").isZero();
+            }
+        }
         assertThat(blockingCalls)
             .withFailMessage(() -> "blocking calls on an event loop, the first: " + stackOf(blockingCalls.peek()))
             .isEmpty();

@@ -42,6 +42,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * ShareFetch and ShareAcknowledge need READ on the group (else GROUP_AUTHORIZATION_FAILED for the
  * request) and READ on each topic (else TOPIC_AUTHORIZATION_FAILED for its partitions), as Kafka.
+ * The share coordinator's inter-broker APIs, and FindCoordinator with key type SHARE, need
+ * CLUSTER_ACTION on the cluster (CLUSTER_AUTHORIZATION_FAILED).
  */
 class ShareFetchAuthorizationTest {
 
@@ -129,6 +131,27 @@ class ShareFetchAuthorizationTest {
             ShareFetchResponse allowed = client.send(fetch("audited", 0));
             assertThat(Errors.forCode(allowed.data().responses().iterator().next().partitions().get(0).errorCode()))
                 .isEqualTo(Errors.NONE);
+        }
+    }
+
+    @Test
+    void theShareStateApisNeedClusterAction() throws Exception {
+        try (WireClient client = alice()) {
+            org.apache.kafka.common.requests.WriteShareGroupStateResponse write = client.send(
+                new org.apache.kafka.common.requests.WriteShareGroupStateRequest.Builder(
+                    new org.apache.kafka.common.message.WriteShareGroupStateRequestData().setGroupId("g").setTopics(List.of(
+                        new org.apache.kafka.common.message.WriteShareGroupStateRequestData.WriteStateData()
+                            .setTopicId(topicId).setPartitions(List.of(
+                                new org.apache.kafka.common.message.WriteShareGroupStateRequestData.PartitionData()
+                                    .setPartition(0).setStartOffset(0)))))).build((short) 1));
+            assertThat(write.data().results().get(0).partitions().get(0).errorCode())
+                .isEqualTo(Errors.CLUSTER_AUTHORIZATION_FAILED.code());
+
+            org.apache.kafka.common.requests.FindCoordinatorResponse find = client.send(
+                new org.apache.kafka.common.requests.FindCoordinatorRequest.Builder(
+                    new org.apache.kafka.common.message.FindCoordinatorRequestData().setKeyType((byte) 2)
+                        .setCoordinatorKeys(List.of("g:" + topicId + ":0"))).build((short) 6));
+            assertThat(find.data().coordinators().get(0).errorCode()).isEqualTo(Errors.CLUSTER_AUTHORIZATION_FAILED.code());
         }
     }
 }

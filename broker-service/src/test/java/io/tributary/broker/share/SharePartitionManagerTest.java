@@ -159,6 +159,24 @@ class SharePartitionManagerTest {
     }
 
     @Test
+    void aSharePartitionWhoseWriteIsFencedIsLoadedAgainFromTheStoredState() {
+        earliest("g");
+        log.append(P0.topicPartition(), 4);
+        assertThat(manager.fetch(params("m1", 0, 100), List.of(P0)).join().get(P0).acquired())
+            .containsExactly(new AcquiredRange(0, 3, 1));
+        SharePartitionKey key = new SharePartitionKey("g", P0);
+        // Another leader, in a newer epoch, stored the state meanwhile: offsets 0-1 done.
+        persister.writeState(key, new ShareGroupState(0, 9, 2, List.of())).join();
+
+        Map<TopicIdPartition, Errors> acked = manager.acknowledge("g", "m1", Map.of(P0,
+            List.of(ShareAcknowledgement.of(0, 3, ShareAcknowledgement.RELEASE)))).join();
+        assertThat(acked.get(P0)).isEqualTo(Errors.FENCED_LEADER_EPOCH);
+
+        assertThat(manager.fetch(params("m2", 0, 100), List.of(P0)).join().get(P0).acquired())
+            .as("reloaded from the stored state").containsExactly(new AcquiredRange(2, 3, 1));
+    }
+
+    @Test
     void latestIsTheDefaultAutoOffsetResetAndEarliestReadsFromTheLogStart() {
         log.append(P0.topicPartition(), 4);
 

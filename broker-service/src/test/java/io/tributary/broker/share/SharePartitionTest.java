@@ -56,6 +56,145 @@ class SharePartitionTest {
         return sp.acknowledge(member, List.of(ShareAcknowledgement.of(first, last, type))).join();
     }
 
+    /** The in-memory persister, whose writes fail while {@code failing} is set. */
+    private static final class FlakyPersister implements ShareStatePersister {
+        private final InMemoryShareStatePersister delegate = new InMemoryShareStatePersister();
+        private volatile boolean failing;
+        private volatile RuntimeException failure = new org.apache.kafka.common.errors.CoordinatorNotAvailableException("down");
+
+        @Override
+        public java.util.concurrent.CompletableFuture<java.util.Optional<ShareGroupState>> readState(SharePartitionKey key) {
+            return delegate.readState(key);
+        }
+
+        @Override
+        public java.util.concurrent.CompletableFuture<Void> initializeState(SharePartitionKey key, ShareGroupState state) {
+            return delegate.initializeState(key, state);
+        }
+
+        @Override
+        public java.util.concurrent.CompletableFuture<Void> writeState(SharePartitionKey key, ShareGroupState state) {
+            return failing ? java.util.concurrent.CompletableFuture.failedFuture(failure)
+                : delegate.writeState(key, state);
+        }
+
+        @Override
+        public java.util.concurrent.CompletableFuture<Void> deleteState(SharePartitionKey key) {
+            return delegate.deleteState(key);
+        }
+    }
+
+    @Test
+    void aFailedWriteFailsTheAcknowledgementAndChangesNothing() {
+        FlakyPersister flaky = new FlakyPersister();
+        ShareGroupState initial = new ShareGroupState(0, 3, 0, List.of());
+        flaky.initializeState(KEY, initial);
+        SharePartition sp = new SharePartition(KEY, 3, initial, new SharePartitionConfig(LOCK_MS, 5, 200,
+            ShareGroupAutoOffsetResetStrategy.LATEST, IsolationLevel.READ_UNCOMMITTED), flaky,
+            new AcquisitionLockTimer(scheduler), () -> { });
+        assertThat(acquire(sp, "m1", batches(0, 4), 10)).containsExactly(new AcquiredRange(0, 3, 1));
+        flaky.failing = true;
+
+        assertThat(ack(sp, "m1", 0, 1, ShareAcknowledgement.ACCEPT)).isEqualTo(Errors.COORDINATOR_NOT_AVAILABLE);
+
+        assertThat(sp.startOffset()).as("not advanced").isZero();
+        assertThat(sp.stateOf(0)).isEqualTo(RecordState.ACQUIRED);
+        assertThat(flaky.delegate.state(KEY).orElseThrow().startOffset()).isZero();
+        flaky.failing = false;
+        assertThat(ack(sp, "m1", 0, 1, ShareAcknowledgement.ACCEPT)).as("still held: acknowledged again").isEqualTo(Errors.NONE);
+        assertThat(sp.startOffset()).isEqualTo(2);
+        assertThat(flaky.delegate.state(KEY).orElseThrow().startOffset()).isEqualTo(2);
+    }
+
+    @Test
+    void aFencedWriteFencesTheSharePartition() {
+        FlakyPersister flaky = new FlakyPersister();
+        ShareGroupState initial = new ShareGroupState(0, 3, 0, List.of());
+        flaky.initializeState(KEY, initial);
+        SharePartition sp = new SharePartition(KEY, 3, initial, new SharePartitionConfig(LOCK_MS, 5, 200,
+            ShareGroupAutoOffsetResetStrategy.LATEST, IsolationLevel.READ_UNCOMMITTED), flaky,
+            new AcquisitionLockTimer(scheduler), () -> { });
+        acquire(sp, "m1", batches(0, 4), 10);
+        flaky.failing = true;
+        flaky.failure = new org.apache.kafka.common.errors.FencedLeaderEpochException("a newer leader read the state");
+
+        assertThat(ack(sp, "m1", 0, 1, ShareAcknowledgement.ACCEPT)).isEqualTo(Errors.FENCED_LEADER_EPOCH);
+
+        assertThat(sp.isFenced()).isTrue();
+        assertThat(sp.canAcquire()).isFalse();
+        assertThat(ack(sp, "m1", 2, 3, ShareAcknowledgement.ACCEPT)).isEqualTo(Errors.NOT_LEADER_OR_FOLLOWER);
+    }
+
+    @Test
+    void statesAreWrittenOneAtATimeEachWithTheOnesBefore() {
+        List<ShareGroupState> written = new java.util.ArrayList<>();
+        List<java.util.concurrent.CompletableFuture<Void>> pending = new java.util.ArrayList<>();
+        ShareStatePersister holding = new ShareStatePersister() {
+            @Override
+            public java.util.concurrent.CompletableFuture<java.util.Optional<ShareGroupState>> readState(SharePartitionKey key) {
+                return java.util.concurrent.CompletableFuture.completedFuture(java.util.Optional.empty());
+            }
+
+            @Override
+            public java.util.concurrent.CompletableFuture<Void> initializeState(SharePartitionKey key, ShareGroupState state) {
+                return java.util.concurrent.CompletableFuture.completedFuture(null);
+            }
+
+            @Override
+            public synchronized java.util.concurrent.CompletableFuture<Void> writeState(SharePartitionKey key,
+                                                                                     ShareGroupState state) {
+                written.add(state);
+                java.util.concurrent.CompletableFuture<Void> write = new java.util.concurrent.CompletableFuture<>();
+                pending.add(write);
+                return write;
+            }
+
+            @Override
+            public java.util.concurrent.CompletableFuture<Void> deleteState(SharePartitionKey key) {
+                return java.util.concurrent.CompletableFuture.completedFuture(null);
+            }
+        };
+        SharePartition sp = new SharePartition(KEY, 3, new ShareGroupState(0, 3, 0, List.of()), new SharePartitionConfig(
+            LOCK_MS, 5, 200, ShareGroupAutoOffsetResetStrategy.LATEST, IsolationLevel.READ_UNCOMMITTED), holding,
+            new AcquisitionLockTimer(scheduler), () -> { });
+        assertThat(acquire(sp, "m1", batches(0, 2, 2), 2)).containsExactly(new AcquiredRange(0, 1, 1));
+        assertThat(acquire(sp, "m2", batches(0, 2, 2), 10)).containsExactly(new AcquiredRange(2, 3, 1));
+
+        var first = sp.acknowledge("m1", List.of(ShareAcknowledgement.of(0, 1, ShareAcknowledgement.ACCEPT)));
+        var second = sp.acknowledge("m2", List.of(ShareAcknowledgement.of(2, 3, ShareAcknowledgement.ACCEPT)));
+        assertThat(written).as("the second waits for the first").hasSize(1);
+        assertThat(written.get(0).startOffset()).isEqualTo(2);
+
+        pending.get(0).complete(null);
+        assertThat(first.join()).isEqualTo(Errors.NONE);
+        assertThat(written).hasSize(2);
+        assertThat(written.get(1).startOffset()).as("taken after the first was applied").isEqualTo(4);
+        assertThat(second).isNotDone();
+
+        pending.get(1).complete(null);
+        assertThat(second.join()).isEqualTo(Errors.NONE);
+        assertThat(sp.startOffset()).isEqualTo(4);
+    }
+
+    @Test
+    void recordsWhoseAcknowledgementFailedComeBackWhenTheirLockExpires() {
+        FlakyPersister flaky = new FlakyPersister();
+        ShareGroupState initial = new ShareGroupState(0, 3, 0, List.of());
+        flaky.initializeState(KEY, initial);
+        SharePartition sp = new SharePartition(KEY, 3, initial, new SharePartitionConfig(LOCK_MS, 5, 200,
+            ShareGroupAutoOffsetResetStrategy.LATEST, IsolationLevel.READ_UNCOMMITTED), flaky,
+            new AcquisitionLockTimer(scheduler), () -> { });
+        acquire(sp, "m1", batches(0, 4), 10);
+        flaky.failing = true;
+        ack(sp, "m1", 0, 3, ShareAcknowledgement.ACCEPT);
+        flaky.failing = false;
+
+        time.sleep(LOCK_MS);
+        scheduler.tick();
+
+        assertThat(acquire(sp, "m2", batches(0, 4), 10)).containsExactly(new AcquiredRange(0, 3, 2));
+    }
+
     @Test
     void acquiresWholeBatchesUpToMaxRecordsAndThenNothingMore() {
         SharePartition sp = partition();
