@@ -90,9 +90,10 @@ public final class ShareGroupsBrowserSteps extends BrowserSteps {
             wait.until(ExpectedConditions.elementToBeClickable(By.cssSelector("nav a[href='#/share-groups']")))
                 .click();
             wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("share-group-filter"))).sendKeys(group);
-            wait.until(ExpectedConditions.textToBe(By.id("share-group-total"), "1 share group matching “" + group
-                + "”"));
-            // Members join on their heartbeats: refresh until both are in.
+            // The members' first heartbeat may come after the page's first load: refresh until the group
+            // is listed, then until both members are in.
+            refreshing.until(d -> settled(d, "share-group-list", "share-groups-refresh", () ->
+                d.findElement(By.id("share-group-total")).getText().equals("1 share group matching “" + group + "”")));
             refreshing.until(d -> settled(d, "share-group-list", "share-groups-refresh", () -> d.findElements(row)
                 .stream().anyMatch(r -> r.findElement(By.cssSelector(".share-group-members")).getText().equals("2"))));
             WebElement shown = browser.findElement(row);
