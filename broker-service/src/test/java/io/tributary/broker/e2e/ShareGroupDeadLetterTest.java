@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.tributary.broker.testing.TestBroker;
+import io.tributary.broker.testing.TestCluster;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,6 +16,8 @@ import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.FeatureUpdate;
+import org.apache.kafka.clients.admin.UpdateFeaturesOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -47,6 +50,7 @@ class ShareGroupDeadLetterTest {
     Path dir;
 
     private TestBroker broker;
+    private TestCluster cluster;
     private final List<AutoCloseable> clients = new ArrayList<>();
 
     @AfterEach
@@ -56,6 +60,9 @@ class ShareGroupDeadLetterTest {
         }
         if (broker != null) {
             broker.close();
+        }
+        if (cluster != null) {
+            cluster.close();
         }
     }
 
@@ -98,7 +105,7 @@ class ShareGroupDeadLetterTest {
         assertThat(byOffset(dead, "0").key()).isEqualTo("k0");
         assertThat(byOffset(dead, "0").value()).isEqualTo("v0");
         assertThat(byOffset(dead, "1").value()).isEqualTo("v1");
-        try (Admin admin = broker.admin()) {
+        try (Admin admin = admin()) {
             assertThat(admin.describeConfigs(List.of(new ConfigResource(ConfigResource.Type.TOPIC, "dlq.copied")))
                 .all().get().values().iterator().next().get("errors.deadletterqueue.group.enable").value())
                 .isEqualTo("true");
@@ -121,9 +128,43 @@ class ShareGroupDeadLetterTest {
         // One writer takes archived records in order: once the last group's are written, the others' were handled.
         List<ConsumerRecord<String, String>> dead = readAll("dlq.orders", 2);
         assertThat(dead).allSatisfy(r -> assertThat(headers(r)).containsEntry("__dlq.errors.group", "checkers"));
-        try (Admin admin = broker.admin()) {
+        try (Admin admin = admin()) {
             assertThat(admin.listTopics().names().get()).doesNotContain("dlq.missing");
         }
+    }
+
+    @Test
+    void aDeadLetterPartitionLedByAnotherBrokerIsWrittenWithAProduceRequest() throws Exception {
+        cluster = TestCluster.start(dir, 2, Map.of());
+        try (Admin admin = admin()) {
+            admin.updateFeatures(Map.of("share.version", new FeatureUpdate((short) 1, FeatureUpdate.UpgradeType.UPGRADE)),
+                new UpdateFeaturesOptions()).all().get();
+            admin.createTopics(List.of(new NewTopic("orders", Map.of(0, List.of(0))),
+                new NewTopic("dlq.orders", Map.of(0, List.of(1))).configs(Map.of("errors.deadletterqueue.group.enable", "true"))))
+                .all().get();
+        }
+        configureGroup("checkers", Map.of("errors.deadletterqueue.topic.name", "dlq.orders",
+            "errors.deadletterqueue.copy.record.enable", "true"));
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.GROUP, "checkers");
+        try (Admin admin = admin()) {
+            await().atMost(Duration.ofSeconds(15)).until(() -> "dlq.orders".equals(admin.describeConfigs(List.of(resource))
+                .all().get().get(resource).get("errors.deadletterqueue.topic.name").value()));
+        }
+
+        rejectOffsetZeroAndReleaseOffsetOneTwice("checkers", "orders");
+
+        List<ConsumerRecord<String, String>> dead = readAll("dlq.orders", 2);
+        assertThat(byOffset(dead, "0").value()).isEqualTo("v0");
+        assertThat(headers(byOffset(dead, "1"))).containsEntry("__dlq.errors.group", "checkers")
+            .containsEntry("__dlq.errors.delivery.count", "2");
+    }
+
+    private Admin admin() {
+        return broker != null ? broker.admin() : cluster.admin();
+    }
+
+    private String bootstrapServers() {
+        return broker != null ? broker.bootstrapServers() : cluster.bootstrapServers();
     }
 
     /**
@@ -157,20 +198,20 @@ class ShareGroupDeadLetterTest {
         all.put("share.delivery.count.limit", "2");
         List<AlterConfigOp> ops = new ArrayList<>();
         all.forEach((k, v) -> ops.add(new AlterConfigOp(new ConfigEntry(k, v), AlterConfigOp.OpType.SET)));
-        try (Admin admin = broker.admin()) {
+        try (Admin admin = admin()) {
             admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.GROUP, group), ops)).all().get();
         }
     }
 
     private void createTopic(String topic, int partitions, Map<String, String> configs) throws Exception {
-        try (Admin admin = broker.admin()) {
+        try (Admin admin = admin()) {
             admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1).configs(configs))).all().get();
         }
     }
 
     private void produce(String topic) {
         Map<String, Object> p = new HashMap<>();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
         p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(p)) {
@@ -184,7 +225,7 @@ class ShareGroupDeadLetterTest {
 
     private KafkaShareConsumer<String, String> shareConsumer(String group, String topic) {
         Map<String, Object> p = new HashMap<>();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
         p.put(ConsumerConfig.GROUP_ID_CONFIG, group);
         p.put("share.acknowledgement.mode", "explicit");
         KafkaShareConsumer<String, String> consumer = new KafkaShareConsumer<>(p, new StringDeserializer(),
@@ -205,7 +246,7 @@ class ShareGroupDeadLetterTest {
 
     private List<ConsumerRecord<String, String>> readAll(String topic, int count) {
         Map<String, Object> p = new HashMap<>();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
         KafkaConsumer<String, String> consumer = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer());
         clients.add(consumer);
         List<ConsumerRecord<String, String>> out = new ArrayList<>();
