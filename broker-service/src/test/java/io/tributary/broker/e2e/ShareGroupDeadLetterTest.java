@@ -1,6 +1,7 @@
 package io.tributary.broker.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.tributary.broker.testing.TestBroker;
@@ -19,6 +20,7 @@ import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.FeatureUpdate;
 import org.apache.kafka.clients.admin.UpdateFeaturesOptions;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -29,6 +31,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.InvalidConfigurationException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -113,24 +116,41 @@ class ShareGroupDeadLetterTest {
     }
 
     @Test
-    void groupsWithoutATopicOrWhoseTopicIsMissingWriteNothing() throws Exception {
+    void groupsWithoutATopicOrWhoseTopicIsMissingOrRefusedWriteNothing() throws Exception {
         broker = TestBroker.start(dir.resolve("broker"), Map.of());
         createTopic("orders", 1, Map.of());
         createTopic("dlq.orders", 1, Map.of("errors.deadletterqueue.group.enable", "true"));
+        createTopic("dlq.disabled", 1, Map.of());
+        createTopic("orders-dlq", 1, Map.of("errors.deadletterqueue.group.enable", "true"));
         configureGroup("plain", Map.of());
         configureGroup("missing", Map.of("errors.deadletterqueue.topic.name", "dlq.missing"));
+        configureGroup("disabled", Map.of("errors.deadletterqueue.topic.name", "dlq.disabled"));
+        // As in Kafka, a name without the prefix is accepted as a group config and refused when written.
+        configureGroup("unprefixed", Map.of("errors.deadletterqueue.topic.name", "orders-dlq"));
         configureGroup("checkers", Map.of("errors.deadletterqueue.topic.name", "dlq.orders"));
 
-        rejectOffsetZeroAndReleaseOffsetOneTwice("plain", "orders");
-        rejectOffsetZeroAndReleaseOffsetOneTwice("missing", "orders");
-        rejectOffsetZeroAndReleaseOffsetOneTwice("checkers", "orders");
+        for (String group : List.of("plain", "missing", "disabled", "unprefixed", "checkers")) {
+            rejectOffsetZeroAndReleaseOffsetOneTwice(group, "orders");
+        }
 
         // One writer takes archived records in order: once the last group's are written, the others' were handled.
         List<ConsumerRecord<String, String>> dead = readAll("dlq.orders", 2);
         assertThat(dead).allSatisfy(r -> assertThat(headers(r)).containsEntry("__dlq.errors.group", "checkers"));
         try (Admin admin = admin()) {
             assertThat(admin.listTopics().names().get()).doesNotContain("dlq.missing");
+            TopicPartition disabled = new TopicPartition("dlq.disabled", 0);
+            TopicPartition unprefixed = new TopicPartition("orders-dlq", 0);
+            assertThat(admin.listOffsets(Map.of(disabled, OffsetSpec.latest(), unprefixed, OffsetSpec.latest())).all().get())
+                .allSatisfy((tp, info) -> assertThat(info.offset()).as(tp.toString()).isZero());
         }
+    }
+
+    @Test
+    void anInternalNameIsRefusedWhenTheGroupConfigIsSet() throws Exception {
+        broker = TestBroker.start(dir.resolve("broker"), Map.of());
+
+        assertThatThrownBy(() -> configureGroup("g", Map.of("errors.deadletterqueue.topic.name", "__dlq")))
+            .hasCauseInstanceOf(InvalidConfigurationException.class).hasMessageContaining("must not start with '__'");
     }
 
     @Test
