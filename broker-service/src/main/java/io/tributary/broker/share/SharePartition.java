@@ -23,7 +23,9 @@ import org.slf4j.LoggerFactory;
  * ACKNOWLEDGED, RELEASE AVAILABLE, REJECT and GAP ARCHIVED; a release at
  * {@code share.delivery.count.limit} deliveries archives them. The share-partition start offset
  * (SPSO) moves past acknowledged and archived records; new records are acquired only while the
- * in-flight window holds fewer than {@code share.partition.max.record.locks} offsets.
+ * in-flight window holds fewer than {@code share.partition.max.record.locks} offsets. Delivered records
+ * it archives (REJECT, a release at the limit) are reported to its {@link ShareArchiveListener} once the
+ * state saying so is written: the group's dead-letter queue (KIP-1191).
  *
  * <p>State changes other than acquisitions are written to the {@link ShareStatePersister} one at a
  * time, in order, each state taken when its turn comes (so a later write never carries an older
