@@ -265,7 +265,7 @@ final class BrokerComponentsBuilder {
             new ReplicaAssignor(new Random()));
         ShareComponents shares = ShareComponentsFactory.create(shareGroups, replicaManager, metadataCache, adminManager,
             groupConfigs, scheduler, new ShareComponentsFactory.InterBroker(properties.id(), interBrokerListener,
-                interBrokerClientConfigs(), properties.requestTimeoutMs()), time);
+                interBrokerClientConfigs(), properties.requestTimeoutMs()), registry, time);
         stops.add(Step.SHARE_COORDINATOR, shares::close);
         GroupCoordinator groupCoordinator = groupFactory.coordinator(replicaManager, metadataCache, groupConfigs,
             shares::memberLeft, time);

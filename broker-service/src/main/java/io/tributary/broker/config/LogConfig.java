@@ -134,6 +134,9 @@ public record LogConfig(
         // Batches are stored as the producer compressed them; recompression on the broker is not offered.
         .define(TopicConfig.COMPRESSION_TYPE_CONFIG, Type.STRING, "producer", ValidString.in("producer"), MEDIUM,
             TopicConfig.COMPRESSION_TYPE_DOC + " Tributary stores batches as sent: only 'producer' is accepted.")
+        // KIP-1191: a topic a share group may write its dead-letter records to (checked when it writes).
+        .define(TopicConfig.ERRORS_DEADLETTERQUEUE_GROUP_ENABLE_CONFIG, Type.BOOLEAN, false, MEDIUM,
+            TopicConfig.ERRORS_DEADLETTERQUEUE_GROUP_ENABLE_DOC)
         .define(LEADER_THROTTLED_REPLICAS, Type.LIST, "", LOW,
             "Replicas whose leader-side replication is throttled, as set by Kafka's reassignment tool.")
         .define(FOLLOWER_THROTTLED_REPLICAS, Type.LIST, "", LOW,

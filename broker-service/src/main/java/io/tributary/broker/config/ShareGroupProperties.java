@@ -48,6 +48,13 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
  *                                          ({@code share.coordinator.snapshot.update.records.per.snapshot}, 500)
  * @param shareCoordinatorWriteTimeoutMs    how long a write to {@code __share_group_state} waits for its ISR,
  *                                          ms ({@code share.coordinator.write.timeout.ms}, 5000)
+ * @param errorsDeadletterqueueTopicNamePrefix the prefix every share group's dead-letter topic must have
+ *                                          ({@code errors.deadletterqueue.topic.name.prefix}, {@code dlq.}; blank:
+ *                                          any name). As in Kafka 4.4 (KIP-1191) it is checked when a record is
+ *                                          written to the dead-letter topic, not when the group config is set
+ * @param errorsDeadletterqueueAutoCreateTopicsEnable whether a share group's dead-letter topic is created, with
+ *                                          the broker's defaults, when first written to
+ *                                          ({@code errors.deadletterqueue.auto.create.topics.enable}, false)
  * @throws IllegalArgumentException a value out of range (named in the message)
  */
 @ConfigurationProperties("broker")
@@ -64,9 +71,13 @@ public record ShareGroupProperties(
         @DefaultValue("2") int shareCoordinatorStateTopicMinIsr,
         @DefaultValue("104857600") int shareCoordinatorStateTopicSegmentBytes,
         @DefaultValue("500") int shareCoordinatorSnapshotUpdateRecordsPerSnapshot,
-        @DefaultValue("5000") int shareCoordinatorWriteTimeoutMs) {
+        @DefaultValue("5000") int shareCoordinatorWriteTimeoutMs,
+        @DefaultValue("dlq.") String errorsDeadletterqueueTopicNamePrefix,
+        @DefaultValue("false") boolean errorsDeadletterqueueAutoCreateTopicsEnable) {
 
     public ShareGroupProperties {
+        errorsDeadletterqueueTopicNamePrefix = errorsDeadletterqueueTopicNamePrefix == null ? ""
+            : errorsDeadletterqueueTopicNamePrefix.trim();
         if (groupShareSessionTimeoutMs <= 0 || groupShareHeartbeatIntervalMs <= 0
                 || groupShareHeartbeatIntervalMs >= groupShareSessionTimeoutMs) {
             throw new IllegalArgumentException("broker.group-share-heartbeat-interval-ms must be positive and below "

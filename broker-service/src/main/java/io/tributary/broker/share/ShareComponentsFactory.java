@@ -12,6 +12,12 @@ import io.tributary.broker.share.coordinator.ShareCoordinator;
 import io.tributary.broker.share.coordinator.ShareCoordinatorPersister;
 import io.tributary.broker.share.coordinator.ShareStateSender;
 import io.tributary.broker.share.coordinator.ShareStateTopic;
+import io.tributary.broker.share.dlq.BrokerDeadLetterSink;
+import io.tributary.broker.share.dlq.GroupDeadLetterConfig;
+import io.tributary.broker.share.dlq.LogOriginalRecords;
+import io.tributary.broker.share.dlq.MetadataDeadLetterTopics;
+import io.tributary.broker.share.dlq.ShareGroupDeadLetterQueue;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Map;
 import java.util.OptionalInt;
 import org.apache.kafka.common.Node;
@@ -23,7 +29,8 @@ import org.apache.kafka.common.utils.Time;
  * Builds the {@link ShareComponents} of a broker from its {@code group.share.*} and
  * {@code share.coordinator.*} settings: the share coordinator over {@code __share_group_state} and
  * the persister that reaches it (both told of leadership changes by the replica manager; call before
- * the metadata loads), the share-partition manager, the share session cache.
+ * the metadata loads), the share-partition manager, the share session cache, and the share groups'
+ * dead-letter queue (KIP-1191, {@code errors.deadletterqueue.*}) the share-partitions report archived records to.
  */
 public final class ShareComponentsFactory {
 
@@ -47,12 +54,13 @@ public final class ShareComponentsFactory {
     /**
      * @param groupConfigs the share groups' own {@code share.*} configs
      * @param scheduler    runs the acquisition lock timers
-     * @param adminManager creates {@code __share_group_state} on first use
+     * @param adminManager creates {@code __share_group_state} on first use, and dead-letter topics when allowed
+     * @param registry     where the dead-letter queue counts its records
      */
     public static ShareComponents create(ShareGroupProperties settings, ReplicaManager replicaManager,
                                          MetadataCache metadataCache, AdminManager adminManager,
                                          GroupConfigLookup groupConfigs, Scheduler scheduler, InterBroker interBroker,
-                                         Time time) {
+                                         MeterRegistry registry, Time time) {
         ShareCoordinator coordinator = new ShareCoordinator(new ShareCoordinator.Settings(
                 settings.shareCoordinatorStateTopicNumPartitions(), settings.shareCoordinatorSnapshotUpdateRecordsPerSnapshot(),
                 settings.shareCoordinatorWriteTimeoutMs()),
@@ -72,16 +80,33 @@ public final class ShareComponentsFactory {
             partition -> metadataCache.partitionState(new TopicPartition(Topic.SHARE_GROUP_STATE_TOPIC_NAME, partition))
                 .filter(s -> s.hasLeader()).map(s -> OptionalInt.of(s.leader())).orElse(OptionalInt.empty()),
             topic::ensureCreated, sender, time);
-        SharePartitionManager manager = new SharePartitionManager(new ReplicaShareLog(replicaManager), persister,
+        ReplicaShareLog shareLog = new ReplicaShareLog(replicaManager);
+        ShareStateSender dlqSender = new ShareStateSender(
+            id -> metadataCache.broker(id).flatMap(b -> b.endPoint(listener)).map(e -> new Node(id, e.host(), e.port())),
+            id -> new BrokerBlockingSender("share-dlq-" + interBroker.brokerId() + "-to-" + id, listener,
+                interBroker.clientConfigs(), interBroker.requestTimeoutMs(), RECONNECT_BACKOFF_MS, time));
+        ShareGroupDeadLetterQueue.Settings dlqSettings = ShareGroupDeadLetterQueue.Settings.defaults();
+        ShareGroupDeadLetterQueue deadLetters = new ShareGroupDeadLetterQueue(dlqSettings,
+            GroupDeadLetterConfig.from(groupConfigs),
+            new MetadataDeadLetterTopics(metadataCache, adminManager, settings.errorsDeadletterqueueTopicNamePrefix(),
+                settings.errorsDeadletterqueueAutoCreateTopicsEnable(), interBroker.requestTimeoutMs()),
+            new LogOriginalRecords(shareLog, dlqSettings.maxBatchBytes(), interBroker.requestTimeoutMs()),
+            new BrokerDeadLetterSink(interBroker.brokerId(), replicaManager, metadataCache, dlqSender,
+                interBroker.requestTimeoutMs()),
+            registry, time, "share-group-dlq-" + interBroker.brokerId());
+        deadLetters.start();
+        SharePartitionManager manager = new SharePartitionManager(shareLog, persister,
             new ShareGroupSettings(settings.groupShareRecordLockDurationMs(), settings.groupShareDeliveryCountLimit(),
                 settings.groupSharePartitionMaxRecordLocks(), groupConfigs),
-            new AcquisitionLockTimer(scheduler));
+            new AcquisitionLockTimer(scheduler), deadLetters);
         replicaManager.addLeadershipListener(manager);
         // A session idle past the member's session timeout belongs to a member the group has fenced.
         ShareSessionCache sessions = new ShareSessionCache(settings.groupShareMaxShareSessions(),
             settings.groupShareSessionTimeoutMs(), time,
             key -> manager.releaseSession(key.groupId(), key.memberId()));
         return new ShareComponents(manager, sessions, persister, coordinator, topic, () -> {
+            deadLetters.close();
+            dlqSender.close();
             persister.close();
             coordinator.close();
         });

@@ -23,7 +23,9 @@ import org.slf4j.LoggerFactory;
  * ACKNOWLEDGED, RELEASE AVAILABLE, REJECT and GAP ARCHIVED; a release at
  * {@code share.delivery.count.limit} deliveries archives them. The share-partition start offset
  * (SPSO) moves past acknowledged and archived records; new records are acquired only while the
- * in-flight window holds fewer than {@code share.partition.max.record.locks} offsets.
+ * in-flight window holds fewer than {@code share.partition.max.record.locks} offsets. Delivered records
+ * it archives (REJECT, a release at the limit) are reported to its {@link ShareArchiveListener} once the
+ * state saying so is written: the group's dead-letter queue (KIP-1191).
  *
  * <p>State changes other than acquisitions are written to the {@link ShareStatePersister} one at a
  * time, in order, each state taken when its turn comes (so a later write never carries an older
@@ -43,6 +45,7 @@ public final class SharePartition {
     private final ShareStatePersister persister;
     private final AcquisitionLockTimer timer;
     private final Runnable onRecordsAvailable;
+    private final ShareArchiveListener archiveListener;
     private final InFlightRecords inFlight;
     private final Map<Long, AcquisitionLock> locks = new HashMap<>();
     private long nextLockId;
@@ -66,7 +69,15 @@ public final class SharePartition {
      */
     public SharePartition(SharePartitionKey key, int leaderEpoch, ShareGroupState state, SharePartitionConfig config,
                           ShareStatePersister persister, AcquisitionLockTimer timer, Runnable onRecordsAvailable) {
+        this(key, leaderEpoch, state, config, persister, timer, onRecordsAvailable, ShareArchiveListener.NONE);
+    }
+
+    /** @param archiveListener told of delivered records archived (REJECT, delivery count limit) once written */
+    public SharePartition(SharePartitionKey key, int leaderEpoch, ShareGroupState state, SharePartitionConfig config,
+                          ShareStatePersister persister, AcquisitionLockTimer timer, Runnable onRecordsAvailable,
+                          ShareArchiveListener archiveListener) {
         this.key = key;
+        this.archiveListener = archiveListener;
         this.leaderEpoch = leaderEpoch;
         this.stateEpoch = state.stateEpoch();
         this.config = config;
@@ -274,7 +285,7 @@ public final class SharePartition {
                 }
                 for (InFlightRange range : inFlight.isolateAll(run[0], run[1])) {
                     touchedLocks.add(range.lockId);
-                    applyAcknowledgement(range, type);
+                    notifyArchived(range, applyAcknowledgement(range, type));
                 }
             }
         }
@@ -356,24 +367,37 @@ public final class SharePartition {
             if (ranges.isEmpty()) {
                 return CompletableFuture.completedFuture(null);
             }
+            List<InFlightRange> archived = new ArrayList<>();
             for (InFlightRange range : ranges) {
                 touchedLocks.add(range.lockId);
-                applyAcknowledgement(range, ShareAcknowledgement.RELEASE);
+                if (applyAcknowledgement(range, ShareAcknowledgement.RELEASE) != null) {
+                    archived.add(range.slice(range.firstOffset, range.lastOffset));
+                }
             }
             touchedLocks.forEach(this::cancelIfUnused);
             inFlight.advanceStartOffset();
-            written = enqueueWrite(this::snapshot, () -> { });
+            written = enqueueWrite(this::snapshot, () -> archived.forEach(
+                range -> notifyArchived(range, ArchiveReason.DELIVERY_COUNT_EXCEEDED)));
         }
         onRecordsAvailable.run();
         return written.exceptionally(e -> null);
     }
 
-    private void applyAcknowledgement(InFlightRange range, byte type) {
+    /** @return why the delivered records were archived (REJECT, delivery count limit), else null */
+    private ArchiveReason applyAcknowledgement(InFlightRange range, byte type) {
+        boolean atLimit = range.deliveryCount >= config.deliveryCountLimit();
         switch (type) {
             case ShareAcknowledgement.ACCEPT -> range.transition(RecordState.ACKNOWLEDGED);
-            case ShareAcknowledgement.RELEASE -> range.transition(range.deliveryCount >= config.deliveryCountLimit()
-                ? RecordState.ARCHIVED : RecordState.AVAILABLE);
+            case ShareAcknowledgement.RELEASE -> range.transition(atLimit ? RecordState.ARCHIVED : RecordState.AVAILABLE);
             default -> range.transition(RecordState.ARCHIVED); // REJECT, GAP
+        }
+        return type == ShareAcknowledgement.REJECT ? ArchiveReason.REJECTED
+            : type == ShareAcknowledgement.RELEASE && atLimit ? ArchiveReason.DELIVERY_COUNT_EXCEEDED : null;
+    }
+
+    private void notifyArchived(InFlightRange range, ArchiveReason reason) {
+        if (reason != null) {
+            archiveListener.onArchived(new ArchivedRange(key, range.firstOffset, range.lastOffset, range.deliveryCount, reason));
         }
     }
 

@@ -22,11 +22,16 @@ final class SharePartitionLoader {
     private final ShareStatePersister persister;
     private final AcquisitionLockTimer timer;
     private final Consumer<SharePartitionKey> onRecordsAvailable;
+    private final ShareArchiveListener archiveListener;
 
-    /** @param onRecordsAvailable told when a share-partition's records may be acquirable again */
+    /**
+     * @param onRecordsAvailable told when a share-partition's records may be acquirable again
+     * @param archiveListener    told of delivered records archived (the dead-letter queue)
+     */
     SharePartitionLoader(ShareLog log, ShareStatePersister persister, AcquisitionLockTimer timer,
-                         Consumer<SharePartitionKey> onRecordsAvailable) {
+                         Consumer<SharePartitionKey> onRecordsAvailable, ShareArchiveListener archiveListener) {
         this.log = log;
+        this.archiveListener = archiveListener;
         this.persister = persister;
         this.timer = timer;
         this.onRecordsAvailable = onRecordsAvailable;
@@ -51,7 +56,8 @@ final class SharePartitionLoader {
     }
 
     private SharePartition create(SharePartitionKey key, int leaderEpoch, ShareGroupState state, SharePartitionConfig config) {
-        return new SharePartition(key, leaderEpoch, state, config, persister, timer, () -> onRecordsAvailable.accept(key));
+        return new SharePartition(key, leaderEpoch, state, config, persister, timer, () -> onRecordsAvailable.accept(key),
+            archiveListener);
     }
 
     private long initialOffset(TopicPartition tp, SharePartitionConfig config) {

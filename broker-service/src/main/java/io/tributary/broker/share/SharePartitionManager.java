@@ -44,10 +44,16 @@ public final class SharePartitionManager implements PartitionLeadershipListener 
 
     public SharePartitionManager(ShareLog log, ShareStatePersister persister, ShareGroupSettings settings,
                                  AcquisitionLockTimer timer) {
+        this(log, persister, settings, timer, ShareArchiveListener.NONE);
+    }
+
+    /** @param archiveListener told of delivered records archived (REJECT, delivery count limit): the dead-letter queue */
+    public SharePartitionManager(ShareLog log, ShareStatePersister persister, ShareGroupSettings settings,
+                                 AcquisitionLockTimer timer, ShareArchiveListener archiveListener) {
         this.log = log;
         this.settings = settings;
         this.waiters = new ShareFetchWaiters(timer);
-        this.loader = new SharePartitionLoader(log, persister, timer, waiters::wake);
+        this.loader = new SharePartitionLoader(log, persister, timer, waiters::wake, archiveListener);
     }
 
     /** The acquisition lock duration of {@code groupId}, ms, as ShareFetch and ShareAcknowledge responses carry it. */

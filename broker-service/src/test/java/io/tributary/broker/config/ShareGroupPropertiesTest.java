@@ -59,6 +59,21 @@ class ShareGroupPropertiesTest {
     }
 
     @Test
+    void deadLetterSettingsDefaultToKafkasAndMapFromKafkasNames() {
+        ShareGroupProperties defaults = ShareGroupProperties.defaults();
+        assertThat(defaults.errorsDeadletterqueueTopicNamePrefix()).isEqualTo("dlq.");
+        assertThat(defaults.errorsDeadletterqueueAutoCreateTopicsEnable()).isFalse();
+        java.util.Properties props = props("errors.deadletterqueue.topic.name.prefix", "dead.");
+        props.setProperty("errors.deadletterqueue.auto.create.topics.enable", "true");
+        ShareGroupProperties bound = ShareGroupProperties.bind(ServerPropertiesEnvironmentPostProcessor.map(props,
+            unknown -> { throw new AssertionError(unknown); }));
+        assertThat(bound.errorsDeadletterqueueTopicNamePrefix()).isEqualTo("dead.");
+        assertThat(bound.errorsDeadletterqueueAutoCreateTopicsEnable()).isTrue();
+        assertThat(ShareGroupProperties.bind(Map.of("broker.errors-deadletterqueue-topic-name-prefix", ""))
+            .errorsDeadletterqueueTopicNamePrefix()).as("blank: any name").isEmpty();
+    }
+
+    @Test
     void refusesAStateTopicSegmentBelowTheMinimum() {
         assertThatThrownBy(() -> ShareGroupProperties.bind(Map.of("broker.share-coordinator-state-topic-segment-bytes",
             "1000"))).hasStackTraceContaining("broker.share-coordinator-state-topic-segment-bytes must be at least");

@@ -183,15 +183,19 @@ class EventLoopBlockingTest {
     void shareFetchesAndTheirStateWritesNeverBlockAnEventLoop() throws Exception {
         org.apache.kafka.common.Uuid topicId;
         try (Admin admin = cluster.admin()) {
-            admin.createTopics(List.of(new NewTopic("queued", 3, (short) 3))).all().get();
+            admin.createTopics(List.of(new NewTopic("queued", 3, (short) 3), new NewTopic("dlq.sharers", 1, (short) 3)
+                .configs(Map.of("errors.deadletterqueue.group.enable", "true")))).all().get();
             admin.updateFeatures(Map.of("share.version", new org.apache.kafka.clients.admin.FeatureUpdate((short) 1,
                 org.apache.kafka.clients.admin.FeatureUpdate.UpgradeType.UPGRADE)),
                 new org.apache.kafka.clients.admin.UpdateFeaturesOptions()).all().get();
             org.apache.kafka.common.config.ConfigResource group = new org.apache.kafka.common.config.ConfigResource(
                 org.apache.kafka.common.config.ConfigResource.Type.GROUP, "sharers");
-            admin.incrementalAlterConfigs(Map.of(group, List.of(new org.apache.kafka.clients.admin.AlterConfigOp(
-                new org.apache.kafka.clients.admin.ConfigEntry("share.auto.offset.reset", "earliest"),
-                org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET)))).all().get();
+            // Records of partition 0 are rejected: copied to the group's dead-letter topic (KIP-1191).
+            admin.incrementalAlterConfigs(Map.of(group, Map.of("share.auto.offset.reset", "earliest",
+                    "errors.deadletterqueue.topic.name", "dlq.sharers", "errors.deadletterqueue.copy.record.enable", "true")
+                .entrySet().stream().map(e -> new org.apache.kafka.clients.admin.AlterConfigOp(
+                    new org.apache.kafka.clients.admin.ConfigEntry(e.getKey(), e.getValue()),
+                    org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET)).toList())).all().get();
             topicId = admin.describeTopics(List.of("queued")).allTopicNames().get().get("queued").topicId();
         }
         await().atMost(Duration.ofSeconds(30)).until(() -> cluster.brokerIds().stream().allMatch(id ->
@@ -202,6 +206,7 @@ class EventLoopBlockingTest {
             }
             producer.flush();
         }
+        long[] rejected = {0};
         for (int partition = 0; partition < 3; partition++) {
             int leader = cluster.awaitLeader(new TopicPartition("queued", partition));
             var endPoint = cluster.broker(leader).boundEndPoints().get(0);
@@ -220,6 +225,9 @@ class EventLoopBlockingTest {
                     new org.apache.kafka.common.requests.ShareFetchRequest.Builder(fetch).build((short) 2));
                 var acquired = fetched.data().responses().iterator().next().partitions().get(0).acquiredRecords();
                 assertThat(acquired).as("records of partition " + index).isNotEmpty();
+                if (index == 0) {
+                    acquired.forEach(a -> rejected[0] += a.lastOffset() - a.firstOffset() + 1);
+                }
                 org.apache.kafka.common.message.ShareAcknowledgeRequestData ack =
                     new org.apache.kafka.common.message.ShareAcknowledgeRequestData().setGroupId("sharers")
                         .setMemberId(member).setShareSessionEpoch(1);
@@ -230,12 +238,17 @@ class EventLoopBlockingTest {
                         .setPartitionIndex(index).setAcknowledgementBatches(acquired.stream().map(a ->
                             new org.apache.kafka.common.message.ShareAcknowledgeRequestData.AcknowledgementBatch()
                                 .setFirstOffset(a.firstOffset()).setLastOffset(a.lastOffset())
-                                .setAcknowledgeTypes(List.of((byte) 1))).toList()));
+                                .setAcknowledgeTypes(List.of((byte) (index == 0 ? 3 : 1)))).toList()));
                 org.apache.kafka.common.requests.ShareAcknowledgeResponse acked = client.send(
                     new org.apache.kafka.common.requests.ShareAcknowledgeRequest.Builder(ack).build((short) 2));
                 assertThat(acked.data().responses().iterator().next().partitions().get(0).errorCode())
                     .as("acknowledged, its state written").isZero();
             }
+        }
+        TopicPartition dead = new TopicPartition("dlq.sharers", 0);
+        try (Admin admin = cluster.admin()) {
+            await().atMost(Duration.ofSeconds(30)).until(() -> admin.listOffsets(Map.of(dead,
+                    org.apache.kafka.clients.admin.OffsetSpec.latest())).partitionResult(dead).get().offset() == rejected[0]);
         }
         assertThat(blockingCalls)
             .withFailMessage(() -> "blocking calls on an event loop, the first: " + stackOf(blockingCalls.peek()))
