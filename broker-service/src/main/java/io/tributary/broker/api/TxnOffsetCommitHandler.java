@@ -85,7 +85,9 @@ public final class TxnOffsetCommitHandler extends VersionedHandler {
                 data.memberId(), data.groupInstanceId(), commits), verifierForVersion.apply(r.version()))
             .thenApply(results -> {
                 Map<TopicPartition, Errors> errors = new LinkedHashMap<>(refused);
-                errors.putAll(results);
+                // Kafka: STALE_MEMBER_EPOCH only from v6 (TxnOffsetCommitRequest.supportsStaleMemberEpochError).
+                results.forEach((tp, e) -> errors.put(tp, e == Errors.STALE_MEMBER_EPOCH
+                    && !TxnOffsetCommitRequest.supportsStaleMemberEpochError(r.version()) ? Errors.ILLEGAL_GENERATION : e));
                 return Responses.of(context, new TxnOffsetCommitResponse(0, errors));
             });
     }
