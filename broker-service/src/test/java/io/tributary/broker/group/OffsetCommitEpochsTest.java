@@ -230,6 +230,29 @@ class OffsetCommitEpochsTest {
     }
 
     @Test
+    void aStaticMemberThatLeftForAWhileHandsItsReplacementPartitionsAssignedAtEpochZero() {
+        ConsumerGroupHeartbeatResponseData joined = coordinator.modernGroups().consumerGroupHeartbeat(
+            new ConsumerGroupHeartbeatRequestData().setGroupId("g").setMemberId("a1").setInstanceId("instance-a")
+                .setMemberEpoch(0).setRebalanceTimeoutMs(10_000).setSubscribedTopicNames(List.of("orders"))
+                .setTopicPartitions(List.of()), (short) 1, "client", "127.0.0.1").join();
+        assertThat(joined.memberEpoch()).isEqualTo(1);
+        assertThat(coordinator.modernGroups().consumerGroupHeartbeat(new ConsumerGroupHeartbeatRequestData()
+            .setGroupId("g").setMemberId("a1").setInstanceId("instance-a")
+            .setMemberEpoch(ConsumerGroup.LEAVE_GROUP_STATIC_MEMBER_EPOCH), (short) 1, "client", "127.0.0.1").join()
+            .memberEpoch()).isEqualTo(-2);
+        ConsumerGroupHeartbeatResponseData replaced = coordinator.modernGroups().consumerGroupHeartbeat(
+            new ConsumerGroupHeartbeatRequestData().setGroupId("g").setMemberId("a2").setInstanceId("instance-a")
+                .setMemberEpoch(0).setRebalanceTimeoutMs(10_000).setSubscribedTopicNames(List.of("orders"))
+                .setTopicPartitions(List.of()), (short) 1, "client", "127.0.0.1").join();
+        assertThat(replaced.memberEpoch()).isEqualTo(1);
+
+        // As Kafka (resetAssignedPartitionsEpochsToZero): the kept partitions count as assigned at epoch 0.
+        assertThat(coordinator.commitOffsets(new GroupCoordinator.OffsetCommit("g", 0, "a2", null, -1, (short) 9,
+            Map.of(orders(0), new GroupCoordinator.CommitRequest(60, -1, "")))).join())
+            .containsEntry(orders(0), Errors.NONE);
+    }
+
+    @Test
     void theEpochsAreStoredAsKafkaStoresThemAndARecordWithoutThemTakesTheMemberEpoch() {
         Map<Uuid, Set<Integer>> partitions = Map.of(ORDERS, Set.of(0, 1, 3));
         Map<Uuid, Map<Integer, Integer>> epochs = Map.of(ORDERS, Map.of(0, 4, 1, 7, 3, 4));
