@@ -30,7 +30,8 @@ import org.apache.kafka.common.resource.ResourceType;
  * transaction gets TRANSACTION_ABORTABLE (v4+) or INVALID_TXN_STATE and writes nothing. Needs WRITE
  * on the transactional id (TRANSACTIONAL_ID_AUTHORIZATION_FAILED), READ on the group
  * (GROUP_AUTHORIZATION_FAILED) and READ on each topic (TOPIC_AUTHORIZATION_FAILED for its
- * partitions), as Kafka checks them. Version 5 belongs to KIP-890's transaction version 2, which is
+ * partitions), as Kafka checks them. A member epoch the coordinator refuses (KIP-848, KIP-1251) is answered
+ * ILLEGAL_GENERATION: STALE_MEMBER_EPOCH only from v6, as Kafka. Version 5 belongs to KIP-890's transaction version 2, which is
  * not served.
  *
  * <p>Runs on a request handler thread.
@@ -85,7 +86,9 @@ public final class TxnOffsetCommitHandler extends VersionedHandler {
                 data.memberId(), data.groupInstanceId(), commits), verifierForVersion.apply(r.version()))
             .thenApply(results -> {
                 Map<TopicPartition, Errors> errors = new LinkedHashMap<>(refused);
-                errors.putAll(results);
+                // Kafka: STALE_MEMBER_EPOCH only from v6 (TxnOffsetCommitRequest.supportsStaleMemberEpochError).
+                results.forEach((tp, e) -> errors.put(tp, e == Errors.STALE_MEMBER_EPOCH
+                    && !TxnOffsetCommitRequest.supportsStaleMemberEpochError(r.version()) ? Errors.ILLEGAL_GENERATION : e));
                 return Responses.of(context, new TxnOffsetCommitResponse(0, errors));
             });
     }

@@ -290,13 +290,13 @@ final class ConsumerGroup {
     }
 
     /**
-     * Checks an OffsetCommit (v9+ carries the member epoch, KIP-848) or an OffsetFetch with a member
-     * as Kafka's {@code ConsumerGroup.validateOffsetCommit}: a simple commit (no member, epoch -1)
-     * only to a group without members; otherwise the member must exist and send its current epoch.
+     * Checks the member of an OffsetFetch (v9+ carries the member epoch, KIP-848) as Kafka's
+     * {@code ConsumerGroup.validateOffsetFetch}: the member must exist and send its current epoch
+     * (no assignment epochs here). Commits are checked by {@link OffsetCommitEpochs}.
      *
-     * @return NONE, UNKNOWN_MEMBER_ID or STALE_MEMBER_EPOCH
+     * @return NONE, UNKNOWN_MEMBER_ID, STALE_MEMBER_EPOCH, or ILLEGAL_GENERATION for a classic member
      */
-    Errors validateOffsetCommit(String memberId, int memberEpoch) {
+    Errors validateOffsetFetch(String memberId, int memberEpoch) {
         if (memberEpoch < 0 && (memberId == null || memberId.isEmpty())) {
             return members.isEmpty() ? Errors.NONE : Errors.UNKNOWN_MEMBER_ID;
         }

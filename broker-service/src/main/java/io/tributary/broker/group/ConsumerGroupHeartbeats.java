@@ -236,7 +236,7 @@ final class ConsumerGroupHeartbeats {
                         previous.rackId(), previous.clientId(), previous.clientHost(), previous.subscribedTopicNames(),
                         previous.subscribedTopicRegex(), previous.serverAssignor(), previous.rebalanceTimeoutMs(),
                         previous.previousMemberEpoch(), previous.previousMemberEpoch(), previous.state(),
-                        previous.assigned(), previous.pendingRevocation());
+                        previous.assigned(), previous.pendingRevocation(), previous.assignmentEpochs());
                     group.replaceStatic(previous, replacement);
                     records.addAll(ConsumerGroupRecords.memberTombstones(group.groupId(), previous.memberId(), now));
                     records.add(ConsumerGroupRecords.targetMember(group.groupId(), memberId,

@@ -92,8 +92,8 @@ final class ConsumerGroupRecords {
         return record(nowMs, new ConsumerGroupCurrentMemberAssignmentKey().setGroupId(groupId).setMemberId(m.memberId()),
             new ConsumerGroupCurrentMemberAssignmentValue().setMemberEpoch(m.memberEpoch())
                 .setPreviousMemberEpoch(m.previousMemberEpoch()).setState((byte) m.state().ordinal())
-                .setAssignedPartitions(current(m.assigned()))
-                .setPartitionsPendingRevocation(current(m.pendingRevocation())),
+                .setAssignedPartitions(AssignmentEpochs.toRecord(m.assigned(), m.assignmentEpochs()))
+                .setPartitionsPendingRevocation(AssignmentEpochs.toRecord(m.pendingRevocation(), m.assignmentEpochs())),
             ConsumerGroupCurrentMemberAssignmentValue.HIGHEST_SUPPORTED_VERSION);
     }
 
@@ -134,13 +134,6 @@ final class ConsumerGroupRecords {
     static List<SimpleRecord> groupTombstones(String groupId, long nowMs) {
         return List.of(tombstone(nowMs, new ConsumerGroupTargetAssignmentMetadataKey().setGroupId(groupId)),
             tombstone(nowMs, new ConsumerGroupMetadataKey().setGroupId(groupId)));
-    }
-
-    private static List<ConsumerGroupCurrentMemberAssignmentValue.TopicPartitions> current(Map<Uuid, Set<Integer>> a) {
-        List<ConsumerGroupCurrentMemberAssignmentValue.TopicPartitions> out = new ArrayList<>();
-        a.forEach((topic, ps) -> out.add(new ConsumerGroupCurrentMemberAssignmentValue.TopicPartitions()
-            .setTopicId(topic).setPartitions(new ArrayList<>(ps))));
-        return out;
     }
 
     private static SimpleRecord record(long nowMs, ApiMessage key, ApiMessage value, short valueVersion) {
@@ -265,11 +258,24 @@ final class ConsumerGroupRecords {
                     s.clientHost(), s.subscribedTopicNames(), s.subscribedTopicRegex(), s.serverAssignor(),
                     s.rebalanceTimeoutMs(), c == null ? 0 : c.memberEpoch(), c == null ? 0 : c.previousMemberEpoch(),
                     state, c == null ? Map.of() : partitions(c.assignedPartitions()),
-                    c == null ? Map.of() : partitions(c.partitionsPendingRevocation())));
+                    c == null ? Map.of() : partitions(c.partitionsPendingRevocation()),
+                    c == null ? Map.of() : epochs(c)));
             });
             group.restore(g.epoch, g.assignmentEpoch, members.values(), g.targets);
             g.subscriptions.forEach((memberId, s) -> group.classicMember(memberId,
                 ClassicMemberMetadata.fromRecord(s.classicMemberMetadata())));
+        }
+
+        /** The assignment epochs stored with the assigned and revoking partitions (KIP-1251), where stored. */
+        private static Map<Uuid, Map<Integer, Integer>> epochs(ConsumerGroupCurrentMemberAssignmentValue c) {
+            Map<Uuid, Map<Integer, Integer>> out = new HashMap<>(AssignmentEpochs.fromRecord(c.assignedPartitions()));
+            AssignmentEpochs.fromRecord(c.partitionsPendingRevocation()).forEach((topic, of) ->
+                out.merge(topic, of, (a, b) -> {
+                    Map<Integer, Integer> both = new HashMap<>(a);
+                    both.putAll(b);
+                    return both;
+                }));
+            return out;
         }
 
         private static Map<Uuid, Set<Integer>> partitions(List<ConsumerGroupCurrentMemberAssignmentValue.TopicPartitions> l) {

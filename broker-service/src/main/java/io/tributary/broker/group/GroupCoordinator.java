@@ -155,7 +155,7 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
         this.rebalance = new RebalanceCoordinator(groups, joinPhase, new SyncPhase(groups, joinPhase, time),
             new StaticMembership(groups, joinPhase), time);
         this.offsets = new OffsetMetadataManager(groups, rebalance, config.offsetMetadataMaxBytes(),
-            config.offsetsRetentionMs(), time);
+            config.offsetsRetentionMs(), topics, time);
         this.migrationPolicy = consumerConfig.migrationPolicy();
         GroupMigration migration = new GroupMigration(migrationPolicy, joinPhase, topics, consumerConfig.maxSize(),
             config.maxSize(), time);

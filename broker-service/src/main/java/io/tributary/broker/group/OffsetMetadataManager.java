@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.TopicPartition;
@@ -29,6 +30,7 @@ final class OffsetMetadataManager {
 
     private final GroupMetadataManager groups;
     private final RebalanceCoordinator rebalance;
+    private final GroupTopics topics;
     private final int offsetMetadataMaxBytes;
     private final long offsetsRetentionMs;
     private final Time time;
@@ -36,11 +38,13 @@ final class OffsetMetadataManager {
     /**
      * @param offsetMetadataMaxBytes {@code offset.metadata.max.bytes}
      * @param offsetsRetentionMs     {@code offsets.retention.minutes}, in ms
+     * @param topics                 the cluster's topics, to find the topic id of a committed partition
      */
     OffsetMetadataManager(GroupMetadataManager groups, RebalanceCoordinator rebalance, int offsetMetadataMaxBytes,
-                          long offsetsRetentionMs, Time time) {
+                          long offsetsRetentionMs, GroupTopics topics, Time time) {
         this.groups = groups;
         this.rebalance = rebalance;
+        this.topics = topics;
         this.offsetMetadataMaxBytes = offsetMetadataMaxBytes;
         this.offsetsRetentionMs = offsetsRetentionMs;
         this.time = time;
@@ -80,11 +84,8 @@ final class OffsetMetadataManager {
         CompletableFuture<Errors> stored;
         ClassicGroup target = group;
         synchronized (group) {
-            Errors groupError = group.consumerGroup() != null && request.apiVersion() < 9
-                    && !group.consumerGroup().members().isEmpty() && request.generationId() >= 0
-                    && group.consumerGroup().classicMember(request.memberId()) == null
-                ? Errors.UNSUPPORTED_VERSION // Kafka: members of the consumer protocol commit with v9+
-                : commitError(group, request.generationId(), request.memberId(), request.groupInstanceId());
+            Errors groupError = commitError(group, request.generationId(), request.memberId(),
+                request.groupInstanceId(), request.apiVersion(), valid.keySet());
             if (groupError != Errors.NONE || valid.isEmpty()) {
                 valid.keySet().forEach(tp -> results.put(tp, groupError));
                 return CompletableFuture.completedFuture(results);
@@ -144,7 +145,8 @@ final class OffsetMetadataManager {
             Errors groupError = group.is(GroupState.DEAD) ? Errors.COORDINATOR_NOT_AVAILABLE
                 : group.shareGroup() != null ? Errors.GROUP_ID_NOT_FOUND
                 : request.generationId() < 0 || request.memberId() == null || request.memberId().isEmpty() ? Errors.NONE
-                : commitError(group, request.generationId(), request.memberId(), request.groupInstanceId());
+                : commitError(group, request.generationId(), request.memberId(), request.groupInstanceId(),
+                    OffsetCommitEpochs.TRANSACTIONAL, valid.keySet());
             if (groupError != Errors.NONE || valid.isEmpty()) {
                 valid.keySet().forEach(tp -> results.put(tp, groupError));
                 return CompletableFuture.completedFuture(results);
@@ -192,8 +194,14 @@ final class OffsetMetadataManager {
     /**
      * Kafka's order (ClassicGroup#validateOffsetCommit): a simple commit to an empty group is
      * accepted; otherwise the member, then the generation, and only then a pending assignment.
+     * A consumer group checks the member epoch against the partitions' assignment epochs
+     * ({@link OffsetCommitEpochs}, KIP-1251).
+     *
+     * @param apiVersion the OffsetCommit version, or {@link OffsetCommitEpochs#TRANSACTIONAL}
+     * @param partitions the partitions committed
      */
-    private static Errors commitError(ClassicGroup group, int generationId, String memberId, String groupInstanceId) {
+    private Errors commitError(ClassicGroup group, int generationId, String memberId, String groupInstanceId,
+                               short apiVersion, Set<TopicPartition> partitions) {
         if (group.is(GroupState.DEAD)) {
             return Errors.COORDINATOR_NOT_AVAILABLE;
         }
@@ -202,7 +210,10 @@ final class OffsetMetadataManager {
         }
         if (group.consumerGroup() != null) {
             // KIP-848: the generation field carries the member epoch.
-            return group.consumerGroup().validateOffsetCommit(memberId, generationId);
+            ConsumerGroup consumerGroup = group.consumerGroup();
+            return OffsetCommitEpochs.validate(consumerGroup, memberId, generationId, apiVersion, partitions,
+                name -> topics.topic(name).map(GroupTopic::topicId).or(() ->
+                    Optional.ofNullable(consumerGroup.subscribedTopics().get(name)).map(GroupTopic::topicId)));
         }
         if (generationId < 0 && group.is(GroupState.EMPTY)) {
             return Errors.NONE;
@@ -368,7 +379,7 @@ final class OffsetMetadataManager {
         }
         synchronized (group) {
             ConsumerGroup consumerGroup = group.consumerGroup();
-            return consumerGroup == null ? Errors.NONE : consumerGroup.validateOffsetCommit(memberId, memberEpoch);
+            return consumerGroup == null ? Errors.NONE : consumerGroup.validateOffsetFetch(memberId, memberEpoch);
         }
     }
 }

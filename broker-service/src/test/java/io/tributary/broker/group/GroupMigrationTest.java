@@ -278,6 +278,52 @@ class GroupMigrationTest {
             .isEqualTo(Errors.UNKNOWN_MEMBER_ID);
     }
 
+    /**
+     * KIP-1251 for a classic member of a consumer group: its generation is its member epoch, and a commit
+     * with an older one is accepted only for partitions it had at that generation; otherwise, and for a
+     * newer one, ILLEGAL_GENERATION (not the consumer protocol's STALE_MEMBER_EPOCH).
+     */
+    @Test
+    void aClassicMemberOfAConsumerGroupCommitsWithAnOlderGenerationOnlyForPartitionsItAlreadyHad() {
+        start(ConsumerGroupMigrationPolicy.BIDIRECTIONAL);
+        ConsumerMember c = new ConsumerMember("c");
+        c.step();
+        JoinGroupResponseData required = coordinator.joinGroup(joinRequest("", Set.of()), true, "classic", "h").join();
+        ClassicMember x = new ClassicMember();
+        x.id = required.memberId();
+        assertThat(Errors.forCode(x.join().errorCode())).isEqualTo(Errors.NONE);
+        assertThat(Errors.forCode(x.sync(Map.of()).errorCode())).isEqualTo(Errors.NONE);
+        converge(List.of(x), List.of(c));
+        assertThat(x.owned).hasSize(2);
+        int first = x.generation;
+        Set<Integer> before = x.owned;
+        TopicPartition owned = new TopicPartition("orders", before.iterator().next());
+
+        assertThat(coordinator.commitOffsets("g", first + 1, x.id, null,
+            Map.of(owned, new GroupCoordinator.CommitRequest(1, -1, ""))).join()).as("a newer generation")
+            .containsEntry(owned, Errors.ILLEGAL_GENERATION);
+        assertThat(coordinator.commitOffsets("g", first - 1, x.id, null,
+            Map.of(owned, new GroupCoordinator.CommitRequest(1, -1, ""))).join()).as("older than its assignment")
+            .containsEntry(owned, Errors.ILLEGAL_GENERATION);
+
+        ConsumerMember d = new ConsumerMember("d");
+        converge(List.of(x), List.of(c, d));
+        assertThat(x.generation).isGreaterThan(first);
+        TopicPartition kept = new TopicPartition("orders", x.owned.stream().filter(before::contains).findFirst()
+            .orElseThrow());
+        // One it gave up, or else (when the assignor left it both) one it never had.
+        TopicPartition gone = new TopicPartition("orders", before.stream().filter(p -> !x.owned.contains(p))
+            .findFirst().orElseGet(() -> Set.of(0, 1, 2, 3).stream().filter(p -> !x.owned.contains(p)).findFirst()
+                .orElseThrow()));
+        assertThat(coordinator.commitOffsets("g", first, x.id, null,
+            Map.of(kept, new GroupCoordinator.CommitRequest(7, -1, ""))).join()).as("kept since that generation")
+            .containsEntry(kept, Errors.NONE);
+        assertThat(committed(kept)).isEqualTo(7);
+        assertThat(coordinator.commitOffsets("g", first, x.id, null,
+            Map.of(gone, new GroupCoordinator.CommitRequest(8, -1, ""))).join()).as("no longer its partition")
+            .containsEntry(gone, Errors.ILLEGAL_GENERATION);
+    }
+
     @Test
     void theGroupBecomesClassicWhenItsLastConsumerMemberLeavesAndSurvivesAReload() {
         start(ConsumerGroupMigrationPolicy.BIDIRECTIONAL);
