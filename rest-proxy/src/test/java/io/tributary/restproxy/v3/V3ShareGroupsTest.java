@@ -220,6 +220,16 @@ class V3ShareGroupsTest extends ProxyTestBase {
                 assertThat(offsets.body().get("data").get(0).get("partition_id").asInt()).isZero();
                 assertThat(offsets.body().get("data").get(0).get("start_offset").asLong()).isZero();
             });
+            Response busy = http.post(groupPath(group) + "/offsets:reset", JSON, "{\"to\":\"earliest\"}");
+            assertThat(busy.status()).as(busy.text()).isEqualTo(409);
         }
+        await().atMost(WAIT).untilAsserted(() ->
+            assertThat(http.get(groupPath(group)).body().path("members").size()).isZero());
+        Response reset = http.post(groupPath(group) + "/offsets:reset", JSON, "{\"to\":\"offset\",\"offset\":0}");
+        assertThat(reset.status()).as(reset.text()).isEqualTo(200);
+        assertThat(reset.body().get("share_group_id").asString()).isEqualTo(group);
+        assertThat(reset.body().get("offsets").get(0).get("offset").asLong()).isZero();
+        assertThat(http.get(groupPath(group) + "/offsets").body().get("data").get(0).get("start_offset").asLong())
+            .isZero();
     }
 }
