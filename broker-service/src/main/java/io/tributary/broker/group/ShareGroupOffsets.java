@@ -261,6 +261,41 @@ public final class ShareGroupOffsets {
             .orElse(Errors.NONE));
     }
 
+    /**
+     * Topics were deleted: every share group this coordinator serves deletes its share state of the
+     * partitions of topics the metadata no longer knows (by id) and forgets them (record type 15), as
+     * Kafka 4.4's group coordinator does when partitions are deleted. A share coordinator error leaves
+     * the partitions to the next deletion.
+     *
+     * @return completes once every deletion is done
+     */
+    public CompletableFuture<Void> onTopicsDeleted() {
+        List<CompletableFuture<Errors>> done = new ArrayList<>();
+        for (ClassicGroup holder : groups.groups()) {
+            Map<Uuid, Set<Integer>> gone = new HashMap<>();
+            synchronized (holder) {
+                ShareGroup group = holder.shareGroup();
+                if (group == null || holder.is(GroupState.DEAD)) {
+                    continue;
+                }
+                group.statePartitions().forEach((id, ps) -> {
+                    if (topics.name(id).isEmpty()) {
+                        gone.put(id, ps);
+                    }
+                });
+            }
+            String groupId = holder.groupId();
+            gone.forEach((id, ps) -> {
+                List<CompletableFuture<Errors>> deletes = new ArrayList<>();
+                ps.forEach(p -> deletes.add(client.delete(groupId, new TopicIdPartition(id, p, ""))));
+                done.add(all(deletes).thenCompose(errors -> errors.stream().allMatch(e -> e == Errors.NONE)
+                    ? changeStatePartitions(groupId, partitions -> partitions.remove(id))
+                    : CompletableFuture.completedFuture(Errors.NONE)));
+            });
+        }
+        return CompletableFuture.allOf(done.toArray(new CompletableFuture<?>[0]));
+    }
+
     private Found find(String groupId) {
         if (GroupCoordinator.invalidGroupId(groupId)) {
             return new Found(Errors.INVALID_GROUP_ID, "The group id is empty.", false, Map.of());

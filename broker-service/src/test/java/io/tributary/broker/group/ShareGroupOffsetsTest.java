@@ -58,6 +58,7 @@ class ShareGroupOffsetsTest {
         }
     };
 
+    private final Map<String, GroupTopic> topics = new ConcurrentHashMap<>(Map.of("orders", new GroupTopic(ORDERS, 3)));
     private final MockTime time = new MockTime();
     private final InMemoryCoordinatorLog log = new InMemoryCoordinatorLog();
     private GroupCoordinator coordinator;
@@ -75,7 +76,7 @@ class ShareGroupOffsetsTest {
     private void startCoordinator() {
         coordinator = new GroupCoordinator(log, new GroupCoordinator.Config(PARTITIONS, 1000, 300_000, 0, 100, 5000,
             4096, 60_000, 600_000), time, new MockTimer(time),
-            GroupTopics.of(Map.of("orders", new GroupTopic(ORDERS, 3))));
+            GroupTopics.of(topics));
         GroupTestSupport.loadAll(coordinator, PARTITIONS);
         offsets = coordinator.modernGroups().shareGroupOffsets(client, time);
     }
@@ -183,5 +184,22 @@ class ShareGroupOffsetsTest {
         assertThat(offsets.deleteGroupState("g").join()).isEqualTo(Errors.NONE);
         assertThat(calls).containsExactlyInAnyOrder("delete 0", "delete 1", "delete 2");
         assertThat(coordinator.deleteGroup("g").join()).isEqualTo(Errors.NONE);
+    }
+
+    @Test
+    void aDeletedTopicsShareStateIsDeletedAndForgotten() {
+        String member = Uuid.randomUuid().toString();
+        beat(member, 0);
+        initialized(0, 5);
+        offsets.onTopicsDeleted().join();
+        assertThat(calls).as("the topic exists").isEmpty();
+
+        topics.remove("orders");
+        offsets.onTopicsDeleted().join();
+        assertThat(calls).containsExactlyInAnyOrder("delete 0", "delete 1", "delete 2");
+        assertThat(states).isEmpty();
+        calls.clear();
+        offsets.onTopicsDeleted().join();
+        assertThat(calls).as("forgotten (record type 15)").isEmpty();
     }
 }
