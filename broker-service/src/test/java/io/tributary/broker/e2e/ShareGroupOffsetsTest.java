@@ -39,7 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Share groups' offsets (KIP-932) with kafka-clients 4.4 and {@code kafka-share-groups}: the admin
  * client lists a share-partition's start offset once records are accepted, the tool prints it, resets
- * it to the earliest offset and deletes it for an empty group (refused while members remain), and
+ * it to the earliest offset, to an offset and (for all the group's topics) to the latest, and deletes it for an empty group (refused while members remain), and
  * deleting the group deletes its share state.
  */
 class ShareGroupOffsetsTest {
@@ -103,6 +103,14 @@ class ShareGroupOffsetsTest {
                 assertThat(offsets().get(TP).startOffset()).isEqualTo(5L));
         }
         awaitEmpty();
+
+        KafkaTool.Result toOffset = tool("--reset-offsets", "--group", GROUP, "--topic", TOPIC, "--to-offset", "3",
+            "--execute");
+        assertThat(toOffset.exitCode()).as(toOffset.output()).isZero();
+        assertThat(offsets().get(TP).startOffset()).isEqualTo(3L);
+        KafkaTool.Result toLatest = tool("--reset-offsets", "--group", GROUP, "--all-topics", "--to-latest", "--execute");
+        assertThat(toLatest.exitCode()).as(toLatest.output()).isZero();
+        assertThat(offsets().get(TP).startOffset()).isEqualTo(5L);
 
         KafkaTool.Result deleted = tool("--delete-offsets", "--group", GROUP, "--topic", TOPIC);
         assertThat(deleted.exitCode()).as(deleted.output()).isZero();
