@@ -1,6 +1,7 @@
 // Share group detail (KIP-932): state, epochs, coordinator, members with their assigned partitions, the
 // group's start offsets (or why they are not available), its share.* configs edited in one batch by who
-// may (ALTER_CONFIGS on the group), and deletion of an empty group behind a confirmation dialog.
+// may (ALTER_CONFIGS on the group), a reset of an empty group's start offsets to the earliest or latest
+// offsets (READ on the group), and deletion of an empty group behind a confirmation dialog.
 import { announce, errorBox, h, latestOnly, table } from '../dom.js';
 import { confirmDialog, stateLabel } from './groups-api.js';
 import * as api from './share-groups-api.js';
@@ -20,6 +21,7 @@ export async function render([id]) {
   // Controls only for who may use them (the server refuses the others all the same).
   const canChangeConfigs = allows(group.operations, 'ALTER_CONFIGS');
   const canDelete = allows(group.operations, 'DELETE');
+  const canReset = allows(group.operations, 'READ');
   const dialog = confirmDialog();
   const overview = h('div', { id: 'share-group-overview', 'aria-live': 'polite' });
   const configArea = h('div', { id: 'config-area' });
@@ -30,6 +32,12 @@ export async function render([id]) {
     'aria-describedby': 'delete-share-group-hint', onclick: () => askDelete() }, 'Delete share group');
   const deleteHint = h('p', { id: 'delete-share-group-hint', class: 'hint' });
   const deleteMessage = h('div', { class: 'form-message' });
+  const resetMode = h('select', { id: 'reset-share-offsets-mode', 'aria-label': 'Reset to' },
+    h('option', { value: 'earliest' }, 'Earliest offset'), h('option', { value: 'latest' }, 'Latest offset'));
+  const resetButton = h('button', { type: 'button', id: 'reset-share-offsets', class: 'danger',
+    'aria-describedby': 'reset-share-offsets-hint', onclick: () => askReset() }, 'Reset start offsets');
+  const resetHint = h('p', { id: 'reset-share-offsets-hint', class: 'hint' });
+  const resetMessage = h('div', { class: 'form-message' });
 
   function show() {
     overview.replaceChildren(...content(group));
@@ -38,6 +46,9 @@ export async function render([id]) {
     deleteButton.disabled = !empty;
     deleteHint.textContent = empty ? 'The group has no members: it can be deleted, with its state.'
       : `Only possible while the group has no members (now ${group.members.length}).`;
+    resetButton.disabled = !empty;
+    resetHint.textContent = empty ? 'The next consumer of the group starts at the chosen offset of every partition '
+      + 'the group has start offsets for.' : `Only possible while the group has no members (now ${group.members.length}).`;
   }
 
   // Only the latest reload's answer is shown (a save's reload and a Refresh may overlap).
@@ -74,6 +85,22 @@ export async function render([id]) {
       announce('');
       deleteMessage.replaceChildren(errorBox(e));
       deleteButton.disabled = false;
+    }
+  }
+
+  async function askReset() {
+    resetMessage.replaceChildren();
+    const mode = resetMode.value;
+    if (!(await dialog.ask('Reset start offsets?', `Share group “${group.groupId}” will start again at the ${mode} `
+        + 'offset of each of its partitions; what it delivered so far is forgotten.', 'Reset'))) return;
+    resetButton.disabled = true;
+    try {
+      await api.resetOffsets(group.groupId, { mode });
+      announce(`Start offsets of share group ${group.groupId} reset to ${mode}.`);
+      reload();
+    } catch (e) {
+      resetMessage.replaceChildren(errorBox(e));
+      resetButton.disabled = false;
     }
   }
 
@@ -167,8 +194,11 @@ export async function render([id]) {
     refreshMessage,
     h('div', { class: 'columns' },
       h('div', { class: 'main-column' }, overview),
-      h('div', { class: 'side-column' }, canDelete ? h('div', { class: 'card danger-zone' },
-        h('h2', {}, 'Delete'), deleteHint, deleteButton, deleteMessage) : null)),
+      h('div', { class: 'side-column' },
+        canReset ? h('div', { class: 'card danger-zone', id: 'reset-share-offsets-card' },
+          h('h2', {}, 'Reset start offsets'), resetHint, resetMode, resetButton, resetMessage) : null,
+        canDelete ? h('div', { class: 'card danger-zone' },
+          h('h2', {}, 'Delete'), deleteHint, deleteButton, deleteMessage) : null)),
     h('h2', { id: 'share-configs-title' }, 'Share configs'),
     canChangeConfigs && group.configs ? h('p', { class: 'hint', id: 'configs-hint' }, 'Type a new value or tick '
       + '“Reset” to go back to the brokers’ value, then save: all changes go to the cluster together, and none is '

@@ -19,5 +19,8 @@ export const shareGroup = (id) => request('GET', path(id));
 /** Sets and resets share.* configs in one batch: set { name: value }, reset [name]. */
 export const changeConfigs = (id, set, reset) => request('PUT', `${path(id)}/configs`, { set, reset });
 
+/** Resets an empty share group's start offsets: { mode: 'earliest' | 'latest', topic }. */
+export const resetOffsets = (id, body) => request('POST', `${path(id)}/offsets:reset`, body);
+
 /** Deletes an empty share group. */
 export const deleteShareGroup = (id) => request('DELETE', path(id));

@@ -31,6 +31,7 @@ import io.tributary.broker.fetchsession.FetchSessionCache;
 import io.tributary.broker.group.ConsumerLagMetrics;
 import io.tributary.broker.group.GroupConfigManager;
 import io.tributary.broker.group.GroupCoordinator;
+import io.tributary.broker.group.ShareGroupOffsets;
 import io.tributary.broker.log.LogCleaner;
 import io.tributary.broker.log.LogDirFailureChannel;
 import io.tributary.broker.log.LogManager;
@@ -58,6 +59,7 @@ import io.tributary.broker.security.SecurityBootstrap;
 import io.tributary.broker.security.SslStoreWatcher;
 import io.tributary.broker.share.ShareComponents;
 import io.tributary.broker.share.ShareComponentsFactory;
+import io.tributary.broker.share.ShareGroupStates;
 import io.tributary.broker.transaction.TransactionComponents;
 import io.tributary.broker.transaction.TransactionMetrics;
 import java.io.File;
@@ -271,6 +273,15 @@ final class BrokerComponentsBuilder {
             shares::memberLeft, time);
         stops.add(Step.GROUP_COORDINATOR, groupCoordinator::shutdown);
         replicaManager.addLeadershipListener(groupCoordinator);
+        // A deleted topic's share-group state goes with it (KIP-932), from the groups this broker coordinates.
+        ShareGroupOffsets shareGroupOffsets = groupCoordinator.modernGroups().shareGroupOffsets(
+            new ShareGroupStates(shares.persister(), shares.partitionManager()), time);
+        metadataCache.addListener(new MetadataListener() {
+            @Override
+            public void onTopicRemoved(String topic) {
+                shareGroupOffsets.onTopicsDeleted();
+            }
+        });
         ZkProducerIdManager producerIds = new ZkProducerIdManager(properties.id(), zkClient);
         TransactionComponents transactions = new TransactionComponents(new TransactionComponents.Settings(
                 properties.id(), properties.transactionStateLogNumPartitions(), properties.transactionMaxTimeoutMs(),

@@ -27,7 +27,8 @@ class OpenApiTest extends ProxyTestBase {
             "/share-groups/{group}/instances/{instance}/acknowledgements", "/v3/clusters/{clusterId}/share-groups",
             "/v3/clusters/{clusterId}/share-groups/{groupId}", "/v3/clusters/{clusterId}/share-groups/{groupId}/members",
             "/v3/clusters/{clusterId}/share-groups/{groupId}/configs",
-            "/v3/clusters/{clusterId}/share-groups/{groupId}/configs/{name}")
+            "/v3/clusters/{clusterId}/share-groups/{groupId}/configs/{name}",
+            "/v3/clusters/{clusterId}/share-groups/{groupId}/offsets:reset")
             .doesNotContain("/internal/v1/replica", "/internal/v1/share-groups/{group}/instances/{instance}");
         List<String> undescribed = new ArrayList<>();
         for (String path : paths.propertyNames()) {

@@ -77,4 +77,13 @@ public final class ShareGroupViews {
      */
     public record ConfigChanges(Map<String, String> set, List<String> reset) {
     }
+
+    /**
+     * Body of {@code POST /api/share-groups/{id}/offsets:reset}.
+     *
+     * @param mode  earliest or latest: where the group's next consumer starts in each partition
+     * @param topic one topic, or null/blank for every topic the group has start offsets for
+     */
+    public record ResetRequest(String mode, String topic) {
+    }
 }

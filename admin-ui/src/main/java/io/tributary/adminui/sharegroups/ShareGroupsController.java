@@ -7,6 +7,7 @@ import io.tributary.adminui.sharegroups.ShareGroupViews.ConfigChanges;
 import io.tributary.adminui.sharegroups.ShareGroupViews.ConfigRow;
 import io.tributary.adminui.sharegroups.ShareGroupViews.Member;
 import io.tributary.adminui.sharegroups.ShareGroupViews.OffsetRow;
+import io.tributary.adminui.sharegroups.ShareGroupViews.ResetRequest;
 import io.tributary.adminui.sharegroups.ShareGroupViews.ShareGroupDetail;
 import io.tributary.adminui.sharegroups.ShareGroupViews.ShareGroupPage;
 import io.tributary.adminui.sharegroups.ShareGroupViews.ShareGroupRow;
@@ -27,6 +28,7 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -176,6 +178,24 @@ public class ShareGroupsController {
         String clusterId = cluster.cluster().clusterId();
         rights.require(proxy.group(clusterId, id).authorizedOperations(), "DELETE", "delete share group " + id);
         proxy.delete(clusterId, id);
+        return ResponseEntity.noContent().build();
+    }
+
+    /**
+     * Resets the group's start offsets (AlterShareGroupOffsets, KIP-932) to the earliest or latest
+     * offsets: 204, 400 for another mode, 403 when the user may not READ the group, the proxy's 409
+     * while it has members, 404.
+     */
+    @PostMapping("/{id}/offsets:reset")
+    public ResponseEntity<Void> resetOffsets(@PathVariable String id, @RequestBody ResetRequest request) {
+        String mode = request.mode() == null ? "" : request.mode().strip().toLowerCase(Locale.ROOT);
+        if (!mode.equals("earliest") && !mode.equals("latest")) {
+            throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "mode must be earliest or latest");
+        }
+        String clusterId = cluster.cluster().clusterId();
+        rights.require(proxy.group(clusterId, id).authorizedOperations(), "READ", "reset the offsets of share group " + id);
+        String topic = request.topic() == null || request.topic().isBlank() ? null : request.topic().strip();
+        proxy.resetOffsets(clusterId, id, mode, topic == null ? null : List.of(topic));
         return ResponseEntity.noContent().build();
     }
 

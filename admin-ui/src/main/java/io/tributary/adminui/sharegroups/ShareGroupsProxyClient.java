@@ -118,6 +118,22 @@ public class ShareGroupsProxyClient {
             .onStatus(HttpStatusCode::isError, RestProxyClient::fail).toBodilessEntity());
     }
 
+    /**
+     * Resets the group's start offsets to the earliest or latest offset of each partition of
+     * {@code topics} (all the group has start offsets for when null); the proxy refuses with 409
+     * while the group has members.
+     */
+    public void resetOffsets(String clusterId, String groupId, String to, List<String> topics) {
+        Map<String, Object> body = new java.util.HashMap<>();
+        body.put("to", to);
+        if (topics != null) {
+            body.put("topics", topics);
+        }
+        RestProxyClient.call(() -> http.post().uri("/v3/clusters/{c}/share-groups/{g}/offsets:reset", clusterId, groupId)
+            .contentType(MediaType.APPLICATION_JSON).body(body).retrieve()
+            .onStatus(HttpStatusCode::isError, RestProxyClient::fail).toBodilessEntity());
+    }
+
     /** Deletes the group (the proxy refuses with 409 while it has members). */
     public void delete(String clusterId, String groupId) {
         RestProxyClient.call(() -> http.delete().uri("/v3/clusters/{c}/share-groups/{g}", clusterId, groupId)

@@ -4,6 +4,7 @@ import static io.tributary.adminui.testing.ProxyJson.CLUSTER;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.delete;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.put;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
@@ -236,5 +237,30 @@ class ShareGroupsApiTest {
             .andExpect(jsonPath("$.message").value("Share group g1 has members: it can only be deleted when empty."));
         mvc.perform(delete("/api/share-groups/g2")).andExpect(status().isNoContent());
         assertThat(proxy.count("DELETE", GROUPS + "/g2")).isEqualTo(1);
+    }
+
+    @Test
+    void startOffsetResetsGoToTheProxyAndItsRefusalIsPassedOn() throws Exception {
+        proxy.on("GET", GROUPS + "/g1", 200, group("g1", "EMPTY", 0, "[]", null))
+            .on("POST", GROUPS + "/g1/offsets:reset", 200, "{\"share_group_id\":\"g1\",\"offsets\":[]}")
+            .on("GET", GROUPS + "/g2", 200, group("g2", "STABLE", 1, "[]", null))
+            .on("POST", GROUPS + "/g2/offsets:reset", 409, "{\"error_code\":409,\"message\":\"Share group g2 has "
+                + "members: its offsets can only be reset when it is empty.\"}");
+        mvc.perform(post("/api/share-groups/g1/offsets:reset").contentType(MediaType.APPLICATION_JSON)
+                .content("{\"mode\":\" Earliest \",\"topic\":\"orders\"}"))
+            .andExpect(status().isNoContent());
+        List<StubRestProxy.Received> posts = proxy.received().stream().filter(r -> r.method().equals("POST")).toList();
+        assertThat(posts).singleElement().satisfies(r ->
+            assertThat(r.body()).contains("\"to\":\"earliest\"").contains("\"topics\":[\"orders\"]"));
+
+        mvc.perform(post("/api/share-groups/g2/offsets:reset").contentType(MediaType.APPLICATION_JSON)
+                .content("{\"mode\":\"latest\"}"))
+            .andExpect(status().isConflict())
+            .andExpect(jsonPath("$.message").value("Share group g2 has members: its offsets can only be reset when it "
+                + "is empty."));
+        mvc.perform(post("/api/share-groups/g1/offsets:reset").contentType(MediaType.APPLICATION_JSON)
+                .content("{\"mode\":\"sideways\"}"))
+            .andExpect(status().isBadRequest());
+        assertThat(proxy.count("POST", GROUPS + "/g1/offsets:reset")).isEqualTo(1);
     }
 }

@@ -11,6 +11,7 @@ import io.tributary.broker.config.BrokerSecurityProperties;
 import io.tributary.broker.fetchsession.FetchManager;
 import io.tributary.broker.group.GroupConfigManager;
 import io.tributary.broker.group.GroupCoordinator;
+import io.tributary.broker.group.ShareGroupOffsets;
 import io.tributary.broker.quota.ClientQuotas;
 import io.tributary.broker.group.TransactionVerifier;
 import io.tributary.broker.producer.ProducerIdManager;
@@ -19,6 +20,7 @@ import io.tributary.broker.security.AclStore;
 import io.tributary.broker.security.BrokerAuthorizer;
 import io.tributary.broker.security.ScramCredentialStore;
 import io.tributary.broker.share.ShareComponents;
+import io.tributary.broker.share.ShareGroupStates;
 import io.tributary.broker.transaction.TransactionComponents;
 import java.util.List;
 import org.apache.kafka.common.utils.Time;
@@ -50,6 +52,8 @@ public final class ApiHandlers {
                                           java.util.concurrent.Executor handlerExecutor, RefusedRequestLog refusals,
                                           Time time) {
         ConfigDescriber configDescriber = new ConfigDescriber(properties, securityProperties, adminManager.dynamicConfig());
+        ShareGroupOffsets shareGroupOffsets = groupCoordinator.modernGroups().shareGroupOffsets(
+            new ShareGroupStates(shares.persister(), shares.partitionManager()), time);
         List<ApiHandler> handlers = List.of(
             new ProduceHandler(replicaManager, metadataCache, authorizer, clientQuotas.produce(),
                 properties.transactionPartitionVerificationEnable() ? transactions.verifier() : null, handlerExecutor),
@@ -97,12 +101,15 @@ public final class ApiHandlers {
             new ConsumerGroupDescribeHandler(groupCoordinator, authorizer),
             new ShareGroupHeartbeatHandler(groupCoordinator, metadataCache, authorizer),
             new ShareGroupDescribeHandler(groupCoordinator, metadataCache, authorizer),
+            new DescribeShareGroupOffsetsHandler(shareGroupOffsets, metadataCache, authorizer),
+            new AlterShareGroupOffsetsHandler(shareGroupOffsets, metadataCache, authorizer),
+            new DeleteShareGroupOffsetsHandler(shareGroupOffsets, metadataCache, authorizer),
             new LeaveGroupHandler(groupCoordinator, authorizer),
             new OffsetCommitHandler(groupCoordinator, metadataCache, authorizer),
             new OffsetFetchHandler(groupCoordinator, metadataCache, authorizer),
             new DescribeGroupsHandler(groupCoordinator, authorizer),
             new ListGroupsHandler(groupCoordinator, authorizer),
-            new DeleteGroupsHandler(groupCoordinator, authorizer),
+            new DeleteGroupsHandler(groupCoordinator, shareGroupOffsets, authorizer),
             new OffsetDeleteHandler(groupCoordinator, authorizer),
             new ElectLeadersHandler(controller, authorizer),
             new AlterPartitionReassignmentsHandler(controller, authorizer),

@@ -1,6 +1,7 @@
 package io.tributary.broker.api;
 
 import io.tributary.broker.group.GroupCoordinator;
+import io.tributary.broker.group.ShareGroupOffsets;
 import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.Response;
 import io.tributary.broker.security.BrokerAuthorizer;
@@ -20,17 +21,22 @@ import org.apache.kafka.common.requests.DeleteGroupsResponse;
 import org.apache.kafka.common.resource.ResourceType;
 
 /**
- * DeleteGroups (v0-3): deletes empty groups and their committed offsets. Errors per group:
+ * DeleteGroups (v0-3): deletes empty groups and their committed offsets; a share group's share
+ * coordinator state goes first (DeleteShareGroupState of every partition it has state for, as Kafka
+ * 4.4 does; its error keeps the group). Errors per group:
  * GROUP_ID_NOT_FOUND, NON_EMPTY_GROUP (members remain), NOT_COORDINATOR,
  * COORDINATOR_LOAD_IN_PROGRESS, or the error of writing the tombstones.
  */
 public final class DeleteGroupsHandler extends VersionedHandler {
 
     private final GroupCoordinator coordinator;
+    private final ShareGroupOffsets shareGroupOffsets;
 
-    public DeleteGroupsHandler(GroupCoordinator coordinator, BrokerAuthorizer authorizer) {
+    public DeleteGroupsHandler(GroupCoordinator coordinator, ShareGroupOffsets shareGroupOffsets,
+                               BrokerAuthorizer authorizer) {
         super(ApiKeys.DELETE_GROUPS, 0, 3);
         this.coordinator = coordinator;
+        this.shareGroupOffsets = shareGroupOffsets;
         this.authorizer = authorizer;
     }
 
@@ -43,7 +49,9 @@ public final class DeleteGroupsHandler extends VersionedHandler {
         List<CompletableFuture<Errors>> results = new ArrayList<>();
         java.util.Set<String> deletable = authorizer.filter(context, AclOperation.DELETE, ResourceType.GROUP, groupIds);
         for (String groupId : groupIds) {
-            results.add(deletable.contains(groupId) ? coordinator.deleteGroup(groupId)
+            results.add(deletable.contains(groupId)
+                ? shareGroupOffsets.deleteGroupState(groupId).thenCompose(error -> error != Errors.NONE
+                    ? CompletableFuture.completedFuture(error) : coordinator.deleteGroup(groupId))
                 : CompletableFuture.completedFuture(Errors.GROUP_AUTHORIZATION_FAILED));
         }
         return CompletableFuture.allOf(results.toArray(CompletableFuture[]::new)).thenApply(done -> {

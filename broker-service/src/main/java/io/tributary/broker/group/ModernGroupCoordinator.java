@@ -88,6 +88,14 @@ public final class ModernGroupCoordinator {
         return ShareGroupDescriber.describe(groupId, error, groups.group(groupId), topicNames, shareGroups.assignorName());
     }
 
+    /**
+     * Share groups' offsets (Describe/Alter/DeleteShareGroupOffsets, KIP-932) over {@code shareStates},
+     * the share coordinator as this broker reaches it.
+     */
+    public ShareGroupOffsets shareGroupOffsets(ShareGroupStateClient shareStates, org.apache.kafka.common.utils.Time time) {
+        return new ShareGroupOffsets(groups, topicNames, shareStates, time);
+    }
+
     /** A group loaded by this coordinator: its members' sessions start now. */
     void onLoaded(ClassicGroup holder) {
         consumerGroups.onLoaded(holder);

@@ -33,9 +33,14 @@ import org.apache.kafka.coordinator.group.modern.MemberSubscriptionAndAssignment
  * @param assignmentEpoch  the epoch of the target assignment
  * @param members          members by member id, in join order
  * @param targetAssignment each member's target partitions by topic id, by member id
+ * @param statePartitions  the partitions, by topic id, whose share coordinator state the group may
+ *                         have: every partition it was ever assigned or had its offsets altered for,
+ *                         until deleted (record type 15, {@code ShareGroupStatePartitionMetadataValue}'s
+ *                         initialized topics; their leaders initialize the state on first ShareFetch)
  */
 record ShareGroup(String groupId, int groupEpoch, long metadataHash, int assignmentEpoch,
-                  Map<String, ShareGroupMember> members, Map<String, Map<Uuid, Set<Integer>>> targetAssignment) {
+                  Map<String, ShareGroupMember> members, Map<String, Map<Uuid, Set<Integer>>> targetAssignment,
+                  Map<Uuid, Set<Integer>> statePartitions) {
 
     /** The member epoch of a ShareGroupHeartbeat leaving the group. */
     static final int LEAVE_GROUP_MEMBER_EPOCH = -1;
@@ -62,6 +67,26 @@ record ShareGroup(String groupId, int groupEpoch, long metadataHash, int assignm
         Map<String, Map<Uuid, Set<Integer>>> target = new HashMap<>();
         targetAssignment.forEach((memberId, partitions) -> target.put(memberId, Assignments.copy(partitions)));
         targetAssignment = Map.copyOf(target);
+        statePartitions = Assignments.copy(statePartitions);
+    }
+
+    ShareGroup(String groupId, int groupEpoch, long metadataHash, int assignmentEpoch,
+               Map<String, ShareGroupMember> members, Map<String, Map<Uuid, Set<Integer>>> targetAssignment) {
+        this(groupId, groupEpoch, metadataHash, assignmentEpoch, members, targetAssignment, Map.of());
+    }
+
+    /** This group with {@code statePartitions} as the partitions whose share state it may have. */
+    ShareGroup withStatePartitions(Map<Uuid, Set<Integer>> next) {
+        return new ShareGroup(groupId, groupEpoch, metadataHash, assignmentEpoch, members, targetAssignment, next);
+    }
+
+    /** Its state partitions with every partition of its target assignment added. */
+    Map<Uuid, Set<Integer>> statePartitionsWithTarget() {
+        Map<Uuid, Set<Integer>> all = new HashMap<>();
+        statePartitions.forEach((topic, ps) -> all.computeIfAbsent(topic, t -> new TreeSet<>()).addAll(ps));
+        targetAssignment.values().forEach(target -> target.forEach((topic, ps) ->
+            all.computeIfAbsent(topic, t -> new TreeSet<>()).addAll(ps)));
+        return all;
     }
 
     /** A new group without members, at epoch 0. */
@@ -85,7 +110,7 @@ record ShareGroup(String groupId, int groupEpoch, long metadataHash, int assignm
     ShareGroup withMember(ShareGroupMember member) {
         Map<String, ShareGroupMember> next = new LinkedHashMap<>(members);
         next.put(member.memberId(), member);
-        return new ShareGroup(groupId, groupEpoch, metadataHash, assignmentEpoch, next, targetAssignment);
+        return new ShareGroup(groupId, groupEpoch, metadataHash, assignmentEpoch, next, targetAssignment, statePartitions);
     }
 
     /** This group without the member and its target (its partitions go to others at the next assignment). */
@@ -94,13 +119,13 @@ record ShareGroup(String groupId, int groupEpoch, long metadataHash, int assignm
         next.remove(memberId);
         Map<String, Map<Uuid, Set<Integer>>> target = new HashMap<>(targetAssignment);
         target.remove(memberId);
-        return new ShareGroup(groupId, groupEpoch, metadataHash, assignmentEpoch, next, target);
+        return new ShareGroup(groupId, groupEpoch, metadataHash, assignmentEpoch, next, target, statePartitions);
     }
 
     /** This group at the next epoch, its subscribed topics' metadata hashing to {@code hash}. */
     ShareGroup bumped(long hash) {
         return new ShareGroup(groupId, Math.max(groupEpoch, assignmentEpoch) + 1, hash, assignmentEpoch, members,
-            targetAssignment);
+            targetAssignment, statePartitions);
     }
 
     /**
@@ -142,7 +167,7 @@ record ShareGroup(String groupId, int groupEpoch, long metadataHash, int assignm
             ? SubscriptionType.HOMOGENEOUS : SubscriptionType.HETEROGENEOUS, Map.of()), describer);
         Map<String, Map<Uuid, Set<Integer>>> next = new HashMap<>();
         assignment.members().forEach((memberId, member) -> next.put(memberId, member.partitions()));
-        return new ShareGroup(groupId, groupEpoch, metadataHash, groupEpoch, members, next);
+        return new ShareGroup(groupId, groupEpoch, metadataHash, groupEpoch, members, next, statePartitions);
     }
 
     /** The topic names any member subscribes to. */

@@ -187,6 +187,12 @@ final class ShareGroupHeartbeats {
                 }
             }
             records.add(ShareGroupRecords.targetEpoch(groupId, group.assignmentEpoch(), now));
+            Map<Uuid, Set<Integer>> statePartitions = group.statePartitionsWithTarget();
+            if (!statePartitions.equals(group.statePartitions())) { // partitions never assigned before (record 15)
+                group = group.withStatePartitions(statePartitions);
+                records.add(ShareGroupRecords.statePartitions(groupId, statePartitions,
+                    id -> topics.name(id).orElse(""), now));
+            }
         }
         ShareGroupMember reconciled = subscribed;
         Map<Uuid, Set<Integer>> target = group.targetOf(subscribed.memberId());

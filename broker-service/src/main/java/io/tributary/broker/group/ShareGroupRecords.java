@@ -3,6 +3,7 @@ package io.tributary.broker.group;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +19,8 @@ import org.apache.kafka.coordinator.group.generated.ShareGroupMemberMetadataKey;
 import org.apache.kafka.coordinator.group.generated.ShareGroupMemberMetadataValue;
 import org.apache.kafka.coordinator.group.generated.ShareGroupMetadataKey;
 import org.apache.kafka.coordinator.group.generated.ShareGroupMetadataValue;
+import org.apache.kafka.coordinator.group.generated.ShareGroupStatePartitionMetadataKey;
+import org.apache.kafka.coordinator.group.generated.ShareGroupStatePartitionMetadataValue;
 import org.apache.kafka.coordinator.group.generated.ShareGroupTargetAssignmentMemberKey;
 import org.apache.kafka.coordinator.group.generated.ShareGroupTargetAssignmentMemberValue;
 import org.apache.kafka.coordinator.group.generated.ShareGroupTargetAssignmentMetadataKey;
@@ -28,9 +31,10 @@ import org.apache.kafka.coordinator.group.generated.ShareGroupTargetAssignmentMe
  * generated messages of Kafka's group coordinator module; a key is prefixed with its record type, a
  * value with its version): each member's subscription (type 10), the group epoch and subscribed
  * topics' metadata hash (11), the target assignment's epoch (12) and each member's target (13), and
- * each member's current assignment and epochs (14). A removed member's three records and a deleted
- * group's two are tombstoned. Type 15 (share-group state initialization, kept by Kafka for its share
- * coordinator) is not written and is skipped on load. {@link Loaded} rebuilds the groups when a
+ * each member's current assignment and epochs (14), and the partitions whose share coordinator state
+ * the group may have (15, as initialized topics; Tributary writes no initializing or deleting topics:
+ * share-partition leaders initialize state on first ShareFetch, and deletions complete before the
+ * record is written). A removed member's three records and a deleted group's three are tombstoned. {@link Loaded} rebuilds the groups when a
  * coordinator loads a partition.
  *
  * <p>Stateless, except {@link Loaded}, which one loader thread fills.
@@ -101,10 +105,26 @@ final class ShareGroupRecords {
             tombstone(nowMs, new ShareGroupMemberMetadataKey().setGroupId(groupId).setMemberId(memberId)));
     }
 
-    /** The tombstones of a deleted group's target epoch and group epoch. */
+    /** The tombstones of a deleted group's state partitions, target epoch and group epoch. */
     static List<SimpleRecord> groupTombstones(String groupId, long nowMs) {
-        return List.of(tombstone(nowMs, new ShareGroupTargetAssignmentMetadataKey().setGroupId(groupId)),
+        return List.of(tombstone(nowMs, new ShareGroupStatePartitionMetadataKey().setGroupId(groupId)),
+            tombstone(nowMs, new ShareGroupTargetAssignmentMetadataKey().setGroupId(groupId)),
             tombstone(nowMs, new ShareGroupMetadataKey().setGroupId(groupId)));
+    }
+
+    /**
+     * The partitions whose share state the group may have (type 15), all of them, as initialized topics.
+     *
+     * @param names a topic's name by id (empty for a topic deleted since)
+     */
+    static SimpleRecord statePartitions(String groupId, Map<Uuid, Set<Integer>> partitions,
+                                        java.util.function.Function<Uuid, String> names, long nowMs) {
+        List<ShareGroupStatePartitionMetadataValue.TopicPartitionsInfo> initialized = new ArrayList<>();
+        partitions.forEach((topic, ps) -> initialized.add(new ShareGroupStatePartitionMetadataValue.TopicPartitionsInfo()
+            .setTopicId(topic).setTopicName(names.apply(topic)).setPartitions(new ArrayList<>(new java.util.TreeSet<>(ps)))));
+        return record(nowMs, new ShareGroupStatePartitionMetadataKey().setGroupId(groupId),
+            new ShareGroupStatePartitionMetadataValue().setInitializedTopics(initialized),
+            ShareGroupStatePartitionMetadataValue.HIGHEST_SUPPORTED_VERSION);
     }
 
     private static SimpleRecord record(long nowMs, ApiMessage key, ApiMessage value, short valueVersion) {
@@ -126,6 +146,7 @@ final class ShareGroupRecords {
             final Map<String, ShareGroupMemberMetadataValue> subscriptions = new LinkedHashMap<>();
             final Map<String, ShareGroupCurrentMemberAssignmentValue> current = new HashMap<>();
             final Map<String, Map<Uuid, Set<Integer>>> targets = new HashMap<>();
+            final Map<Uuid, Set<Integer>> statePartitions = new HashMap<>();
         }
 
         private final Map<String, Group> groups = new HashMap<>();
@@ -189,8 +210,21 @@ final class ShareGroupRecords {
                             new ShareGroupCurrentMemberAssignmentValue(valueReader, version));
                     }
                 }
+                case STATE_PARTITION_METADATA -> {
+                    String groupId = new ShareGroupStatePartitionMetadataKey(keyReader, (short) 0).groupId();
+                    if (valueReader == null) {
+                        ifPresent(groupId, g -> g.statePartitions.clear());
+                    } else {
+                        ShareGroupStatePartitionMetadataValue v = new ShareGroupStatePartitionMetadataValue(valueReader, version);
+                        Map<Uuid, Set<Integer>> partitions = group(groupId).statePartitions;
+                        partitions.clear();
+                        v.initializingTopics().forEach(t -> partitions.computeIfAbsent(t.topicId(), id -> new HashSet<>())
+                            .addAll(t.partitions()));
+                        v.initializedTopics().forEach(t -> partitions.computeIfAbsent(t.topicId(), id -> new HashSet<>())
+                            .addAll(t.partitions()));
+                    }
+                }
                 default -> {
-                    // Share-group state initialization (15): Kafka's share coordinator bookkeeping, not kept here.
                 }
             }
         }
@@ -231,7 +265,7 @@ final class ShareGroupRecords {
             Map<String, Map<Uuid, Set<Integer>>> targets = new HashMap<>(g.targets);
             targets.keySet().retainAll(members.keySet());
             holder.shareGroup(new ShareGroup(holder.groupId(), g.epoch, g.metadataHash, g.assignmentEpoch, members,
-                targets));
+                targets, g.statePartitions));
         }
     }
 }

@@ -28,6 +28,17 @@ public interface ShareStatePersister {
         return readState(key);
     }
 
+    /**
+     * The summary of a share-partition's state as a group coordinator describes its offsets
+     * (ReadShareGroupStateSummary, KIP-932): state epoch, the leader epoch stored by the share
+     * coordinator and the start offset, without batches; empty when none was ever initialized. Reads
+     * no leader epoch, so fences nobody. Implementations without a summary read as {@link #readState(SharePartitionKey)}.
+     */
+    default CompletableFuture<Optional<ShareGroupState>> readSummary(SharePartitionKey key) {
+        return readState(key).thenApply(state -> state.map(s -> new ShareGroupState(s.stateEpoch(), s.leaderEpoch(),
+            s.startOffset(), java.util.List.of())));
+    }
+
     /** Creates (or resets, with a higher state epoch) the state of a share-partition. */
     CompletableFuture<Void> initializeState(SharePartitionKey key, ShareGroupState state);
 

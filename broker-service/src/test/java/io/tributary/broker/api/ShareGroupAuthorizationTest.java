@@ -150,4 +150,39 @@ class ShareGroupAuthorizationTest {
             assertThat(group.authorizedOperations()).containsExactly(AclOperation.DESCRIBE);
         }
     }
+
+    @Test
+    void shareGroupOffsetsNeedTheGroupAndTopicAcls() throws Exception {
+        try (KafkaShareConsumer<byte[], byte[]> member = shareConsumer("admin", ADMIN_PASSWORD, "reset-audited")) {
+            member.subscribe(List.of("secret"));
+            await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> {
+                member.poll(Duration.ofMillis(100));
+                return superUser.describeShareGroups(List.of("reset-audited")).all().get().get("reset-audited")
+                    .members().size() == 1;
+            });
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> superUser.describeShareGroups(List.of("reset-audited")).all()
+            .get().get("reset-audited").members().isEmpty());
+        Map<String, org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec> all =
+            Map.of("reset-audited", new org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec());
+        org.apache.kafka.common.TopicPartition secret0 = new org.apache.kafka.common.TopicPartition("secret", 0);
+
+        assertThatThrownBy(() -> alice.listShareGroupOffsets(all).all().get())
+            .isInstanceOf(ExecutionException.class).cause().isInstanceOf(GroupAuthorizationException.class);
+        assertThatThrownBy(() -> alice.alterShareGroupOffsets("reset-audited", Map.of(secret0, 0L)).all().get())
+            .isInstanceOf(ExecutionException.class).cause().isInstanceOf(GroupAuthorizationException.class);
+        assertThatThrownBy(() -> alice.deleteShareGroupOffsets("reset-audited", java.util.Set.of("secret")).all().get())
+            .isInstanceOf(ExecutionException.class).cause().isInstanceOf(GroupAuthorizationException.class);
+
+        allow(AclOperation.DESCRIBE, ResourceType.GROUP, "reset-audited");
+        assertThat(alice.listShareGroupOffsets(all).partitionsToOffsetInfo("reset-audited").get())
+            .as("a topic alice may not describe is left out").isEmpty();
+        allow(AclOperation.READ, ResourceType.GROUP, "reset-audited");
+        assertThatThrownBy(() -> alice.alterShareGroupOffsets("reset-audited", Map.of(secret0, 0L)).all().get())
+            .isInstanceOf(ExecutionException.class).cause().isInstanceOf(TopicAuthorizationException.class);
+        allow(AclOperation.READ, ResourceType.TOPIC, "secret");
+        alice.alterShareGroupOffsets("reset-audited", Map.of(secret0, 0L)).all().get();
+        assertThat(superUser.listShareGroupOffsets(all).partitionsToOffsetInfo("reset-audited").get().get(secret0)
+            .startOffset()).isZero();
+    }
 }

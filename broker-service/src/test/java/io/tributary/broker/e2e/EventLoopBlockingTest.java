@@ -38,7 +38,8 @@ import reactor.blockhound.BlockHound;
  * replicated topic with 2 KiB segments and {@code flush.messages=1} (a roll and an fsync
  * nearly every batch; followers fetching), a keyed producer on a compacted topic with the cleaner
  * busy, and a consumer group reading and committing offsets. Share fetches and acknowledgements
- * (KIP-932) write share-partition state through the share coordinator, on this broker or another.
+ * (KIP-932) write share-partition state through the share coordinator, on this broker or another,
+ * and so do share groups' offsets listed, altered and deleted by the admin client.
  *
  * <p>A third topic takes the produce path that network threads serve themselves (1 MiB segments,
  * no forced flushes): its appends into the page cache inside {@code LogSegment.append} are the one
@@ -249,6 +250,58 @@ class EventLoopBlockingTest {
         try (Admin admin = cluster.admin()) {
             await().atMost(Duration.ofSeconds(30)).until(() -> admin.listOffsets(Map.of(dead,
                     org.apache.kafka.clients.admin.OffsetSpec.latest())).partitionResult(dead).get().offset() == rejected[0]);
+        }
+        assertThat(blockingCalls)
+            .withFailMessage(() -> "blocking calls on an event loop, the first: " + stackOf(blockingCalls.peek()))
+            .isEmpty();
+    }
+
+    @Test
+    void shareGroupOffsetsListedAlteredAndDeletedNeverBlockAnEventLoop() throws Exception {
+        try (Admin admin = cluster.admin()) {
+            admin.createTopics(List.of(new NewTopic("offsetted", 3, (short) 3))).all().get();
+            admin.updateFeatures(Map.of("share.version", new org.apache.kafka.clients.admin.FeatureUpdate((short) 1,
+                org.apache.kafka.clients.admin.FeatureUpdate.UpgradeType.UPGRADE)),
+                new org.apache.kafka.clients.admin.UpdateFeaturesOptions()).all().get();
+            admin.incrementalAlterConfigs(Map.of(new org.apache.kafka.common.config.ConfigResource(
+                org.apache.kafka.common.config.ConfigResource.Type.GROUP, "offsetters"), List.of(
+                    new org.apache.kafka.clients.admin.AlterConfigOp(new org.apache.kafka.clients.admin.ConfigEntry(
+                        "share.auto.offset.reset", "earliest"), org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET))))
+                .all().get();
+            await().atMost(Duration.ofSeconds(30)).until(() -> cluster.brokerIds().stream().allMatch(id ->
+                cluster.broker(id).metadataCache().finalizedFeatures().level("share.version") >= 1));
+            try (KafkaProducer<byte[], byte[]> producer = cluster.producer(Map.of(ProducerConfig.ACKS_CONFIG, "all"))) {
+                for (int i = 0; i < 9; i++) {
+                    producer.send(new ProducerRecord<>("offsetted", i % 3, null, bytes("offset-" + i)));
+                }
+                producer.flush();
+            }
+            Map<String, Object> settings = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG, "offsetters");
+            try (org.apache.kafka.clients.consumer.KafkaShareConsumer<byte[], byte[]> consumer =
+                     new org.apache.kafka.clients.consumer.KafkaShareConsumer<>(settings,
+                         new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                         new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
+                consumer.subscribe(List.of("offsetted"));
+                List<byte[]> received = new ArrayList<>();
+                await().atMost(Duration.ofSeconds(60)).until(() -> {
+                    consumer.poll(Duration.ofMillis(100)).forEach(r -> received.add(r.value()));
+                    return received.size() >= 9;
+                });
+                consumer.commitSync();
+            }
+            Map<String, org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec> all =
+                Map.of("offsetters", new org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec());
+            await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() ->
+                assertThat(admin.listShareGroupOffsets(all).partitionsToOffsetInfo("offsetters").get().values())
+                    .hasSize(3).allSatisfy(info -> assertThat(info.startOffset()).isEqualTo(3L)));
+            await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> admin.alterShareGroupOffsets(
+                "offsetters", Map.of(new TopicPartition("offsetted", 1), 0L)).all().get() == null);
+            assertThat(admin.listShareGroupOffsets(all).partitionsToOffsetInfo("offsetters").get()
+                .get(new TopicPartition("offsetted", 1)).startOffset()).isZero();
+            admin.deleteShareGroupOffsets("offsetters", Set.of("offsetted")).all().get();
+            assertThat(admin.listShareGroupOffsets(all).partitionsToOffsetInfo("offsetters").get()).isEmpty();
+            admin.deleteShareGroups(List.of("offsetters")).all().get();
         }
         assertThat(blockingCalls)
             .withFailMessage(() -> "blocking calls on an event loop, the first: " + stackOf(blockingCalls.peek()))

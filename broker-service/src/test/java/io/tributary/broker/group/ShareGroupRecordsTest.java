@@ -88,6 +88,7 @@ class ShareGroupRecordsTest {
             CoordinatorRecordType.SHARE_GROUP_MEMBER_METADATA.id(), CoordinatorRecordType.SHARE_GROUP_METADATA.id(),
             CoordinatorRecordType.SHARE_GROUP_TARGET_ASSIGNMENT_MEMBER.id(),
             CoordinatorRecordType.SHARE_GROUP_TARGET_ASSIGNMENT_METADATA.id(),
+            CoordinatorRecordType.SHARE_GROUP_STATE_PARTITION_METADATA.id(),
             CoordinatorRecordType.SHARE_GROUP_CURRENT_MEMBER_ASSIGNMENT.id());
         ByteBuffer member = written.get(0).value().duplicate();
         ShareGroupMemberMetadataValue subscription = new ShareGroupMemberMetadataValue(new ByteBufferAccessor(member),
@@ -97,6 +98,17 @@ class ShareGroupRecordsTest {
         assertThat(subscription.clientHost()).isEqualTo("10.0.0.1");
         ByteBuffer group = written.get(1).value().duplicate();
         assertThat(new ShareGroupMetadataValue(new ByteBufferAccessor(group), group.getShort()).epoch()).isEqualTo(1);
+        // The partitions newly assigned, as initialized topics of record type 15.
+        ByteBuffer state = written.get(4).value().duplicate();
+        org.apache.kafka.coordinator.group.generated.ShareGroupStatePartitionMetadataValue partitions =
+            new org.apache.kafka.coordinator.group.generated.ShareGroupStatePartitionMetadataValue(
+                new ByteBufferAccessor(state), state.getShort());
+        assertThat(partitions.initializedTopics()).singleElement().satisfies(t -> {
+            assertThat(t.topicName()).isEqualTo("orders");
+            assertThat(t.partitions()).isNotEmpty();
+        });
+        assertThat(partitions.initializingTopics()).isEmpty();
+        assertThat(partitions.deletingTopics()).isEmpty();
     }
 
     @Test

@@ -122,6 +122,23 @@ public class ShareGroupsAdmin {
     }
 
     /**
+     * Moves an empty share group's start offsets (AlterShareGroupOffsets, KIP-932): its next consumer
+     * starts there.
+     *
+     * @throws ShareGroupNotFoundException when there is no such share group
+     * @throws ShareGroupNotEmptyException when it has members (Kafka's NON_EMPTY_GROUP)
+     */
+    public void resetOffsets(String group, Map<TopicPartition, Long> offsets) {
+        get(admin.alterShareGroupOffsets(group, offsets).all(), cause -> {
+            if (cause instanceof GroupNotEmptyException) {
+                return new ShareGroupNotEmptyException("Share group " + group + " has members: its offsets can only be "
+                    + "reset when it is empty.");
+            }
+            return notFound(cause, group);
+        });
+    }
+
+    /**
      * The group's {@code share.*} configs as the brokers describe the GROUP resource: the group's
      * overrides, else the brokers' values, sorted by name. Kafka keeps group configs apart from the
      * group itself, so a group that does not exist (yet) has the defaults.

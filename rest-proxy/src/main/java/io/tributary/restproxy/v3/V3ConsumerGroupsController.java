@@ -15,17 +15,13 @@ import io.tributary.restproxy.v3.V3Resources.ResetOffsetsResponse;
 import io.tributary.restproxy.v3.V3Resources.ResourceList;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.GroupListing;
 import org.apache.kafka.clients.admin.MemberDescription;
-import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.TopicPartition;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -144,33 +140,7 @@ public class V3ConsumerGroupsController {
         if (topics.isEmpty()) {
             throw RestError.BAD_REQUEST.exception("The group has no committed offsets: name the topics to reset");
         }
-        List<TopicPartition> partitions = new ArrayList<>();
-        for (String topic : topics) {
-            TopicDescription description = admin.topic(topic);
-            description.partitions().forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
-        }
-        String to = request.to() == null ? "" : request.to().toLowerCase(Locale.ROOT);
-        Map<TopicPartition, Long> offsets = switch (to) {
-            case "earliest" -> admin.resolve(partitions, OffsetSpec.earliest());
-            case "latest" -> admin.resolve(partitions, OffsetSpec.latest());
-            case "timestamp" -> {
-                if (request.timestamp() == null || request.timestamp() < 0) {
-                    throw RestError.BAD_REQUEST.exception("to=timestamp needs a non-negative \"timestamp\" (ms)");
-                }
-                yield admin.resolve(partitions, OffsetSpec.forTimestamp(request.timestamp()));
-            }
-            case "offset" -> {
-                if (request.offset() == null || request.offset() < 0) {
-                    throw RestError.BAD_REQUEST.exception("to=offset needs a non-negative \"offset\"");
-                }
-                Map<TopicPartition, long[]> ranges = admin.offsets(partitions);
-                Map<TopicPartition, Long> clamped = new HashMap<>();
-                // As kafka-consumer-groups does: an offset outside a partition's records is moved to its nearest end.
-                ranges.forEach((tp, range) -> clamped.put(tp, Math.max(range[0], Math.min(range[1], request.offset()))));
-                yield clamped;
-            }
-            default -> throw RestError.BAD_REQUEST.exception("to must be earliest, latest, offset or timestamp");
-        };
+        Map<TopicPartition, Long> offsets = OffsetResetTargets.resolve(admin, topics, request);
         admin.resetOffsets(groupId, offsets);
         return new ResetOffsetsResponse(groupId, offsets.entrySet().stream()
             .sorted(Map.Entry.comparingByKey(Comparator.comparing(TopicPartition::topic)

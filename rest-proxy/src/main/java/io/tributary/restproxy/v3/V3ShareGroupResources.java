@@ -63,4 +63,9 @@ public final class V3ShareGroupResources {
             @JsonProperty("partition_id") int partitionId, @JsonProperty("start_offset") long startOffset,
             @JsonProperty("leader_epoch") Integer leaderEpoch, Long lag) {
     }
+
+    /** The start offsets a reset moved the share group to. */
+    public record ShareGroupResetOffsetsResponse(@JsonProperty("share_group_id") String shareGroupId,
+            List<V3Resources.ResetOffset> offsets) {
+    }
 }

@@ -6,11 +6,14 @@ import io.tributary.restproxy.error.RestError;
 import io.tributary.restproxy.v3.V3Resources.AlterConfigsRequest;
 import io.tributary.restproxy.v3.V3Resources.AssignedPartition;
 import io.tributary.restproxy.v3.V3Resources.ConfigValue;
+import io.tributary.restproxy.v3.V3Resources.ResetOffset;
+import io.tributary.restproxy.v3.V3Resources.ResetOffsetsRequest;
 import io.tributary.restproxy.v3.V3Resources.ResourceList;
 import io.tributary.restproxy.v3.V3Resources.UpdateConfigRequest;
 import io.tributary.restproxy.v3.V3ShareGroupResources.ShareGroup;
 import io.tributary.restproxy.v3.V3ShareGroupResources.ShareGroupConfig;
 import io.tributary.restproxy.v3.V3ShareGroupResources.ShareGroupOffset;
+import io.tributary.restproxy.v3.V3ShareGroupResources.ShareGroupResetOffsetsResponse;
 import io.tributary.restproxy.v3.V3ShareGroupResources.ShareMember;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -178,6 +181,33 @@ public class V3ShareGroupsController {
             .map(e -> new ShareGroupOffset(e.getKey().topic(), e.getKey().partition(), e.getValue().startOffset(),
                 e.getValue().leaderEpoch().orElse(null), e.getValue().lag().orElse(null)))
             .toList());
+    }
+
+    @PostMapping(path = "/{groupId}/offsets:reset", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "Reset the share group's start offsets (group must be empty)",
+        description = "AlterShareGroupOffsets (KIP-932). Body {\"to\": \"earliest\"|\"latest\"|\"offset\"|\"timestamp\", "
+            + "\"offset\": N, \"timestamp\": ms, \"topics\": [...]}: every partition of the named topics, or of the "
+            + "topics the group has start offsets for. Errors: 404 unknown group, 409 the group has members, 400 bad "
+            + "body, 40401 unknown topic.")
+    public ShareGroupResetOffsetsResponse resetOffsets(@PathVariable String clusterId, @PathVariable String groupId,
+            @RequestBody ResetOffsetsRequest request) {
+        cluster.checkCluster(clusterId);
+        admin.group(groupId, false);
+        java.util.Set<String> topics = new java.util.LinkedHashSet<>();
+        if (request.topics() != null && !request.topics().isEmpty()) {
+            topics.addAll(request.topics());
+        } else {
+            admin.offsets(groupId).keySet().forEach(tp -> topics.add(tp.topic()));
+        }
+        if (topics.isEmpty()) {
+            throw RestError.BAD_REQUEST.exception("The group has no start offsets: name the topics to reset");
+        }
+        Map<TopicPartition, Long> offsets = OffsetResetTargets.resolve(cluster, topics, request);
+        admin.resetOffsets(groupId, offsets);
+        return new ShareGroupResetOffsetsResponse(groupId, offsets.entrySet().stream()
+            .sorted(Map.Entry.comparingByKey(Comparator.comparing(TopicPartition::topic)
+                .thenComparingInt(TopicPartition::partition)))
+            .map(e -> new ResetOffset(e.getKey().topic(), e.getKey().partition(), e.getValue())).toList());
     }
 
     private static ShareGroup group(String clusterId, ShareGroupDescription group, boolean withMembers) {

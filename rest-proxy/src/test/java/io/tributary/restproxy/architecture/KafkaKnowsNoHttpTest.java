@@ -41,13 +41,13 @@ class KafkaKnowsNoHttpTest {
      * The classes of the feature packages that read or write HTTP themselves: controllers and,
      * beside them, the v2 produce answer (its per-record error code), the v3 record codec (errors
      * of the request body) and links (from the current request), the batch bodies' entries (their
- * 400s), the Server-Sent Events writer,
+ * 400s), the offset resets' targets (400s of their bodies), the Server-Sent Events writer,
      * and the OpenAPI document's error bodies.
      */
     private static final DescribedPredicate<JavaClass> WEB_LAYER = controllers()
         .or(belongToAnyOf(PartitionOffset.class, RecordStreamer.class, OpenApiConfiguration.class))
         .or(named("io.tributary.restproxy.v3.V3RecordCodec", "io.tributary.restproxy.v3.V3Links",
-            "io.tributary.restproxy.v3.V3BatchEntries"))
+            "io.tributary.restproxy.v3.V3BatchEntries", "io.tributary.restproxy.v3.OffsetResetTargets"))
         .as("in the web layer");
 
     private static JavaClasses classes;

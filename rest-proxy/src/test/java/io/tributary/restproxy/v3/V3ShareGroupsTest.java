@@ -195,7 +195,7 @@ class V3ShareGroupsTest extends ProxyTestBase {
     }
 
     @Test
-    void unknownGroupsAndClustersAre404AndOffsetsSayWhyTheyAreMissing() throws Exception {
+    void unknownGroupsAndClustersAre404AndOffsetsAreServed() throws Exception {
         assertThat(http.get(groupPath("v3-share-nobody")).status()).isEqualTo(404);
         assertThat(http.get(groupPath("v3-share-nobody")).body().get("message").asString())
             .isEqualTo("Share group v3-share-nobody not found.");
@@ -209,14 +209,27 @@ class V3ShareGroupsTest extends ProxyTestBase {
         try (Poller member = new Poller(group, topic, "offsets-1")) {
             await().atMost(WAIT).untilAsserted(() ->
                 assertThat(http.get(groupPath(group)).body().path("members").size()).isEqualTo(1));
-            Response offsets = http.get(groupPath(group) + "/offsets");
-            // DescribeShareGroupOffsets is served once the share coordinator is; until then the error names why.
-            if (offsets.status() == 200) {
+            // The brokers serve DescribeShareGroupOffsets: the partition's start offset once its state exists
+            // (the member's first ShareFetch initializes it, at the end of the empty topic).
+            await().atMost(WAIT).untilAsserted(() -> {
+                Response offsets = http.get(groupPath(group) + "/offsets");
+                assertThat(offsets.status()).as(offsets.text()).isEqualTo(200);
                 assertThat(offsets.body().get("kind").asString()).isEqualTo("KafkaShareGroupOffsetList");
-            } else {
-                assertThat(offsets.errorCode()).as(offsets.text()).isEqualTo(50002);
-                assertThat(offsets.body().get("message").asString()).contains("UnsupportedVersionException");
-            }
+                assertThat(offsets.body().get("data").size()).as(offsets.text()).isEqualTo(1);
+                assertThat(offsets.body().get("data").get(0).get("topic_name").asString()).isEqualTo(topic);
+                assertThat(offsets.body().get("data").get(0).get("partition_id").asInt()).isZero();
+                assertThat(offsets.body().get("data").get(0).get("start_offset").asLong()).isZero();
+            });
+            Response busy = http.post(groupPath(group) + "/offsets:reset", JSON, "{\"to\":\"earliest\"}");
+            assertThat(busy.status()).as(busy.text()).isEqualTo(409);
         }
+        await().atMost(WAIT).untilAsserted(() ->
+            assertThat(http.get(groupPath(group)).body().path("members").size()).isZero());
+        Response reset = http.post(groupPath(group) + "/offsets:reset", JSON, "{\"to\":\"offset\",\"offset\":0}");
+        assertThat(reset.status()).as(reset.text()).isEqualTo(200);
+        assertThat(reset.body().get("share_group_id").asString()).isEqualTo(group);
+        assertThat(reset.body().get("offsets").get(0).get("offset").asLong()).isZero();
+        assertThat(http.get(groupPath(group) + "/offsets").body().get("data").get(0).get("start_offset").asLong())
+            .isZero();
     }
 }

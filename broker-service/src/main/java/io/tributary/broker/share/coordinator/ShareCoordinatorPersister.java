@@ -19,6 +19,8 @@ import org.apache.kafka.common.message.InitializeShareGroupStateRequestData;
 import org.apache.kafka.common.message.InitializeShareGroupStateResponseData;
 import org.apache.kafka.common.message.ReadShareGroupStateRequestData;
 import org.apache.kafka.common.message.ReadShareGroupStateResponseData;
+import org.apache.kafka.common.message.ReadShareGroupStateSummaryRequestData;
+import org.apache.kafka.common.message.ReadShareGroupStateSummaryResponseData;
 import org.apache.kafka.common.message.WriteShareGroupStateRequestData;
 import org.apache.kafka.common.message.WriteShareGroupStateResponseData;
 import org.apache.kafka.common.protocol.Errors;
@@ -28,6 +30,8 @@ import org.apache.kafka.common.requests.InitializeShareGroupStateRequest;
 import org.apache.kafka.common.requests.InitializeShareGroupStateResponse;
 import org.apache.kafka.common.requests.ReadShareGroupStateRequest;
 import org.apache.kafka.common.requests.ReadShareGroupStateResponse;
+import org.apache.kafka.common.requests.ReadShareGroupStateSummaryRequest;
+import org.apache.kafka.common.requests.ReadShareGroupStateSummaryResponse;
 import org.apache.kafka.common.requests.WriteShareGroupStateRequest;
 import org.apache.kafka.common.requests.WriteShareGroupStateResponse;
 import org.apache.kafka.common.utils.Time;
@@ -126,6 +130,25 @@ public final class ShareCoordinatorPersister implements ShareStatePersister, Aut
                         : Optional.of(new ShareGroupState(p.stateEpoch(), leaderEpoch, p.startOffset(),
                             p.stateBatches().stream().map(b -> new PersistedStateBatch(b.firstOffset(), b.lastOffset(),
                                 b.deliveryState(), b.deliveryCount())).toList()));
+                    return new Outcome<>(Errors.forCode(p.errorCode()), state);
+                }));
+    }
+
+    @Override
+    public CompletableFuture<Optional<ShareGroupState>> readSummary(SharePartitionKey key) {
+        ShareStateKey k = stateKey(key);
+        return call(k, broker -> broker == LOCAL
+            ? coordinator.read(k, -1).thenApply(r -> new Outcome<>(r.error(), r.state().map(s -> new ShareGroupState(
+                s.stateEpoch(), s.leaderEpoch(), s.startOffset(), List.of()))))
+            : remote.send(broker, new ReadShareGroupStateSummaryRequest.Builder(new ReadShareGroupStateSummaryRequestData()
+                    .setGroupId(k.groupId()).setTopics(List.of(new ReadShareGroupStateSummaryRequestData.ReadStateSummaryData()
+                        .setTopicId(k.topicId()).setPartitions(List.of(
+                            new ReadShareGroupStateSummaryRequestData.PartitionData().setPartition(k.partition())))))))
+                .thenApply(response -> {
+                    ReadShareGroupStateSummaryResponseData.PartitionResult p = ((ReadShareGroupStateSummaryResponse) response)
+                        .data().results().get(0).partitions().get(0);
+                    Optional<ShareGroupState> state = p.startOffset() < 0 ? Optional.empty()
+                        : Optional.of(new ShareGroupState(p.stateEpoch(), p.leaderEpoch(), p.startOffset(), List.of()));
                     return new Outcome<>(Errors.forCode(p.errorCode()), state);
                 }));
     }
