@@ -60,7 +60,7 @@ public final class ApiHandlers {
             new FetchHandler(replicaManager, metadataCache, replicaManager.topicStats(), authorizer, fetchManager,
                 clientQuotas.fetch(),
                 properties.fetchMaxBytes()),
-            new ShareFetchHandler(shares, metadataCache, authorizer, replicaManager.topicStats(),
+            new ShareFetchHandler(shares, metadataCache, authorizer, replicaManager.topicStats(), clientQuotas.fetch(),
                 properties.fetchMaxBytes()),
             new ShareAcknowledgeHandler(shares, metadataCache, authorizer),
             new InitializeShareGroupStateHandler(shares.coordinator(), authorizer),

@@ -5,6 +5,7 @@ import io.tributary.broker.cluster.MetadataCache;
 import io.tributary.broker.metrics.BrokerTopicStats;
 import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.Response;
+import io.tributary.broker.quota.ClientQuotaManager;
 import io.tributary.broker.security.BrokerAuthorizer;
 import io.tributary.broker.share.AcquiredRange;
 import io.tributary.broker.share.ShareAcknowledgement;
@@ -46,6 +47,13 @@ import org.apache.kafka.common.resource.ResourceType;
  * per partition UNKNOWN_TOPIC_ID, TOPIC_AUTHORIZATION_FAILED (no READ on the topic),
  * NOT_LEADER_OR_FOLLOWER with the leader's id, epoch and endpoint (KIP-951), and in
  * {@code acknowledge_error_code} the acknowledgements' errors (INVALID_RECORD_STATE, ...).
+ *
+ * <p>The records answered count against the consumer fetch quota ({@code consumer_byte_rate},
+ * KIP-13) of the request's user and client id, as Kafka's Fetch and ShareFetch: a fetch reads at
+ * most what the quota allows in one window, and a client over its quota gets a positive
+ * {@code throttle_time_ms} and its connection is muted for that long (KIP-219). Unlike Kafka, which
+ * answers a throttled ShareFetch empty and leaves its records acquired until their lock times out,
+ * the records already acquired are still answered (and stay counted), so none is dropped silently.
  */
 public final class ShareFetchHandler extends VersionedHandler {
 
@@ -56,15 +64,19 @@ public final class ShareFetchHandler extends VersionedHandler {
     private final MetadataCache metadataCache;
     private final BrokerAuthorizer authorizer;
     private final BrokerTopicStats topicStats;
+    /** {@code consumer_byte_rate} (KIP-13): the bytes of records answered, per user and client id. */
+    private final ClientQuotaManager fetchQuota;
     private final int fetchMaxBytes;
 
     /**
      * @param topicStats    counts the bytes answered per topic ({@code bytesout}), as consumers' fetches
+     * @param fetchQuota    the consumer fetch quota ({@code consumer_byte_rate}, KIP-13), shared with Fetch
      * @param fetchMaxBytes most bytes one response carries ({@code fetch.max.bytes})
      */
     public ShareFetchHandler(ShareComponents shares, MetadataCache metadataCache, BrokerAuthorizer authorizer,
-                             BrokerTopicStats topicStats, int fetchMaxBytes) {
+                             BrokerTopicStats topicStats, ClientQuotaManager fetchQuota, int fetchMaxBytes) {
         super(ApiKeys.SHARE_FETCH, 1, 2);
+        this.fetchQuota = fetchQuota;
         this.shares = shares;
         this.topicStats = topicStats;
         this.metadataCache = metadataCache;
@@ -126,8 +138,11 @@ public final class ShareFetchHandler extends VersionedHandler {
                 return all;
             });
         boolean fetch = !session.isFinal() && !(context.apiVersion() >= 2 && data.isRenewAck());
-        ShareFetchParams params = new ShareFetchParams(groupId, memberId, data.maxWaitMs(), data.minBytes(),
-            Math.min(data.maxBytes(), fetchMaxBytes), data.maxRecords() > 0 ? data.maxRecords() : DEFAULT_MAX_RECORDS,
+        // At most what the quota allows in one window (more is always throttled), as Kafka.
+        int maxBytes = Math.min(Math.min(data.maxBytes(), fetchMaxBytes),
+            fetchQuota.maxValueInQuotaWindow(context.principal().getName(), context.clientId()));
+        ShareFetchParams params = new ShareFetchParams(groupId, memberId, data.maxWaitMs(), Math.min(data.minBytes(), maxBytes),
+            maxBytes, data.maxRecords() > 0 ? data.maxRecords() : DEFAULT_MAX_RECORDS,
             context.apiVersion() >= 2 && data.shareAcquireMode() == 1);
         return acknowledged.thenCompose(ackErrors -> {
             if (session.isFinal()) {
@@ -146,8 +161,11 @@ public final class ShareFetchHandler extends VersionedHandler {
                               Map<TopicIdPartition, ShareFetchPartitionResult> fetched, Map<TopicIdPartition, Errors> refused) {
         LeaderHints hints = new LeaderHints(metadataCache, context.listenerName());
         LinkedHashMap<TopicIdPartition, ShareFetchResponseData.PartitionData> answer = new LinkedHashMap<>();
+        long recordBytes = 0;
         refused.forEach((tip, error) -> answer.put(tip, ShareFetchResponse.partitionResponse(tip, error)));
-        fetched.forEach((tip, result) -> {
+        for (Map.Entry<TopicIdPartition, ShareFetchPartitionResult> entry : fetched.entrySet()) {
+            TopicIdPartition tip = entry.getKey();
+            ShareFetchPartitionResult result = entry.getValue();
             List<ShareFetchResponseData.AcquiredRecords> acquired = new ArrayList<>(result.acquired().size());
             for (AcquiredRange range : result.acquired()) {
                 acquired.add(new ShareFetchResponseData.AcquiredRecords().setFirstOffset(range.firstOffset())
@@ -156,9 +174,10 @@ public final class ShareFetchHandler extends VersionedHandler {
             answer.put(tip, ShareFetchResponse.partitionResponse(tip, result.error())
                 .setRecords(result.records() == null ? MemoryRecords.EMPTY : result.records())
                 .setAcquiredRecords(acquired));
-            topicStats.recordFetched(tip.topic(), false, result.records() == null ? 0 : result.records().sizeInBytes(),
-                result.error() != Errors.NONE);
-        });
+            int bytes = result.records() == null ? 0 : result.records().sizeInBytes();
+            topicStats.recordFetched(tip.topic(), false, bytes, result.error() != Errors.NONE);
+            recordBytes += bytes;
+        }
         ackErrors.forEach((tip, error) -> answer.computeIfAbsent(tip, t -> ShareFetchResponse.partitionResponse(t, Errors.NONE))
             .setAcknowledgeErrorCode(error.code()));
         answer.forEach((tip, data) -> {
@@ -172,8 +191,13 @@ public final class ShareFetchHandler extends VersionedHandler {
         });
         List<Node> nodes = new ArrayList<>();
         hints.nodes().forEach(n -> nodes.add(new Node(n.id(), n.host(), n.port(), n.rack())));
-        return Responses.of(context, ShareFetchResponse.of(Errors.NONE, 0, answer, nodes,
+        // Recorded once the answer is built, as Kafka; the acquired records are answered even when
+        // throttled (an empty answer would leave them acquired, undelivered, until their lock times out).
+        int throttleMs = recordBytes == 0 ? 0
+            : fetchQuota.recordAndGetThrottleTimeMs(context.principal().getName(), context.clientId(), recordBytes);
+        Response response = Responses.of(context, ShareFetchResponse.of(Errors.NONE, throttleMs, answer, nodes,
             shares.partitionManager().recordLockDurationMs(groupId)));
+        return throttleMs > 0 ? new Response.Throttled(response, throttleMs) : response;
     }
 
     private static CompletableFuture<Response> error(RequestContext context, Errors error) {

@@ -23,6 +23,7 @@ public final class WireClient implements AutoCloseable {
     private final DataInputStream in;
     private final OutputStream out;
     private final AtomicInteger correlation = new AtomicInteger(1);
+    private String clientId = "wire-client";
 
     public WireClient(String host, int port) throws IOException {
         this(host, port, null);
@@ -46,10 +47,16 @@ public final class WireClient implements AutoCloseable {
         return new WireClient(bootstrap.substring(0, colon), Integer.parseInt(bootstrap.substring(colon + 1)));
     }
 
+    /** Sets the client id of the request headers sent from now on ({@code wire-client} by default); returns this client. */
+    public WireClient clientId(String clientId) {
+        this.clientId = clientId;
+        return this;
+    }
+
     /** Sends a request and reads its response. */
     @SuppressWarnings("unchecked")
     public <T extends AbstractResponse> T send(AbstractRequest request) throws IOException {
-        RequestHeader header = new RequestHeader(request.apiKey(), request.version(), "wire-client",
+        RequestHeader header = new RequestHeader(request.apiKey(), request.version(), clientId,
             correlation.getAndIncrement());
         ByteBuffer buffer = request.serializeWithHeader(header);
         writeFrame(buffer);
@@ -61,7 +68,7 @@ public final class WireClient implements AutoCloseable {
 
     /** Sends a request that expects no response (acks=0). */
     public void sendOnly(AbstractRequest request) throws IOException {
-        RequestHeader header = new RequestHeader(request.apiKey(), request.version(), "wire-client",
+        RequestHeader header = new RequestHeader(request.apiKey(), request.version(), clientId,
             correlation.getAndIncrement());
         writeFrame(request.serializeWithHeader(header));
     }
