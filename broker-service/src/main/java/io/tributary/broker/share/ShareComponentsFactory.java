@@ -6,11 +6,11 @@ import io.tributary.broker.config.ShareGroupProperties;
 import io.tributary.broker.coordinator.CoordinatorLog;
 import io.tributary.broker.group.GroupConfigLookup;
 import io.tributary.broker.replica.BrokerBlockingSender;
+import io.tributary.broker.replica.InterBrokerSender;
 import io.tributary.broker.replica.ReplicaManager;
 import io.tributary.broker.scheduler.Scheduler;
 import io.tributary.broker.share.coordinator.ShareCoordinator;
 import io.tributary.broker.share.coordinator.ShareCoordinatorPersister;
-import io.tributary.broker.share.coordinator.ShareStateSender;
 import io.tributary.broker.share.coordinator.ShareStateTopic;
 import io.tributary.broker.share.dlq.BrokerDeadLetterSink;
 import io.tributary.broker.share.dlq.GroupDeadLetterConfig;
@@ -71,7 +71,7 @@ public final class ShareComponentsFactory {
             settings.shareCoordinatorStateTopicMinIsr(), settings.shareCoordinatorStateTopicSegmentBytes()),
             adminManager, metadataCache);
         String listener = interBroker.listener();
-        ShareStateSender sender = new ShareStateSender(
+        InterBrokerSender sender = new InterBrokerSender("share-state-sender-",
             id -> metadataCache.broker(id).flatMap(b -> b.endPoint(listener)).map(e -> new Node(id, e.host(), e.port())),
             id -> new BrokerBlockingSender("share-state-" + interBroker.brokerId() + "-to-" + id, listener,
                 interBroker.clientConfigs(), interBroker.requestTimeoutMs(), RECONNECT_BACKOFF_MS, time));
@@ -81,7 +81,7 @@ public final class ShareComponentsFactory {
                 .filter(s -> s.hasLeader()).map(s -> OptionalInt.of(s.leader())).orElse(OptionalInt.empty()),
             topic::ensureCreated, sender, time);
         ReplicaShareLog shareLog = new ReplicaShareLog(replicaManager);
-        ShareStateSender dlqSender = new ShareStateSender(
+        InterBrokerSender dlqSender = new InterBrokerSender("share-dlq-sender-",
             id -> metadataCache.broker(id).flatMap(b -> b.endPoint(listener)).map(e -> new Node(id, e.host(), e.port())),
             id -> new BrokerBlockingSender("share-dlq-" + interBroker.brokerId() + "-to-" + id, listener,
                 interBroker.clientConfigs(), interBroker.requestTimeoutMs(), RECONNECT_BACKOFF_MS, time));

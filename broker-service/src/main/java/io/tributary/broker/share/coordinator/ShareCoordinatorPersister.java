@@ -1,5 +1,6 @@
 package io.tributary.broker.share.coordinator;
 
+import io.tributary.broker.replica.InterBrokerSender;
 import io.tributary.broker.share.PersistedStateBatch;
 import io.tributary.broker.share.ShareGroupState;
 import io.tributary.broker.share.SharePartitionKey;
@@ -44,7 +45,7 @@ import org.slf4j.LoggerFactory;
  * The durable {@link ShareStatePersister} (Kafka's {@code DefaultStatePersister}, KIP-932): each call
  * goes to the share coordinator of the share-partition, the leader of its {@code __share_group_state}
  * partition: {@link ShareCoordinator} directly when that is this broker, else Read/Write/Initialize/
- * DeleteShareGroupState over the inter-broker listener ({@link ShareStateSender}). While no leader is
+ * DeleteShareGroupState over the inter-broker listener ({@link InterBrokerSender}). While no leader is
  * known the topic is created if missing ({@link ShareStateTopic#ensureCreated}); NOT_COORDINATOR, COORDINATOR_LOAD_IN_PROGRESS,
  * COORDINATOR_NOT_AVAILABLE, an unknown leader and a failed send are retried every
  * a backoff that starts at {@code retryBackoffMs} and doubles up to {@link #MAX_RETRY_BACKOFF_MS} until
@@ -83,7 +84,7 @@ public final class ShareCoordinatorPersister implements ShareStatePersister, Aut
     private final ShareCoordinator coordinator;
     private final IntFunction<OptionalInt> leaderOf;
     private final Runnable ensureStateTopic;
-    private final ShareStateSender remote;
+    private final InterBrokerSender remote;
     private final Time time;
     private final ScheduledExecutorService retries;
 
@@ -94,7 +95,7 @@ public final class ShareCoordinatorPersister implements ShareStatePersister, Aut
      *                 this persister's thread)
      */
     public ShareCoordinatorPersister(Settings settings, ShareCoordinator coordinator, IntFunction<OptionalInt> leaderOf,
-                                     Runnable ensureStateTopic, ShareStateSender remote, Time time) {
+                                     Runnable ensureStateTopic, InterBrokerSender remote, Time time) {
         this.settings = settings;
         this.coordinator = coordinator;
         this.leaderOf = leaderOf;

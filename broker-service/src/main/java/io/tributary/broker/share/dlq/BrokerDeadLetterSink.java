@@ -4,7 +4,7 @@ import io.tributary.broker.cluster.LeaderAndIsr;
 import io.tributary.broker.cluster.MetadataCache;
 import io.tributary.broker.replica.ProduceResult;
 import io.tributary.broker.replica.ReplicaManager;
-import io.tributary.broker.share.coordinator.ShareStateSender;
+import io.tributary.broker.replica.InterBrokerSender;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
@@ -31,7 +31,7 @@ public final class BrokerDeadLetterSink implements DeadLetterSink {
     private final int brokerId;
     private final ReplicaManager replicaManager;
     private final MetadataCache metadataCache;
-    private final ShareStateSender sender;
+    private final InterBrokerSender sender;
     private final int timeoutMs;
 
     /**
@@ -39,7 +39,7 @@ public final class BrokerDeadLetterSink implements DeadLetterSink {
      * @param timeoutMs how long an append waits for its in-sync replicas, ms
      */
     public BrokerDeadLetterSink(int brokerId, ReplicaManager replicaManager, MetadataCache metadataCache,
-                                ShareStateSender sender, int timeoutMs) {
+                                InterBrokerSender sender, int timeoutMs) {
         this.brokerId = brokerId;
         this.replicaManager = replicaManager;
         this.metadataCache = metadataCache;

@@ -1,5 +1,6 @@
 package io.tributary.broker.share.coordinator;
 
+import io.tributary.broker.replica.InterBrokerSender;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -35,7 +36,7 @@ class ShareCoordinatorPersisterTest {
     private final AtomicReference<OptionalInt> leader = new AtomicReference<>(OptionalInt.of(0));
     private final AtomicInteger topicCreations = new AtomicInteger();
     private Runnable createTopic = topicCreations::incrementAndGet;
-    private final ShareStateSender unreachable = new ShareStateSender(id -> Optional.empty(), id -> {
+    private final InterBrokerSender unreachable = new InterBrokerSender("share-state-sender-", id -> Optional.empty(), id -> {
         throw new AssertionError("no connection to broker " + id);
     });
     private final ShareCoordinatorPersister persister = new ShareCoordinatorPersister(

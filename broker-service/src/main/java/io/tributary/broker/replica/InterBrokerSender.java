@@ -1,6 +1,5 @@
-package io.tributary.broker.share.coordinator;
+package io.tributary.broker.replica;
 
-import io.tributary.broker.replica.BrokerBlockingSender;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.Map;
@@ -15,46 +14,52 @@ import org.apache.kafka.common.requests.AbstractRequest;
 import org.apache.kafka.common.requests.AbstractResponse;
 
 /**
- * Sends share-group state requests (ReadShareGroupState, WriteShareGroupState, ...) to the share
- * coordinator on another broker over the inter-broker listener, with kafka-clients'
- * {@code NetworkClient} through {@link BrokerBlockingSender}, as the transaction markers go: one
- * thread and one connection per destination broker, requests to it in order.
+ * Sends requests to other brokers over the inter-broker listener, with kafka-clients'
+ * {@code NetworkClient} through {@link BrokerBlockingSender}: one thread and one connection per
+ * destination broker, opened on first use, requests to it in order. Used for transaction markers
+ * (WriteTxnMarkers), share-group state (ReadShareGroupState, WriteShareGroupState, ...) and
+ * dead-letter records (Produce).
  *
  * <p>Errors: a broker unknown to the metadata, a connection failure or a timeout fails the future
- * (the persister retries). Thread-safe.
+ * (callers retry). Thread-safe.
  */
-public final class ShareStateSender implements Closeable {
+public final class InterBrokerSender implements Closeable {
 
     /** A destination's connection, used by its own thread only. */
     private static final class Destination {
         private final ExecutorService thread;
         private BrokerBlockingSender sender;
 
-        private Destination(int brokerId) {
+        private Destination(String threadNamePrefix, int brokerId) {
             this.thread = Executors.newSingleThreadExecutor(r -> {
-                Thread t = new Thread(r, "share-state-sender-" + brokerId);
+                Thread t = new Thread(r, threadNamePrefix + brokerId);
                 t.setDaemon(true);
                 return t;
             });
         }
     }
 
+    private final String threadNamePrefix;
     private final Function<Integer, Optional<Node>> nodeOf;
     private final Function<Integer, BrokerBlockingSender> connect;
     private final Map<Integer, Destination> destinations = new ConcurrentHashMap<>();
 
     /**
-     * @param nodeOf  a broker's inter-broker endpoint, from the metadata
-     * @param connect opens a sender to a broker (its client id, listener and security)
+     * @param threadNamePrefix names each destination's thread, followed by the broker id
+     *                         ({@code transaction-marker-sender-} makes {@code transaction-marker-sender-2})
+     * @param nodeOf           a broker's inter-broker endpoint, from the metadata
+     * @param connect          opens a sender to a broker (its client id, listener and security)
      */
-    public ShareStateSender(Function<Integer, Optional<Node>> nodeOf, Function<Integer, BrokerBlockingSender> connect) {
+    public InterBrokerSender(String threadNamePrefix, Function<Integer, Optional<Node>> nodeOf,
+                             Function<Integer, BrokerBlockingSender> connect) {
+        this.threadNamePrefix = threadNamePrefix;
         this.nodeOf = nodeOf;
         this.connect = connect;
     }
 
     /** Sends {@code request} to {@code brokerId}; completes with its response on the destination's thread. */
     public CompletableFuture<AbstractResponse> send(int brokerId, AbstractRequest.Builder<? extends AbstractRequest> request) {
-        Destination destination = destinations.computeIfAbsent(brokerId, Destination::new);
+        Destination destination = destinations.computeIfAbsent(brokerId, id -> new Destination(threadNamePrefix, id));
         return CompletableFuture.supplyAsync(() -> {
             Node node = nodeOf.apply(brokerId).orElseThrow(() -> new IllegalStateException(
                 "Broker " + brokerId + " has no inter-broker endpoint in the metadata"));
