@@ -100,6 +100,7 @@ class ShareGroupOffsetsTest {
         KafkaTool.Result reset = tool("--reset-offsets", "--group", GROUP, "--topic", TOPIC, "--to-earliest", "--execute");
         assertThat(reset.exitCode()).as(reset.output()).isZero();
         assertThat(offsets().get(TP).startOffset()).isZero();
+        assertThat(offsets().get(TP).lag()).as("a reset starts the count again").isEqualTo(Optional.of(5L));
         try (KafkaShareConsumer<String, String> consumer = consumer()) {
             assertThat(pollUntil(consumer, 5)).containsExactly("a", "b", "c", "d", "e");
             consumer.commitSync();
@@ -112,6 +113,7 @@ class ShareGroupOffsetsTest {
             "--execute");
         assertThat(toOffset.exitCode()).as(toOffset.output()).isZero();
         assertThat(offsets().get(TP).startOffset()).isEqualTo(3L);
+        assertThat(offsets().get(TP).lag()).isEqualTo(Optional.of(2L));
         KafkaTool.Result toLatest = tool("--reset-offsets", "--group", GROUP, "--all-topics", "--to-latest", "--execute");
         assertThat(toLatest.exitCode()).as(toLatest.output()).isZero();
         assertThat(offsets().get(TP).startOffset()).isEqualTo(5L);
