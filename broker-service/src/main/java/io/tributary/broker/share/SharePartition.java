@@ -29,8 +29,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>State changes other than acquisitions are written to the {@link ShareStatePersister} one at a
  * time, in order, each state taken when its turn comes (so a later write never carries an older
- * state); acknowledgements are applied once their write succeeds. Thread-safe: every method holds
- * this object's monitor and none does I/O under it (persister calls return at once); lock expiry runs on a scheduler thread. After {@link #fence} (leadership lost) it
+ * state), each with its delivery complete count (KIP-1226); acknowledgements are applied once their
+ * write succeeds. Thread-safe: every method holds this object's monitor and none does I/O under it
+ * (persister calls return at once), except the lock-free meter values (KIP-1103: in-flight counts,
+ * {@link #stats()}); lock expiry runs on a scheduler thread. After {@link #fence} (leadership lost) it
  * acquires nothing and answers acknowledgements NOT_LEADER_OR_FOLLOWER; a state write fenced by the
  * share coordinator fences it too.
  */
