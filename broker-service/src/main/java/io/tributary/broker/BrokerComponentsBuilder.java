@@ -59,7 +59,6 @@ import io.tributary.broker.security.SecurityBootstrap;
 import io.tributary.broker.security.SslStoreWatcher;
 import io.tributary.broker.share.ShareComponents;
 import io.tributary.broker.share.ShareComponentsFactory;
-import io.tributary.broker.share.ShareGroupStates;
 import io.tributary.broker.transaction.TransactionComponents;
 import io.tributary.broker.transaction.TransactionMetrics;
 import java.io.File;
@@ -275,7 +274,7 @@ final class BrokerComponentsBuilder {
         replicaManager.addLeadershipListener(groupCoordinator);
         // A deleted topic's share-group state goes with it (KIP-932), from the groups this broker coordinates.
         ShareGroupOffsets shareGroupOffsets = groupCoordinator.modernGroups().shareGroupOffsets(
-            new ShareGroupStates(shares.persister(), shares.partitionManager()), time);
+            shares.groupStates(), time);
         metadataCache.addListener(new MetadataListener() {
             @Override
             public void onTopicRemoved(String topic) {

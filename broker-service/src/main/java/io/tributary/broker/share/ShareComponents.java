@@ -14,16 +14,23 @@ import java.util.concurrent.CompletableFuture;
  * @param coordinator      the share coordinator of the {@code __share_group_state} partitions this
  *                         broker leads (Read/Write/Initialize/DeleteShareGroupState, ...)
  * @param stateTopic       creates {@code __share_group_state} on first use (FindCoordinator, key type SHARE)
+ * @param latestOffsets    partitions' latest offsets from their leaders, for share-partition lag (KIP-1226);
+ *                         null without a cluster (unit tests)
  * @param onClose          stops the coordinator and the persister (shutdown)
  */
 public record ShareComponents(SharePartitionManager partitionManager, ShareSessionCache sessions,
                               ShareStatePersister persister, ShareCoordinator coordinator, ShareStateTopic stateTopic,
-                              Runnable onClose) implements AutoCloseable {
+                              PartitionLatestOffsets latestOffsets, Runnable onClose) implements AutoCloseable {
 
     /** Share-partitions over {@code persister} alone, without a share coordinator (unit tests). */
     public ShareComponents(SharePartitionManager partitionManager, ShareSessionCache sessions,
                            ShareStatePersister persister) {
-        this(partitionManager, sessions, persister, null, null, () -> { });
+        this(partitionManager, sessions, persister, null, null, null, () -> { });
+    }
+
+    /** The group coordinator's way to the share coordinator and to partitions' latest offsets. */
+    public ShareGroupStates groupStates() {
+        return new ShareGroupStates(persister, partitionManager, latestOffsets);
     }
 
     /**

@@ -98,13 +98,15 @@ public final class ShareComponentsFactory {
         SharePartitionManager manager = new SharePartitionManager(shareLog, persister,
             new ShareGroupSettings(settings.groupShareRecordLockDurationMs(), settings.groupShareDeliveryCountLimit(),
                 settings.groupSharePartitionMaxRecordLocks(), groupConfigs),
-            new AcquisitionLockTimer(scheduler), deadLetters);
+            new AcquisitionLockTimer(scheduler), deadLetters, new SharePartitionMetrics(registry));
         replicaManager.addLeadershipListener(manager);
         // A session idle past the member's session timeout belongs to a member the group has fenced.
         ShareSessionCache sessions = new ShareSessionCache(settings.groupShareMaxShareSessions(),
             settings.groupShareSessionTimeoutMs(), time,
             key -> manager.releaseSession(key.groupId(), key.memberId()));
-        return new ShareComponents(manager, sessions, persister, coordinator, topic, () -> {
+        PartitionLatestOffsets latestOffsets = new PartitionLatestOffsets(interBroker.brokerId(), replicaManager,
+            metadataCache, sender);
+        return new ShareComponents(manager, sessions, persister, coordinator, topic, latestOffsets, () -> {
             deadLetters.close();
             dlqSender.close();
             persister.close();

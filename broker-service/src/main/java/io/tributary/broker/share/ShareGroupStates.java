@@ -21,18 +21,33 @@ public final class ShareGroupStates implements ShareGroupStateClient {
 
     private final ShareStatePersister persister;
     private final SharePartitionManager partitions;
+    private final PartitionLatestOffsets latestOffsets;
 
     public ShareGroupStates(ShareStatePersister persister, SharePartitionManager partitions) {
+        this(persister, partitions, null);
+    }
+
+    /** @param latestOffsets reads partitions' latest offsets from their leaders (share-partition lag); null for none */
+    public ShareGroupStates(ShareStatePersister persister, SharePartitionManager partitions,
+                            PartitionLatestOffsets latestOffsets) {
         this.persister = persister;
         this.partitions = partitions;
+        this.latestOffsets = latestOffsets;
     }
 
     @Override
     public CompletableFuture<Summary> readSummary(String groupId, TopicIdPartition partition) {
         return persister.readSummary(new SharePartitionKey(groupId, partition)).handle((state, e) -> e != null
             ? new Summary(errorOf(e), 0, -1, -1)
-            : state.map(s -> new Summary(Errors.NONE, s.stateEpoch(), s.leaderEpoch(), s.startOffset()))
+            : state.map(s -> new Summary(Errors.NONE, s.stateEpoch(), s.leaderEpoch(), s.startOffset(),
+                    s.deliveryCompleteCount()))
                 .orElse(new Summary(Errors.NONE, 0, -1, -1)));
+    }
+
+    @Override
+    public CompletableFuture<LatestOffset> latestOffset(TopicIdPartition partition) {
+        return latestOffsets == null ? ShareGroupStateClient.super.latestOffset(partition)
+            : latestOffsets.latestOffset(partition.topicPartition());
     }
 
     @Override

@@ -23,14 +23,18 @@ final class SharePartitionLoader {
     private final AcquisitionLockTimer timer;
     private final Consumer<SharePartitionKey> onRecordsAvailable;
     private final ShareArchiveListener archiveListener;
+    private final SharePartitionMetrics metrics;
 
     /**
      * @param onRecordsAvailable told when a share-partition's records may be acquirable again
      * @param archiveListener    told of delivered records archived (the dead-letter queue)
+     * @param metrics            reports each share-partition created, until it is fenced
      */
     SharePartitionLoader(ShareLog log, ShareStatePersister persister, AcquisitionLockTimer timer,
-                         Consumer<SharePartitionKey> onRecordsAvailable, ShareArchiveListener archiveListener) {
+                         Consumer<SharePartitionKey> onRecordsAvailable, ShareArchiveListener archiveListener,
+                         SharePartitionMetrics metrics) {
         this.log = log;
+        this.metrics = metrics;
         this.archiveListener = archiveListener;
         this.persister = persister;
         this.timer = timer;
@@ -56,8 +60,10 @@ final class SharePartitionLoader {
     }
 
     private SharePartition create(SharePartitionKey key, int leaderEpoch, ShareGroupState state, SharePartitionConfig config) {
-        return new SharePartition(key, leaderEpoch, state, config, persister, timer, () -> onRecordsAvailable.accept(key),
-            archiveListener);
+        SharePartition sp = new SharePartition(key, leaderEpoch, state, config, persister, timer,
+            () -> onRecordsAvailable.accept(key), archiveListener, metrics::unregister);
+        metrics.register(sp);
+        return sp;
     }
 
     private long initialOffset(TopicPartition tp, SharePartitionConfig config) {

@@ -50,10 +50,17 @@ public final class SharePartitionManager implements PartitionLeadershipListener 
     /** @param archiveListener told of delivered records archived (REJECT, delivery count limit): the dead-letter queue */
     public SharePartitionManager(ShareLog log, ShareStatePersister persister, ShareGroupSettings settings,
                                  AcquisitionLockTimer timer, ShareArchiveListener archiveListener) {
+        this(log, persister, settings, timer, archiveListener, SharePartitionMetrics.NONE);
+    }
+
+    /** @param metrics reports the share-partitions loaded here (KIP-1103), each until it is fenced */
+    public SharePartitionManager(ShareLog log, ShareStatePersister persister, ShareGroupSettings settings,
+                                 AcquisitionLockTimer timer, ShareArchiveListener archiveListener,
+                                 SharePartitionMetrics metrics) {
         this.log = log;
         this.settings = settings;
         this.waiters = new ShareFetchWaiters(timer);
-        this.loader = new SharePartitionLoader(log, persister, timer, waiters::wake, archiveListener);
+        this.loader = new SharePartitionLoader(log, persister, timer, waiters::wake, archiveListener, metrics);
     }
 
     /** The acquisition lock duration of {@code groupId}, ms, as ShareFetch and ShareAcknowledge responses carry it. */

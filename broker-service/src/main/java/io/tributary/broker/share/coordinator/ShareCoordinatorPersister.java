@@ -140,7 +140,7 @@ public final class ShareCoordinatorPersister implements ShareStatePersister, Aut
         ShareStateKey k = stateKey(key);
         return call(k, broker -> broker == LOCAL
             ? coordinator.read(k, -1).thenApply(r -> new Outcome<>(r.error(), r.state().map(s -> new ShareGroupState(
-                s.stateEpoch(), s.leaderEpoch(), s.startOffset(), List.of()))))
+                s.stateEpoch(), s.leaderEpoch(), s.startOffset(), List.of(), s.deliveryCompleteCount()))))
             : remote.send(broker, new ReadShareGroupStateSummaryRequest.Builder(new ReadShareGroupStateSummaryRequestData()
                     .setGroupId(k.groupId()).setTopics(List.of(new ReadShareGroupStateSummaryRequestData.ReadStateSummaryData()
                         .setTopicId(k.topicId()).setPartitions(List.of(
@@ -149,7 +149,8 @@ public final class ShareCoordinatorPersister implements ShareStatePersister, Aut
                     ReadShareGroupStateSummaryResponseData.PartitionResult p = ((ReadShareGroupStateSummaryResponse) response)
                         .data().results().get(0).partitions().get(0);
                     Optional<ShareGroupState> state = p.startOffset() < 0 ? Optional.empty()
-                        : Optional.of(new ShareGroupState(p.stateEpoch(), p.leaderEpoch(), p.startOffset(), List.of()));
+                        : Optional.of(new ShareGroupState(p.stateEpoch(), p.leaderEpoch(), p.startOffset(), List.of(),
+                            p.deliveryCompleteCount())); // -1 from a v0 answer
                     return new Outcome<>(Errors.forCode(p.errorCode()), state);
                 }));
     }
@@ -178,13 +179,14 @@ public final class ShareCoordinatorPersister implements ShareStatePersister, Aut
         List<PersisterStateBatch> batches = state.stateBatches().stream().map(b -> new PersisterStateBatch(
             b.firstOffset(), b.lastOffset(), b.deliveryState(), b.deliveryCount())).toList();
         return call(k, broker -> (broker == LOCAL
-            ? coordinator.write(k, state.stateEpoch(), state.leaderEpoch(), state.startOffset(), -1, batches)
+            ? coordinator.write(k, state.stateEpoch(), state.leaderEpoch(), state.startOffset(),
+                state.deliveryCompleteCount(), batches)
             : remote.send(broker, new WriteShareGroupStateRequest.Builder(new WriteShareGroupStateRequestData()
                     .setGroupId(k.groupId()).setTopics(List.of(new WriteShareGroupStateRequestData.WriteStateData()
                         .setTopicId(k.topicId()).setPartitions(List.of(new WriteShareGroupStateRequestData.PartitionData()
                             .setPartition(k.partition()).setStateEpoch(state.stateEpoch())
                             .setLeaderEpoch(state.leaderEpoch()).setStartOffset(state.startOffset())
-                            .setDeliveryCompleteCount(-1)
+                            .setDeliveryCompleteCount(state.deliveryCompleteCount())
                             .setStateBatches(batches.stream().map(b -> new WriteShareGroupStateRequestData.StateBatch()
                                 .setFirstOffset(b.firstOffset()).setLastOffset(b.lastOffset())
                                 .setDeliveryState(b.deliveryState()).setDeliveryCount(b.deliveryCount())).toList())))))))
