@@ -329,4 +329,56 @@ class SharePartitionManagerTest {
             .get(P0).acquired()).isEmpty();
         assertThat(persister.state(new SharePartitionKey("none", P0)).orElseThrow().startOffset()).isEqualTo(4);
     }
+
+    @Test
+    void aFetchWaitingForNewRecordsIsAnsweredWithRecordsReleasedMeanwhile() {
+        earliest("g");
+        log.append(P0.topicPartition(), 2);
+        manager.fetch(params("m1", 0, 10), List.of(P0)).join();
+        CompletableFuture<Map<TopicIdPartition, ShareFetchPartitionResult>> pending =
+            manager.fetch(params("m2", 10_000, 10), List.of(P0));
+        assertThat(pending).isNotDone(); // waiting in the purgatory for records past offset 2
+
+        manager.acknowledge("g", "m1", Map.of(P0, List.of(ShareAcknowledgement.of(0, 1, ShareAcknowledgement.RELEASE))))
+            .join();
+
+        assertThat(pending).isCompleted(); // no append, no time passed: woken by the release
+        assertThat(pending.join().get(P0).acquired()).containsExactly(new AcquiredRange(0, 1, 2));
+        log.giveUpWaiting(); // the purgatory's late answer acquires nothing more
+        assertThat(manager.sharePartition(new SharePartitionKey("g", P0)).orElseThrow().acquiredCount()).isEqualTo(2);
+    }
+
+    @Test
+    void aFetchWaitingForNewRecordsIsAnsweredWithRecordsWhoseLockExpired() {
+        earliest("g");
+        log.append(P0.topicPartition(), 3);
+        SharePartitionManager shortLocks = new SharePartitionManager(log, persister,
+            new ShareGroupSettings(1_000, 5, 200, group -> Optional.ofNullable(groupConfigs.get(group))),
+            new AcquisitionLockTimer(scheduler));
+        shortLocks.fetch(params("m1", 0, 10), List.of(P0)).join();
+        CompletableFuture<Map<TopicIdPartition, ShareFetchPartitionResult>> pending =
+            shortLocks.fetch(params("m2", 30_000, 10), List.of(P0));
+        assertThat(pending).isNotDone();
+
+        time.advance(1_000); // m1's lock expires, well before m2's max wait
+
+        assertThat(pending).isCompleted();
+        assertThat(pending.join().get(P0).acquired()).containsExactly(new AcquiredRange(0, 2, 2));
+    }
+
+    @Test
+    void anAcceptDoesNotEndAWaitForNewRecords() {
+        earliest("g");
+        log.append(P0.topicPartition(), 2);
+        manager.fetch(params("m1", 0, 10), List.of(P0)).join();
+        CompletableFuture<Map<TopicIdPartition, ShareFetchPartitionResult>> pending =
+            manager.fetch(params("m2", 10_000, 10), List.of(P0));
+
+        manager.acknowledge("g", "m1", Map.of(P0, List.of(ShareAcknowledgement.of(0, 1, ShareAcknowledgement.ACCEPT))))
+            .join();
+        assertThat(pending).isNotDone(); // nothing acquirable again: it keeps waiting for new records
+
+        log.append(P0.topicPartition(), 1);
+        assertThat(pending.join().get(P0).acquired()).containsExactly(new AcquiredRange(2, 2, 1));
+    }
 }
