@@ -146,7 +146,7 @@ public final class ShareFetchHandler extends VersionedHandler {
             context.apiVersion() >= 2 && data.shareAcquireMode() == 1);
         return acknowledged.thenCompose(ackErrors -> {
             if (session.isFinal()) {
-                return shares.partitionManager().releaseSession(groupId, memberId)
+                return shares.sessionClosed(groupId, memberId)
                     .thenApply(v -> response(context, groupId, ackErrors, Map.of(), partitions.refused()));
             }
             if (!fetch) {

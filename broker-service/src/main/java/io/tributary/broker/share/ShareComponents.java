@@ -35,7 +35,24 @@ public record ShareComponents(SharePartitionManager partitionManager, ShareSessi
      */
     public CompletableFuture<Void> memberLeft(String groupId, String memberId) {
         sessions.remove(groupId, memberId);
-        return partitionManager.releaseSession(groupId, memberId);
+        return sessionClosed(groupId, memberId);
+    }
+
+    /**
+     * A member's share session on this broker closed (final epoch, member left, session evicted; the
+     * session is already gone from {@link #sessions}): the records it holds here are released and,
+     * once written, if no member of the group has a session here any more, the group's share-partitions
+     * are dropped ({@link SharePartitionManager#onGroupEmpty}), as Kafka 4.4's share session cache
+     * tells its group listener.
+     *
+     * @return completes once the released state is written and the group checked
+     */
+    public CompletableFuture<Void> sessionClosed(String groupId, String memberId) {
+        return partitionManager.releaseSession(groupId, memberId).whenComplete((v, e) -> {
+            if (!sessions.hasSessions(groupId)) {
+                partitionManager.onGroupEmpty(groupId);
+            }
+        });
     }
 
     /** Stops the share coordinator's and the persister's threads. */

@@ -101,14 +101,18 @@ public final class ShareComponentsFactory {
             new AcquisitionLockTimer(scheduler), deadLetters);
         replicaManager.addLeadershipListener(manager);
         // A session idle past the member's session timeout belongs to a member the group has fenced.
+        // Sessions are evicted only while serving a ShareFetch, after these components are built.
+        java.util.concurrent.atomic.AtomicReference<ShareComponents> built = new java.util.concurrent.atomic.AtomicReference<>();
         ShareSessionCache sessions = new ShareSessionCache(settings.groupShareMaxShareSessions(),
             settings.groupShareSessionTimeoutMs(), time,
-            key -> manager.releaseSession(key.groupId(), key.memberId()));
-        return new ShareComponents(manager, sessions, persister, coordinator, topic, () -> {
+            key -> built.get().sessionClosed(key.groupId(), key.memberId()));
+        ShareComponents components = new ShareComponents(manager, sessions, persister, coordinator, topic, () -> {
             deadLetters.close();
             dlqSender.close();
             persister.close();
             coordinator.close();
         });
+        built.set(components);
+        return components;
     }
 }

@@ -21,7 +21,8 @@ import org.apache.kafka.common.record.internal.RecordBatch;
 
 /**
  * The share-partitions this broker leads (KIP-932; Kafka's {@code SharePartitionManager}): created
- * on the first ShareFetch for them, dropped when leadership moves ({@link #onResign}); one whose state
+ * on the first ShareFetch for them, dropped when leadership moves ({@link #onResign}) and when the
+ * last share session of their group on this broker closes ({@link #onGroupEmpty}); one whose state
  * write the share coordinator fenced is loaded again, from the stored state, by the next ShareFetch.
  *
  * <p>A ShareFetch reads each share-partition from its next fetch offset through the consumer fetch
@@ -231,6 +232,27 @@ public final class SharePartitionManager implements PartitionLeadershipListener 
             }
         });
         return CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new));
+    }
+
+    /**
+     * No member of {@code groupId} has a share session on this broker any more (Kafka's
+     * {@code ShareGroupListener.onGroupEmpty}): every share-partition of the group is dropped (fenced, its
+     * waiting fetches woken), so the next ShareFetch loads it again from the stored state. That is how a
+     * start offset altered or deleted while the group was empty (AlterShareGroupOffsets,
+     * DeleteShareGroupOffsets) reaches a leader that is not the group's coordinator. Call once the
+     * group's last members' records are released.
+     */
+    public void onGroupEmpty(String groupId) {
+        List<SharePartitionKey> dropped = new ArrayList<>();
+        partitions.entrySet().removeIf(e -> {
+            if (!e.getKey().groupId().equals(groupId)) {
+                return false;
+            }
+            e.getValue().thenAccept(SharePartition::fence);
+            dropped.add(e.getKey());
+            return true;
+        });
+        dropped.forEach(waiters::wake);
     }
 
     /** ShareFetches waiting for something to acquire on {@code key} (for tests and metrics). */

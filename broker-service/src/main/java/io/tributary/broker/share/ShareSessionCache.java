@@ -143,6 +143,11 @@ public final class ShareSessionCache {
         return sessions.remove(new ShareSessionKey(groupId, memberId)) != null;
     }
 
+    /** Whether any member of {@code groupId} has a session here. */
+    public synchronized boolean hasSessions(String groupId) {
+        return sessions.keySet().stream().anyMatch(key -> key.groupId().equals(groupId));
+    }
+
     /** Sessions cached now. */
     public synchronized int size() {
         return sessions.size();

@@ -305,11 +305,12 @@ class SharePartitionManagerTest {
         ShareSessionCache sessions = new ShareSessionCache(10, 45_000, time, key -> { });
         ShareComponents shares = new ShareComponents(manager, sessions, persister);
         sessions.fetchContext("g", "m1", 0, List.of(P0), List.of(), false);
+        sessions.fetchContext("g", "m2", 0, List.of(P0), List.of(), false); // keeps the group's share-partitions here
         manager.fetch(params("m1", 0, 10), List.of(P0)).join();
 
         shares.memberLeft("g", "m1").join();
 
-        assertThat(sessions.size()).isZero();
+        assertThat(sessions.expectedEpoch("g", "m1")).isEqualTo(-1);
         assertThat(manager.sharePartition(new SharePartitionKey("g", P0)).orElseThrow().stateOf(0))
             .isEqualTo(RecordState.AVAILABLE);
     }
@@ -380,5 +381,34 @@ class SharePartitionManagerTest {
 
         log.append(P0.topicPartition(), 1);
         assertThat(pending.join().get(P0).acquired()).containsExactly(new AcquiredRange(2, 2, 1));
+    }
+
+    @Test
+    void theLastSessionOfAGroupClosingDropsItsSharePartitionsSoTheNextFetchReadsTheStoredState() {
+        earliest("g");
+        log.append(P0.topicPartition(), 5);
+        ShareSessionCache sessions = new ShareSessionCache(10, 45_000, time, key -> { });
+        ShareComponents shares = new ShareComponents(manager, sessions, persister);
+        SharePartitionKey key = new SharePartitionKey("g", P0);
+        sessions.fetchContext("g", "m1", 0, List.of(P0), List.of(), false);
+        sessions.fetchContext("g", "m2", 0, List.of(P0), List.of(), false);
+        manager.fetch(params("m1", 0, 10), List.of(P0)).join();
+        manager.acknowledge("g", "m1", Map.of(P0, List.of(ShareAcknowledgement.of(0, 4, ShareAcknowledgement.ACCEPT))))
+            .join();
+
+        sessions.acknowledgeContext("g", "m1", 1); // advance m1's epoch: the close below uses the final one
+        assertThat(sessions.fetchContext("g", "m1", -1, List.of(), List.of(), false).isFinal()).isTrue();
+        shares.sessionClosed("g", "m1").join();
+        assertThat(manager.sharePartition(key)).as("m2 still has a session here").isPresent();
+        SharePartition held = manager.sharePartition(key).orElseThrow();
+
+        shares.memberLeft("g", "m2").join();
+        assertThat(manager.sharePartition(key)).isEmpty();
+        assertThat(held.isFenced()).isTrue();
+
+        // The group coordinator alters the start offset of the empty group: the next fetch here serves it.
+        persister.initializeState(key, new ShareGroupState(2, -1, 1, List.of())).join();
+        assertThat(manager.fetch(params("m3", 0, 10), List.of(P0)).join().get(P0).acquired())
+            .containsExactly(new AcquiredRange(1, 4, 1));
     }
 }
