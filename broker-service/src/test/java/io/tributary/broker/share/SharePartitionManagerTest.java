@@ -411,4 +411,24 @@ class SharePartitionManagerTest {
         assertThat(manager.fetch(params("m3", 0, 10), List.of(P0)).join().get(P0).acquired())
             .containsExactly(new AcquiredRange(1, 4, 1));
     }
+
+    @Test
+    void stateTheGroupCoordinatorInitializedWithoutAStartOffsetStartsAtTheAutoOffsetReset() {
+        log.append(P0.topicPartition(), 3);
+        groupConfigs.put("late", new GroupConfig(Map.of(GroupConfig.SHARE_AUTO_OFFSET_RESET_CONFIG, "latest")));
+        earliest("g");
+        persister.initializeState(new SharePartitionKey("g", P0), new ShareGroupState(4, -1, -1, List.of())).join();
+        persister.initializeState(new SharePartitionKey("late", P0), new ShareGroupState(4, -1, -1, List.of())).join();
+
+        assertThat(manager.fetch(params("m1", 0, 10), List.of(P0)).join().get(P0).acquired())
+            .containsExactly(new AcquiredRange(0, 2, 1));
+        assertThat(manager.fetch(new ShareFetchParams("late", "m1", 0, 1, 1 << 20, 100, false), List.of(P0)).join()
+            .get(P0).acquired()).isEmpty();
+        assertThat(manager.sharePartition(new SharePartitionKey("late", P0)).orElseThrow().startOffset()).isEqualTo(3);
+        manager.acknowledge("g", "m1", Map.of(P0, List.of(ShareAcknowledgement.of(0, 2, ShareAcknowledgement.ACCEPT))))
+            .join();
+        assertThat(persister.state(new SharePartitionKey("g", P0)).orElseThrow())
+            .as("written in the coordinator's state epoch").extracting(ShareGroupState::stateEpoch, ShareGroupState::startOffset)
+            .containsExactly(4, 3L);
+    }
 }
