@@ -14,16 +14,28 @@ import java.util.concurrent.CompletableFuture;
  * @param coordinator      the share coordinator of the {@code __share_group_state} partitions this
  *                         broker leads (Read/Write/Initialize/DeleteShareGroupState, ...)
  * @param stateTopic       creates {@code __share_group_state} on first use (FindCoordinator, key type SHARE)
+ * @param background       runs what a network thread must not (releases after a connection closed)
  * @param onClose          stops the coordinator and the persister (shutdown)
  */
 public record ShareComponents(SharePartitionManager partitionManager, ShareSessionCache sessions,
                               ShareStatePersister persister, ShareCoordinator coordinator, ShareStateTopic stateTopic,
-                              Runnable onClose) implements AutoCloseable {
+                              java.util.concurrent.Executor background, Runnable onClose) implements AutoCloseable {
 
-    /** Share-partitions over {@code persister} alone, without a share coordinator (unit tests). */
+    /** Share-partitions over {@code persister} alone, without a share coordinator (unit tests; runs in place). */
     public ShareComponents(SharePartitionManager partitionManager, ShareSessionCache sessions,
                            ShareStatePersister persister) {
-        this(partitionManager, sessions, persister, null, null, () -> { });
+        this(partitionManager, sessions, persister, null, null, Runnable::run, () -> { });
+    }
+
+    /**
+     * A client connection closed (Kafka's share session cache's disconnect listener): the sessions whose
+     * latest ShareFetch came over it end, as with {@link #sessionClosed}, on the {@code background}
+     * executor. Never blocks: called on a network thread.
+     */
+    public void connectionClosed(String connectionId) {
+        for (ShareSessionKey key : sessions.removeConnection(connectionId)) {
+            background.execute(() -> sessionClosed(key.groupId(), key.memberId()));
+        }
     }
 
     /**

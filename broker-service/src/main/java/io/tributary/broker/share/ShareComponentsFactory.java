@@ -106,7 +106,8 @@ public final class ShareComponentsFactory {
         ShareSessionCache sessions = new ShareSessionCache(settings.groupShareMaxShareSessions(),
             settings.groupShareSessionTimeoutMs(), time,
             key -> built.get().sessionClosed(key.groupId(), key.memberId()));
-        ShareComponents components = new ShareComponents(manager, sessions, persister, coordinator, topic, () -> {
+        ShareComponents components = new ShareComponents(manager, sessions, persister, coordinator, topic,
+            task -> scheduler.scheduleOnce("share-session-close", task), () -> {
             deadLetters.close();
             dlqSender.close();
             persister.close();

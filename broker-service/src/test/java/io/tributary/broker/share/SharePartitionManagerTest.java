@@ -431,4 +431,22 @@ class SharePartitionManagerTest {
             .as("written in the coordinator's state epoch").extracting(ShareGroupState::stateEpoch, ShareGroupState::startOffset)
             .containsExactly(4, 3L);
     }
+
+    @Test
+    void aClosedConnectionEndsItsSessionsReleasingTheirRecordsAndDroppingTheGroupsSharePartitions() {
+        earliest("g");
+        log.append(P0.topicPartition(), 3);
+        ShareSessionCache sessions = new ShareSessionCache(10, 45_000, time, key -> { });
+        ShareComponents shares = new ShareComponents(manager, sessions, persister);
+        SharePartitionKey key = new SharePartitionKey("g", P0);
+        sessions.fetchContext("g", "m1", 0, List.of(P0), List.of(), false, "conn-1");
+        manager.fetch(params("m1", 0, 10), List.of(P0)).join();
+
+        shares.connectionClosed("conn-1"); // the consumer died: no final epoch
+
+        assertThat(sessions.size()).isZero();
+        assertThat(manager.sharePartition(key)).as("no session of the group left here").isEmpty();
+        assertThat(manager.fetch(params("m2", 0, 10), List.of(P0)).join().get(P0).acquired())
+            .as("released before the drop, so delivered again").containsExactly(new AcquiredRange(0, 2, 2));
+    }
 }
