@@ -14,8 +14,9 @@ import org.apache.kafka.coordinator.group.ShareGroupAutoOffsetResetStrategy;
  * coordinator initialized with start offset -1 (a topic new to the group) starts where the group's
  * {@code share.auto.offset.reset} says: {@code latest} (the default) at the high watermark,
  * {@code earliest} at the log start offset, {@code by_duration:<d>} at the first record at most that
- * old (the high watermark when there is none). When the persister has no state at all, that start is
- * initialized in the persister here (Kafka 4.4's leader would fail the read instead: see {@link #load}).
+ * old (the high watermark when there is none); that start is written at once. When the persister has
+ * no state at all, that start is initialized in the persister here (Kafka 4.4's leader would fail the
+ * read instead: see {@link #load}).
  * Thread-safe.
  */
 final class SharePartitionLoader {
@@ -47,12 +48,13 @@ final class SharePartitionLoader {
     CompletableFuture<SharePartition> load(SharePartitionKey key, int leaderEpoch, SharePartitionConfig config) {
         return persister.readState(key, leaderEpoch).thenCompose(stored -> {
             if (stored.isPresent() && stored.get().startOffset() < 0) {
-                // Initialized by the group coordinator without a start offset: share.auto.offset.reset gives it,
-                // written with the share-partition's first state write (as Kafka 4.4's leader does).
+                // Initialized by the group coordinator without a start offset: share.auto.offset.reset gives it, as
+                // Kafka 4.4's leader computes it. Unlike Kafka's, it is written at once, so the start stays put when
+                // the share-partition is loaded again (leader moved, group empty here) and the offsets describe it.
                 ShareGroupState s = stored.get();
                 long start = initialOffset(key.partition().topicPartition(), config);
-                return CompletableFuture.completedFuture(create(key, leaderEpoch,
-                    new ShareGroupState(s.stateEpoch(), s.leaderEpoch(), start, s.stateBatches()), config));
+                ShareGroupState resolved = new ShareGroupState(s.stateEpoch(), leaderEpoch, start, s.stateBatches());
+                return persister.writeState(key, resolved).thenApply(v -> create(key, leaderEpoch, resolved, config));
             }
             if (stored.isPresent()) {
                 return CompletableFuture.completedFuture(create(key, leaderEpoch, stored.get(), config));

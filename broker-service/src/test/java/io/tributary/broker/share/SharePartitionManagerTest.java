@@ -425,6 +425,8 @@ class SharePartitionManagerTest {
         assertThat(manager.fetch(new ShareFetchParams("late", "m1", 0, 1, 1 << 20, 100, false), List.of(P0)).join()
             .get(P0).acquired()).isEmpty();
         assertThat(manager.sharePartition(new SharePartitionKey("late", P0)).orElseThrow().startOffset()).isEqualTo(3);
+        assertThat(persister.state(new SharePartitionKey("late", P0)).orElseThrow().startOffset())
+            .as("the start is written at once, so it stays put").isEqualTo(3);
         manager.acknowledge("g", "m1", Map.of(P0, List.of(ShareAcknowledgement.of(0, 2, ShareAcknowledgement.ACCEPT))))
             .join();
         assertThat(persister.state(new SharePartitionKey("g", P0)).orElseThrow())
