@@ -59,6 +59,7 @@ import io.tributary.broker.security.SecurityBootstrap;
 import io.tributary.broker.security.SslStoreWatcher;
 import io.tributary.broker.share.ShareComponents;
 import io.tributary.broker.share.ShareComponentsFactory;
+import io.tributary.broker.share.ShareGroupStates;
 import io.tributary.broker.transaction.TransactionComponents;
 import io.tributary.broker.transaction.TransactionMetrics;
 import java.io.File;
@@ -268,13 +269,13 @@ final class BrokerComponentsBuilder {
             groupConfigs, scheduler, new ShareComponentsFactory.InterBroker(properties.id(), interBrokerListener,
                 interBrokerClientConfigs(), properties.requestTimeoutMs()), registry, time);
         stops.add(Step.SHARE_COORDINATOR, shares::close);
+        ShareGroupStates shareStates = shares.groupStates();
         GroupCoordinator groupCoordinator = groupFactory.coordinator(replicaManager, metadataCache, groupConfigs,
-            shares::memberLeft, time);
+            shares::memberLeft, shareStates, time);
         stops.add(Step.GROUP_COORDINATOR, groupCoordinator::shutdown);
         replicaManager.addLeadershipListener(groupCoordinator);
         // A deleted topic's share-group state goes with it (KIP-932), from the groups this broker coordinates.
-        ShareGroupOffsets shareGroupOffsets = groupCoordinator.modernGroups().shareGroupOffsets(
-            shares.groupStates(), time);
+        ShareGroupOffsets shareGroupOffsets = groupCoordinator.modernGroups().shareGroupOffsets(shareStates, time);
         metadataCache.addListener(new MetadataListener() {
             @Override
             public void onTopicRemoved(String topic) {

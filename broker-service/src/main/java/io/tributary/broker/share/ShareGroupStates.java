@@ -12,8 +12,10 @@ import org.apache.kafka.common.protocol.Errors;
  * this broker's {@link ShareStatePersister}, which reaches the share coordinator here or on another
  * broker, retrying while it moves. After a share-partition's state is initialized again or deleted
  * (its group's offsets altered or deleted, its group deleted), the share-partition this broker may
- * have loaded is fenced, so the next ShareFetch loads it from the new state. A share-partition loaded
- * on another broker finds out when its next state write is fenced by the new state epoch.
+ * have loaded is fenced, so the next ShareFetch loads it from the new state. Another broker dropped
+ * the group's share-partitions when the group's last share session there closed (offsets are altered
+ * or deleted only in an empty group; {@link ShareComponents#sessionClosed}), and one it still holds
+ * finds out when its next state write is fenced by the new state epoch.
  *
  * <p>Thread-safe; never blocks.
  */

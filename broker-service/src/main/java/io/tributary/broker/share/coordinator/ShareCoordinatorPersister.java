@@ -127,7 +127,7 @@ public final class ShareCoordinatorPersister implements ShareStatePersister, Aut
                 .thenApply(response -> {
                     ReadShareGroupStateResponseData.PartitionResult p = ((ReadShareGroupStateResponse) response).data()
                         .results().get(0).partitions().get(0);
-                    Optional<ShareGroupState> state = p.startOffset() < 0 ? Optional.empty()
+                    Optional<ShareGroupState> state = absent(p.stateEpoch(), p.startOffset()) ? Optional.empty()
                         : Optional.of(new ShareGroupState(p.stateEpoch(), leaderEpoch, p.startOffset(),
                             p.stateBatches().stream().map(b -> new PersistedStateBatch(b.firstOffset(), b.lastOffset(),
                                 b.deliveryState(), b.deliveryCount())).toList()));
@@ -148,7 +148,7 @@ public final class ShareCoordinatorPersister implements ShareStatePersister, Aut
                 .thenApply(response -> {
                     ReadShareGroupStateSummaryResponseData.PartitionResult p = ((ReadShareGroupStateSummaryResponse) response)
                         .data().results().get(0).partitions().get(0);
-                    Optional<ShareGroupState> state = p.startOffset() < 0 ? Optional.empty()
+                    Optional<ShareGroupState> state = absent(p.stateEpoch(), p.startOffset()) ? Optional.empty()
                         : Optional.of(new ShareGroupState(p.stateEpoch(), p.leaderEpoch(), p.startOffset(), List.of(),
                             p.deliveryCompleteCount())); // -1 from a v0 answer
                     return new Outcome<>(Errors.forCode(p.errorCode()), state);
@@ -276,6 +276,14 @@ public final class ShareCoordinatorPersister implements ShareStatePersister, Aut
 
     private static ShareStateKey stateKey(SharePartitionKey key) {
         return new ShareStateKey(key.groupId(), key.partition().topicId(), key.partition().partition());
+    }
+
+    /**
+     * Whether a remote read answered "no state" (state epoch 0, start offset -1). State the group
+     * coordinator initialized without a start offset (-1) has a state epoch of at least 1 and is present.
+     */
+    private static boolean absent(int stateEpoch, long startOffset) {
+        return startOffset < 0 && stateEpoch <= 0;
     }
 
     private static ShareGroupState toState(ShareGroupOffset offset) {
