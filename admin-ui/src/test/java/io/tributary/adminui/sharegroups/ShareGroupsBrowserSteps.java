@@ -249,6 +249,33 @@ public final class ShareGroupsBrowserSteps extends BrowserSteps {
         screenshot("share-group-partitions");
     }
 
+    /**
+     * On an admin UI that cannot read broker 0's metrics: a share group's partition shows its start offset
+     * and lag, and "—" for the leader's meters with the reason as tooltip.
+     */
+    public void metricsOfAnUnreachableBrokerAreDashes() throws Exception {
+        String topic = createTopic("ui-share-nometrics-", 1);
+        String group = topic + "-workers";
+        try (Member member = new Member(group, topic, "ui-share-nometrics")) {
+            browser.get(ui.resolve("/#/share-groups/" + group).toString());
+            WebDriverWait refreshing = new WebDriverWait(browser, Duration.ofSeconds(60));
+            refreshing.ignoring(StaleElementReferenceException.class);
+            By partition = By.cssSelector("#share-partitions tr[data-partition='" + topic + "-0']");
+            refreshing.until(d -> d.findElements(By.id("share-group-overview")).size() == 1
+                && settled(d, "share-group-overview", "share-group-refresh", () -> !d.findElements(partition).isEmpty()));
+            assertThat(cell(partition, ".share-start-offset")).isEqualTo("0");
+            assertThat(cell(partition, ".share-lag")).isEqualTo("0");
+            for (String meter : List.of(".share-in-flight", ".share-archived-rejected",
+                    ".share-archived-delivery-limit", ".share-lock-expiries")) {
+                WebElement shown = browser.findElement(partition).findElement(By.cssSelector(meter));
+                assertThat(shown.getText()).startsWith("—");
+                assertThat(shown.getAttribute("title")).as(meter)
+                    .isEqualTo("Unknown: the metrics of broker 0 could not be read");
+            }
+            screenshot("share-group-metrics-unreachable");
+        }
+    }
+
     private String cell(By row, String css) {
         return browser.findElement(row).findElement(By.cssSelector(css)).getText().trim();
     }
