@@ -4,7 +4,6 @@ import com.jayway.jsonpath.Configuration;
 import com.jayway.jsonpath.Filter;
 import com.jayway.jsonpath.InvalidPathException;
 import com.jayway.jsonpath.JsonPath;
-import com.jayway.jsonpath.JsonPathException;
 import com.jayway.jsonpath.spi.json.JsonSmartJsonProvider;
 import com.jayway.jsonpath.spi.mapper.JsonSmartMappingProvider;
 import io.tributary.adminui.messages.MessageViews.ProxyHeader;
@@ -33,7 +32,9 @@ import tools.jackson.databind.json.JsonMapper;
  *  "headers": {"source": "admin-ui"}}        // UTF-8 text; the last header of a name wins
  * </pre>
  * for example {@code @.value.qty > 1 && @.headers.source == 'admin-ui'} or {@code @.key =~ /order-.*}{@code /}.
- * A path the record lacks makes its comparison false. Immutable and thread-safe.
+ * A path the record lacks equals nothing ({@code ==}, {@code <}, {@code in} are false for it,
+ * {@code !=} and {@code nin} true); a condition that cannot be evaluated on a record (the library
+ * throws) does not match it. Immutable and thread-safe.
  */
 public final class MessageFilter {
 
@@ -106,7 +107,9 @@ public final class MessageFilter {
         try {
             List<?> passed = condition.read(List.of(document(record, key, value)), CONFIG);
             return !passed.isEmpty();
-        } catch (JsonPathException cannotEvaluate) {
+        } catch (RuntimeException cannotEvaluate) {
+            // The user's condition cannot be evaluated on this record (e.g. "empty" asked of an object, which
+            // the library answers with a ClassCastException): not a match, and the scan goes on.
             return false;
         }
     }

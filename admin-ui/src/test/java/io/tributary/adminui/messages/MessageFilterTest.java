@@ -65,6 +65,28 @@ class MessageFilterTest {
         assertThat(passing(MessageFilter.of("@.headers.trace", null, null))).isEmpty();
     }
 
+    /** The operators and examples docs/admin-ui.md gives. */
+    @Test
+    void theDocumentedOperatorsWork() {
+        assertThat(passing(MessageFilter.of("@.key =~ /ORDER-4.*/i", null, null))).containsExactly(BIG_ORDER);
+        assertThat(passing(MessageFilter.of("!@.value.customer", null, null))).containsExactly(SMALL_ORDER, TEXT);
+        assertThat(passing(MessageFilter.of("@.value.customer.country in ['NO', 'SE'] || @.partition == 3", null,
+            null))).containsExactly(BIG_ORDER);
+        // A path the record lacks equals nothing: != and nin hold for it, ==, <, in... do not.
+        assertThat(passing(MessageFilter.of("@.value.item nin ['kayak']", null, null)))
+            .containsExactly(SMALL_ORDER, TEXT);
+        assertThat(passing(MessageFilter.of("@.value.id != 42", null, null))).containsExactly(SMALL_ORDER, TEXT);
+        assertThat(passing(MessageFilter.of("@.value.id < 100 || @.value.id in [7]", null, null)))
+            .containsExactly(BIG_ORDER, SMALL_ORDER);
+        assertThat(passing(MessageFilter.of("@.key size 7", null, null))).containsExactly(SMALL_ORDER);
+        assertThat(passing(MessageFilter.of("@.value.item empty false", null, null)))
+            .containsExactly(BIG_ORDER, SMALL_ORDER);
+        // The library cannot test an object for emptiness: no record passes, none fails the scan.
+        assertThat(passing(MessageFilter.of("@.headers empty true", null, null))).isEmpty();
+        assertThat(passing(MessageFilter.of("(@.value.qty >= 3 || @.key == 'order-7') && @.offset == 7", null, null)))
+            .containsExactly(BIG_ORDER, SMALL_ORDER);
+    }
+
     @Test
     void allPartsMustPass() {
         assertThat(passing(MessageFilter.of("@.value.qty >= 1", "order-7", "paddle"))).containsExactly(SMALL_ORDER);
