@@ -66,6 +66,12 @@ public final class MessageFilterBrowserSteps extends BrowserSteps {
         browser.get(ui.resolve("/#/topics/" + topic + "/messages").toString());
         wait.until(ExpectedConditions.textToBe(By.id("msg-range"),
             "Showing 4 messages, oldest first by timestamp; 2 partitions hold 4 records."));
+        // Every control of the page, the produce panel's too, has an accessible name.
+        browser.findElement(By.id("produce-open")).click();
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("produce-panel")));
+        assertThat(unnamedControls()).isEmpty();
+        browser.findElement(By.id("produce-close")).click();
+        wait.until(ExpectedConditions.invisibilityOfElementLocated(By.id("produce-panel")));
 
         // A filter expression on the value and a header, from the oldest: only the matching rows.
         new Select(browser.findElement(By.id("msg-from"))).selectByValue("oldest");
@@ -172,6 +178,17 @@ public final class MessageFilterBrowserSteps extends BrowserSteps {
         if (!text.isEmpty()) {
             input.sendKeys(text);
         }
+    }
+
+    /** The page's inputs, selects, textareas and buttons without a label, aria-label or text. */
+    @SuppressWarnings("unchecked")
+    private List<String> unnamedControls() {
+        return (List<String>) ((JavascriptExecutor) browser).executeScript(
+            "return Array.from(document.querySelectorAll('main input, main select, main textarea, main button'))"
+                + ".filter(e => e.type !== 'hidden' && !((e.getAttribute('aria-label') || '').trim()"
+                + " || (e.labels && e.labels.length && e.labels[0].textContent.trim())"
+                + " || (e.tagName === 'BUTTON' && e.textContent.trim())))"
+                + ".map(e => e.outerHTML.slice(0, 160));");
     }
 
     /** The keys of the rows shown, read in one script (the table may be replaced). */
