@@ -3,11 +3,12 @@
 // token; a 401 (the session ended) goes to the sign-in page.
 import { session } from './session.js';
 
-/** An /api call that failed: HTTP status and a message for people. */
+/** An /api call that failed: HTTP status, a message for people, and the error body (null if none). */
 export class ApiError extends Error {
-  constructor(status, message) {
+  constructor(status, message, body = null) {
     super(message);
     this.status = status;
+    this.body = body;
   }
 }
 
@@ -41,7 +42,7 @@ export async function request(method, path, body) {
   }
   if (!response.ok) {
     const message = data && data.message ? data.message : `${method} ${path} failed with HTTP ${response.status}`;
-    throw new ApiError(response.status, message);
+    throw new ApiError(response.status, message, data);
   }
   return data;
 }

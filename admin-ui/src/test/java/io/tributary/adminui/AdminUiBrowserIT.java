@@ -426,6 +426,12 @@ class AdminUiBrowserIT {
     }
 
     @Test
+    void filterMessagesByAnExpressionExpandARowAndExportTheShownRows() throws Exception {
+        new io.tributary.adminui.messages.MessageFilterBrowserSteps(browser, wait, ui, cluster.bootstrapServers(),
+            screenshots).run();
+    }
+
+    @Test
     void cancelAMessageSearchAndSearchAgain() throws Exception {
         new io.tributary.adminui.messages.MessageSearchCancelBrowserSteps(browser, wait, ui,
             cluster.bootstrapServers(), screenshots).run();

@@ -133,6 +133,7 @@ public final class SignInBrowserSteps {
         screenshot("signed-in-alice-topics");
 
         browser.get(ui.resolve("/#/topics/t/messages").toString());
+        wait.until(ExpectedConditions.elementToBeClickable(By.id("produce-open"))).click();
         wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("produce-send")));
 
         browser.get(ui.resolve("/#/topics/t").toString());
