@@ -64,6 +64,31 @@ async function showUser() {
 
 showUser();
 
+/**
+ * The Menu button of narrow screens: it opens and closes the navigation (aria-expanded says which);
+ * following a link or Escape closes it again. On wide screens the button is hidden and the links show.
+ */
+function navigationMenu() {
+  const header = document.querySelector('header.top');
+  const toggle = document.getElementById('nav-toggle');
+  const setOpen = (open) => {
+    header.classList.toggle('nav-open', open);
+    toggle.setAttribute('aria-expanded', String(open));
+  };
+  toggle.addEventListener('click', () => {
+    setOpen(toggle.getAttribute('aria-expanded') !== 'true');
+  });
+  header.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && toggle.getAttribute('aria-expanded') === 'true') {
+      setOpen(false);
+      toggle.focus();
+    }
+  });
+  window.addEventListener('hashchange', () => setOpen(false));
+}
+
+navigationMenu();
+
 window.addEventListener('hashchange', () => {
   document.getElementById('status').textContent = '';
   route().then(() => document.getElementById('view').focus({ preventScroll: true }));
