@@ -84,6 +84,10 @@ function navigationMenu() {
       toggle.focus();
     }
   });
+  // Closed on every followed link, also the current page's, which changes no hash.
+  document.getElementById('main-nav').addEventListener('click', (e) => {
+    if (e.target.closest('a')) setOpen(false);
+  });
   window.addEventListener('hashchange', () => setOpen(false));
 }
 
