@@ -175,7 +175,7 @@ public class RestProxyClient {
         try {
             return request.get();
         } catch (ResourceAccessException e) {
-            throw new RestProxyException(502, null, "The REST proxy did not answer: " + e.getMostSpecificCause().getMessage());
+            throw RestProxyException.noAnswer(e);
         }
     }
 

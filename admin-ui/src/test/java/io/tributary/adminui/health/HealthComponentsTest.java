@@ -25,7 +25,7 @@ import tools.jackson.databind.json.JsonMapper;
  * every component UP, none UNKNOWN, no Spring Cloud discovery composite (with ZooKeeper discovery
  * on, {@code AdminUiBrowserIT} checks the same).
  */
-class HealthComponentsTest {
+public class HealthComponentsTest {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 

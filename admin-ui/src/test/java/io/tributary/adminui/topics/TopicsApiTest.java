@@ -363,8 +363,9 @@ class TopicsApiTest {
         try (ApiFixture unreachable = new ApiFixture(URI.create("http://127.0.0.1:" + closedPort))) {
             String body = unreachable.mvc().perform(get("/api/topics"))
                 .andExpect(status().isBadGateway())
-                .andExpect(jsonPath("$.message").value(org.hamcrest.Matchers.startsWith(
-                    "The REST proxy did not answer")))
+                .andExpect(jsonPath("$.message").value("The REST proxy did not answer: connection refused "
+                    + "(ConnectException)"))
+                .andExpect(jsonPath("$.proxy").value("http://127.0.0.1:" + closedPort))
                 .andReturn().getResponse().getContentAsString();
             assertThat(body).doesNotContain("\tat ", "java.");
         }
