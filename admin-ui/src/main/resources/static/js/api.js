@@ -99,9 +99,15 @@ async function requestOnce(method, path, body) {
 /** The cluster overview. */
 export const cluster = () => request('GET', '/api/cluster');
 
-/** One page of topics whose name contains filter. */
-export const topics = (filter, page, size) =>
-  request('GET', `/api/topics?${new URLSearchParams({ filter, page, size })}`);
+/**
+ * One page of topics whose name contains filter: sort by name, partitions, size or messages, order asc or
+ * desc, internal topics only when internal is true.
+ */
+export const topics = (filter, page, size, sort = 'name', order = 'asc', internal = false) =>
+  request('GET', `/api/topics?${new URLSearchParams({ filter, page, size, sort, order, internal })}`);
+
+/** Deletes several topics: { deleted: [names], failed: [{ name, message }] }. */
+export const deleteTopics = (names) => request('POST', '/api/topics/deletions', { names });
 
 /** Cluster-wide throughput of the last 15 minutes: { intervalSeconds, points, missingBrokers }. */
 export const throughput = () => request('GET', '/api/throughput');

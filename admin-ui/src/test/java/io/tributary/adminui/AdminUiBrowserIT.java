@@ -195,12 +195,13 @@ class AdminUiBrowserIT {
         screenshot("topics-phone");
         browser.manage().window().setSize(new Dimension(1280, 900));
 
-        // Delete through the confirmation dialog; cancelling first keeps it.
+        // Tick it and delete through the confirmation dialog; cancelling first keeps it.
         WebElement filter = browser.findElement(By.id("filter"));
         filter.sendKeys(topic);
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("topic-total"), "matching “" + topic + "”"));
         wait.until(ExpectedConditions.visibilityOfElementLocated(row));
-        By deleteButton = By.cssSelector("button[data-delete='" + topic + "']");
+        browser.findElement(By.cssSelector("input[data-select='" + topic + "']")).click();
+        By deleteButton = By.id("delete-selected");
         browser.findElement(deleteButton).click();
         wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("confirm")));
         assertThat(text("#confirm-text")).contains(topic);
@@ -477,6 +478,12 @@ class AdminUiBrowserIT {
     @Test
     void shareGroupMembersConfigsAndDelete() throws Exception {
         new io.tributary.adminui.sharegroups.ShareGroupsBrowserSteps(browser, wait, ui, cluster.bootstrapServers(),
+            screenshots).run();
+    }
+
+    @Test
+    void topicListTogglesInternalTopicsSortsShowsSizesAndDeletesSeveral() throws Exception {
+        new io.tributary.adminui.topics.TopicsListBrowserSteps(browser, wait, ui, cluster.bootstrapServers(),
             screenshots).run();
     }
 
