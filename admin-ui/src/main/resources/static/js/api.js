@@ -40,6 +40,7 @@ function doneWaiting() {
   }
 }
 
+/** Calls /api; a GET waits for the REST proxy while none answers (see above), changes are sent once. */
 export async function request(method, path, body) {
   if (method !== 'GET') return requestOnce(method, path, body);
   let pauseMs = RETRY_FIRST_MS;

@@ -45,6 +45,7 @@ public final class TopicsListBrowserSteps extends BrowserSteps {
     /** A wait of its own that reads the list again when a load redrew it under the reader. */
     private final WebDriverWait redrawn;
 
+    /** @param bootstrap the broker the steps create topics on and produce to */
     public TopicsListBrowserSteps(WebDriver browser, WebDriverWait wait, URI ui, String bootstrap, Path screenshots) {
         super(browser, wait, ui, bootstrap, screenshots);
         this.redrawn = new WebDriverWait(browser, java.time.Duration.ofSeconds(30));

@@ -44,6 +44,7 @@ public class TopicUsage {
 
     private final Admin admin;
 
+    /** @param admin the proxy's Admin client */
     public TopicUsage(Admin admin) {
         this.admin = admin;
     }

@@ -39,6 +39,7 @@ public class V3TopicUsageController {
     private final ClusterAdmin admin;
     private final TopicUsage usage;
 
+    /** @param usage sizes and counts of many topics at once */
     public V3TopicUsageController(ClusterAdmin admin, TopicUsage usage) {
         this.admin = admin;
         this.usage = usage;
