@@ -1,5 +1,6 @@
-// Share group detail (KIP-932): state, epochs, coordinator, members with their assigned partitions, the
-// group's start offsets (or why they are not available), its share.* configs edited in one batch by who
+// Share group detail (KIP-932): state, epochs, coordinator, total lag, members with their assigned partitions,
+// the group's partitions (start offset and lag; in-flight records, archived records and lock expiries from
+// the leaders' metrics) or why they are not available, its share.* configs edited in one batch by who
 // may (ALTER_CONFIGS on the group), a reset of an empty group's start offsets to the earliest or latest
 // offsets (READ on the group), and deletion of an empty group behind a confirmation dialog.
 import { announce, errorBox, h, latestOnly, table } from '../dom.js';
@@ -219,27 +220,48 @@ function content(g) {
       stat('Members', 'share-group-members', g.members.length),
       stat('Group epoch', 'share-group-epoch', g.groupEpoch),
       stat('Assignment epoch', 'share-group-assignment-epoch', g.assignmentEpoch),
-      stat('Coordinator', 'share-group-coordinator', g.coordinator ?? '–')),
+      stat('Coordinator', 'share-group-coordinator', g.coordinator ?? '–'),
+      stat('Lag', 'share-group-lag', g.lag ?? '–')),
     h('h2', {}, 'Members'),
     members.length ? table('Members and their assigned partitions', ['Member id', 'Client id', 'Host', 'Member epoch',
       'Assigned partitions'], members, { id: 'share-members' })
       : h('p', { class: 'empty', id: 'no-share-members' }, 'No members: the group is empty.'),
-    h('h2', {}, 'Start offsets'),
-    offsets(g),
+    h('h2', {}, 'Partitions'),
+    partitions(g),
   ];
 }
 
-function offsets(g) {
-  if (!g.offsets) {
-    return h('p', { class: 'hint', id: 'share-offsets-unavailable' }, 'Not available: ',
-      g.offsetsError || 'the brokers gave no offsets', '.');
+function partitions(g) {
+  if (!g.partitions) {
+    return h('p', { class: 'hint', id: 'share-partitions-unavailable' }, 'Not available: ',
+      g.partitionsError || 'the brokers gave no offsets', '.');
   }
-  if (g.offsets.length === 0) return h('p', { class: 'empty', id: 'no-share-offsets' }, 'No partition state yet.');
-  return table('Start offset per partition', ['Topic', 'Partition', 'Start offset', 'Lag'],
-    g.offsets.map((o) => h('tr', { 'data-partition': `${o.topic}-${o.partition}` },
-      h('th', { scope: 'row' }, o.topic), h('td', { class: 'num' }, o.partition),
-      h('td', { class: 'num' }, o.startOffset), h('td', { class: 'num' }, o.lag ?? '–'))),
-    { id: 'share-offsets' });
+  if (g.partitions.length === 0) return h('p', { class: 'empty', id: 'no-share-partitions' }, 'No partition state yet.');
+  return h('div', {},
+    h('p', { class: 'hint', id: 'share-partitions-hint' }, 'Lag: records from the start offset on that are neither '
+      + 'acknowledged nor archived. In flight, archived and lock expiries come from the partition leader’s metrics '
+      + 'and count since the leader loaded the partition’s share state.'),
+    table('Partitions of the share group', ['Topic', 'Partition', 'Start offset', 'Lag', 'In flight',
+      sinceLoaded('Archived: rejected'), sinceLoaded('Archived: delivery limit'), sinceLoaded('Lock expiries')],
+    g.partitions.map((p) => h('tr', { 'data-partition': `${p.topic}-${p.partition}` },
+      h('th', { scope: 'row' }, p.topic), h('td', { class: 'num' }, p.partition),
+      h('td', { class: 'num share-start-offset' }, p.startOffset), h('td', { class: 'num share-lag' }, p.lag ?? '–'),
+      meter(p, 'inFlight', 'share-in-flight'), meter(p, 'archivedRejected', 'share-archived-rejected'),
+      meter(p, 'archivedDeliveryLimit', 'share-archived-delivery-limit'), meter(p, 'lockExpiries', 'share-lock-expiries'))),
+    { id: 'share-partitions' }));
+}
+
+/** A column heading over a count the partition leader keeps since it loaded the share state. */
+function sinceLoaded(label) {
+  return [label, h('br'), h('small', { class: 'since-loaded' }, 'since the leader loaded it')];
+}
+
+/** A cell of one of the leader's meters; "—" with the reason as tooltip when it could not be read. */
+function meter(p, name, cls) {
+  if (p[name] != null) return h('td', { class: `num ${cls}` }, p[name]);
+  const why = `Unknown: ${p.metricsNote || 'no broker reports it'}`;
+  return h('td', { class: `num ${cls}`, title: why }, h('span', { 'aria-hidden': 'true' }, '—'),
+    h('span', { class: 'visually-hidden' }, why));
 }
 
 function configRow(c, editable) {

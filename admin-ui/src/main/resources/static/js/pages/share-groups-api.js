@@ -5,14 +5,16 @@ const path = (id) => `/api/share-groups/${encodeURIComponent(id)}`;
 
 /**
  * One page of share groups whose id contains filter and, unless state is '', in that state:
- * { total, page, size, states, groups: [{ groupId, state, members, coordinator }] }.
+ * { total, page, size, states, groups: [{ groupId, state, members, coordinator, lag }] } (lag null when unknown).
  */
 export const shareGroups = (filter, state, page, size) =>
   request('GET', `/api/share-groups?${new URLSearchParams({ filter, state, page, size })}`);
 
 /**
  * A share group: { groupId, state, groupEpoch, assignmentEpoch, coordinator, members, operations,
- * configs, configsError, offsets, offsetsError }.
+ * configs, configsError, lag, partitions, partitionsError }; each partition { topic, partition, startOffset,
+ * lag, inFlight, archivedRejected, archivedDeliveryLimit, lockExpiries, metricsNote } (a meter null when
+ * unknown, metricsNote saying why).
  */
 export const shareGroup = (id) => request('GET', path(id));
 

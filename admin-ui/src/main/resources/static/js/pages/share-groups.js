@@ -1,5 +1,5 @@
-// Share groups (KIP-932): filter by group id and state, paging (server side); state, member count and
-// coordinator per group. Refreshed by its button, as the consumer groups page is.
+// Share groups (KIP-932): filter by group id and state, paging (server side); state, member count,
+// coordinator and total lag per group. Refreshed by its button, as the consumer groups page is.
 import { errorBox, h, latestOnly, table } from '../dom.js';
 import { stateLabel } from './groups-api.js';
 import * as api from './share-groups-api.js';
@@ -45,14 +45,15 @@ export async function render() {
       h('th', { scope: 'row' }, h('a', { href: `#/share-groups/${encodeURIComponent(g.groupId)}` }, g.groupId)),
       h('td', { class: 'share-group-state' }, stateLabel(g.state)),
       h('td', { class: 'num share-group-members' }, g.members),
-      h('td', { class: 'num share-group-coordinator' }, g.coordinator ?? '–')));
+      h('td', { class: 'num share-group-coordinator' }, g.coordinator ?? '–'),
+      h('td', { class: 'num share-group-lag' }, g.lag ?? '–')));
     const filters = [state.filter ? ` matching “${state.filter}”` : '',
       state.state ? ` in state ${stateLabel(state.state).toLowerCase()}` : ''].join('');
     const summary = h('p', { id: 'share-group-total' },
       result.total === 1 ? '1 share group' : `${result.total} share groups`, filters);
     if (result.groups.length === 0) return [summary, h('p', { class: 'empty' }, 'No share groups to show.')];
     return [summary,
-      table('Share groups', ['Group', 'State', 'Members', 'Coordinator'], rows, { id: 'share-groups' }),
+      table('Share groups', ['Group', 'State', 'Members', 'Coordinator', 'Lag'], rows, { id: 'share-groups' }),
       h('nav', { class: 'pager', 'aria-label': 'Pages' },
         h('button', { type: 'button', disabled: state.page === 0,
           onclick: () => { state.page -= 1; load(); } }, 'Previous'),

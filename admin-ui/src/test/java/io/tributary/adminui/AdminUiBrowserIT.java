@@ -488,6 +488,19 @@ class AdminUiBrowserIT {
     }
 
     @Test
+    void shareGroupMetricsOfAnUnreachableBrokerAreDashes() throws Exception {
+        try (ConfigurableApplicationContext blindUi = SpringApplication.run(AdminUiApplication.class,
+                "--server.port=0", "--server.address=127.0.0.1", "--admin-ui.zookeeper-connect="
+                    + cluster.zookeeperConnect(), "--admin-ui.broker-metrics-urls.0=http://127.0.0.1:"
+                    + io.tributary.testing.TestPorts.freePort() + "/actuator/prometheus")) {
+            URI blindUiUrl = URI.create("http://127.0.0.1:"
+                + ((WebServerApplicationContext) blindUi).getWebServer().getPort());
+            new io.tributary.adminui.sharegroups.ShareGroupsBrowserSteps(browser, wait, blindUiUrl,
+                cluster.bootstrapServers(), screenshots).metricsOfAnUnreachableBrokerAreDashes();
+        }
+    }
+
+    @Test
     void editTopicConfigsAddPartitionsAndSeeSizesOnDisk() throws Exception {
         new io.tributary.adminui.topics.TopicEditBrowserSteps(browser, wait, ui, cluster.bootstrapServers(),
             screenshots).run();

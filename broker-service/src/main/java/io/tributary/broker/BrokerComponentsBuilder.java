@@ -269,13 +269,13 @@ final class BrokerComponentsBuilder {
             groupConfigs, scheduler, new ShareComponentsFactory.InterBroker(properties.id(), interBrokerListener,
                 interBrokerClientConfigs(), properties.requestTimeoutMs()), registry, time);
         stops.add(Step.SHARE_COORDINATOR, shares::close);
+        ShareGroupStates shareStates = shares.groupStates();
         GroupCoordinator groupCoordinator = groupFactory.coordinator(replicaManager, metadataCache, groupConfigs,
-            shares::memberLeft, time);
+            shares::memberLeft, shareStates, time);
         stops.add(Step.GROUP_COORDINATOR, groupCoordinator::shutdown);
         replicaManager.addLeadershipListener(groupCoordinator);
         // A deleted topic's share-group state goes with it (KIP-932), from the groups this broker coordinates.
-        ShareGroupOffsets shareGroupOffsets = groupCoordinator.modernGroups().shareGroupOffsets(
-            new ShareGroupStates(shares.persister(), shares.partitionManager()), time);
+        ShareGroupOffsets shareGroupOffsets = groupCoordinator.modernGroups().shareGroupOffsets(shareStates, time);
         metadataCache.addListener(new MetadataListener() {
             @Override
             public void onTopicRemoved(String topic) {

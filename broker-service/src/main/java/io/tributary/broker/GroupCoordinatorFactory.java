@@ -10,6 +10,7 @@ import io.tributary.broker.group.GroupCoordinator;
 import io.tributary.broker.group.GroupTopic;
 import io.tributary.broker.group.GroupTopics;
 import io.tributary.broker.group.ShareGroupMemberListener;
+import io.tributary.broker.group.ShareGroupStateClient;
 import io.tributary.broker.group.ShareGroupSettings;
 import io.tributary.broker.replica.ReplicaManager;
 import java.util.Collection;
@@ -55,10 +56,11 @@ final class GroupCoordinatorFactory {
      *
      * @param groupConfigs        the per-group configs (GROUP resources)
      * @param shareMemberListener told when a share-group member leaves or is fenced
+     * @param shareStates         the share coordinator as this broker reaches it
      */
     GroupCoordinator coordinator(ReplicaManager replicaManager, MetadataCache metadataCache,
                                  GroupConfigLookup groupConfigs, ShareGroupMemberListener shareMemberListener,
-                                 Time time) {
+                                 ShareGroupStateClient shareStates, Time time) {
         BrokerProperties p = properties;
         GroupCoordinator.Config config = new GroupCoordinator.Config(p.offsetsTopicNumPartitions(),
             p.groupMinSessionTimeoutMs(), p.groupMaxSessionTimeoutMs(), p.groupInitialRebalanceDelayMs(), p.groupMaxSize(),
@@ -67,7 +69,7 @@ final class GroupCoordinatorFactory {
         ShareGroupSettings share = new ShareGroupSettings(shareGroups.groupShareSessionTimeoutMs(),
             shareGroups.groupShareHeartbeatIntervalMs(), shareGroups.groupShareMaxSize());
         return new GroupCoordinator(replicaManager, config, consumerGroupConfig(), groupConfigs,
-            groupTopics(metadataCache), share, shareMemberListener, time);
+            groupTopics(metadataCache), share, shareMemberListener, shareStates, time);
     }
 
     /** The cluster's topics as KIP-848 and KIP-932 assignments look them up, from the metadata cache without copies. */

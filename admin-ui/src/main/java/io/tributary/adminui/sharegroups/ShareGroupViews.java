@@ -28,8 +28,10 @@ public final class ShareGroupViews {
      * @param state       Kafka's group state: STABLE, EMPTY, ...
      * @param members     member count
      * @param coordinator the coordinator's broker id, null when unknown
+     * @param lag         records not yet delivered to completion, summed over the group's partitions
+     *                    (KIP-1226), null when unknown
      */
-    public record ShareGroupRow(String groupId, String state, int members, Integer coordinator) {
+    public record ShareGroupRow(String groupId, String state, int members, Integer coordinator, Long lag) {
     }
 
     /**
@@ -39,12 +41,14 @@ public final class ShareGroupViews {
      *                      ALTER_CONFIGS, ...), null when the proxy did not say
      * @param configs       the group's {@code share.*} configs, null when they could not be read
      * @param configsError  why not (e.g. the caller lacks DESCRIBE_CONFIGS), else null
-     * @param offsets       start offset per partition, null when not available
-     * @param offsetsError  why not (a broker without DescribeShareGroupOffsets, ...), else null
+     * @param lag             the partitions' lags summed, null when one is unknown or offsets are not available
+     * @param partitions      the partitions the group has state for, by topic and partition; null when not
+     *                        available
+     * @param partitionsError why not (a broker without DescribeShareGroupOffsets, ...), else null
      */
     public record ShareGroupDetail(String groupId, String state, int groupEpoch, int assignmentEpoch,
             Integer coordinator, List<Member> members, List<String> operations, List<ConfigRow> configs,
-            String configsError, List<OffsetRow> offsets, String offsetsError) {
+            String configsError, Long lag, List<PartitionRow> partitions, String partitionsError) {
     }
 
     /**
@@ -65,8 +69,21 @@ public final class ShareGroupViews {
             String source) {
     }
 
-    /** Where the group starts delivering in a partition; lag null when the brokers do not give it. */
-    public record OffsetRow(String topic, int partition, long startOffset, Long lag) {
+    /**
+     * A partition the group has state for: where it starts delivering (DescribeShareGroupOffsets) and its
+     * share-partition's meters on the brokers' metrics, in records.
+     *
+     * @param lag                   records from the start offset to the high watermark neither acknowledged
+     *                              nor archived (KIP-1226), null when the brokers do not give it
+     * @param inFlight              records from the start offset to the last acquired one
+     * @param archivedRejected      records archived as rejected, since the leader loaded the share-partition
+     * @param archivedDeliveryLimit records archived at the delivery count limit, since the leader loaded it
+     * @param lockExpiries          acquisition locks that expired, since the leader loaded it
+     * @param metricsNote           when the four meters are null: why (a broker's metrics unreachable, the
+     *                              share-partition not loaded on any broker); else null
+     */
+    public record PartitionRow(String topic, int partition, long startOffset, Long lag, Long inFlight,
+            Long archivedRejected, Long archivedDeliveryLimit, Long lockExpiries, String metricsNote) {
     }
 
     /**

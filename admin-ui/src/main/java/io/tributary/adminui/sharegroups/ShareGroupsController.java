@@ -6,7 +6,7 @@ import io.tributary.adminui.security.Rights;
 import io.tributary.adminui.sharegroups.ShareGroupViews.ConfigChanges;
 import io.tributary.adminui.sharegroups.ShareGroupViews.ConfigRow;
 import io.tributary.adminui.sharegroups.ShareGroupViews.Member;
-import io.tributary.adminui.sharegroups.ShareGroupViews.OffsetRow;
+import io.tributary.adminui.sharegroups.ShareGroupViews.PartitionRow;
 import io.tributary.adminui.sharegroups.ShareGroupViews.ResetRequest;
 import io.tributary.adminui.sharegroups.ShareGroupViews.ShareGroupDetail;
 import io.tributary.adminui.sharegroups.ShareGroupViews.ShareGroupPage;
@@ -15,6 +15,9 @@ import io.tributary.adminui.sharegroups.ShareGroupsProxyClient.ProxyAssignment;
 import io.tributary.adminui.sharegroups.ShareGroupsProxyClient.ProxyShareGroup;
 import io.tributary.adminui.sharegroups.ShareGroupsProxyClient.ProxyShareGroupConfig;
 import io.tributary.adminui.sharegroups.ShareGroupsProxyClient.ProxyShareGroupOffset;
+import io.tributary.adminui.sharegroups.SharePartitionMetricsReader.Partition;
+import io.tributary.adminui.sharegroups.SharePartitionMetricsReader.PartitionMetrics;
+import io.tributary.adminui.sharegroups.SharePartitionMetricsReader.Reading;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -39,8 +42,11 @@ import org.springframework.web.server.ResponseStatusException;
 /**
  * {@code /api/share-groups}: share groups (KIP-932) from the REST proxy's v3 share-groups endpoints.
  * The list is filtered (group id, state) and paged here from one proxy call, which carries each
- * group's state, member count and coordinator. A group's page adds its members, its
- * {@code share.*} configs and its start offsets; configs or offsets that cannot be read (the
+ * group's state, member count, coordinator and total lag. A group's page adds its members, its
+ * {@code share.*} configs and its partitions: start offset and lag from the proxy, in-flight records,
+ * archived records and lock expiries from the brokers' metrics ({@link SharePartitionMetricsReader}:
+ * a broker whose metrics cannot be read leaves those of the partitions no other broker reports unknown,
+ * with the reason); configs or partitions that cannot be read (the
  * caller may not describe configs; brokers that do not serve DescribeShareGroupOffsets yet) leave
  * the rest of the page standing, with the reason. Changes (configs, delete) are refused here with
  * 403 when the proxy reports that the signed-in user lacks the operation, else passed to the proxy,
@@ -56,16 +62,20 @@ public class ShareGroupsController {
     private final RestProxyClient cluster;
     private final ShareGroupsProxyClient proxy;
     private final Rights rights;
+    private final SharePartitionMetricsReader metrics;
 
     /**
      * @param cluster the proxy client that knows the cluster id
      * @param proxy   the proxy's share group calls
      * @param rights  what the signed-in user may do
+     * @param metrics reads the share-partitions' meters from the brokers
      */
-    public ShareGroupsController(RestProxyClient cluster, ShareGroupsProxyClient proxy, Rights rights) {
+    public ShareGroupsController(RestProxyClient cluster, ShareGroupsProxyClient proxy, Rights rights,
+            SharePartitionMetricsReader metrics) {
         this.cluster = cluster;
         this.proxy = proxy;
         this.rights = rights;
+        this.metrics = metrics;
     }
 
     /**
@@ -91,13 +101,17 @@ public class ShareGroupsController {
             .toList();
         long from = Math.min((long) page * size, matching.size());
         List<ShareGroupRow> rows = matching.subList((int) from, (int) Math.min(from + size, matching.size())).stream()
-            .map(g -> new ShareGroupRow(g.groupId(), g.state(), g.memberCount(), g.coordinatorId())).toList();
+            .map(g -> new ShareGroupRow(g.groupId(), g.state(), g.memberCount(), g.coordinatorId(), g.totalLag()))
+            .toList();
         Set<String> states = new TreeSet<>();
         all.forEach(g -> states.add(g.state()));
         return new ShareGroupPage(matching.size(), page, size, List.copyOf(states), rows);
     }
 
-    /** A share group's state, epochs, coordinator, members, configs and offsets; 404 when unknown. */
+    /**
+     * A share group's state, epochs, coordinator, total lag, members, configs and partitions (with the
+     * brokers' share-partition meters, read within the metrics timeout); 404 when unknown.
+     */
     @GetMapping("/{id}")
     public ShareGroupDetail detail(@PathVariable String id) {
         String clusterId = cluster.cluster().clusterId();
@@ -121,18 +135,49 @@ public class ShareGroupsController {
             configsError = e.status() == 403 ? "you may not describe this group's configs (it needs DESCRIBE_CONFIGS "
                 + "on the group)" : e.getMessage();
         }
-        List<OffsetRow> offsets = null;
-        String offsetsError = null;
+        List<PartitionRow> partitions = null;
+        String partitionsError = null;
         try {
-            offsets = proxy.offsets(clusterId, id).stream()
+            List<ProxyShareGroupOffset> offsets = proxy.offsets(clusterId, id).stream()
                 .sorted(Comparator.comparing(ProxyShareGroupOffset::topic)
                     .thenComparingInt(ProxyShareGroupOffset::partition))
-                .map(o -> new OffsetRow(o.topic(), o.partition(), o.startOffset(), o.lag())).toList();
+                .toList();
+            partitions = partitions(id, offsets);
         } catch (RestProxyException e) {
-            offsetsError = e.getMessage();
+            partitionsError = e.getMessage();
         }
         return new ShareGroupDetail(group.groupId(), group.state(), group.groupEpoch(), group.assignmentEpoch(),
-            group.coordinatorId(), members, group.authorizedOperations(), configs, configsError, offsets, offsetsError);
+            group.coordinatorId(), members, group.authorizedOperations(), configs, configsError, group.totalLag(),
+            partitions, partitionsError);
+    }
+
+    /** The offsets as rows, with the meters of each partition some broker reports. */
+    private List<PartitionRow> partitions(String group, List<ProxyShareGroupOffset> offsets) {
+        if (offsets.isEmpty()) {
+            return List.of();
+        }
+        Reading reading;
+        String unread;
+        try {
+            reading = metrics.read(group);
+            unread = reading.unreachable().isEmpty() ? "not loaded on its leader: no consumer of the group has "
+                + "fetched from it since the leader started"
+                : (reading.unreachable().size() == 1 ? "the metrics of broker " : "the metrics of brokers ")
+                + String.join(", ", reading.unreachable().stream().map(String::valueOf).toList())
+                + " could not be read";
+        } catch (RestProxyException e) {
+            reading = new Reading(Map.of(), List.of());
+            unread = "the brokers' metrics could not be read: " + e.getMessage();
+        }
+        Map<Partition, PartitionMetrics> meters = reading.partitions();
+        String note = unread;
+        return offsets.stream().map(o -> {
+            PartitionMetrics m = meters.get(new Partition(o.topic(), o.partition()));
+            return m == null
+                ? new PartitionRow(o.topic(), o.partition(), o.startOffset(), o.lag(), null, null, null, null, note)
+                : new PartitionRow(o.topic(), o.partition(), o.startOffset(), o.lag(), m.inFlight(),
+                    m.archivedRejected(), m.archivedDeliveryLimit(), m.lockExpiries(), null);
+        }).toList();
     }
 
     /**

@@ -36,14 +36,15 @@ public class ShareGroupsProxyClient {
     }
 
     /**
-     * v3 {@code KafkaShareGroup}; {@code members} only on a single group, {@code authorizedOperations}
+     * v3 {@code KafkaShareGroup}; {@code totalLag} null when unknown (or from a proxy that does not give
+     * it); {@code members} only on a single group, {@code authorizedOperations}
      * only when asked for (null otherwise, or from a proxy that does not say).
      */
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record ProxyShareGroup(@JsonProperty("group_id") String groupId, String state,
             @JsonProperty("group_epoch") int groupEpoch, @JsonProperty("assignment_epoch") int assignmentEpoch,
             @JsonProperty("member_count") int memberCount, @JsonProperty("coordinator_id") Integer coordinatorId,
-            List<ProxyShareMember> members,
+            @JsonProperty("total_lag") Long totalLag, List<ProxyShareMember> members,
             @JsonProperty("authorized_operations") List<String> authorizedOperations) {
     }
 

@@ -18,6 +18,7 @@ import io.tributary.adminui.security.AuthenticationProperties;
 import io.tributary.adminui.security.Rights;
 import io.tributary.adminui.testing.ProxyJson;
 import io.tributary.adminui.testing.StubRestProxy;
+import io.tributary.adminui.throughput.ThroughputService.Target;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -43,6 +44,8 @@ class ShareGroupsApiTest {
 
     private StubRestProxy proxy;
     private MockMvc mvc;
+    /** The brokers whose metrics the UI reads, at {@code /metrics/{id}} of the stub (404 until stubbed). */
+    private List<Integer> metricsBrokers = List.of();
 
     @BeforeEach
     void start() throws IOException {
@@ -55,7 +58,9 @@ class ShareGroupsApiTest {
         ShareGroupsProxyClient groups = new ShareGroupsProxyClient(properties, RestProxyLocator.fixed(proxy.url()));
         RestProxyClient cluster = new RestProxyConfiguration().restProxyClient(properties,
             RestProxyLocator.fixed(proxy.url()));
-        return MockMvcBuilders.standaloneSetup(new ShareGroupsController(cluster, groups, rights))
+        SharePartitionMetricsReader metrics = new SharePartitionMetricsReader(() -> metricsBrokers.stream()
+            .map(id -> new Target(id, proxy.url().resolve("/metrics/" + id))).toList(), Duration.ofSeconds(2));
+        return MockMvcBuilders.standaloneSetup(new ShareGroupsController(cluster, groups, rights, metrics))
             .setControllerAdvice(new ApiExceptionHandler()).build();
     }
 
@@ -68,6 +73,7 @@ class ShareGroupsApiTest {
         return "{\"kind\":\"KafkaShareGroup\",\"cluster_id\":\"" + CLUSTER + "\",\"group_id\":\"" + id
             + "\",\"state\":\"" + state + "\",\"group_epoch\":7,\"assignment_epoch\":6,\"member_count\":" + members
             + ",\"coordinator\":{\"related\":\"http://proxy/v3/clusters/c1/brokers/2\"},\"coordinator_id\":2"
+            + ",\"total_lag\":" + ("EMPTY".equals(state) ? "null" : Integer.toString(members * 10))
             + (membersJson == null ? "" : ",\"members\":" + membersJson)
             + (operations == null ? "" : ",\"authorized_operations\":[" + String.join(",",
                 operations.stream().map(o -> "\"" + o + "\"").toList()) + "]")
@@ -107,14 +113,17 @@ class ShareGroupsApiTest {
             .andExpect(jsonPath("$.groups[0].groupId").value("Jobs-01"))
             .andExpect(jsonPath("$.groups[0].state").value("STABLE"))
             .andExpect(jsonPath("$.groups[0].members").value(3))
-            .andExpect(jsonPath("$.groups[0].coordinator").value(2));
+            .andExpect(jsonPath("$.groups[0].coordinator").value(2))
+            .andExpect(jsonPath("$.groups[0].lag").value(30));
+        mvc.perform(get("/api/share-groups").param("state", "empty").param("size", "1"))
+            .andExpect(jsonPath("$.groups[0].lag").doesNotExist());
         mvc.perform(get("/api/share-groups").param("page", "1").param("size", "10"))
             .andExpect(jsonPath("$.total").value(31))
             .andExpect(jsonPath("$.groups[0].groupId").value("Jobs-10"));
         mvc.perform(get("/api/share-groups").param("filter", " AUD "))
             .andExpect(jsonPath("$.total").value(1)).andExpect(jsonPath("$.groups[0].groupId").value("audit"));
         mvc.perform(get("/api/share-groups").param("size", "101")).andExpect(status().isBadRequest());
-        assertThat(proxy.count("GET", GROUPS)).as("one proxy call per list").isEqualTo(3);
+        assertThat(proxy.count("GET", GROUPS)).as("one proxy call per list").isEqualTo(4);
     }
 
     @Test
@@ -126,7 +135,16 @@ class ShareGroupsApiTest {
                 config("share.auto.offset.reset", "earliest", false, "DYNAMIC_GROUP_CONFIG"))))
             .on("GET", GROUPS + "/g1/offsets", 200, ProxyJson.list(List.of(
                 "{\"topic_name\":\"jobs\",\"partition_id\":1,\"start_offset\":40,\"lag\":2}",
-                "{\"topic_name\":\"jobs\",\"partition_id\":0,\"start_offset\":12}")));
+                "{\"topic_name\":\"jobs\",\"partition_id\":0,\"start_offset\":12}")))
+            // Broker 0 leads jobs-1; broker 1, which leads jobs-0, cannot be read.
+            .on("GET", "/metrics/0", 200, """
+                kafka_server_sharepartitionmetrics_inflightmessagecount{group="g1",partition="1",topic="jobs"} 6.0
+                kafka_server_sharepartitionmetrics_acquisitionlocktimeoutpersec_total{group="g1",partition="1",topic="jobs"} 2.0
+                tributary_share_partition_archived_records_total{group="g1",partition="1",reason="rejected",topic="jobs"} 3.0
+                tributary_share_partition_archived_records_total{group="g1",partition="1",reason="delivery_limit",topic="jobs"} 1.0
+                """);
+        metricsBrokers = List.of(0, 1);
+        mvc = controller(Rights.unenforced());
         mvc.perform(get("/api/share-groups/g1"))
             .andExpect(status().isOk())
             .andExpect(jsonPath("$.groupId").value("g1"))
@@ -147,11 +165,29 @@ class ShareGroupsApiTest {
             .andExpect(jsonPath("$.configs[1].isDefault").value(true))
             .andExpect(jsonPath("$.configs[1].overridden").value(false))
             .andExpect(jsonPath("$.configsError").doesNotExist())
-            .andExpect(jsonPath("$.offsets[0].partition").value(0))
-            .andExpect(jsonPath("$.offsets[0].startOffset").value(12))
-            .andExpect(jsonPath("$.offsets[0].lag").doesNotExist())
-            .andExpect(jsonPath("$.offsets[1].lag").value(2))
-            .andExpect(jsonPath("$.offsetsError").doesNotExist());
+            .andExpect(jsonPath("$.lag").value(20))
+            .andExpect(jsonPath("$.partitions[0].partition").value(0))
+            .andExpect(jsonPath("$.partitions[0].startOffset").value(12))
+            .andExpect(jsonPath("$.partitions[0].lag").doesNotExist())
+            .andExpect(jsonPath("$.partitions[0].inFlight").doesNotExist())
+            .andExpect(jsonPath("$.partitions[0].archivedRejected").doesNotExist())
+            .andExpect(jsonPath("$.partitions[0].metricsNote").value("the metrics of broker 1 could not be read"))
+            .andExpect(jsonPath("$.partitions[1].lag").value(2))
+            .andExpect(jsonPath("$.partitions[1].inFlight").value(6))
+            .andExpect(jsonPath("$.partitions[1].archivedRejected").value(3))
+            .andExpect(jsonPath("$.partitions[1].archivedDeliveryLimit").value(1))
+            .andExpect(jsonPath("$.partitions[1].lockExpiries").value(2))
+            .andExpect(jsonPath("$.partitions[1].metricsNote").doesNotExist())
+            .andExpect(jsonPath("$.partitionsError").doesNotExist());
+
+        // Every broker read, none reports jobs-0: its share-partition is not loaded.
+        metricsBrokers = List.of(0);
+        mvc = controller(Rights.unenforced());
+        mvc.perform(get("/api/share-groups/g1"))
+            .andExpect(jsonPath("$.partitions[0].inFlight").doesNotExist())
+            .andExpect(jsonPath("$.partitions[0].metricsNote").value(org.hamcrest.Matchers.startsWith(
+                "not loaded on its leader")))
+            .andExpect(jsonPath("$.partitions[1].inFlight").value(6));
     }
 
     @Test
@@ -168,8 +204,8 @@ class ShareGroupsApiTest {
             .andExpect(jsonPath("$.configs").doesNotExist())
             .andExpect(jsonPath("$.configsError").value("you may not describe this group's configs (it needs "
                 + "DESCRIBE_CONFIGS on the group)"))
-            .andExpect(jsonPath("$.offsets").doesNotExist())
-            .andExpect(jsonPath("$.offsetsError").value(org.hamcrest.Matchers.containsString(
+            .andExpect(jsonPath("$.partitions").doesNotExist())
+            .andExpect(jsonPath("$.partitionsError").value(org.hamcrest.Matchers.containsString(
                 "DESCRIBE_SHARE_GROUP_OFFSETS")));
     }
 

@@ -1,6 +1,7 @@
 package io.tributary.adminui.sharegroups;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.tributary.adminui.testing.BrowserSteps;
 import java.io.IOException;
@@ -17,12 +18,21 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.ListGroupsOptions;
+import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.common.GroupType;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
@@ -39,7 +49,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * filter leaves it out when another state is chosen) and on the group's page (epochs, both members
  * with the topic's two partitions between them, start offsets shown or said to be unavailable);
  * a {@code share.*} config changed on the page is what the brokers then describe; once the members
- * have left, the group is deleted through the confirmation dialog.
+ * have left, the group is deleted through the confirmation dialog. Then a group whose consumer rejected
+ * some records shows its lag and archived records in the list and in its partitions table.
  */
 public final class ShareGroupsBrowserSteps extends BrowserSteps {
 
@@ -133,13 +144,14 @@ public final class ShareGroupsBrowserSteps extends BrowserSteps {
             assertThat(assigned).containsExactlyInAnyOrder(topic + "-0", topic + "-1");
             // Delete is only for empty groups.
             assertThat(browser.findElement(By.id("delete-share-group")).isEnabled()).isFalse();
-            // Start offsets: a table once the brokers serve DescribeShareGroupOffsets, else the reason.
-            List<WebElement> unavailable = browser.findElements(By.id("share-offsets-unavailable"));
+            // Partitions: a table once the brokers serve DescribeShareGroupOffsets, else the reason.
+            List<WebElement> unavailable = browser.findElements(By.id("share-partitions-unavailable"));
             if (!unavailable.isEmpty()) {
                 assertThat(unavailable.get(0).getText()).startsWith("Not available: ")
                     .contains("DESCRIBE_SHARE_GROUP_OFFSETS");
             } else {
-                assertThat(browser.findElements(By.cssSelector("#share-offsets, #no-share-offsets"))).isNotEmpty();
+                assertThat(browser.findElements(By.cssSelector("#share-partitions, #no-share-partitions")))
+                    .isNotEmpty();
             }
 
             // A share.* config changed on the page is what the brokers describe afterwards.
@@ -171,6 +183,109 @@ public final class ShareGroupsBrowserSteps extends BrowserSteps {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
             assertThat(admin.listGroups(new ListGroupsOptions().withTypes(Set.of(GroupType.SHARE))).all()
                 .get(30, TimeUnit.SECONDS)).noneMatch(g -> g.groupId().equals(group));
+        }
+
+        lagAndArchivedRecords();
+    }
+
+    /**
+     * Ten records delivered to a consumer that rejects three of them and accepts the rest, then four more
+     * written: the list and the group's page show a lag of 4, and the partition's row its start offset
+     * (10), three records archived as rejected, none at the delivery limit, nothing in flight, no lock
+     * expired.
+     */
+    private void lagAndArchivedRecords() throws Exception {
+        String topic = createTopic("ui-share-lag-", 1);
+        String group = topic + "-workers";
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            // Set before the group's first fetch: it starts at the records written before it.
+            admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.GROUP, group), List.of(
+                new AlterConfigOp(new ConfigEntry("share.auto.offset.reset", "earliest"), AlterConfigOp.OpType.SET))))
+                .all().get(30, TimeUnit.SECONDS);
+        }
+        produce(topic, 0, 10);
+        Set<Long> rejected = Set.of(1L, 4L, 7L);
+        Map<String, Object> settings = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+            ConsumerConfig.GROUP_ID_CONFIG, group, ConsumerConfig.CLIENT_ID_CONFIG, "ui-share-lag",
+            "share.acknowledgement.mode", "explicit");
+        try (KafkaShareConsumer<String, String> consumer = new KafkaShareConsumer<>(settings, new StringDeserializer(),
+                new StringDeserializer())) {
+            consumer.subscribe(List.of(topic));
+            Set<Long> acknowledged = new HashSet<>();
+            await().atMost(Duration.ofSeconds(60)).pollInSameThread().until(() -> {
+                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
+                    consumer.acknowledge(record, rejected.contains(record.offset()) ? AcknowledgeType.REJECT
+                        : AcknowledgeType.ACCEPT);
+                    acknowledged.add(record.offset());
+                }
+                consumer.commitSync();
+                return acknowledged.size() == 10;
+            });
+        }
+        produce(topic, 10, 4);
+
+        WebDriverWait refreshing = new WebDriverWait(browser, Duration.ofSeconds(60));
+        refreshing.ignoring(StaleElementReferenceException.class);
+        By row = By.cssSelector("tr[data-share-group='" + group + "']");
+        browser.get(ui.resolve("/#/share-groups").toString());
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("share-group-filter"))).sendKeys(group);
+        refreshing.until(d -> settled(d, "share-group-list", "share-groups-refresh", () -> d.findElements(row).stream()
+            .anyMatch(r -> r.findElement(By.cssSelector(".share-group-lag")).getText().equals("4"))));
+
+        browser.findElement(row).findElement(By.linkText(group)).click();
+        wait.until(ExpectedConditions.textToBe(By.id("share-group-id"), group));
+        By partition = By.cssSelector("#share-partitions tr[data-partition='" + topic + "-0']");
+        refreshing.until(d -> settled(d, "share-group-overview", "share-group-refresh", () ->
+            !d.findElements(partition).isEmpty() && cell(partition, ".share-lag").equals("4")
+                && cell(partition, ".share-archived-rejected").equals("3")));
+        assertThat(text("#share-group-lag")).isEqualTo("4");
+        assertThat(cell(partition, ".share-start-offset")).isEqualTo("10");
+        assertThat(cell(partition, ".share-archived-delivery-limit")).isEqualTo("0");
+        assertThat(cell(partition, ".share-in-flight")).isEqualTo("0");
+        assertThat(cell(partition, ".share-lock-expiries")).isEqualTo("0");
+        assertThat(browser.findElement(By.cssSelector("#share-partitions thead")).getText())
+            .contains("Archived: rejected\nsince the leader loaded it")
+            .contains("Archived: delivery limit\nsince the leader loaded it");
+        screenshot("share-group-partitions");
+    }
+
+    /**
+     * On an admin UI that cannot read broker 0's metrics: a share group's partition shows its start offset
+     * and lag, and "—" for the leader's meters with the reason as tooltip.
+     */
+    public void metricsOfAnUnreachableBrokerAreDashes() throws Exception {
+        String topic = createTopic("ui-share-nometrics-", 1);
+        String group = topic + "-workers";
+        try (Member member = new Member(group, topic, "ui-share-nometrics")) {
+            browser.get(ui.resolve("/#/share-groups/" + group).toString());
+            WebDriverWait refreshing = new WebDriverWait(browser, Duration.ofSeconds(60));
+            refreshing.ignoring(StaleElementReferenceException.class);
+            By partition = By.cssSelector("#share-partitions tr[data-partition='" + topic + "-0']");
+            refreshing.until(d -> d.findElements(By.id("share-group-overview")).size() == 1
+                && settled(d, "share-group-overview", "share-group-refresh", () -> !d.findElements(partition).isEmpty()));
+            assertThat(cell(partition, ".share-start-offset")).isEqualTo("0");
+            assertThat(cell(partition, ".share-lag")).isEqualTo("0");
+            for (String meter : List.of(".share-in-flight", ".share-archived-rejected",
+                    ".share-archived-delivery-limit", ".share-lock-expiries")) {
+                WebElement shown = browser.findElement(partition).findElement(By.cssSelector(meter));
+                assertThat(shown.getText()).startsWith("—");
+                assertThat(shown.getAttribute("title")).as(meter)
+                    .isEqualTo("Unknown: the metrics of broker 0 could not be read");
+            }
+            screenshot("share-group-metrics-unreachable");
+        }
+    }
+
+    private String cell(By row, String css) {
+        return browser.findElement(row).findElement(By.cssSelector(css)).getText().trim();
+    }
+
+    private void produce(String topic, int from, int count) throws Exception {
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap), new StringSerializer(), new StringSerializer())) {
+            for (int i = from; i < from + count; i++) {
+                producer.send(new ProducerRecord<>(topic, "r" + i)).get(30, TimeUnit.SECONDS);
+            }
         }
     }
 

@@ -2,9 +2,12 @@ package io.tributary.adminui.throughput;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.adminui.throughput.PrometheusText.Sample;
+import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** Reading the three throughput counters out of the Prometheus text format. */
+/** Reading the three throughput counters, and any metric's series with labels, out of the Prometheus text format. */
 class PrometheusTextTest {
 
     @Test
@@ -36,5 +39,22 @@ class PrometheusTextTest {
     void readsCarriageReturnLineEndings() {
         assertThat(PrometheusText.parse("kafka_server_brokertopicmetrics_messagesin_total{topic=\"a\"} 2.0\r\n"))
             .isEqualTo(new Counters(0, 0, 2));
+    }
+
+    @Test
+    void samplesCarryTheirLabelsUnescaped() {
+        String text = """
+            # TYPE m_total counter
+            m_total{group="g",reason="rejected",topic="a \\"b\\" c,d}"} 3.0
+            m_total{group="g\\\\h",topic="x"} 4 1700000000000
+            m_total 5.0
+            other{group="g"} 1.0
+            m_total{group="g"} NaN
+            m_total{group="unterminated} 6.0
+            """;
+        assertThat(PrometheusText.samples(text, Set.of("m_total"))).containsExactly(
+            new Sample("m_total", Map.of("group", "g", "reason", "rejected", "topic", "a \"b\" c,d}"), 3.0),
+            new Sample("m_total", Map.of("group", "g\\h", "topic", "x"), 4.0),
+            new Sample("m_total", Map.of(), 5.0));
     }
 }

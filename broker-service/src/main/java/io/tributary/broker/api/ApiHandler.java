@@ -54,4 +54,11 @@ public interface ApiHandler {
     default CompletableFuture<Response> handleWithoutBlocking(RequestContext context, AbstractRequest request) {
         return null;
     }
+
+    /**
+     * A client connection closed; see {@link io.tributary.broker.network.RequestHandler#connectionClosed}.
+     * Called on a network thread: must never block.
+     */
+    default void connectionClosed(String connectionId) {
+    }
 }

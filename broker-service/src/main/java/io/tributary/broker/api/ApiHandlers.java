@@ -20,7 +20,6 @@ import io.tributary.broker.security.AclStore;
 import io.tributary.broker.security.BrokerAuthorizer;
 import io.tributary.broker.security.ScramCredentialStore;
 import io.tributary.broker.share.ShareComponents;
-import io.tributary.broker.share.ShareGroupStates;
 import io.tributary.broker.transaction.TransactionComponents;
 import java.util.List;
 import org.apache.kafka.common.utils.Time;
@@ -53,7 +52,7 @@ public final class ApiHandlers {
                                           Time time) {
         ConfigDescriber configDescriber = new ConfigDescriber(properties, securityProperties, adminManager.dynamicConfig());
         ShareGroupOffsets shareGroupOffsets = groupCoordinator.modernGroups().shareGroupOffsets(
-            new ShareGroupStates(shares.persister(), shares.partitionManager()), time);
+            shares.groupStates(), time);
         List<ApiHandler> handlers = List.of(
             new ProduceHandler(replicaManager, metadataCache, authorizer, clientQuotas.produce(),
                 properties.transactionPartitionVerificationEnable() ? transactions.verifier() : null, handlerExecutor),

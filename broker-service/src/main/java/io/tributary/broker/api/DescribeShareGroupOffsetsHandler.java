@@ -23,7 +23,8 @@ import org.apache.kafka.common.resource.ResourceType;
 /**
  * DescribeShareGroupOffsets (v0-1, KIP-932; {@code Admin.listShareGroupOffsets}, {@code kafka-share-groups
  * --describe --offsets}): per share group, each share-partition's start offset and leader epoch from
- * the share coordinator (v1: lag, -1 here), for the named partitions or, with none named, every partition
+ * the share coordinator (v1: lag, KIP-1226: latest offset minus start offset minus delivery complete count,
+ * -1 when unknown), for the named partitions or, with none named, every partition
  * the group has state for; see {@link ShareGroupOffsets}. UNSUPPORTED_VERSION per group while
  * {@code share.version} is below 1; DESCRIBE on the group, else GROUP_AUTHORIZATION_FAILED; a named topic
  * the client may not DESCRIBE is answered TOPIC_AUTHORIZATION_FAILED, an unnamed one is left out.

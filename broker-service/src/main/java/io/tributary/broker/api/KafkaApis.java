@@ -73,6 +73,18 @@ public final class KafkaApis implements RequestHandler {
         }
     }
 
+    /** Tells every handler (share sessions end with their connection, as in Kafka). Never blocks. */
+    @Override
+    public void connectionClosed(String connectionId) {
+        for (ApiHandler h : handlers.values()) {
+            try {
+                h.connectionClosed(connectionId);
+            } catch (RuntimeException e) {
+                log.warn("Handler of {} failed on the close of connection {}", h.apiKey(), connectionId, e);
+            }
+        }
+    }
+
     /** The handlers, for ApiVersions. */
     public Map<ApiKeys, ApiHandler> handlers() {
         return handlers;

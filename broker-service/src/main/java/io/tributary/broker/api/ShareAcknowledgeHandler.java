@@ -88,7 +88,7 @@ public final class ShareAcknowledgeHandler extends VersionedHandler {
         }
         return shares.partitionManager().acknowledge(groupId, memberId, acks).thenCompose(errors -> {
             CompletableFuture<Void> released = session.isFinal()
-                ? shares.partitionManager().releaseSession(groupId, memberId) : CompletableFuture.completedFuture(null);
+                ? shares.sessionClosed(groupId, memberId) : CompletableFuture.completedFuture(null);
             Map<TopicIdPartition, Errors> refused = new LinkedHashMap<>(partitions.refused());
             refused.putAll(renewRefused);
             return released.thenApply(v -> response(context, groupId, errors, refused));

@@ -84,6 +84,12 @@ public final class ShareFetchHandler extends VersionedHandler {
         this.fetchMaxBytes = fetchMaxBytes;
     }
 
+    /** The member sessions whose latest ShareFetch came over the connection end with it, as in Kafka. */
+    @Override
+    public void connectionClosed(String connectionId) {
+        shares.connectionClosed(connectionId);
+    }
+
     @Override
     public CompletableFuture<Response> handle(RequestContext context, AbstractRequest r) {
         ShareFetchRequestData data = ((ShareFetchRequest) r).data();
@@ -126,7 +132,8 @@ public final class ShareFetchHandler extends VersionedHandler {
         String groupId = data.groupId();
         String memberId = data.memberId();
         ShareSessionContext session = shares.sessions().fetchContext(groupId, memberId, data.shareSessionEpoch(),
-            data.shareSessionEpoch() == -1 ? List.of() : toFetch, toForget, !acks.isEmpty() || !ackRefused.isEmpty());
+            data.shareSessionEpoch() == -1 ? List.of() : toFetch, toForget, !acks.isEmpty() || !ackRefused.isEmpty(),
+            context.connectionId());
         if (session.error() != Errors.NONE) {
             return error(context, session.error());
         }
@@ -146,7 +153,7 @@ public final class ShareFetchHandler extends VersionedHandler {
             context.apiVersion() >= 2 && data.shareAcquireMode() == 1);
         return acknowledged.thenCompose(ackErrors -> {
             if (session.isFinal()) {
-                return shares.partitionManager().releaseSession(groupId, memberId)
+                return shares.sessionClosed(groupId, memberId)
                     .thenApply(v -> response(context, groupId, ackErrors, Map.of(), partitions.refused()));
             }
             if (!fetch) {

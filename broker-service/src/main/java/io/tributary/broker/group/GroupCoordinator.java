@@ -98,18 +98,19 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
     public GroupCoordinator(ReplicaManager replicaManager, Config config, ConsumerGroupConfig consumerConfig,
                             GroupConfigLookup groupConfigs, GroupTopics topics, Time time) {
         this(replicaManager, config, consumerConfig, groupConfigs, topics, ShareGroupSettings.defaults(),
-            ShareGroupMemberListener.NONE, time);
+            ShareGroupMemberListener.NONE, ShareGroupStateClient.NONE, time);
     }
 
     /**
      * @param shareSettings        the {@code group.share.*} settings of share groups (KIP-932)
      * @param shareMemberListener  told when a share-group member leaves or is fenced (outside any lock)
+     * @param shareStates          the share coordinator, which initializes share-partition state
      */
     public GroupCoordinator(ReplicaManager replicaManager, Config config, ConsumerGroupConfig consumerConfig,
                             GroupConfigLookup groupConfigs, GroupTopics topics, ShareGroupSettings shareSettings,
-                            ShareGroupMemberListener shareMemberListener, Time time) {
+                            ShareGroupMemberListener shareMemberListener, ShareGroupStateClient shareStates, Time time) {
         this(CoordinatorLog.of(replicaManager), config, time, newTimer(), topics, consumerConfig.toConfig(groupConfigs),
-            shareSettings, shareMemberListener);
+            shareSettings, shareMemberListener, shareStates);
     }
 
     GroupCoordinator(CoordinatorLog coordinatorLog, Config config, Time time) {
@@ -136,17 +137,18 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
     GroupCoordinator(CoordinatorLog coordinatorLog, Config config, Time time, ScheduledExecutorService timer,
                      GroupTopics topics, ConsumerGroupHeartbeats.Config consumerConfig) {
         this(coordinatorLog, config, time, timer, topics, consumerConfig, ShareGroupSettings.defaults(),
-            ShareGroupMemberListener.NONE);
+            ShareGroupMemberListener.NONE, ShareGroupStateClient.NONE);
     }
 
     /**
      * @param shareSettings       the {@code group.share.*} settings; a group's own {@code share.*}
      *                            configs come from {@code consumerConfig}'s group-config lookup
      * @param shareMemberListener told when a share-group member leaves or is fenced
+     * @param shareStates         the share coordinator ({@link ShareGroupStateClient#NONE}: state not initialized)
      */
     GroupCoordinator(CoordinatorLog coordinatorLog, Config config, Time time, ScheduledExecutorService timer,
                      GroupTopics topics, ConsumerGroupHeartbeats.Config consumerConfig, ShareGroupSettings shareSettings,
-                     ShareGroupMemberListener shareMemberListener) {
+                     ShareGroupMemberListener shareMemberListener, ShareGroupStateClient shareStates) {
         this.config = config;
         this.time = time;
         this.timer = timer;
@@ -163,7 +165,7 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
             migration, time);
         this.classicMembers = new ClassicMemberInConsumerGroup(groups, consumerGroups, migration, topics, time);
         this.modern = new ModernGroupCoordinator(groups, consumerGroups, new ShareGroupHeartbeats(groups, timer,
-            shareSettings, consumerConfig.groupConfigs(), topics, shareMemberListener, time), topics);
+            shareSettings, consumerConfig.groupConfigs(), topics, shareMemberListener, shareStates, time), topics);
         this.listing = new GroupListing(groups, consumerGroups, topics, time);
     }
 

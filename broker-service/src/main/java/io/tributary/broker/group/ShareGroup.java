@@ -36,7 +36,8 @@ import org.apache.kafka.coordinator.group.modern.MemberSubscriptionAndAssignment
  * @param statePartitions  the partitions, by topic id, whose share coordinator state the group may
  *                         have: every partition it was ever assigned or had its offsets altered for,
  *                         until deleted (record type 15, {@code ShareGroupStatePartitionMetadataValue}'s
- *                         initialized topics; their leaders initialize the state on first ShareFetch)
+ *                         initialized topics: state the group coordinator initialized, see
+ *                         {@link ShareGroupStateInitializer})
  */
 record ShareGroup(String groupId, int groupEpoch, long metadataHash, int assignmentEpoch,
                   Map<String, ShareGroupMember> members, Map<String, Map<Uuid, Set<Integer>>> targetAssignment,
@@ -131,9 +132,11 @@ record ShareGroup(String groupId, int groupEpoch, long metadataHash, int assignm
     /**
      * This group with the target assignment of its group epoch, computed by {@code assignor} from
      * each member's subscription ({@code topics} are the subscribed topics that exist, by name), the
-     * previous target passed as each member's current assignment.
+     * previous target passed as each member's current assignment; only the partitions of
+     * {@code assignable} are given out (the initialized ones, as Kafka 4.4 assigns).
      */
-    ShareGroup withTargetAssignment(ShareGroupPartitionAssignor assignor, Map<String, GroupTopic> topics) {
+    ShareGroup withTargetAssignment(ShareGroupPartitionAssignor assignor, Map<String, GroupTopic> topics,
+                                    Map<Uuid, Set<Integer>> assignable) {
         Map<String, MemberSubscriptionAndAssignmentImpl> specs = new HashMap<>();
         Set<Set<Uuid>> distinct = new java.util.HashSet<>();
         for (ShareGroupMember member : members.values()) {
@@ -164,7 +167,7 @@ record ShareGroup(String groupId, int groupEpoch, long metadataHash, int assignm
             }
         };
         GroupAssignment assignment = assignor.assign(new GroupSpecImpl(specs, distinct.size() <= 1
-            ? SubscriptionType.HOMOGENEOUS : SubscriptionType.HETEROGENEOUS, Map.of()), describer);
+            ? SubscriptionType.HOMOGENEOUS : SubscriptionType.HETEROGENEOUS, Map.of(), Optional.of(assignable)), describer);
         Map<String, Map<Uuid, Set<Integer>>> next = new HashMap<>();
         assignment.members().forEach((memberId, member) -> next.put(memberId, member.partitions()));
         return new ShareGroup(groupId, groupEpoch, metadataHash, groupEpoch, members, next, statePartitions);

@@ -27,7 +27,9 @@ import org.slf4j.LoggerFactory;
  * target assignment of that epoch is computed with Kafka's share-group assignor ({@code simple},
  * which may give a partition to several members). There is no revocation phase: at each heartbeat a
  * member moves straight to its target and the target's epoch, and gets its assignment whenever it
- * changed.
+ * changed. Only partitions whose share state the coordinator initialized are assigned: a heartbeat
+ * subscribing to partitions without state initializes it first ({@link ShareGroupStateInitializer}),
+ * and a later heartbeat assigns them.
  *
  * <p>A member without a heartbeat for {@code share.session.timeout.ms} (the group's config, else
  * {@code group.share.session.timeout.ms}) is removed. A member leaving or removed is reported to the
@@ -54,9 +56,12 @@ final class ShareGroupHeartbeats {
     private final Time time;
     private final ShareGroupSessions sessions;
     private final ShareGroupPartitionAssignor assignor = new SimpleAssignor();
+    private final ShareGroupStateInitializer initializer;
 
+    /** @param states the share coordinator, to initialize share-partition state ({@link ShareGroupStateInitializer}) */
     ShareGroupHeartbeats(GroupMetadataManager groups, ScheduledExecutorService timer, ShareGroupSettings settings,
-                         GroupConfigLookup groupConfigs, GroupTopics topics, ShareGroupMemberListener listener, Time time) {
+                         GroupConfigLookup groupConfigs, GroupTopics topics, ShareGroupMemberListener listener,
+                         ShareGroupStateClient states, Time time) {
         this.groups = groups;
         this.settings = settings;
         this.groupConfigs = groupConfigs;
@@ -64,6 +69,7 @@ final class ShareGroupHeartbeats {
         this.listener = listener;
         this.time = time;
         this.sessions = new ShareGroupSessions(timer, time, this::expire);
+        this.initializer = new ShareGroupStateInitializer(groups, topics, states, time);
     }
 
     /** The name of the assignor share groups use ({@code simple}). */
@@ -99,11 +105,12 @@ final class ShareGroupHeartbeats {
             return CompletableFuture.completedFuture(unknownMember(request.memberId(), request.groupId()));
         }
         List<SimpleRecord> records = new ArrayList<>();
+        List<ShareGroupStateInitializer.Request> initializations = new ArrayList<>(1);
         ShareGroupHeartbeatResponseData response;
         CompletableFuture<Errors> written;
         boolean left;
         synchronized (holder) {
-            response = handle(holder, request, clientId, clientHost, records);
+            response = handle(holder, request, clientId, clientHost, records, initializations);
             left = request.memberEpoch() == ShareGroup.LEAVE_GROUP_MEMBER_EPOCH && response.errorCode() == 0;
             // Written under the group's monitor, so the group's records keep the order of its changes.
             written = groups.storeConsumerGroupRecords(request.groupId(), records);
@@ -111,12 +118,18 @@ final class ShareGroupHeartbeats {
         if (left) {
             notifyLeft(request.groupId(), request.memberId());
         }
+        initializations.forEach(init -> written.thenAccept(error -> {
+            if (error == Errors.NONE) {
+                initializer.initialize(init);
+            }
+        }));
         return written.thenApply(error -> error == Errors.NONE || response.errorCode() != Errors.NONE.code() ? response
             : error(error, "The group's state could not be written: " + error.message()));
     }
 
     private ShareGroupHeartbeatResponseData handle(ClassicGroup holder, ShareGroupHeartbeatRequestData request,
-                                                   String clientId, String clientHost, List<SimpleRecord> records) {
+                                                   String clientId, String clientHost, List<SimpleRecord> records,
+                                                   List<ShareGroupStateInitializer.Request> initializations) {
         String groupId = request.groupId();
         if (holder.is(GroupState.DEAD) || groups.group(groupId) != holder) {
             return error(Errors.COORDINATOR_NOT_AVAILABLE, "The group is being deleted or moved.");
@@ -178,9 +191,13 @@ final class ShareGroupHeartbeats {
             log.info("Share group {} is now at epoch {}: {} member(s) {}", groupId, group.groupEpoch(),
                 group.members().size(), group.memberIds());
         }
-        if (group.groupEpoch() > group.assignmentEpoch()) {
+        ShareGroupStateInitializer.Request init = initializer.plan(group, subscribedTopics, now, records);
+        if (init != null) {
+            initializations.add(init);
+        }
+        if (group.groupEpoch() > group.assignmentEpoch() || initializer.assignmentPending(group, subscribedTopics)) {
             ShareGroup before = group;
-            group = group.withTargetAssignment(assignor, subscribedTopics);
+            group = group.withTargetAssignment(assignor, subscribedTopics, initializer.assignable(group, subscribedTopics));
             for (Map.Entry<String, Map<Uuid, Set<Integer>>> e : group.targetAssignment().entrySet()) {
                 if (!e.getValue().equals(before.targetAssignment().get(e.getKey()))) {
                     records.add(ShareGroupRecords.targetMember(groupId, e.getKey(), e.getValue(), now));
@@ -294,6 +311,7 @@ final class ShareGroupHeartbeats {
             ShareGroup group = holder.shareGroup();
             if (group != null) {
                 group.memberIds().forEach(memberId -> sessions.forget(group.groupId(), memberId));
+                initializer.forget(group.groupId());
             }
         }
     }

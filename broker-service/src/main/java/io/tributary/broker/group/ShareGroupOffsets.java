@@ -38,9 +38,13 @@ import org.apache.kafka.common.utils.Time;
  * <p>Errors, as Kafka answers them: the coordinator's (NOT_COORDINATOR, COORDINATOR_LOAD_IN_PROGRESS)
  * and GROUP_ID_NOT_FOUND (no such group, or not a share group) for the whole group; NON_EMPTY_GROUP
  * for an alter or delete while members remain; per partition (per topic for a delete)
- * UNKNOWN_TOPIC_OR_PARTITION, TOPIC_AUTHORIZATION_FAILED, or the share coordinator's error. Lag is
- * -1: Kafka 4.4 computes it only from a share-partition's delivery complete count, which Tributary's
- * share-partition leaders do not report yet (they write -1).
+ * UNKNOWN_TOPIC_OR_PARTITION, TOPIC_AUTHORIZATION_FAILED, or the share coordinator's error.
+ *
+ * <p>Lag (DescribeShareGroupOffsets v1, KIP-1226), as Kafka 4.4's group coordinator computes it: the
+ * partition's latest offset (high watermark, read from its leader) minus the start offset minus the
+ * delivery complete count the share-partition leader last wrote; -1 when the share-partition has no start
+ * offset or no count (state written by an older leader that did not send one). When the latest offset
+ * cannot be read the partition is answered with that error, as Kafka does.
  *
  * <p>Thread-safe: a group is read under its monitor, the share coordinator is called outside it. An
  * alter or delete checks emptiness before its calls; a member joining meanwhile is not refused.
@@ -120,20 +124,37 @@ public final class ShareGroupOffsets {
                     .setErrorMessage(Errors.UNKNOWN_TOPIC_OR_PARTITION.message()))));
                 continue;
             }
-            reads.add(client.readSummary(groupId, new TopicIdPartition(id, p, name)).thenApply(summary -> {
+            TopicIdPartition tip = new TopicIdPartition(id, p, name);
+            reads.add(client.readSummary(groupId, tip).thenCompose(summary -> {
                 if (initializedOnly && summary.error() == Errors.NONE && !summary.initialized()) {
-                    return Optional.empty();
+                    return CompletableFuture.completedFuture(Optional.empty());
                 }
                 DescribeShareGroupOffsetsResponsePartition result = partition(p);
                 if (summary.error() != Errors.NONE) {
-                    return Optional.of(result.setErrorCode(summary.error().code())
-                        .setErrorMessage(summary.error().message()));
+                    return CompletableFuture.completedFuture(Optional.of(result.setErrorCode(summary.error().code())
+                        .setErrorMessage(summary.error().message())));
                 }
-                return Optional.of(result.setStartOffset(summary.startOffset()).setLeaderEpoch(summary.leaderEpoch()));
+                if (summary.startOffset() == -1 || summary.deliveryCompleteCount() == -1) {
+                    return CompletableFuture.completedFuture(Optional.of(result.setStartOffset(summary.startOffset())
+                        .setLeaderEpoch(summary.leaderEpoch())));
+                }
+                return client.latestOffset(tip).thenApply(latest -> Optional.of(latest.error() != Errors.NONE
+                    ? result.setErrorCode(latest.error().code()).setErrorMessage(latest.error().message())
+                    : result.setStartOffset(summary.startOffset()).setLeaderEpoch(summary.leaderEpoch())
+                        .setLag(lag(latest.offset(), summary.startOffset(), summary.deliveryCompleteCount()))));
             }));
         }
         return all(reads).thenApply(results -> new DescribeShareGroupOffsetsResponseTopic().setTopicName(name)
             .setTopicId(id).setPartitions(results.stream().flatMap(Optional::stream).toList()));
+    }
+
+    /**
+     * Share-partition lag as Kafka 4.4 computes it (KIP-1226): the records from the share-partition start
+     * offset to the partition's latest offset (high watermark) whose delivery is not complete, i.e.
+     * {@code latestOffset - startOffset - deliveryCompleteCount}; not clamped (Kafka does not either).
+     */
+    static long lag(long latestOffset, long startOffset, int deliveryCompleteCount) {
+        return latestOffset - startOffset - deliveryCompleteCount;
     }
 
     private static DescribeShareGroupOffsetsResponsePartition partition(int p) {

@@ -32,9 +32,10 @@ import org.apache.kafka.coordinator.group.generated.ShareGroupTargetAssignmentMe
  * value with its version): each member's subscription (type 10), the group epoch and subscribed
  * topics' metadata hash (11), the target assignment's epoch (12) and each member's target (13), and
  * each member's current assignment and epochs (14), and the partitions whose share coordinator state
- * the group may have (15, as initialized topics; Tributary writes no initializing or deleting topics:
- * share-partition leaders initialize state on first ShareFetch, and deletions complete before the
- * record is written). A removed member's three records and a deleted group's three are tombstoned. {@link Loaded} rebuilds the groups when a
+ * the group has (15: initialized topics, and initializing ones while the group coordinator's
+ * InitializeShareGroupState is under way; a coordinator loading the group counts initializing ones as
+ * initialized, and a share-partition leader that finds no state initializes it. Tributary writes no
+ * deleting topics: deletions complete before the record is written). A removed member's three records and a deleted group's three are tombstoned. {@link Loaded} rebuilds the groups when a
  * coordinator loads a partition.
  *
  * <p>Stateless, except {@link Loaded}, which one loader thread fills.
@@ -119,12 +120,30 @@ final class ShareGroupRecords {
      */
     static SimpleRecord statePartitions(String groupId, Map<Uuid, Set<Integer>> partitions,
                                         java.util.function.Function<Uuid, String> names, long nowMs) {
-        List<ShareGroupStatePartitionMetadataValue.TopicPartitionsInfo> initialized = new ArrayList<>();
-        partitions.forEach((topic, ps) -> initialized.add(new ShareGroupStatePartitionMetadataValue.TopicPartitionsInfo()
-            .setTopicId(topic).setTopicName(names.apply(topic)).setPartitions(new ArrayList<>(new java.util.TreeSet<>(ps)))));
+        return statePartitions(groupId, partitions, Map.of(), names, nowMs);
+    }
+
+    /**
+     * The partitions whose share state the group has (type 15): {@code initialized}, and those whose
+     * InitializeShareGroupState the group coordinator sent and awaits ({@code initializing}).
+     *
+     * @param names a topic's name by id (empty for a topic deleted since)
+     */
+    static SimpleRecord statePartitions(String groupId, Map<Uuid, Set<Integer>> initialized,
+                                        Map<Uuid, Set<Integer>> initializing,
+                                        java.util.function.Function<Uuid, String> names, long nowMs) {
         return record(nowMs, new ShareGroupStatePartitionMetadataKey().setGroupId(groupId),
-            new ShareGroupStatePartitionMetadataValue().setInitializedTopics(initialized),
+            new ShareGroupStatePartitionMetadataValue().setInitializedTopics(topicInfos(initialized, names))
+                .setInitializingTopics(topicInfos(initializing, names)),
             ShareGroupStatePartitionMetadataValue.HIGHEST_SUPPORTED_VERSION);
+    }
+
+    private static List<ShareGroupStatePartitionMetadataValue.TopicPartitionsInfo> topicInfos(
+            Map<Uuid, Set<Integer>> partitions, java.util.function.Function<Uuid, String> names) {
+        List<ShareGroupStatePartitionMetadataValue.TopicPartitionsInfo> infos = new ArrayList<>();
+        partitions.forEach((topic, ps) -> infos.add(new ShareGroupStatePartitionMetadataValue.TopicPartitionsInfo()
+            .setTopicId(topic).setTopicName(names.apply(topic)).setPartitions(new ArrayList<>(new java.util.TreeSet<>(ps)))));
+        return infos;
     }
 
     private static SimpleRecord record(long nowMs, ApiMessage key, ApiMessage value, short valueVersion) {

@@ -371,6 +371,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         }
         releaseQueued();
         closed = true;
+        handler.connectionClosed(connectionId);
         super.channelInactive(ctx);
     }
 

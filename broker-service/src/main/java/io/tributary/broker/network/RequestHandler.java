@@ -29,4 +29,14 @@ public interface RequestHandler {
     default CompletableFuture<Response> handleWithoutBlocking(RequestContext context, ByteBuffer body) {
         return null;
     }
+
+    /**
+     * A connection closed (by either side), after the requests it carried: what was kept for it may
+     * go (Kafka's {@code ConnectionDisconnectListener}, e.g. share sessions). Called on the
+     * connection's network thread: must never block.
+     *
+     * @param connectionId the {@link RequestContext#connectionId()} of its requests
+     */
+    default void connectionClosed(String connectionId) {
+    }
 }

@@ -24,6 +24,10 @@ final class InFlightRecords {
     private final TreeMap<Long, InFlightRange> ranges = new TreeMap<>();
     private long startOffset;
     private long endOffset;
+    /** {@link #inFlightMessageCount()} as last published, for readers without the owner's monitor. */
+    private volatile long publishedMessageCount;
+    /** {@link #inFlightBatchCount()} as last published, for readers without the owner's monitor. */
+    private volatile int publishedBatchCount;
 
     InFlightRecords(long startOffset) {
         this.startOffset = startOffset;
@@ -130,8 +134,8 @@ final class InFlightRecords {
             hi = Math.min(hi, lo + remaining - 1);
         }
         if (remaining > 0 && lo <= hi) {
-            put(new InFlightRange(lo, hi, RecordState.ACQUIRED, 1, memberId, lockId));
             endOffset = hi + 1;
+            put(new InFlightRange(lo, hi, RecordState.ACQUIRED, 1, memberId, lockId));
             acquired.add(new AcquiredRange(lo, hi, 1));
         }
         return acquired;
@@ -151,8 +155,8 @@ final class InFlightRecords {
         }
         long lo = Math.max(from, endOffset);
         if (lo <= last) {
-            put(new InFlightRange(lo, last, RecordState.ARCHIVED, 0, null, -1));
             endOffset = last + 1;
+            put(new InFlightRange(lo, last, RecordState.ARCHIVED, 0, null, -1));
         }
     }
 
@@ -198,6 +202,50 @@ final class InFlightRecords {
             ranges.pollFirstEntry();
         }
         startOffset = ranges.isEmpty() ? endOffset : ranges.firstKey();
+        publish();
+    }
+
+    /**
+     * The delivery complete count (KIP-1226): offsets at or after the start offset whose delivery is
+     * complete (ACKNOWLEDGED or ARCHIVED). Offsets missing from the log are not counted; releases never
+     * count (the records go back to AVAILABLE). Walks the in-flight ranges.
+     */
+    int deliveryCompleteCount() {
+        long count = 0;
+        for (InFlightRange range : ranges.values()) {
+            if (range.state.isTerminal()) {
+                count += range.count();
+            }
+        }
+        return (int) Math.min(Integer.MAX_VALUE, count);
+    }
+
+    /** This bookkeeping as the state to persist: start offset, batches and delivery complete count. */
+    ShareGroupState toState(int stateEpoch, int leaderEpoch) {
+        return new ShareGroupState(stateEpoch, leaderEpoch, startOffset, stateBatches(), deliveryCompleteCount());
+    }
+
+    /**
+     * Records in flight (KIP-1103 {@code InFlightMessageCount}, as Kafka 4.4 counts them): every offset of
+     * the window from the start offset to the last offset acquired, whatever its state; 0 when nothing is in
+     * flight. Read without the owner's monitor: the value published by the last change.
+     */
+    long inFlightMessageCount() {
+        return publishedMessageCount;
+    }
+
+    /**
+     * In-flight ranges (KIP-1103 {@code InFlightBatchCount}): the record batches acquired, split where an
+     * acknowledgement or acquisition covered part of one. Read without the owner's monitor, as published.
+     */
+    int inFlightBatchCount() {
+        return publishedBatchCount;
+    }
+
+    /** Publishes the gauge values; called (under the owner's monitor) after every change of the window or ranges. */
+    private void publish() {
+        publishedBatchCount = ranges.size();
+        publishedMessageCount = ranges.isEmpty() ? 0 : endOffset - startOffset;
     }
 
     /**
@@ -240,6 +288,7 @@ final class InFlightRecords {
 
     private void put(InFlightRange range) {
         ranges.put(range.firstOffset, range);
+        publish();
     }
 
     /** The ranges holding some offset of {@code [first, last]}, by offset (a copy: callers split them). */

@@ -24,7 +24,9 @@ public final class InMemoryShareStatePersister implements ShareStatePersister {
 
     @Override
     public CompletableFuture<Void> initializeState(SharePartitionKey key, ShareGroupState state) {
-        states.merge(key, state, (old, next) -> next.stateEpoch() > old.stateEpoch() ? next : old);
+        ShareGroupState initial = new ShareGroupState(state.stateEpoch(), state.leaderEpoch(), state.startOffset(),
+            java.util.List.of(), state.startOffset() == -1 ? -1 : 0);
+        states.merge(key, initial, (old, next) -> next.stateEpoch() > old.stateEpoch() ? next : old);
         return CompletableFuture.completedFuture(null);
     }
 

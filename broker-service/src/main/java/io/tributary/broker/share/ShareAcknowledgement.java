@@ -47,6 +47,22 @@ public record ShareAcknowledgement(long firstOffset, long lastOffset, List<Byte>
         return true;
     }
 
+    /** This batch's runs of one type, by offset: {first offset, last offset, type}. */
+    public List<long[]> runs() {
+        List<long[]> runs = new java.util.ArrayList<>();
+        long runStart = firstOffset;
+        while (runStart <= lastOffset) {
+            byte type = typeOf(runStart);
+            long runEnd = runStart;
+            while (runEnd < lastOffset && typeOf(runEnd + 1) == type) {
+                runEnd++;
+            }
+            runs.add(new long[]{runStart, runEnd, type});
+            runStart = runEnd + 1;
+        }
+        return runs;
+    }
+
     /** The type acknowledging {@code offset} (within the batch). */
     public byte typeOf(long offset) {
         return acknowledgeTypes.size() == 1 ? acknowledgeTypes.get(0) : acknowledgeTypes.get((int) (offset - firstOffset));

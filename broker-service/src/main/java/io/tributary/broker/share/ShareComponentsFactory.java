@@ -98,17 +98,24 @@ public final class ShareComponentsFactory {
         SharePartitionManager manager = new SharePartitionManager(shareLog, persister,
             new ShareGroupSettings(settings.groupShareRecordLockDurationMs(), settings.groupShareDeliveryCountLimit(),
                 settings.groupSharePartitionMaxRecordLocks(), groupConfigs),
-            new AcquisitionLockTimer(scheduler), deadLetters);
+            new AcquisitionLockTimer(scheduler), deadLetters, new SharePartitionMetrics(registry));
         replicaManager.addLeadershipListener(manager);
         // A session idle past the member's session timeout belongs to a member the group has fenced.
+        // Sessions are evicted only while serving a ShareFetch, after these components are built.
+        java.util.concurrent.atomic.AtomicReference<ShareComponents> built = new java.util.concurrent.atomic.AtomicReference<>();
         ShareSessionCache sessions = new ShareSessionCache(settings.groupShareMaxShareSessions(),
             settings.groupShareSessionTimeoutMs(), time,
-            key -> manager.releaseSession(key.groupId(), key.memberId()));
-        return new ShareComponents(manager, sessions, persister, coordinator, topic, () -> {
+            key -> built.get().sessionClosed(key.groupId(), key.memberId()));
+        PartitionLatestOffsets latestOffsets = new PartitionLatestOffsets(interBroker.brokerId(), replicaManager,
+            metadataCache, sender);
+        ShareComponents components = new ShareComponents(manager, sessions, persister, coordinator, topic,
+            latestOffsets, task -> scheduler.scheduleOnce("share-session-close", task), () -> {
             deadLetters.close();
             dlqSender.close();
             persister.close();
             coordinator.close();
         });
+        built.set(components);
+        return components;
     }
 }

@@ -12,8 +12,10 @@ import org.apache.kafka.common.protocol.Errors;
  * this broker's {@link ShareStatePersister}, which reaches the share coordinator here or on another
  * broker, retrying while it moves. After a share-partition's state is initialized again or deleted
  * (its group's offsets altered or deleted, its group deleted), the share-partition this broker may
- * have loaded is fenced, so the next ShareFetch loads it from the new state. A share-partition loaded
- * on another broker finds out when its next state write is fenced by the new state epoch.
+ * have loaded is fenced, so the next ShareFetch loads it from the new state. Another broker dropped
+ * the group's share-partitions when the group's last share session there closed (offsets are altered
+ * or deleted only in an empty group; {@link ShareComponents#sessionClosed}), and one it still holds
+ * finds out when its next state write is fenced by the new state epoch.
  *
  * <p>Thread-safe; never blocks.
  */
@@ -21,18 +23,33 @@ public final class ShareGroupStates implements ShareGroupStateClient {
 
     private final ShareStatePersister persister;
     private final SharePartitionManager partitions;
+    private final PartitionLatestOffsets latestOffsets;
 
     public ShareGroupStates(ShareStatePersister persister, SharePartitionManager partitions) {
+        this(persister, partitions, null);
+    }
+
+    /** @param latestOffsets reads partitions' latest offsets from their leaders (share-partition lag); null for none */
+    public ShareGroupStates(ShareStatePersister persister, SharePartitionManager partitions,
+                            PartitionLatestOffsets latestOffsets) {
         this.persister = persister;
         this.partitions = partitions;
+        this.latestOffsets = latestOffsets;
     }
 
     @Override
     public CompletableFuture<Summary> readSummary(String groupId, TopicIdPartition partition) {
         return persister.readSummary(new SharePartitionKey(groupId, partition)).handle((state, e) -> e != null
             ? new Summary(errorOf(e), 0, -1, -1)
-            : state.map(s -> new Summary(Errors.NONE, s.stateEpoch(), s.leaderEpoch(), s.startOffset()))
+            : state.map(s -> new Summary(Errors.NONE, s.stateEpoch(), s.leaderEpoch(), s.startOffset(),
+                    s.deliveryCompleteCount()))
                 .orElse(new Summary(Errors.NONE, 0, -1, -1)));
+    }
+
+    @Override
+    public CompletableFuture<LatestOffset> latestOffset(TopicIdPartition partition) {
+        return latestOffsets == null ? ShareGroupStateClient.super.latestOffset(partition)
+            : latestOffsets.latestOffset(partition.topicPartition());
     }
 
     @Override

@@ -29,8 +29,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>State changes other than acquisitions are written to the {@link ShareStatePersister} one at a
  * time, in order, each state taken when its turn comes (so a later write never carries an older
- * state); acknowledgements are applied once their write succeeds. Thread-safe: every method holds
- * this object's monitor and none does I/O under it (persister calls return at once); lock expiry runs on a scheduler thread. After {@link #fence} (leadership lost) it
+ * state), each with its delivery complete count (KIP-1226); acknowledgements are applied once their
+ * write succeeds. Thread-safe: every method holds this object's monitor and none does I/O under it
+ * (persister calls return at once), except the lock-free meter values (KIP-1103: in-flight counts,
+ * {@link #stats()}); lock expiry runs on a scheduler thread. After {@link #fence} (leadership lost) it
  * acquires nothing and answers acknowledgements NOT_LEADER_OR_FOLLOWER; a state write fenced by the
  * share coordinator fences it too.
  */
@@ -46,6 +48,8 @@ public final class SharePartition {
     private final AcquisitionLockTimer timer;
     private final Runnable onRecordsAvailable;
     private final ShareArchiveListener archiveListener;
+    private final java.util.function.Consumer<SharePartition> onFenced;
+    private final SharePartitionStats stats = new SharePartitionStats();
     private final InFlightRecords inFlight;
     private final Map<Long, AcquisitionLock> locks = new HashMap<>();
     private long nextLockId;
@@ -76,7 +80,18 @@ public final class SharePartition {
     public SharePartition(SharePartitionKey key, int leaderEpoch, ShareGroupState state, SharePartitionConfig config,
                           ShareStatePersister persister, AcquisitionLockTimer timer, Runnable onRecordsAvailable,
                           ShareArchiveListener archiveListener) {
+        this(key, leaderEpoch, state, config, persister, timer, onRecordsAvailable, archiveListener, sp -> { });
+    }
+
+    /**
+     * @param onFenced called once when this share-partition is fenced (it is unloaded: its metrics go); must
+     *                 return at once, it may run with this share-partition's monitor held
+     */
+    public SharePartition(SharePartitionKey key, int leaderEpoch, ShareGroupState state, SharePartitionConfig config,
+                          ShareStatePersister persister, AcquisitionLockTimer timer, Runnable onRecordsAvailable,
+                          ShareArchiveListener archiveListener, java.util.function.Consumer<SharePartition> onFenced) {
         this.key = key;
+        this.onFenced = onFenced;
         this.archiveListener = archiveListener;
         this.leaderEpoch = leaderEpoch;
         this.stateEpoch = state.stateEpoch();
@@ -176,7 +191,7 @@ public final class SharePartition {
                 enqueueWrite(this::snapshot, () -> { });
             }
         }
-        return merge(acquired);
+        return AcquiredRange.merge(acquired);
     }
 
     /**
@@ -212,7 +227,7 @@ public final class SharePartition {
             List<InFlightRange> renewed = new ArrayList<>();
             boolean changes = false;
             for (ShareAcknowledgement ack : acknowledgements) {
-                for (long[] run : runs(ack)) {
+                for (long[] run : ack.runs()) {
                     if ((byte) run[2] != ShareAcknowledgement.RENEW) {
                         changes = true;
                         continue;
@@ -242,7 +257,7 @@ public final class SharePartition {
                 }
                 InFlightRecords next = inFlight.copy();
                 for (ShareAcknowledgement ack : acknowledgements) {
-                    for (long[] run : runs(ack)) {
+                    for (long[] run : ack.runs()) {
                         if ((byte) run[2] == ShareAcknowledgement.RENEW) {
                             continue;
                         }
@@ -256,7 +271,7 @@ public final class SharePartition {
                     }
                 }
                 next.advanceStartOffset();
-                return new ShareGroupState(stateEpoch, leaderEpoch, next.startOffset(), next.stateBatches());
+                return next.toState(stateEpoch, leaderEpoch);
             }, () -> commit(memberId, acknowledgements));
         }
         return written.handle((ok, e) -> {
@@ -278,7 +293,7 @@ public final class SharePartition {
         }
         Set<Long> touchedLocks = new HashSet<>();
         for (ShareAcknowledgement ack : acknowledgements) {
-            for (long[] run : runs(ack)) {
+            for (long[] run : ack.runs()) {
                 byte type = (byte) run[2];
                 if (type == ShareAcknowledgement.RENEW || !inFlight.heldBy(memberId, run[0], run[1])) {
                     continue;
@@ -293,35 +308,25 @@ public final class SharePartition {
         inFlight.advanceStartOffset();
     }
 
-    /** An acknowledgement's runs of one type: {first offset, last offset, type}. */
-    private static List<long[]> runs(ShareAcknowledgement ack) {
-        List<long[]> runs = new ArrayList<>();
-        long runStart = ack.firstOffset();
-        while (runStart <= ack.lastOffset()) {
-            byte type = ack.typeOf(runStart);
-            long runEnd = runStart;
-            while (runEnd < ack.lastOffset() && ack.typeOf(runEnd + 1) == type) {
-                runEnd++;
-            }
-            runs.add(new long[]{runStart, runEnd, type});
-            runStart = runEnd + 1;
-        }
-        return runs;
-    }
-
     /**
      * Releases every record {@code memberId} holds (it left the group or closed its share session):
      * AVAILABLE again, or ARCHIVED at the delivery count limit.
      */
     public CompletableFuture<Void> releaseMember(String memberId) {
-        return releaseWhere(range -> memberId.equals(range.memberId), 0, Long.MAX_VALUE);
+        return releaseWhere(range -> memberId.equals(range.memberId), 0, Long.MAX_VALUE, false);
     }
 
     /** Stops this share-partition (leadership moved): its locks are cancelled, nothing more is acquired. */
-    public synchronized void fence() {
-        fenced = true;
-        locks.values().forEach(lock -> lock.expiry().cancel(false));
-        locks.clear();
+    public void fence() {
+        synchronized (this) {
+            if (fenced) {
+                return;
+            }
+            fenced = true;
+            locks.values().forEach(lock -> lock.expiry().cancel(false));
+            locks.clear();
+        }
+        onFenced.accept(this);
     }
 
     /** The state of {@code offset}, or null when it is not in flight (before the SPSO, or never read). */
@@ -341,6 +346,26 @@ public final class SharePartition {
         return inFlight.acquiredCount();
     }
 
+    /** The delivery complete count (KIP-1226) of the current state: see {@link InFlightRecords#deliveryCompleteCount}. */
+    public synchronized int deliveryCompleteCount() {
+        return inFlight.deliveryCompleteCount();
+    }
+
+    /** KIP-1103 {@code InFlightMessageCount}: offsets from the SPSO to the last acquired one, 0 when none. Lock-free. */
+    public long inFlightMessageCount() {
+        return inFlight.inFlightMessageCount();
+    }
+
+    /** KIP-1103 {@code InFlightBatchCount}: in-flight ranges (batches, split by partial acknowledgements). Lock-free. */
+    public int inFlightBatchCount() {
+        return inFlight.inFlightBatchCount();
+    }
+
+    /** Its lock expiries and archived records since it was loaded (lock-free). */
+    public SharePartitionStats stats() {
+        return stats;
+    }
+
     /** Acquisition locks running now. */
     public synchronized int lockCount() {
         return locks.size();
@@ -352,11 +377,12 @@ public final class SharePartition {
             lock = locks.get(lockId);
         }
         if (lock != null) {
-            releaseWhere(range -> range.lockId == lockId, lock.firstOffset(), lock.lastOffset());
+            releaseWhere(range -> range.lockId == lockId, lock.firstOffset(), lock.lastOffset(), true);
         }
     }
 
-    private CompletableFuture<Void> releaseWhere(java.util.function.Predicate<InFlightRange> filter, long first, long last) {
+    private CompletableFuture<Void> releaseWhere(java.util.function.Predicate<InFlightRange> filter, long first, long last,
+                                                 boolean lockExpired) {
         CompletableFuture<Void> written;
         synchronized (this) {
             if (fenced) {
@@ -369,6 +395,9 @@ public final class SharePartition {
             }
             List<InFlightRange> archived = new ArrayList<>();
             for (InFlightRange range : ranges) {
+                if (lockExpired) {
+                    stats.recordLockTimeout(range.count());
+                }
                 touchedLocks.add(range.lockId);
                 if (applyAcknowledgement(range, ShareAcknowledgement.RELEASE) != null) {
                     archived.add(range.slice(range.firstOffset, range.lastOffset));
@@ -397,6 +426,7 @@ public final class SharePartition {
 
     private void notifyArchived(InFlightRange range, ArchiveReason reason) {
         if (reason != null) {
+            stats.recordArchived(reason, range.count());
             archiveListener.onArchived(new ArchivedRange(key, range.firstOffset, range.lastOffset, range.deliveryCount, reason));
         }
     }
@@ -411,7 +441,7 @@ public final class SharePartition {
     }
 
     private ShareGroupState snapshot() {
-        return new ShareGroupState(stateEpoch, leaderEpoch, inFlight.startOffset(), inFlight.stateBatches());
+        return inFlight.toState(stateEpoch, leaderEpoch);
     }
 
     /**
@@ -461,19 +491,5 @@ public final class SharePartition {
     /** Whether this share-partition was fenced (leadership lost, or its state write fenced). */
     public synchronized boolean isFenced() {
         return fenced;
-    }
-
-    /** Adjacent ranges of one delivery count as one, as the response lists them. */
-    private static List<AcquiredRange> merge(List<AcquiredRange> ranges) {
-        List<AcquiredRange> merged = new ArrayList<>(ranges.size());
-        for (AcquiredRange range : ranges) {
-            AcquiredRange last = merged.isEmpty() ? null : merged.get(merged.size() - 1);
-            if (last != null && last.lastOffset() + 1 == range.firstOffset() && last.deliveryCount() == range.deliveryCount()) {
-                merged.set(merged.size() - 1, new AcquiredRange(last.firstOffset(), range.lastOffset(), last.deliveryCount()));
-            } else {
-                merged.add(range);
-            }
-        }
-        return merged;
     }
 }

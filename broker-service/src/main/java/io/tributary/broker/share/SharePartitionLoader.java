@@ -10,11 +10,14 @@ import org.apache.kafka.common.requests.ListOffsetsRequest;
 import org.apache.kafka.coordinator.group.ShareGroupAutoOffsetResetStrategy;
 
 /**
- * Creates a share-partition on its leader: from its persisted state when the persister has one,
- * else from the group's {@code share.auto.offset.reset} (KIP-932): {@code latest} (the default)
- * starts at the high watermark, {@code earliest} at the log start offset, {@code by_duration:<d>}
- * at the first record at most that old (the high watermark when there is none), and that start is
- * initialized in the persister. Thread-safe.
+ * Creates a share-partition on its leader from its persisted state (KIP-932). State the group
+ * coordinator initialized with start offset -1 (a topic new to the group) starts where the group's
+ * {@code share.auto.offset.reset} says: {@code latest} (the default) at the high watermark,
+ * {@code earliest} at the log start offset, {@code by_duration:<d>} at the first record at most that
+ * old (the high watermark when there is none); that start is written at once. When the persister has
+ * no state at all, that start is initialized in the persister here (Kafka 4.4's leader would fail the
+ * read instead: see {@link #load}).
+ * Thread-safe.
  */
 final class SharePartitionLoader {
 
@@ -23,14 +26,18 @@ final class SharePartitionLoader {
     private final AcquisitionLockTimer timer;
     private final Consumer<SharePartitionKey> onRecordsAvailable;
     private final ShareArchiveListener archiveListener;
+    private final SharePartitionMetrics metrics;
 
     /**
      * @param onRecordsAvailable told when a share-partition's records may be acquirable again
      * @param archiveListener    told of delivered records archived (the dead-letter queue)
+     * @param metrics            reports each share-partition created, until it is fenced
      */
     SharePartitionLoader(ShareLog log, ShareStatePersister persister, AcquisitionLockTimer timer,
-                         Consumer<SharePartitionKey> onRecordsAvailable, ShareArchiveListener archiveListener) {
+                         Consumer<SharePartitionKey> onRecordsAvailable, ShareArchiveListener archiveListener,
+                         SharePartitionMetrics metrics) {
         this.log = log;
+        this.metrics = metrics;
         this.archiveListener = archiveListener;
         this.persister = persister;
         this.timer = timer;
@@ -44,9 +51,22 @@ final class SharePartitionLoader {
      */
     CompletableFuture<SharePartition> load(SharePartitionKey key, int leaderEpoch, SharePartitionConfig config) {
         return persister.readState(key, leaderEpoch).thenCompose(stored -> {
+            if (stored.isPresent() && stored.get().startOffset() < 0) {
+                // Initialized by the group coordinator without a start offset: share.auto.offset.reset gives it, as
+                // Kafka 4.4's leader computes it. Unlike Kafka's, it is written at once, so the start stays put when
+                // the share-partition is loaded again (leader moved, group empty here) and the offsets describe it.
+                ShareGroupState s = stored.get();
+                long start = initialOffset(key.partition().topicPartition(), config);
+                // Nothing at or after a start just resolved is complete yet: the delivery complete count (KIP-1226) is 0.
+                ShareGroupState resolved = new ShareGroupState(s.stateEpoch(), leaderEpoch, start, s.stateBatches(), 0);
+                return persister.writeState(key, resolved).thenApply(v -> create(key, leaderEpoch, resolved, config));
+            }
             if (stored.isPresent()) {
                 return CompletableFuture.completedFuture(create(key, leaderEpoch, stored.get(), config));
             }
+            // No state: the group coordinator initializes it before assigning the partition (Kafka 4.4 refuses a
+            // read of uninitialized state); kept for ShareFetches of members no coordinator assigned and for
+            // groups whose partitions were assigned before coordinators initialized state.
             long start = initialOffset(key.partition().topicPartition(), config);
             ShareGroupState initial = new ShareGroupState(0, leaderEpoch, start, List.of());
             return persister.initializeState(key, initial)
@@ -56,8 +76,10 @@ final class SharePartitionLoader {
     }
 
     private SharePartition create(SharePartitionKey key, int leaderEpoch, ShareGroupState state, SharePartitionConfig config) {
-        return new SharePartition(key, leaderEpoch, state, config, persister, timer, () -> onRecordsAvailable.accept(key),
-            archiveListener);
+        SharePartition sp = new SharePartition(key, leaderEpoch, state, config, persister, timer,
+            () -> onRecordsAvailable.accept(key), archiveListener, metrics::unregister);
+        metrics.register(sp);
+        return sp;
     }
 
     private long initialOffset(TopicPartition tp, SharePartitionConfig config) {

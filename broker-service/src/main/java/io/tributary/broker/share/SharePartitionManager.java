@@ -12,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.common.TopicIdPartition;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.NotLeaderOrFollowerException;
@@ -20,7 +21,8 @@ import org.apache.kafka.common.record.internal.RecordBatch;
 
 /**
  * The share-partitions this broker leads (KIP-932; Kafka's {@code SharePartitionManager}): created
- * on the first ShareFetch for them, dropped when leadership moves ({@link #onResign}); one whose state
+ * on the first ShareFetch for them, dropped when leadership moves ({@link #onResign}) and when the
+ * last share session of their group on this broker closes ({@link #onGroupEmpty}); one whose state
  * write the share coordinator fenced is loaded again, from the stored state, by the next ShareFetch.
  *
  * <p>A ShareFetch reads each share-partition from its next fetch offset through the consumer fetch
@@ -28,8 +30,10 @@ import org.apache.kafka.common.record.internal.RecordBatch;
  * appends), then acquires what it read, up to {@code maxRecords} over all partitions. A fetch whose
  * share-partitions can acquire nothing (all in flight acquired, windows full) waits instead for one
  * of them to change (acknowledgement, release, lock expiry), up to {@code maxWaitMs}
- * ({@link ShareFetchWaiters}). Records released while a fetch waits in the purgatory for new
- * records do not wake it; the next fetch gets them.
+ * ({@link ShareFetchWaiters}). A fetch waiting in the purgatory for new records is answered at once
+ * when records before the offsets it read from become acquirable again (released, lock expired) or
+ * one of its share-partitions is dropped, as Kafka's delayed share fetch is: it reads again, without
+ * waiting, and acquires those; the purgatory's late answer to the first read is dropped.
  *
  * <p>Thread-safe. Nothing here blocks: reads complete on the purgatory's threads, state writes are
  * asynchronous.
@@ -50,10 +54,17 @@ public final class SharePartitionManager implements PartitionLeadershipListener 
     /** @param archiveListener told of delivered records archived (REJECT, delivery count limit): the dead-letter queue */
     public SharePartitionManager(ShareLog log, ShareStatePersister persister, ShareGroupSettings settings,
                                  AcquisitionLockTimer timer, ShareArchiveListener archiveListener) {
+        this(log, persister, settings, timer, archiveListener, SharePartitionMetrics.NONE);
+    }
+
+    /** @param metrics reports the share-partitions loaded here (KIP-1103), each until it is fenced */
+    public SharePartitionManager(ShareLog log, ShareStatePersister persister, ShareGroupSettings settings,
+                                 AcquisitionLockTimer timer, ShareArchiveListener archiveListener,
+                                 SharePartitionMetrics metrics) {
         this.log = log;
         this.settings = settings;
         this.waiters = new ShareFetchWaiters(timer);
-        this.loader = new SharePartitionLoader(log, persister, timer, waiters::wake, archiveListener);
+        this.loader = new SharePartitionLoader(log, persister, timer, waiters::wake, archiveListener, metrics);
     }
 
     /** The acquisition lock duration of {@code groupId}, ms, as ShareFetch and ShareAcknowledge responses carry it. */
@@ -115,29 +126,79 @@ public final class SharePartitionManager implements PartitionLeadershipListener 
         }
         FetchParams fetchParams = new FetchParams(-1, params.maxWaitMs(), Math.min(params.minBytes(), params.maxBytes()),
             params.maxBytes(), settings.forGroup(params.groupId()).isolationLevel());
-        return log.fetch(fetchParams, reads).thenApply(read -> {
-            int remaining = params.maxRecords();
-            for (Map.Entry<TopicIdPartition, ShareFetchPartitionResult> e : results.entrySet()) {
-                SharePartition sp = readers.get(e.getKey().topicPartition());
-                FetchPartitionResult result = sp == null ? null : read.get(e.getKey().topicPartition());
-                if (result == null) {
-                    continue;
-                }
-                if (result.error() != Errors.NONE) {
-                    e.setValue(ShareFetchPartitionResult.error(result.error()));
-                    continue;
-                }
-                List<AcquiredRange> acquired = remaining <= 0 || result.records() == null ? List.of()
-                    : sp.acquire(params.memberId(), result.records().batches(), result.abortedTransactions(), remaining,
-                        params.strictRecordLimit());
-                for (AcquiredRange range : acquired) {
-                    remaining -= (int) (range.lastOffset() - range.firstOffset() + 1);
-                }
-                e.setValue(new ShareFetchPartitionResult(Errors.NONE, AcquiredBatches.slice(result.records(), acquired),
-                    acquired));
+        CompletableFuture<Map<TopicPartition, FetchPartitionResult>> logRead = log.fetch(fetchParams, reads);
+        if (params.maxWaitMs() <= 0 || logRead.isDone()) {
+            return logRead.thenApply(read -> acquire(params, results, readers, read));
+        }
+        // While the read waits in the fetch purgatory for new records, records before the offsets it read
+        // from may become acquirable again (released, lock expired, state reset): then it answers at once
+        // with those, as Kafka's delayed share fetch completes when its share-partitions can acquire.
+        Map<SharePartition, Long> readFrom = new LinkedHashMap<>();
+        reads.forEach((tp, fetch) -> readFrom.put(readers.get(tp), fetch.fetchOffset()));
+        java.util.function.BooleanSupplier reacquirable = () -> readFrom.entrySet().stream()
+            .anyMatch(e -> e.getKey().isFenced() || e.getKey().nextFetchOffset() < e.getValue());
+        List<SharePartitionKey> keys = readFrom.keySet().stream().map(SharePartition::key).toList();
+        CompletableFuture<Void> woken = waiters.await(keys, params.maxWaitMs(), reacquirable);
+        if (reacquirable.getAsBoolean()) {
+            woken.complete(null); // changed before the wait began
+        }
+        CompletableFuture<Map<TopicIdPartition, ShareFetchPartitionResult>> answer = new CompletableFuture<>();
+        AtomicBoolean answered = new AtomicBoolean(); // by the log read or by the wake, whichever comes first
+        logRead.whenComplete((read, e) -> {
+            if (!answered.compareAndSet(false, true)) {
+                return; // woken first: the read's late answer is dropped, nothing was acquired from it
             }
-            return results;
+            woken.complete(null);
+            if (e != null) {
+                answer.completeExceptionally(e);
+            } else {
+                try {
+                    answer.complete(acquire(params, results, readers, read));
+                } catch (RuntimeException failure) {
+                    answer.completeExceptionally(failure);
+                }
+            }
         });
+        woken.thenRun(() -> {
+            if (answered.compareAndSet(false, true)) {
+                // Read again now, from the records acquirable again; a fenced share-partition is loaded again.
+                fetch(params.withMaxWaitMs(0), new ArrayList<>(loaded.keySet())).whenComplete((r, e) -> {
+                    if (e != null) {
+                        answer.completeExceptionally(e);
+                    } else {
+                        answer.complete(r);
+                    }
+                });
+            }
+        });
+        return answer;
+    }
+
+    /** Acquires, up to {@code params.maxRecords()} over all partitions, from what the log read returned. */
+    private static Map<TopicIdPartition, ShareFetchPartitionResult> acquire(ShareFetchParams params,
+            LinkedHashMap<TopicIdPartition, ShareFetchPartitionResult> results, Map<TopicPartition, SharePartition> readers,
+            Map<TopicPartition, FetchPartitionResult> read) {
+        int remaining = params.maxRecords();
+        for (Map.Entry<TopicIdPartition, ShareFetchPartitionResult> e : results.entrySet()) {
+            SharePartition sp = readers.get(e.getKey().topicPartition());
+            FetchPartitionResult result = sp == null ? null : read.get(e.getKey().topicPartition());
+            if (result == null) {
+                continue;
+            }
+            if (result.error() != Errors.NONE) {
+                e.setValue(ShareFetchPartitionResult.error(result.error()));
+                continue;
+            }
+            List<AcquiredRange> acquired = remaining <= 0 || result.records() == null ? List.of()
+                : sp.acquire(params.memberId(), result.records().batches(), result.abortedTransactions(), remaining,
+                    params.strictRecordLimit());
+            for (AcquiredRange range : acquired) {
+                remaining -= (int) (range.lastOffset() - range.firstOffset() + 1);
+            }
+            e.setValue(new ShareFetchPartitionResult(Errors.NONE, AcquiredBatches.slice(result.records(), acquired),
+                acquired));
+        }
+        return results;
     }
 
     /**
@@ -178,6 +239,27 @@ public final class SharePartitionManager implements PartitionLeadershipListener 
             }
         });
         return CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new));
+    }
+
+    /**
+     * No member of {@code groupId} has a share session on this broker any more (Kafka's
+     * {@code ShareGroupListener.onGroupEmpty}): every share-partition of the group is dropped (fenced, its
+     * waiting fetches woken), so the next ShareFetch loads it again from the stored state. That is how a
+     * start offset altered or deleted while the group was empty (AlterShareGroupOffsets,
+     * DeleteShareGroupOffsets) reaches a leader that is not the group's coordinator. Call once the
+     * group's last members' records are released.
+     */
+    public void onGroupEmpty(String groupId) {
+        List<SharePartitionKey> dropped = new ArrayList<>();
+        partitions.entrySet().removeIf(e -> {
+            if (!e.getKey().groupId().equals(groupId)) {
+                return false;
+            }
+            e.getValue().thenAccept(SharePartition::fence);
+            dropped.add(e.getKey());
+            return true;
+        });
+        dropped.forEach(waiters::wake);
     }
 
     /** ShareFetches waiting for something to acquire on {@code key} (for tests and metrics). */

@@ -21,7 +21,8 @@ import org.apache.kafka.common.utils.Time;
  * ({@code forgotten_topics_data}); epoch -1 closes it. At most {@code group.share.max.share.sessions}
  * sessions are kept: when full, sessions idle for longer than the idle limit make room (their
  * members' records are released through the eviction callback), else opening one is answered
- * SHARE_SESSION_LIMIT_REACHED.
+ * SHARE_SESSION_LIMIT_REACHED. A session also ends when the connection of its latest ShareFetch
+ * closes ({@link #removeConnection}).
  *
  * <p>Thread-safe (one monitor; no I/O under it; the eviction callback runs after it is released).
  */
@@ -31,6 +32,8 @@ public final class ShareSessionCache {
     private static final class ShareSession {
         int epoch = 1;
         long lastUsedMs;
+        /** The connection of the session's latest ShareFetch, or null when not known. */
+        String connectionId;
         final LinkedHashSet<TopicIdPartition> partitions = new LinkedHashSet<>();
     }
 
@@ -62,11 +65,26 @@ public final class ShareSessionCache {
      */
     public ShareSessionContext fetchContext(String groupId, String memberId, int epoch, Collection<TopicIdPartition> toFetch,
                                             Collection<TopicIdPartition> toForget, boolean hasAcknowledgements) {
+        return fetchContext(groupId, memberId, epoch, toFetch, toForget, hasAcknowledgements, null);
+    }
+
+    /**
+     * As {@link #fetchContext(String, String, int, Collection, Collection, boolean)}, over connection
+     * {@code connectionId}: the session ends when the connection of its latest ShareFetch closes
+     * ({@link #removeConnection}), as Kafka's share sessions do.
+     */
+    public ShareSessionContext fetchContext(String groupId, String memberId, int epoch, Collection<TopicIdPartition> toFetch,
+                                            Collection<TopicIdPartition> toForget, boolean hasAcknowledgements,
+                                            String connectionId) {
         ShareSessionKey key = new ShareSessionKey(groupId, memberId);
         List<ShareSessionKey> evicted = new ArrayList<>();
         ShareSessionContext context;
         synchronized (this) {
             context = fetchContextLocked(key, epoch, toFetch, toForget, hasAcknowledgements, evicted);
+            ShareSession session = sessions.get(key);
+            if (session != null && context.error() == Errors.NONE && connectionId != null) {
+                session.connectionId = connectionId;
+            }
         }
         evicted.forEach(onEvicted);
         return context;
@@ -141,6 +159,28 @@ public final class ShareSessionCache {
     /** Removes the session of a member (it left its group). */
     public synchronized boolean remove(String groupId, String memberId) {
         return sessions.remove(new ShareSessionKey(groupId, memberId)) != null;
+    }
+
+    /**
+     * Removes the sessions whose latest ShareFetch came over {@code connectionId}, which closed.
+     *
+     * @return the sessions removed
+     */
+    public synchronized List<ShareSessionKey> removeConnection(String connectionId) {
+        List<ShareSessionKey> removed = new ArrayList<>();
+        sessions.entrySet().removeIf(e -> {
+            if (connectionId.equals(e.getValue().connectionId)) {
+                removed.add(e.getKey());
+                return true;
+            }
+            return false;
+        });
+        return removed;
+    }
+
+    /** Whether any member of {@code groupId} has a session here. */
+    public synchronized boolean hasSessions(String groupId) {
+        return sessions.keySet().stream().anyMatch(key -> key.groupId().equals(groupId));
     }
 
     /** Sessions cached now. */

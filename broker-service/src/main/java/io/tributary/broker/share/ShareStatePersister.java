@@ -31,19 +31,25 @@ public interface ShareStatePersister {
     /**
      * The summary of a share-partition's state as a group coordinator describes its offsets
      * (ReadShareGroupStateSummary, KIP-932): state epoch, the leader epoch stored by the share
-     * coordinator and the start offset, without batches; empty when none was ever initialized. Reads
+     * coordinator, the start offset and the delivery complete count (KIP-1226, -1 when unknown), without
+     * batches; empty when none was ever initialized. Reads
      * no leader epoch, so fences nobody. Implementations without a summary read as {@link #readState(SharePartitionKey)}.
      */
     default CompletableFuture<Optional<ShareGroupState>> readSummary(SharePartitionKey key) {
         return readState(key).thenApply(state -> state.map(s -> new ShareGroupState(s.stateEpoch(), s.leaderEpoch(),
-            s.startOffset(), java.util.List.of())));
+            s.startOffset(), java.util.List.of(), s.deliveryCompleteCount())));
     }
 
-    /** Creates (or resets, with a higher state epoch) the state of a share-partition. */
+    /**
+     * Creates (or resets, with a higher state epoch) the state of a share-partition, without batches; its
+     * delivery complete count starts at 0 (-1 when the start offset is -1), as Kafka 4.4's share coordinator
+     * initializes it.
+     */
     CompletableFuture<Void> initializeState(SharePartitionKey key, ShareGroupState state);
 
     /**
-     * Replaces the state of a share-partition.
+     * Replaces the state of a share-partition, with the delivery complete count the leader computed
+     * ({@link ShareGroupState#deliveryCompleteCount()}, KIP-1226).
      *
      * @return fails with FENCED_LEADER_EPOCH when {@code state.leaderEpoch()} is below the stored one,
      *         FENCED_STATE_EPOCH when {@code state.stateEpoch()} is; COORDINATOR_NOT_AVAILABLE (or, from

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * README's {@code bin/cluster}: it starts a standalone ZooKeeper and three broker processes from
+ * docs/cluster.md's {@code bin/cluster}: it starts a standalone ZooKeeper and three broker processes from
  * the packaged jar, which form one cluster (topics get three in-sync replicas by default), and
  * stops them again one at a time, each broker handing over its leaderships first.
  */

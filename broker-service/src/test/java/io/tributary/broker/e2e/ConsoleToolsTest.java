@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * README's example with Kafka's own command-line tools ({@code org.apache.kafka:kafka-tools}):
+ * The example in docs/clients.md with Kafka's own command-line tools ({@code org.apache.kafka:kafka-tools}):
  * kafka-topics creates and describes a topic, the console producer writes lines, the console
  * consumer reads a partition from the earliest offset. Each tool runs in its own JVM, as the
  * shell scripts run them.

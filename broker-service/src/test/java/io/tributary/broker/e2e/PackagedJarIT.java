@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The packaged jar, started as README says ({@code java -jar broker-service-<version>.jar} with
+ * The packaged jar, started as docs/settings.md says ({@code java -jar broker-service-<version>.jar} with
  * {@code broker.*} arguments), serves Kafka clients on the listener it was given and Actuator on
  * {@code server.port}; SIGTERM shuts it down cleanly and a restart finds the data.
  */

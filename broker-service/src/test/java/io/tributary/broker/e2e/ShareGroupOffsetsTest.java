@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
@@ -19,6 +20,7 @@ import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.SharePartitionOffsetInfo;
+import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaShareConsumer;
@@ -40,7 +42,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Share groups' offsets (KIP-932) with kafka-clients 4.4 and {@code kafka-share-groups}: the admin
  * client lists a share-partition's start offset once records are accepted, the tool prints it, resets
  * it to the earliest offset, to an offset and (for all the group's topics) to the latest, and deletes it for an empty group (refused while members remain), and
- * deleting the group deletes its share state.
+ * deleting the group deletes its share state. Lag (KIP-1226) counts the records from the start offset
+ * to the high watermark not yet acknowledged or archived, out-of-order acknowledgements included, and
+ * the tool's {@code --describe} prints it.
  */
 class ShareGroupOffsetsTest {
 
@@ -96,6 +100,7 @@ class ShareGroupOffsetsTest {
         KafkaTool.Result reset = tool("--reset-offsets", "--group", GROUP, "--topic", TOPIC, "--to-earliest", "--execute");
         assertThat(reset.exitCode()).as(reset.output()).isZero();
         assertThat(offsets().get(TP).startOffset()).isZero();
+        assertThat(offsets().get(TP).lag()).as("a reset starts the count again").isEqualTo(Optional.of(5L));
         try (KafkaShareConsumer<String, String> consumer = consumer()) {
             assertThat(pollUntil(consumer, 5)).containsExactly("a", "b", "c", "d", "e");
             consumer.commitSync();
@@ -108,6 +113,7 @@ class ShareGroupOffsetsTest {
             "--execute");
         assertThat(toOffset.exitCode()).as(toOffset.output()).isZero();
         assertThat(offsets().get(TP).startOffset()).isEqualTo(3L);
+        assertThat(offsets().get(TP).lag()).isEqualTo(Optional.of(2L));
         KafkaTool.Result toLatest = tool("--reset-offsets", "--group", GROUP, "--all-topics", "--to-latest", "--execute");
         assertThat(toLatest.exitCode()).as(toLatest.output()).isZero();
         assertThat(offsets().get(TP).startOffset()).isEqualTo(5L);
@@ -119,6 +125,54 @@ class ShareGroupOffsetsTest {
         try (KafkaShareConsumer<String, String> consumer = consumer()) {
             assertThat(pollUntil(consumer, 5)).containsExactly("a", "b", "c", "d", "e");
         }
+    }
+
+    @Test
+    void lagFallsAsTheShareConsumerAcknowledges() throws Exception {
+        Map<String, Object> p = new HashMap<>();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, GROUP);
+        p.put("share.acknowledgement.mode", "explicit");
+        try (KafkaShareConsumer<String, String> consumer = new KafkaShareConsumer<>(p, new StringDeserializer(),
+                new StringDeserializer())) {
+            consumer.subscribe(List.of(TOPIC));
+            List<ConsumerRecord<String, String>> records = new ArrayList<>();
+            await().atMost(Duration.ofSeconds(60)).until(() -> {
+                consumer.poll(Duration.ofMillis(100)).forEach(records::add);
+                return !records.isEmpty();
+            });
+            assertThat(records).as("one batch, one poll").hasSize(5);
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                assertThat(offsets().get(TP)).isNotNull().extracting(SharePartitionOffsetInfo::lag)
+                    .isEqualTo(Optional.of(5L)));
+
+            // Offsets 0, 1 and 3: the start offset moves to 2 and offset 3 is complete past it.
+            consumer.acknowledge(records.get(0), AcknowledgeType.ACCEPT);
+            consumer.acknowledge(records.get(1), AcknowledgeType.ACCEPT);
+            consumer.acknowledge(records.get(3), AcknowledgeType.ACCEPT);
+            consumer.commitSync();
+            SharePartitionOffsetInfo info = offsets().get(TP);
+            assertThat(info.startOffset()).isEqualTo(2L);
+            assertThat(info.lag()).isEqualTo(Optional.of(2L));
+
+            KafkaTool.Result described = tool("--describe", "--group", GROUP);
+            assertThat(described.exitCode()).as(described.output()).isZero();
+            List<String> header = List.of(described.output().lines().filter(l -> l.startsWith("GROUP")).findFirst()
+                .orElseThrow(() -> new AssertionError(described.output())).trim().split("\s+"));
+            List<String> row = List.of(described.output().lines().filter(l -> l.startsWith(GROUP + " ")).findFirst()
+                .orElseThrow(() -> new AssertionError(described.output())).trim().split("\s+"));
+            assertThat(header).contains("LAG");
+            assertThat(row.get(header.indexOf("LAG"))).as(described.output()).isEqualTo("2");
+
+            consumer.acknowledge(records.get(2), AcknowledgeType.ACCEPT);
+            consumer.acknowledge(records.get(4), AcknowledgeType.REJECT);
+            consumer.commitSync();
+            info = offsets().get(TP);
+            assertThat(info.startOffset()).isEqualTo(5L);
+            assertThat(info.lag()).isEqualTo(Optional.of(0L));
+        }
+        send(List.of("f", "g"));
+        assertThat(offsets().get(TP).lag()).as("new records are lag until delivered").isEqualTo(Optional.of(2L));
     }
 
     @Test
@@ -189,6 +243,7 @@ class ShareGroupOffsetsTest {
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
         p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        p.put(ProducerConfig.LINGER_MS_CONFIG, 1000); // the records of one send() call in one batch: flush() sends it
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(p)) {
             values.forEach(v -> producer.send(new ProducerRecord<>(TOPIC, null, v)));
             producer.flush();

@@ -106,10 +106,12 @@ class ShareGroupTest {
                 await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() ->
                     assertThat(describe(admin, "workers").members()).hasSize(1));
                 try (Poller second = new Poller("workers")) {
-                    // Both members at the group's second epoch, each with its target assignment.
+                    // Both members at the group's second epoch, each with its target assignment (partitions are
+                    // assigned once the coordinator initialized their share state, as in Kafka 4.4).
                     await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() ->
                         assertThat(describe(admin, "workers").members()).hasSize(2)
-                            .allSatisfy(m -> assertThat(m.memberEpoch()).isEqualTo(2)));
+                            .allSatisfy(m -> assertThat(m.memberEpoch()).isEqualTo(2))
+                            .allSatisfy(m -> assertThat(m.assignment().topicPartitions()).isNotEmpty()));
                     ShareGroupDescription group = describe(admin, "workers");
                     assertThat(group.groupState()).isEqualTo(GroupState.STABLE);
                     assertThat(group.groupEpoch()).isEqualTo(2);

@@ -42,12 +42,16 @@ class ShareGroupHeartbeatsTest {
     private GroupCoordinator coordinator;
 
     private void start(ShareGroupSettings settings, GroupConfigLookup groupConfigs) {
+        start(settings, groupConfigs, ShareGroupStateClient.NONE);
+    }
+
+    private void start(ShareGroupSettings settings, GroupConfigLookup groupConfigs, ShareGroupStateClient states) {
         ConsumerGroupHeartbeats.Config consumer = ConsumerGroupHeartbeats.Config.defaults();
         coordinator = new GroupCoordinator(log, new GroupCoordinator.Config(PARTITIONS, 1000, 300_000, 0, 100, 5000,
             4096, 60_000, 600_000), time, new MockTimer(time), GroupTopics.of(topics),
             new ConsumerGroupHeartbeats.Config(consumer.sessionTimeoutMs(), consumer.heartbeatIntervalMs(),
                 consumer.maxSize(), consumer.assignors(), groupConfigs), settings,
-            (groupId, memberId) -> departed.add(groupId + "/" + memberId));
+            (groupId, memberId) -> departed.add(groupId + "/" + memberId), states);
         GroupTestSupport.loadAll(coordinator, PARTITIONS);
     }
 
@@ -337,5 +341,70 @@ class ShareGroupHeartbeatsTest {
         assertThat(Errors.forCode(coordinator.modernGroups().describeShareGroup("shared").errorCode()))
             .isEqualTo(Errors.GROUP_ID_NOT_FOUND);
         assertThat(coordinator.listGroups(List.of(), List.of("share")).getValue()).isEmpty();
+    }
+
+    /** A share coordinator that records InitializeShareGroupState calls and answers them with {@code answer}. */
+    private static final class RecordingStates implements ShareGroupStateClient {
+        final List<String> initialized = new CopyOnWriteArrayList<>();
+        volatile Errors answer = Errors.NONE;
+
+        @Override
+        public java.util.concurrent.CompletableFuture<Summary> readSummary(String groupId,
+                                                                          org.apache.kafka.common.TopicIdPartition p) {
+            return java.util.concurrent.CompletableFuture.completedFuture(new Summary(Errors.NONE, 0, -1, -1));
+        }
+
+        @Override
+        public java.util.concurrent.CompletableFuture<Errors> initialize(String groupId,
+                org.apache.kafka.common.TopicIdPartition p, int stateEpoch, long startOffset) {
+            initialized.add(groupId + "/" + p.partition() + "@" + stateEpoch + ":" + startOffset);
+            return java.util.concurrent.CompletableFuture.completedFuture(answer);
+        }
+
+        @Override
+        public java.util.concurrent.CompletableFuture<Errors> delete(String groupId,
+                                                                    org.apache.kafka.common.TopicIdPartition p) {
+            return java.util.concurrent.CompletableFuture.completedFuture(Errors.NONE);
+        }
+    }
+
+    @Test
+    void subscribedPartitionsAreAssignedOnlyOnceTheCoordinatorInitializedTheirState() {
+        RecordingStates states = new RecordingStates();
+        start(ShareGroupSettings.defaults(), GroupConfigLookup.NONE, states);
+        Member a = new Member("g", List.of("orders"));
+
+        a.beat();
+        assertThat(a.assigned).as("nothing initialized yet").isEmpty();
+        assertThat(states.initialized).as("in the group epoch, from share.auto.offset.reset (-1)")
+            .containsExactlyInAnyOrder("g/0@1:-1", "g/1@1:-1", "g/2@1:-1", "g/3@1:-1");
+
+        a.beat();
+        assertThat(a.assigned).isEqualTo(Map.of(ORDERS, Set.of(0, 1, 2, 3)));
+        assertThat(states.initialized).as("initialized once").hasSize(4);
+
+        topics.put("orders", new GroupTopic(ORDERS, 5));
+        a.beat();
+        assertThat(states.initialized).as("a new partition of a known topic starts at 0").contains("g/4@2:0");
+        a.beat();
+        assertThat(a.assigned.get(ORDERS)).containsExactlyInAnyOrder(0, 1, 2, 3, 4);
+    }
+
+    @Test
+    void aFailedInitializationIsTriedAgainAndNothingIsAssignedMeanwhile() {
+        RecordingStates states = new RecordingStates();
+        states.answer = Errors.COORDINATOR_NOT_AVAILABLE;
+        start(ShareGroupSettings.defaults(), GroupConfigLookup.NONE, states);
+        Member a = new Member("g", List.of("orders"));
+
+        a.beat();
+        a.beat();
+        assertThat(a.assigned).isEmpty();
+        assertThat(states.initialized).as("tried again by the next heartbeat").hasSize(8);
+
+        states.answer = Errors.NONE;
+        a.beat();
+        a.beat();
+        assertThat(a.assigned).isEqualTo(Map.of(ORDERS, Set.of(0, 1, 2, 3)));
     }
 }

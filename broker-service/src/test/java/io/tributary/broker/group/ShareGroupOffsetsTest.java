@@ -32,15 +32,24 @@ class ShareGroupOffsetsTest {
     private static final int PARTITIONS = 2;
     private static final Uuid ORDERS = Uuid.randomUuid();
 
-    /** The share coordinator's states: start offset and state epoch by "group/topicId/partition". */
+    /** The share coordinator's states: start offset, state epoch (and delivery complete count) by "group/topicId/partition". */
     private final Map<String, long[]> states = new ConcurrentHashMap<>();
+    /** The partitions' latest offsets, by partition; none: NOT_LEADER_OR_FOLLOWER. */
+    private final Map<Integer, Long> latestOffsets = new ConcurrentHashMap<>();
     private final List<String> calls = new ArrayList<>();
     private final ShareGroupStateClient client = new ShareGroupStateClient() {
         @Override
         public CompletableFuture<Summary> readSummary(String groupId, TopicIdPartition tp) {
             long[] s = states.get(key(groupId, tp));
             return CompletableFuture.completedFuture(s == null ? new Summary(Errors.NONE, 0, -1, -1)
-                : new Summary(Errors.NONE, (int) s[1], 3, s[0]));
+                : new Summary(Errors.NONE, (int) s[1], 3, s[0], s.length > 2 ? (int) s[2] : -1));
+        }
+
+        @Override
+        public CompletableFuture<LatestOffset> latestOffset(TopicIdPartition tp) {
+            Long offset = latestOffsets.get(tp.partition());
+            return CompletableFuture.completedFuture(offset == null ? new LatestOffset(Errors.NOT_LEADER_OR_FOLLOWER, -1)
+                : new LatestOffset(Errors.NONE, offset));
         }
 
         @Override
@@ -99,6 +108,27 @@ class ShareGroupOffsetsTest {
 
     private void initialized(int partition, long startOffset) {
         states.put(key("g", new TopicIdPartition(ORDERS, partition, "orders")), new long[] {startOffset, 0});
+    }
+
+    @Test
+    void lagIsTheLatestOffsetMinusTheStartOffsetMinusTheDeliveryCompleteCount() {
+        String member = Uuid.randomUuid().toString();
+        assertThat(beat(member, 0).errorCode()).isZero();
+        states.put(key("g", new TopicIdPartition(ORDERS, 0, "orders")), new long[] {7, 0, 2});
+        states.put(key("g", new TopicIdPartition(ORDERS, 1, "orders")), new long[] {4, 0, -1}); // an older leader's write
+        states.put(key("g", new TopicIdPartition(ORDERS, 2, "orders")), new long[] {0, 0, 0});
+        latestOffsets.put(0, 20L);
+        latestOffsets.put(1, 20L);
+
+        DescribeShareGroupOffsetsResponseGroup all = describe(null);
+
+        assertThat(all.topics()).singleElement().satisfies(t -> assertThat(t.partitions()).extracting(
+                DescribeShareGroupOffsetsResponsePartition::partitionIndex, DescribeShareGroupOffsetsResponsePartition::startOffset,
+                DescribeShareGroupOffsetsResponsePartition::lag, DescribeShareGroupOffsetsResponsePartition::errorCode)
+            .containsExactly(org.assertj.core.groups.Tuple.tuple(0, 7L, 11L, Errors.NONE.code()),
+                org.assertj.core.groups.Tuple.tuple(1, 4L, -1L, Errors.NONE.code()),
+                // The latest offset could not be read: the partition carries the error, as Kafka 4.4 answers it.
+                org.assertj.core.groups.Tuple.tuple(2, -1L, -1L, Errors.NOT_LEADER_OR_FOLLOWER.code())));
     }
 
     @Test

@@ -45,7 +45,7 @@ class ShareGroupRecordsTest {
         GroupCoordinator c = new GroupCoordinator(log, new GroupCoordinator.Config(PARTITIONS, 1000, 300_000, 0, 100,
             5000, 4096, 60_000, 600_000), time, new MockTimer(time),
             GroupTopics.of(Map.of("orders", new GroupTopic(ORDERS, 4))), ConsumerGroupHeartbeats.Config.defaults(),
-            ShareGroupSettings.defaults(), ShareGroupMemberListener.NONE);
+            ShareGroupSettings.defaults(), ShareGroupMemberListener.NONE, ShareGroupStateClient.NONE);
         GroupTestSupport.loadAll(c, PARTITIONS);
         return c;
     }

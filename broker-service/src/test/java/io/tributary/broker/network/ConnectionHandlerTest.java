@@ -369,4 +369,14 @@ class ConnectionHandlerTest {
             return 100;
         }
     }
+
+    @Test
+    void theHandlerIsToldOnceWhenTheConnectionCloses() {
+        connection.send(apiVersions());
+        String connectionId = handler.calls().get(0).context().connectionId();
+
+        connection.channel().close();
+
+        assertThat(handler.closedConnections()).containsExactly(connectionId);
+    }
 }

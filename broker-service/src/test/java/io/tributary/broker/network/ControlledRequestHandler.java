@@ -38,6 +38,7 @@ final class ControlledRequestHandler implements RequestHandler {
     }
 
     private final List<Call> calls = new ArrayList<>();
+    private final List<String> closedConnections = new ArrayList<>();
     private final Map<Integer, CompletableFuture<Response>> futures = new HashMap<>();
     private Consumer<Call> onCall = call -> { };
     private RuntimeException toThrow;
@@ -97,5 +98,15 @@ final class ControlledRequestHandler implements RequestHandler {
             throw new IllegalArgumentException("no canned response for " + context.apiKey());
         }
         return Response.send(response.toSend(context.responseHeader(), context.apiVersion()));
+    }
+
+    @Override
+    public void connectionClosed(String connectionId) {
+        closedConnections.add(connectionId);
+    }
+
+    /** The connection ids {@link #connectionClosed} was told of, in order. */
+    List<String> closedConnections() {
+        return closedConnections;
     }
 }

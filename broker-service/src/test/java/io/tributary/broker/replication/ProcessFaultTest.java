@@ -53,7 +53,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  *
  * <p>The test command runs one round of each fault (the system property {@code fault.rounds},
  * default 1); the longer campaign is {@code mvn -B -pl broker-service surefire:test
- * -Dtest=ProcessFaultTest -Dfault.rounds=10} (README, "The tests").
+ * -Dtest=ProcessFaultTest -Dfault.rounds=10} (docs/tests.md).
  */
 class ProcessFaultTest {
 

@@ -305,11 +305,12 @@ class SharePartitionManagerTest {
         ShareSessionCache sessions = new ShareSessionCache(10, 45_000, time, key -> { });
         ShareComponents shares = new ShareComponents(manager, sessions, persister);
         sessions.fetchContext("g", "m1", 0, List.of(P0), List.of(), false);
+        sessions.fetchContext("g", "m2", 0, List.of(P0), List.of(), false); // keeps the group's share-partitions here
         manager.fetch(params("m1", 0, 10), List.of(P0)).join();
 
         shares.memberLeft("g", "m1").join();
 
-        assertThat(sessions.size()).isZero();
+        assertThat(sessions.expectedEpoch("g", "m1")).isEqualTo(-1);
         assertThat(manager.sharePartition(new SharePartitionKey("g", P0)).orElseThrow().stateOf(0))
             .isEqualTo(RecordState.AVAILABLE);
     }
@@ -328,5 +329,126 @@ class SharePartitionManagerTest {
         assertThat(manager.fetch(new ShareFetchParams("none", "m1", 0, 1, 1 << 20, 100, false), List.of(P0)).join()
             .get(P0).acquired()).isEmpty();
         assertThat(persister.state(new SharePartitionKey("none", P0)).orElseThrow().startOffset()).isEqualTo(4);
+    }
+
+    @Test
+    void aFetchWaitingForNewRecordsIsAnsweredWithRecordsReleasedMeanwhile() {
+        earliest("g");
+        log.append(P0.topicPartition(), 2);
+        manager.fetch(params("m1", 0, 10), List.of(P0)).join();
+        CompletableFuture<Map<TopicIdPartition, ShareFetchPartitionResult>> pending =
+            manager.fetch(params("m2", 10_000, 10), List.of(P0));
+        assertThat(pending).isNotDone(); // waiting in the purgatory for records past offset 2
+
+        manager.acknowledge("g", "m1", Map.of(P0, List.of(ShareAcknowledgement.of(0, 1, ShareAcknowledgement.RELEASE))))
+            .join();
+
+        assertThat(pending).isCompleted(); // no append, no time passed: woken by the release
+        assertThat(pending.join().get(P0).acquired()).containsExactly(new AcquiredRange(0, 1, 2));
+        log.giveUpWaiting(); // the purgatory's late answer acquires nothing more
+        assertThat(manager.sharePartition(new SharePartitionKey("g", P0)).orElseThrow().acquiredCount()).isEqualTo(2);
+    }
+
+    @Test
+    void aFetchWaitingForNewRecordsIsAnsweredWithRecordsWhoseLockExpired() {
+        earliest("g");
+        log.append(P0.topicPartition(), 3);
+        SharePartitionManager shortLocks = new SharePartitionManager(log, persister,
+            new ShareGroupSettings(1_000, 5, 200, group -> Optional.ofNullable(groupConfigs.get(group))),
+            new AcquisitionLockTimer(scheduler));
+        shortLocks.fetch(params("m1", 0, 10), List.of(P0)).join();
+        CompletableFuture<Map<TopicIdPartition, ShareFetchPartitionResult>> pending =
+            shortLocks.fetch(params("m2", 30_000, 10), List.of(P0));
+        assertThat(pending).isNotDone();
+
+        time.advance(1_000); // m1's lock expires, well before m2's max wait
+
+        assertThat(pending).isCompleted();
+        assertThat(pending.join().get(P0).acquired()).containsExactly(new AcquiredRange(0, 2, 2));
+    }
+
+    @Test
+    void anAcceptDoesNotEndAWaitForNewRecords() {
+        earliest("g");
+        log.append(P0.topicPartition(), 2);
+        manager.fetch(params("m1", 0, 10), List.of(P0)).join();
+        CompletableFuture<Map<TopicIdPartition, ShareFetchPartitionResult>> pending =
+            manager.fetch(params("m2", 10_000, 10), List.of(P0));
+
+        manager.acknowledge("g", "m1", Map.of(P0, List.of(ShareAcknowledgement.of(0, 1, ShareAcknowledgement.ACCEPT))))
+            .join();
+        assertThat(pending).isNotDone(); // nothing acquirable again: it keeps waiting for new records
+
+        log.append(P0.topicPartition(), 1);
+        assertThat(pending.join().get(P0).acquired()).containsExactly(new AcquiredRange(2, 2, 1));
+    }
+
+    @Test
+    void theLastSessionOfAGroupClosingDropsItsSharePartitionsSoTheNextFetchReadsTheStoredState() {
+        earliest("g");
+        log.append(P0.topicPartition(), 5);
+        ShareSessionCache sessions = new ShareSessionCache(10, 45_000, time, key -> { });
+        ShareComponents shares = new ShareComponents(manager, sessions, persister);
+        SharePartitionKey key = new SharePartitionKey("g", P0);
+        sessions.fetchContext("g", "m1", 0, List.of(P0), List.of(), false);
+        sessions.fetchContext("g", "m2", 0, List.of(P0), List.of(), false);
+        manager.fetch(params("m1", 0, 10), List.of(P0)).join();
+        manager.acknowledge("g", "m1", Map.of(P0, List.of(ShareAcknowledgement.of(0, 4, ShareAcknowledgement.ACCEPT))))
+            .join();
+
+        sessions.acknowledgeContext("g", "m1", 1); // advance m1's epoch: the close below uses the final one
+        assertThat(sessions.fetchContext("g", "m1", -1, List.of(), List.of(), false).isFinal()).isTrue();
+        shares.sessionClosed("g", "m1").join();
+        assertThat(manager.sharePartition(key)).as("m2 still has a session here").isPresent();
+        SharePartition held = manager.sharePartition(key).orElseThrow();
+
+        shares.memberLeft("g", "m2").join();
+        assertThat(manager.sharePartition(key)).isEmpty();
+        assertThat(held.isFenced()).isTrue();
+
+        // The group coordinator alters the start offset of the empty group: the next fetch here serves it.
+        persister.initializeState(key, new ShareGroupState(2, -1, 1, List.of())).join();
+        assertThat(manager.fetch(params("m3", 0, 10), List.of(P0)).join().get(P0).acquired())
+            .containsExactly(new AcquiredRange(1, 4, 1));
+    }
+
+    @Test
+    void stateTheGroupCoordinatorInitializedWithoutAStartOffsetStartsAtTheAutoOffsetReset() {
+        log.append(P0.topicPartition(), 3);
+        groupConfigs.put("late", new GroupConfig(Map.of(GroupConfig.SHARE_AUTO_OFFSET_RESET_CONFIG, "latest")));
+        earliest("g");
+        persister.initializeState(new SharePartitionKey("g", P0), new ShareGroupState(4, -1, -1, List.of())).join();
+        persister.initializeState(new SharePartitionKey("late", P0), new ShareGroupState(4, -1, -1, List.of())).join();
+
+        assertThat(manager.fetch(params("m1", 0, 10), List.of(P0)).join().get(P0).acquired())
+            .containsExactly(new AcquiredRange(0, 2, 1));
+        assertThat(manager.fetch(new ShareFetchParams("late", "m1", 0, 1, 1 << 20, 100, false), List.of(P0)).join()
+            .get(P0).acquired()).isEmpty();
+        assertThat(manager.sharePartition(new SharePartitionKey("late", P0)).orElseThrow().startOffset()).isEqualTo(3);
+        assertThat(persister.state(new SharePartitionKey("late", P0)).orElseThrow().startOffset())
+            .as("the start is written at once, so it stays put").isEqualTo(3);
+        manager.acknowledge("g", "m1", Map.of(P0, List.of(ShareAcknowledgement.of(0, 2, ShareAcknowledgement.ACCEPT))))
+            .join();
+        assertThat(persister.state(new SharePartitionKey("g", P0)).orElseThrow())
+            .as("written in the coordinator's state epoch").extracting(ShareGroupState::stateEpoch, ShareGroupState::startOffset)
+            .containsExactly(4, 3L);
+    }
+
+    @Test
+    void aClosedConnectionEndsItsSessionsReleasingTheirRecordsAndDroppingTheGroupsSharePartitions() {
+        earliest("g");
+        log.append(P0.topicPartition(), 3);
+        ShareSessionCache sessions = new ShareSessionCache(10, 45_000, time, key -> { });
+        ShareComponents shares = new ShareComponents(manager, sessions, persister);
+        SharePartitionKey key = new SharePartitionKey("g", P0);
+        sessions.fetchContext("g", "m1", 0, List.of(P0), List.of(), false, "conn-1");
+        manager.fetch(params("m1", 0, 10), List.of(P0)).join();
+
+        shares.connectionClosed("conn-1"); // the consumer died: no final epoch
+
+        assertThat(sessions.size()).isZero();
+        assertThat(manager.sharePartition(key)).as("no session of the group left here").isEmpty();
+        assertThat(manager.fetch(params("m2", 0, 10), List.of(P0)).join().get(P0).acquired())
+            .as("released before the drop, so delivered again").containsExactly(new AcquiredRange(0, 2, 2));
     }
 }

@@ -89,4 +89,15 @@ class ShareSessionCacheTest {
         assertThat(evicted).containsExactly(new ShareSessionKey("g", "m2"));
         assertThat(cache.size()).isEqualTo(2);
     }
+
+    @Test
+    void aSessionEndsWithTheConnectionOfItsLatestFetch() {
+        cache.fetchContext("g", "m1", 0, List.of(P0), List.of(), false, "c1");
+        cache.fetchContext("g", "m1", 1, List.of(), List.of(), false, "c2"); // the client reconnected
+
+        assertThat(cache.removeConnection("c1")).isEmpty();
+        assertThat(cache.hasSessions("g")).isTrue();
+        assertThat(cache.removeConnection("c2")).containsExactly(new ShareSessionKey("g", "m1"));
+        assertThat(cache.hasSessions("g")).isFalse();
+    }
 }

@@ -10,8 +10,10 @@ import io.tributary.restproxy.error.ShareGroupNotFoundException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
@@ -22,6 +24,7 @@ import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.DescribeShareGroupsOptions;
 import org.apache.kafka.clients.admin.GroupListing;
 import org.apache.kafka.clients.admin.ListGroupsOptions;
+import org.apache.kafka.clients.admin.ListShareGroupOffsetsResult;
 import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.ShareGroupDescription;
 import org.apache.kafka.clients.admin.SharePartitionOffsetInfo;
@@ -190,6 +193,51 @@ public class ShareGroupsAdmin {
             }
         });
         return present;
+    }
+
+    /**
+     * Each group's total lag in records (KIP-1226): its partitions' lags summed, from one
+     * DescribeShareGroupOffsets round for all the groups (batched per coordinator by the Admin client).
+     * Empty for a group when a partition's lag is unknown or its offsets cannot be read (a broker without
+     * DescribeShareGroupOffsets, a refusal, the group gone): the lag is extra, so it never fails the caller.
+     */
+    public Map<String, OptionalLong> totalLags(Collection<String> groups) {
+        if (groups.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, ListShareGroupOffsetsSpec> specs = new LinkedHashMap<>();
+        groups.forEach(g -> specs.put(g, new ListShareGroupOffsetsSpec()));
+        ListShareGroupOffsetsResult result = admin.listShareGroupOffsets(specs);
+        Map<String, OptionalLong> lags = new LinkedHashMap<>();
+        for (String group : groups) {
+            OptionalLong lag;
+            try {
+                lag = totalLag(get(result.partitionsToOffsetInfo(group)).values());
+            } catch (RestException unreadable) {
+                lag = OptionalLong.empty();
+            }
+            lags.put(group, lag);
+        }
+        return lags;
+    }
+
+    /**
+     * The sum of the partitions' lags; 0 for none; empty when one is unknown (no info, an absent or negative
+     * lag: Kafka's -1).
+     */
+    static OptionalLong totalLag(Collection<SharePartitionOffsetInfo> partitions) {
+        long total = 0;
+        for (SharePartitionOffsetInfo info : partitions) {
+            if (info == null) {
+                continue;
+            }
+            Optional<Long> lag = info.lag();
+            if (lag.isEmpty() || lag.get() < 0) {
+                return OptionalLong.empty();
+            }
+            total += lag.get();
+        }
+        return OptionalLong.of(total);
     }
 
     private static ShareGroupDescription live(String group, ShareGroupDescription description) {

@@ -2,6 +2,7 @@ package io.tributary.restproxy.v3;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.tributary.restproxy.v3.V3Resources.AssignedPartition;
 import io.tributary.restproxy.v3.V3Resources.Metadata;
 import io.tributary.restproxy.v3.V3Resources.Related;
@@ -23,7 +24,9 @@ public final class V3ShareGroupResources {
      * its id (null when unknown). {@code members} is present on a single group only (the list gives
      * {@code member_count}); {@code authorized_operations} (Kafka ACL operation names: DESCRIBE,
      * DELETE, DESCRIBE_CONFIGS, ALTER_CONFIGS, ...) only when asked with
-     * {@code include_authorized_operations=true}.
+     * {@code include_authorized_operations=true}. {@code total_lag} is the sum of the partitions'
+     * {@link ShareGroupOffset#lag() lag}, in records; always present, null when the lag of any partition
+     * the group has state for is unknown or the brokers do not give offsets.
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record ShareGroup(String kind, Metadata metadata, @JsonProperty("cluster_id") String clusterId,
@@ -31,6 +34,10 @@ public final class V3ShareGroupResources {
             @JsonProperty("group_epoch") int groupEpoch, @JsonProperty("assignment_epoch") int assignmentEpoch,
             @JsonProperty("member_count") int memberCount, Related coordinator,
             @JsonProperty("coordinator_id") Integer coordinatorId,
+            @JsonProperty("total_lag") @JsonInclude(JsonInclude.Include.ALWAYS)
+            @Schema(description = "Records not yet delivered to completion, summed over the partitions the group has "
+                + "state for (KIP-1226 lag); 0 for a group without state; null when a partition's lag is unknown",
+                nullable = true, example = "42") Long totalLag,
             Related configs, Related offsets,
             List<ShareMember> members,
             @JsonProperty("authorized_operations") List<String> authorizedOperations) {
@@ -56,12 +63,18 @@ public final class V3ShareGroupResources {
 
     /**
      * Where the group starts delivering in a partition (DescribeShareGroupOffsets): the share-partition
-     * start offset, with the leader epoch and lag when the brokers give them.
+     * start offset, with the leader epoch when the brokers give it, and {@code lag}: the records from the
+     * start offset to the high watermark whose delivery is not complete (neither acknowledged nor archived),
+     * as Kafka 4.4 computes it (DescribeShareGroupOffsets v1, KIP-1226); always present, null when the
+     * brokers do not know it.
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record ShareGroupOffset(@JsonProperty("topic_name") String topicName,
             @JsonProperty("partition_id") int partitionId, @JsonProperty("start_offset") long startOffset,
-            @JsonProperty("leader_epoch") Integer leaderEpoch, Long lag) {
+            @JsonProperty("leader_epoch") Integer leaderEpoch,
+            @JsonInclude(JsonInclude.Include.ALWAYS)
+            @Schema(description = "Records from start_offset to the high watermark neither acknowledged nor archived "
+                + "(KIP-1226); null when the brokers do not know it", nullable = true, example = "7") Long lag) {
     }
 
     /** The start offsets a reset moved the share group to. */

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.ShareGroupDescription;
 import org.apache.kafka.clients.admin.ShareMemberDescription;
@@ -61,21 +62,26 @@ public class V3ShareGroupsController {
     @GetMapping
     @Operation(summary = "List share groups",
         description = "Every share group the caller may describe, sorted by group_id, with state, member_count, "
-            + "epochs and coordinator (members only on a single group).")
+            + "epochs, coordinator and total_lag (null when unknown; members only on a single group).")
     public ResourceList<ShareGroup> groups(@PathVariable String clusterId) {
         cluster.checkCluster(clusterId);
+        List<ShareGroupDescription> groups = admin.groups();
+        Map<String, OptionalLong> lags = admin.totalLags(groups.stream().map(ShareGroupDescription::groupId).toList());
         return new ResourceList<>("KafkaShareGroupList", V3Links.self(clusterId, "/share-groups"),
-            admin.groups().stream().map(g -> group(clusterId, g, false)).toList());
+            groups.stream().map(g -> group(clusterId, g, lags.getOrDefault(g.groupId(), OptionalLong.empty()), false))
+                .toList());
     }
 
     @GetMapping("/{groupId}")
     @Operation(summary = "Describe a share group",
-        description = "State, group_epoch, assignment_epoch, coordinator and members with their assigned partitions; "
-            + "with include_authorized_operations=true the group operations the caller may do. Errors: 404.")
+        description = "State, group_epoch, assignment_epoch, coordinator, total_lag (the partitions' lags summed, "
+            + "null when unknown) and members with their assigned partitions; with include_authorized_operations=true "
+            + "the group operations the caller may do. Errors: 404.")
     public ShareGroup group(@PathVariable String clusterId, @PathVariable String groupId,
             @RequestParam(name = "include_authorized_operations", defaultValue = "false") boolean includeOperations) {
         cluster.checkCluster(clusterId);
-        return group(clusterId, admin.group(groupId, includeOperations), true);
+        ShareGroupDescription group = admin.group(groupId, includeOperations);
+        return group(clusterId, group, admin.totalLags(List.of(groupId)).get(groupId), true);
     }
 
     @GetMapping("/{groupId}/members")
@@ -170,8 +176,10 @@ public class V3ShareGroupsController {
     }
 
     @GetMapping("/{groupId}/offsets")
-    @Operation(summary = "The group's start offset in each partition it has state for",
-        description = "DescribeShareGroupOffsets (KIP-932). Errors: 404 unknown group; 50002 naming "
+    @Operation(summary = "The group's start offset and lag in each partition it has state for",
+        description = "DescribeShareGroupOffsets (KIP-932; lag from v1, KIP-1226: the records from start_offset to the "
+            + "high watermark neither acknowledged nor archived, null when the brokers do not know it). Errors: 404 "
+            + "unknown group; 50002 naming "
             + "UnsupportedVersionException while the brokers do not serve that API.")
     public ResourceList<ShareGroupOffset> offsets(@PathVariable String clusterId, @PathVariable String groupId) {
         cluster.checkCluster(clusterId);
@@ -179,7 +187,7 @@ public class V3ShareGroupsController {
         return new ResourceList<>("KafkaShareGroupOffsetList", V3Links.self(clusterId, "/share-groups/" + groupId
             + "/offsets"), admin.offsets(groupId).entrySet().stream()
             .map(e -> new ShareGroupOffset(e.getKey().topic(), e.getKey().partition(), e.getValue().startOffset(),
-                e.getValue().leaderEpoch().orElse(null), e.getValue().lag().orElse(null)))
+                e.getValue().leaderEpoch().orElse(null), e.getValue().lag().filter(lag -> lag >= 0).orElse(null)))
             .toList());
     }
 
@@ -210,14 +218,15 @@ public class V3ShareGroupsController {
             .map(e -> new ResetOffset(e.getKey().topic(), e.getKey().partition(), e.getValue())).toList());
     }
 
-    private static ShareGroup group(String clusterId, ShareGroupDescription group, boolean withMembers) {
+    private static ShareGroup group(String clusterId, ShareGroupDescription group, OptionalLong totalLag,
+            boolean withMembers) {
         String path = "/share-groups/" + group.groupId();
         Integer coordinatorId = group.coordinator() == null || group.coordinator().isEmpty() ? null
             : group.coordinator().id();
         return new ShareGroup("KafkaShareGroup", V3Links.self(clusterId, path), clusterId, group.groupId(),
             group.groupState().name(), group.groupEpoch(), group.targetAssignmentEpoch(), group.members().size(),
             coordinatorId == null ? null : V3Links.related(clusterId, "/brokers/" + coordinatorId), coordinatorId,
-            V3Links.related(clusterId, path + "/configs"), V3Links.related(clusterId, path + "/offsets"),
+            totalLag.isPresent() ? totalLag.getAsLong() : null, V3Links.related(clusterId, path + "/configs"), V3Links.related(clusterId, path + "/offsets"),
             withMembers ? members(clusterId, group) : null,
             V3TopicsController.operationNames(group.authorizedOperations()));
     }

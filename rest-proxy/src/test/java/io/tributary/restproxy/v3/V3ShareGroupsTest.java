@@ -17,6 +17,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -28,7 +29,8 @@ import tools.jackson.databind.JsonNode;
  * The v3 share group endpoints (KIP-932) against a real broker with real {@link KafkaShareConsumer}s
  * joined: list and describe with members, epochs and assignments; 409 deleting a group with members,
  * 204 once empty; the group's {@code share.*} configs read and changed (and obeyed: a group set to
- * {@code share.auto.offset.reset=earliest} gets the records written before it joined).
+ * {@code share.auto.offset.reset=earliest} gets the records written before it joined); each partition's
+ * lag and the group's total lag as a consumer acknowledges.
  */
 class V3ShareGroupsTest extends ProxyTestBase {
 
@@ -231,5 +233,81 @@ class V3ShareGroupsTest extends ProxyTestBase {
         assertThat(reset.body().get("offsets").get(0).get("offset").asLong()).isZero();
         assertThat(http.get(groupPath(group) + "/offsets").body().get("data").get(0).get("start_offset").asLong())
             .isZero();
+    }
+
+    @Test
+    void offsetsAndTheGroupCarryTheLagAsAConsumerAcknowledges() throws Exception {
+        String topic = "v3-share-lag";
+        String group = "v3-share-lag-group";
+        broker().createTopic(topic, 1);
+        assertThat(put(groupPath(group) + "/configs/share.auto.offset.reset", "{\"value\":\"earliest\"}").status())
+            .isEqualTo(204);
+        http.post("/topics/" + topic, "application/vnd.kafka.json.v2+json",
+            "{\"records\":[{\"value\":\"a\"},{\"value\":\"b\"},{\"value\":\"c\"},{\"value\":\"d\"},"
+                + "{\"value\":\"e\"}]}");
+        Map<String, Object> settings = new HashMap<>();
+        settings.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker().bootstrapServers());
+        settings.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+        settings.put("share.acknowledgement.mode", "explicit");
+        try (KafkaShareConsumer<byte[], byte[]> consumer = new KafkaShareConsumer<>(settings,
+                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            consumer.subscribe(List.of(topic));
+            List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+            await().atMost(WAIT).until(() -> {
+                consumer.poll(Duration.ofMillis(100)).forEach(records::add);
+                return !records.isEmpty();
+            });
+            assertThat(records).as("one batch, one poll").hasSize(5);
+            // Acquired is not delivered: all five are lag.
+            await().atMost(WAIT).untilAsserted(() -> {
+                JsonNode offset = http.get(groupPath(group) + "/offsets").body().get("data").get(0);
+                assertThat(offset.get("start_offset").asLong()).isZero();
+                assertThat(offset.get("lag").asLong()).isEqualTo(5);
+            });
+
+            // 0 and 1 accepted, 3 rejected: the start offset moves to 2, and 3 is complete past it.
+            consumer.acknowledge(records.get(0), AcknowledgeType.ACCEPT);
+            consumer.acknowledge(records.get(1), AcknowledgeType.ACCEPT);
+            consumer.acknowledge(records.get(3), AcknowledgeType.REJECT);
+            consumer.commitSync();
+            JsonNode offset = http.get(groupPath(group) + "/offsets").body().get("data").get(0);
+            assertThat(offset.get("topic_name").asString()).isEqualTo(topic);
+            assertThat(offset.get("start_offset").asLong()).isEqualTo(2);
+            assertThat(offset.get("lag").asLong()).as("offsets 2 and 4").isEqualTo(2);
+            assertThat(http.get(groupPath(group)).body().get("total_lag").asLong()).isEqualTo(2);
+
+            consumer.acknowledge(records.get(2), AcknowledgeType.ACCEPT);
+            consumer.acknowledge(records.get(4), AcknowledgeType.ACCEPT);
+            consumer.commitSync();
+            assertThat(http.get(groupPath(group) + "/offsets").body().get("data").get(0).get("lag").asLong()).isZero();
+        }
+        http.post("/topics/" + topic, "application/vnd.kafka.json.v2+json",
+            "{\"records\":[{\"value\":\"f\"},{\"value\":\"g\"},{\"value\":\"h\"}]}");
+        JsonNode row = http.get("/v3/clusters/" + cluster + "/share-groups").body().get("data").valueStream()
+            .filter(g -> g.get("group_id").asString().equals(group)).findFirst().orElseThrow();
+        assertThat(row.get("total_lag").asLong()).as("new records are lag until delivered").isEqualTo(3);
+        assertThat(http.get(groupPath(group)).body().get("total_lag").asLong()).isEqualTo(3);
+    }
+
+    @Test
+    void aGroupWithNothingWrittenHasNoLagAndTheLagIsDocumented() throws Exception {
+        String topic = "v3-share-lag-none";
+        String group = "v3-share-lag-none-group";
+        broker().createTopic(topic, 1);
+        try (Poller member = new Poller(group, topic, "lag-none-1")) {
+            await().atMost(WAIT).untilAsserted(() ->
+                assertThat(http.get(groupPath(group)).body().path("members").size()).isEqualTo(1));
+            // Nothing written: once the partition's state exists (at the end), nothing is lag.
+            await().atMost(WAIT).untilAsserted(() -> {
+                JsonNode described = http.get(groupPath(group)).body();
+                assertThat(described.get("total_lag").isNumber()).as(described.toString()).isTrue();
+                assertThat(described.get("total_lag").asLong()).isZero();
+            });
+        }
+        JsonNode schemas = http.get("/v3/api-docs").body().get("components").get("schemas");
+        assertThat(schemas.get("ShareGroup").get("properties").get("total_lag").get("description").asString())
+            .contains("null");
+        assertThat(schemas.get("ShareGroupOffset").get("properties").get("lag").get("description").asString())
+            .contains("KIP-1226");
     }
 }

@@ -127,7 +127,7 @@ public final class ShareCoordinatorPersister implements ShareStatePersister, Aut
                 .thenApply(response -> {
                     ReadShareGroupStateResponseData.PartitionResult p = ((ReadShareGroupStateResponse) response).data()
                         .results().get(0).partitions().get(0);
-                    Optional<ShareGroupState> state = p.startOffset() < 0 ? Optional.empty()
+                    Optional<ShareGroupState> state = absent(p.stateEpoch(), p.startOffset()) ? Optional.empty()
                         : Optional.of(new ShareGroupState(p.stateEpoch(), leaderEpoch, p.startOffset(),
                             p.stateBatches().stream().map(b -> new PersistedStateBatch(b.firstOffset(), b.lastOffset(),
                                 b.deliveryState(), b.deliveryCount())).toList()));
@@ -140,7 +140,7 @@ public final class ShareCoordinatorPersister implements ShareStatePersister, Aut
         ShareStateKey k = stateKey(key);
         return call(k, broker -> broker == LOCAL
             ? coordinator.read(k, -1).thenApply(r -> new Outcome<>(r.error(), r.state().map(s -> new ShareGroupState(
-                s.stateEpoch(), s.leaderEpoch(), s.startOffset(), List.of()))))
+                s.stateEpoch(), s.leaderEpoch(), s.startOffset(), List.of(), s.deliveryCompleteCount()))))
             : remote.send(broker, new ReadShareGroupStateSummaryRequest.Builder(new ReadShareGroupStateSummaryRequestData()
                     .setGroupId(k.groupId()).setTopics(List.of(new ReadShareGroupStateSummaryRequestData.ReadStateSummaryData()
                         .setTopicId(k.topicId()).setPartitions(List.of(
@@ -148,8 +148,9 @@ public final class ShareCoordinatorPersister implements ShareStatePersister, Aut
                 .thenApply(response -> {
                     ReadShareGroupStateSummaryResponseData.PartitionResult p = ((ReadShareGroupStateSummaryResponse) response)
                         .data().results().get(0).partitions().get(0);
-                    Optional<ShareGroupState> state = p.startOffset() < 0 ? Optional.empty()
-                        : Optional.of(new ShareGroupState(p.stateEpoch(), p.leaderEpoch(), p.startOffset(), List.of()));
+                    Optional<ShareGroupState> state = absent(p.stateEpoch(), p.startOffset()) ? Optional.empty()
+                        : Optional.of(new ShareGroupState(p.stateEpoch(), p.leaderEpoch(), p.startOffset(), List.of(),
+                            p.deliveryCompleteCount())); // -1 from a v0 answer
                     return new Outcome<>(Errors.forCode(p.errorCode()), state);
                 }));
     }
@@ -178,13 +179,14 @@ public final class ShareCoordinatorPersister implements ShareStatePersister, Aut
         List<PersisterStateBatch> batches = state.stateBatches().stream().map(b -> new PersisterStateBatch(
             b.firstOffset(), b.lastOffset(), b.deliveryState(), b.deliveryCount())).toList();
         return call(k, broker -> (broker == LOCAL
-            ? coordinator.write(k, state.stateEpoch(), state.leaderEpoch(), state.startOffset(), -1, batches)
+            ? coordinator.write(k, state.stateEpoch(), state.leaderEpoch(), state.startOffset(),
+                state.deliveryCompleteCount(), batches)
             : remote.send(broker, new WriteShareGroupStateRequest.Builder(new WriteShareGroupStateRequestData()
                     .setGroupId(k.groupId()).setTopics(List.of(new WriteShareGroupStateRequestData.WriteStateData()
                         .setTopicId(k.topicId()).setPartitions(List.of(new WriteShareGroupStateRequestData.PartitionData()
                             .setPartition(k.partition()).setStateEpoch(state.stateEpoch())
                             .setLeaderEpoch(state.leaderEpoch()).setStartOffset(state.startOffset())
-                            .setDeliveryCompleteCount(-1)
+                            .setDeliveryCompleteCount(state.deliveryCompleteCount())
                             .setStateBatches(batches.stream().map(b -> new WriteShareGroupStateRequestData.StateBatch()
                                 .setFirstOffset(b.firstOffset()).setLastOffset(b.lastOffset())
                                 .setDeliveryState(b.deliveryState()).setDeliveryCount(b.deliveryCount())).toList())))))))
@@ -274,6 +276,14 @@ public final class ShareCoordinatorPersister implements ShareStatePersister, Aut
 
     private static ShareStateKey stateKey(SharePartitionKey key) {
         return new ShareStateKey(key.groupId(), key.partition().topicId(), key.partition().partition());
+    }
+
+    /**
+     * Whether a remote read answered "no state" (state epoch 0, start offset -1). State the group
+     * coordinator initialized without a start offset (-1) has a state epoch of at least 1 and is present.
+     */
+    private static boolean absent(int stateEpoch, long startOffset) {
+        return startOffset < 0 && stateEpoch <= 0;
     }
 
     private static ShareGroupState toState(ShareGroupOffset offset) {

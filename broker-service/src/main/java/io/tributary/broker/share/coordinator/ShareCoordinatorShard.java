@@ -82,9 +82,12 @@ public final class ShareCoordinatorShard {
     /**
      * Plans a WriteShareGroupState of one share-partition: INVALID_REQUEST when it was never
      * initialized (as Kafka 4.4's share coordinator answers), FENCED_LEADER_EPOCH or FENCED_STATE_EPOCH
-     * below the stored epochs.
+     * below the stored epochs. As Kafka 4.4's does, the record carries the resulting start offset (the
+     * higher of the given and the stored one; -1 keeps the stored one) and delivery complete count
+     * (KIP-1226): the given count when the start offset moves forward, the higher of both at the same
+     * start offset (writes of one SPSO only ever complete more offsets), the stored one for an older start.
      *
-     * @param deliveryCompleteCount -1 when unknown
+     * @param deliveryCompleteCount offsets at or after {@code startOffset} whose delivery is complete; -1 when unknown
      * @param nowMs                 the write timestamp, ms
      */
     public Planned write(ShareStateKey key, int stateEpoch, int leaderEpoch, long startOffset, int deliveryCompleteCount,
@@ -99,10 +102,14 @@ public final class ShareCoordinatorShard {
         if (stateEpoch != -1 && stateEpoch < current.stateEpoch()) {
             return Planned.refused(Errors.FENCED_STATE_EPOCH);
         }
+        long newStartOffset = Math.max(startOffset, current.startOffset());
+        int newDeliveryCompleteCount = startOffset == current.startOffset()
+            ? Math.max(deliveryCompleteCount, current.deliveryCompleteCount())
+            : startOffset < current.startOffset() ? current.deliveryCompleteCount() : deliveryCompleteCount;
         ShareGroupOffset change = new ShareGroupOffset.Builder()
             .setSnapshotEpoch(current.snapshotEpoch())
             .setStateEpoch(stateEpoch == -1 ? current.stateEpoch() : stateEpoch)
-            .setLeaderEpoch(leaderEpoch).setStartOffset(startOffset).setDeliveryCompleteCount(deliveryCompleteCount)
+            .setLeaderEpoch(leaderEpoch).setStartOffset(newStartOffset).setDeliveryCompleteCount(newDeliveryCompleteCount)
             .setStateBatches(batches).setCreateTimestamp(current.createTimestamp())
             .setWriteTimestamp(nowMs).build();
         if (updatesSinceSnapshot.getOrDefault(key, 0) >= snapshotUpdatesPerSnapshot) {
@@ -118,8 +125,9 @@ public final class ShareCoordinatorShard {
     }
 
     /**
-     * Plans an InitializeShareGroupState: a snapshot with {@code stateEpoch}, {@code startOffset} and
-     * no batches; FENCED_STATE_EPOCH when {@code stateEpoch} is below the stored one.
+     * Plans an InitializeShareGroupState: a snapshot with {@code stateEpoch}, {@code startOffset}, no
+     * batches and a delivery complete count of 0 (-1 when {@code startOffset} is -1, as Kafka 4.4);
+     * FENCED_STATE_EPOCH when {@code stateEpoch} is below the stored one.
      */
     public Planned initialize(ShareStateKey key, int stateEpoch, long startOffset, long nowMs) {
         ShareGroupOffset current = states.get(key);
@@ -129,7 +137,7 @@ public final class ShareCoordinatorShard {
         return Planned.of(snapshotRecord(key, new ShareGroupOffset.Builder()
             .setSnapshotEpoch(current == null ? 0 : current.snapshotEpoch() + 1).setStateEpoch(stateEpoch)
             .setLeaderEpoch(current == null ? -1 : current.leaderEpoch()).setStartOffset(startOffset)
-            .setDeliveryCompleteCount(0).setStateBatches(List.of()).setCreateTimestamp(nowMs)
+            .setDeliveryCompleteCount(startOffset == -1 ? -1 : 0).setStateBatches(List.of()).setCreateTimestamp(nowMs)
             .setWriteTimestamp(nowMs).build()));
     }
 
@@ -207,7 +215,11 @@ public final class ShareCoordinatorShard {
         return SERDE.serializeValue(record);
     }
 
-    /** The stored state after {@code change}: its epochs and start offset when given, batches combined. */
+    /**
+     * The stored state after {@code change}: its epochs and start offset when given, its delivery complete
+     * count (as Kafka 4.4 replays it: an update written without one, -1, leaves the count unknown), batches
+     * combined.
+     */
     private static ShareGroupOffset merge(ShareGroupOffset current, ShareGroupOffset change) {
         long startOffset = change.startOffset() == -1 ? current.startOffset() : change.startOffset();
         return new ShareGroupOffset.Builder()
@@ -215,8 +227,7 @@ public final class ShareCoordinatorShard {
             .setStateEpoch(current.stateEpoch())
             .setLeaderEpoch(change.leaderEpoch() == -1 ? current.leaderEpoch() : change.leaderEpoch())
             .setStartOffset(startOffset)
-            .setDeliveryCompleteCount(change.deliveryCompleteCount() == -1 ? current.deliveryCompleteCount()
-                : change.deliveryCompleteCount())
+            .setDeliveryCompleteCount(change.deliveryCompleteCount())
             .setStateBatches(new PersisterStateBatchCombiner(current.stateBatches(), change.stateBatches(), startOffset)
                 .combineStateBatches())
             .setCreateTimestamp(current.createTimestamp())

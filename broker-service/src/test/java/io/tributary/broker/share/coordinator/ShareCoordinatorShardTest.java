@@ -156,4 +156,54 @@ class ShareCoordinatorShardTest {
             "group:AAAAAAAAAAAAAAAAAAAAAQ:7".hashCode()) % 50);
         assertThat(ShareStateKey.parse("group:AAAAAAAAAAAAAAAAAAAAAQ:7")).isEqualTo(key);
     }
+
+    @Test
+    void theDeliveryCompleteCountIsWrittenAsTheTaggedFieldAndReplayed() {
+        commit(shard.initialize(KEY, 1, 10, 0));
+        assertThat(shard.state(KEY).orElseThrow().deliveryCompleteCount()).as("initialized").isZero();
+        // Two updates, then (two updates per snapshot) a snapshot: the count goes through both record types.
+        commit(shard.write(KEY, 1, 3, 10, 2, List.of(batch(12, 13, ACKNOWLEDGED, 1)), 1));
+        commit(shard.write(KEY, 1, 3, 10, 3, List.of(batch(15, 15, ARCHIVED, 1)), 2));
+        commit(shard.write(KEY, 1, 3, 14, 1, List.of(batch(14, 14, AVAILABLE, 1)), 3));
+        assertThat(ShareCoordinatorShard.isSnapshot(recordOf(log.get(3)))).isTrue();
+        assertThat(shard.state(KEY).orElseThrow().deliveryCompleteCount()).isEqualTo(1);
+
+        ShareCoordinatorShard replayed = new ShareCoordinatorShard(2);
+        for (int i = 0; i < log.size(); i++) {
+            byte[][] record = log.get(i);
+            replayed.replay(ByteBuffer.wrap(record[0]), ByteBuffer.wrap(record[1]));
+            int expected = new int[] {0, 2, 3, 1}[i];
+            assertThat(replayed.state(KEY).orElseThrow().deliveryCompleteCount()).as("after record %d", i)
+                .isEqualTo(expected);
+        }
+        // The count is Kafka's tagged field 0, absent when -1: an update of count 3 is longer than one of -1.
+        commit(shard.write(KEY, 1, 3, 20, -1, List.of(), 4));
+        assertThat(log.get(4)[1].length).isLessThan(log.get(2)[1].length);
+        assertThat(shard.state(KEY).orElseThrow().deliveryCompleteCount()).as("unknown from an older leader").isEqualTo(-1);
+    }
+
+    @Test
+    void writesOfOneStartOffsetKeepTheHigherCountAndOlderStartsKeepTheStoredOne() {
+        commit(shard.initialize(KEY, 1, 10, 0));
+        commit(shard.write(KEY, 1, 3, 10, 4, List.of(), 1));
+        commit(shard.write(KEY, 1, 3, 10, 2, List.of(), 2));
+        assertThat(shard.state(KEY).orElseThrow().deliveryCompleteCount()).isEqualTo(4);
+
+        commit(shard.write(KEY, 1, 3, 8, 0, List.of(), 3));
+        assertThat(shard.state(KEY).orElseThrow().startOffset()).isEqualTo(10);
+        assertThat(shard.state(KEY).orElseThrow().deliveryCompleteCount()).isEqualTo(4);
+
+        commit(shard.write(KEY, 1, 3, 12, 1, List.of(), 4));
+        assertThat(shard.state(KEY).orElseThrow().deliveryCompleteCount()).isEqualTo(1);
+
+        commit(shard.initialize(KEY, 2, 0, 5));
+        assertThat(shard.state(KEY).orElseThrow().deliveryCompleteCount()).as("a reset starts again").isZero();
+        commit(shard.initialize(KEY, 3, -1, 6));
+        assertThat(shard.state(KEY).orElseThrow().deliveryCompleteCount()).as("no start offset, no count").isEqualTo(-1);
+    }
+
+    private static CoordinatorRecord recordOf(byte[][] stored) {
+        return new org.apache.kafka.coordinator.share.ShareCoordinatorRecordSerde().deserialize(
+            ByteBuffer.wrap(stored[0]), ByteBuffer.wrap(stored[1]));
+    }
 }
