@@ -272,8 +272,14 @@ public final class ShareGroupsBrowserSteps extends BrowserSteps {
             WebDriverWait refreshing = new WebDriverWait(browser, Duration.ofSeconds(60));
             refreshing.ignoring(StaleElementReferenceException.class);
             By partition = By.cssSelector("#share-partitions tr[data-partition='" + topic + "-0']");
-            refreshing.until(d -> d.findElements(By.id("share-group-overview")).size() == 1
-                && settled(d, "share-group-overview", "share-group-refresh", () -> !d.findElements(partition).isEmpty()));
+            // The page may have been opened before the member's first heartbeat made the group: load it again.
+            refreshing.until(d -> {
+                if (d.findElements(By.id("share-group-overview")).isEmpty()) {
+                    d.navigate().refresh();
+                    return false;
+                }
+                return settled(d, "share-group-overview", "share-group-refresh", () -> !d.findElements(partition).isEmpty());
+            });
             assertThat(cell(partition, ".share-start-offset")).isEqualTo("0");
             assertThat(cell(partition, ".share-lag")).isEqualTo("0");
             for (String meter : List.of(".share-in-flight", ".share-archived-rejected",
