@@ -9,13 +9,11 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.interactions.Actions;
-import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -78,10 +76,7 @@ public class KeyboardBrowserSteps extends BrowserSteps {
 
     @SuppressWarnings("unchecked")
     private void tabThrough(UiPage page) {
-        browser.get(ui.resolve("/?keys=" + page.name() + "#" + page.route()).toString());
-        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id(page.titleId())));
-        wait.until(d -> !d.findElements(By.cssSelector(page.ready())).isEmpty());
-        wait.until(d -> d.findElements(By.cssSelector("main .loading, main [aria-busy='true']")).isEmpty());
+        page.open(browser, wait, ui, "?keys=" + page.name());
         JavascriptExecutor js = (JavascriptExecutor) browser;
         Set<String> expected = new HashSet<>((List<String>) js.executeScript(MARK));
         Set<String> reached = new HashSet<>();

@@ -162,12 +162,16 @@ public class PageTourBrowserSteps extends BrowserSteps {
         return (String) js().executeScript("return getComputedStyle(document.body).backgroundColor");
     }
 
-    /** Loads the page and waits until its content is there. */
-    private void open(UiPage page) {
-        browser.get(ui.resolve("/#" + page.route()).toString());
-        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id(page.titleId())));
-        wait.until(d -> !d.findElements(By.cssSelector(page.ready())).isEmpty());
-        wait.until(d -> d.findElements(By.cssSelector("main .loading, main [aria-busy='true']")).isEmpty());
+    /** Loads the page and waits until its content is there; a page that does not come is photographed. */
+    private void open(UiPage page) throws IOException {
+        try {
+            page.open(browser, wait, ui);
+        } catch (RuntimeException e) {
+            Path shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE).toPath();
+            Files.copy(shot, screenshots.resolve("tour-not-loaded-" + page.name() + ".png"),
+                StandardCopyOption.REPLACE_EXISTING);
+            throw e;
+        }
     }
 
     private void tabUntil(String id, int most) {
