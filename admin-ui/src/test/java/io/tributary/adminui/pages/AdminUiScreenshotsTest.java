@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
 /**
  * docs/admin-ui.md's "Screenshots" section: one heading a page route ("### Topics (`#/topics`)"), each
  * with at least one screenshot of {@code docs/screenshots} that exists; every page of the navigation
- * and of the browser test's tour ({@link UiPage#ALL}) is there, and no screenshot file is left unshown.
+ * and of the browser test's tour ({@link UiPage#ALL}) is there, the tour visits every page of the
+ * navigation, and no screenshot file is left unshown.
  * The files themselves are written by {@link PageTourBrowserSteps}.
  */
 class AdminUiScreenshotsTest {
@@ -61,6 +62,8 @@ class AdminUiScreenshotsTest {
         }
         assertThat(navRoutes).as("the navigation's links in index.html").isNotEmpty();
         assertThat(section.keySet()).as("routes with screenshots in docs/admin-ui.md").containsAll(navRoutes);
+        assertThat(UiPage.ALL.stream().map(UiPage::route).toList())
+            .as("pages the browser test tours, tabs through and photographs (UiPage.ALL)").containsAll(navRoutes);
         for (UiPage page : UiPage.ALL) {
             String documented = section.keySet().stream()
                 .filter(route -> page.route().matches(route.replaceAll("\\{[^}]+}", "[^/]+")))
