@@ -488,6 +488,17 @@ class AdminUiBrowserIT {
             screenshots).run();
     }
 
+    @Test
+    void brokersListConfigsWithSourcesAndLogDirs() throws Exception {
+        new io.tributary.adminui.brokers.BrokersBrowserSteps(browser, wait, ui, cluster.bootstrapServers(),
+            screenshots).run();
+    }
+
+    @Test
+    void reassignAPartitionToAnotherBroker() throws Exception {
+        io.tributary.adminui.reassignments.ReassignmentBrowserSteps.runOnTwoBrokers(browser, wait, screenshots);
+    }
+
     /** Controls of the page's main area that have no accessible name (label, aria-label, labelledby, text, title). */
     private static final String UNLABELLED_CONTROLS = "return Array.from(document.querySelectorAll("
         + "'main input, main select, main textarea, main button')).filter(e => e.type !== 'hidden').filter(e => {"
