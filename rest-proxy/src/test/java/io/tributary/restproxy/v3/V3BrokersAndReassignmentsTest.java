@@ -33,7 +33,8 @@ import tools.jackson.databind.JsonNode;
  * The v3 broker and reassignment API on a cluster of two brokers (ids 0 and 1, each its own JVM):
  * broker configs with their sources, set per broker and cluster-wide; a broker's partition replicas
  * and log directories; a reassignment from broker 0 to 1 that completes; a throttled one that is
- * listed with its progress, then cancelled, its throttles cleared.
+ * listed with its progress, then cancelled, its throttles cleared; a throttled one that completes,
+ * its throttles then cleared in the background.
  */
 @SpringBootTest(classes = RestProxyApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class V3BrokersAndReassignmentsTest {
@@ -214,6 +215,30 @@ class V3BrokersAndReassignmentsTest {
             .as("the broker's rate cleared: %s", rate.text()).isTrue();
         assertThat(http.delete(c("/topics/slow/partitions/0/reassignment")).status()).isEqualTo(404);
         assertThat(http.get(c("/topics/slow/partitions/0/reassignment")).status()).isEqualTo(404);
+    }
+
+    @Test
+    void theThrottlesOfAThrottledReassignmentAreClearedOnceItIsDone() throws Exception {
+        try (Admin admin = admin()) {
+            admin.createTopics(List.of(new NewTopic("quick", Map.of(0, List.of(1))))).all().get();
+        }
+        // Less than the follower's first fetch: done at once, throttle or not.
+        produce("quick", 10, 1_000);
+        Response start = http.post(c("/topics/-/partitions/-/reassignment"), "application/json",
+            "{\"partitions\":[{\"topic_name\":\"quick\",\"partition_id\":0,\"replica_ids\":[0]}],"
+                + "\"throttle_bytes_per_second\":10000}");
+        assertThat(start.status()).as(start.text()).isEqualTo(202);
+
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+            assertThat(http.get(c("/topics/quick/partitions/0")).body().get("replica_ids").toString()).isEqualTo("[0]");
+            assertThat(topicConfig("quick", ReplicationThrottles.LEADER_REPLICAS)).isEmpty();
+            assertThat(topicConfig("quick", ReplicationThrottles.FOLLOWER_REPLICAS)).isEmpty();
+            for (int broker : List.of(0, 1)) {
+                Response rate = http.get(c("/brokers/" + broker + "/configs/leader.replication.throttled.rate"));
+                assertThat(rate.status() == 404 || !rate.body().get("source").asString().startsWith("DYNAMIC"))
+                    .as("broker %s: %s", broker, rate.text()).isTrue();
+            }
+        });
     }
 
     private String topicConfig(String topic, String name) throws Exception {
