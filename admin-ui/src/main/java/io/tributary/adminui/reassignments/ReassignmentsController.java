@@ -25,8 +25,17 @@ import org.springframework.web.server.ResponseStatusException;
 @RequestMapping("/api/reassignments")
 public class ReassignmentsController {
 
+    /** How far a replica being added is: bytes on disk against the leader's (null when not known), in sync or not. */
+    public record ProgressRow(int brokerId, Long sizeBytes, Long leaderSizeBytes, boolean inSync) {
+    }
+
+    /** An ongoing reassignment: replicas being added and removed, the target, the ISR, the leader. */
+    public record ReassignmentRow(String topic, int partition, List<Integer> adding, List<Integer> removing,
+            List<Integer> target, List<Integer> isr, Integer leader, List<ProgressRow> progress) {
+    }
+
     /** The page: ongoing reassignments and the broker ids. */
-    public record Overview(List<ProxyReassignment> reassignments, List<Integer> brokers) {
+    public record Overview(List<ReassignmentRow> reassignments, List<Integer> brokers) {
     }
 
     /** A partition's new replicas, the preferred leader first. */
@@ -49,7 +58,7 @@ public class ReassignmentsController {
     @GetMapping
     public Overview overview() {
         String clusterId = cluster.cluster().clusterId();
-        return new Overview(proxy.ongoing(clusterId),
+        return new Overview(proxy.ongoing(clusterId).stream().map(ReassignmentsController::row).toList(),
             cluster.brokers(clusterId).stream().map(Broker::brokerId).sorted().toList());
     }
 
@@ -65,6 +74,17 @@ public class ReassignmentsController {
         proxy.start(cluster.cluster().clusterId(), request.partitions().stream()
             .map(p -> new Target(p.topic(), p.partition(), p.replicas())).toList(), request.throttle());
         return ResponseEntity.status(HttpStatus.ACCEPTED).build();
+    }
+
+    private static ReassignmentRow row(ProxyReassignment r) {
+        return new ReassignmentRow(r.topic(), r.partition(), orEmpty(r.adding()), orEmpty(r.removing()),
+            orEmpty(r.target()), orEmpty(r.isr()), r.leader(), r.progress() == null ? List.of()
+                : r.progress().stream().map(p -> new ProgressRow(p.brokerId(), p.sizeBytes(), p.leaderSizeBytes(),
+                    p.inSync())).toList());
+    }
+
+    private static <T> List<T> orEmpty(List<T> list) {
+        return list == null ? List.of() : list;
     }
 
     /** Cancels a partition's reassignment: 204, or the proxy's 404 when none is in progress. */
