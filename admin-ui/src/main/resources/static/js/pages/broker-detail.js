@@ -10,6 +10,7 @@ import * as api from './brokers-api.js';
 /** Builds the page of broker params[0]. */
 export async function render([id]) {
   document.title = `Broker ${id} · Tributary admin`;
+  api.loadStyles();
   const { clusterOperations } = await session();
   const canAlter = allows(clusterOperations, 'ALTER_CONFIGS');
   const area = h('div', { id: 'broker-area', 'aria-live': 'polite' });

@@ -25,6 +25,12 @@ export const startReassignment = (partitions, throttle) =>
 export const cancelReassignment = (topic, partition) =>
   request('DELETE', `/api/reassignments/${enc(topic)}/${enc(partition)}`);
 
+/** Adds the pages' stylesheet once. */
+export function loadStyles() {
+  if (document.getElementById('brokers-css')) return;
+  document.head.append(h('link', { id: 'brokers-css', rel: 'stylesheet', href: 'css/brokers.css' }));
+}
+
 /** Kafka's config source as words, with Kafka's name as tooltip. */
 export function sourceLabel(source) {
   const labels = {

@@ -8,6 +8,7 @@ import * as api from './brokers-api.js';
 /** Builds the brokers page. */
 export async function render() {
   document.title = 'Brokers · Tributary admin';
+  api.loadStyles();
   const area = h('div', { id: 'brokers-area', 'aria-live': 'polite' });
   const load = latestOnly({
     start: () => area.setAttribute('aria-busy', 'true'),

@@ -28,6 +28,7 @@ export function plan(partitions, brokers, replicationFactor) {
 /** Builds the reassignments page. */
 export async function render() {
   document.title = 'Reassignments · Tributary admin';
+  api.loadStyles();
   const { clusterOperations } = await session();
   const canAlter = allows(clusterOperations, 'ALTER');
   const dialog = confirmDialog();
@@ -59,13 +60,13 @@ export async function render() {
 
   /**
    * Moves started here that are no longer ongoing: shows their replicas now, read again on every load until
-   * they are the ones asked for (the brokers' metadata may lag the end of the move by a moment) or the move
-   * was cancelled.
+   * they are the ones asked for, or those before the move when it was cancelled (the brokers' metadata may lag
+   * the end of the move by a moment).
    */
   async function follow(list) {
     const ongoingKeys = new Set(list.map((r) => `${r.topic}-${r.partition}`));
     const finished = [...started.values()].filter((s) => !ongoingKeys.has(`${s.topic}-${s.partition}`));
-    const settled = (s) => s.cancelled || (s.now && ids(s.now) === ids(s.replicas));
+    const settled = (s) => Boolean(s.now) && ids(s.now) === ids(s.cancelled ? s.before : s.replicas);
     for (const topic of new Set(finished.filter((s) => !settled(s)).map((s) => s.topic))) {
       try {
         const detail = await request('GET', `/api/topics/${encodeURIComponent(topic)}`);
@@ -84,7 +85,7 @@ export async function render() {
         'data-finished': `${s.topic}-${s.partition}` },
       h('th', { scope: 'row' }, `${s.topic}-${s.partition}`), h('td', {}, ids(s.replicas)),
       h('td', { class: 'replicas-now' }, ids(s.now)),
-      h('td', { class: 'outcome' }, s.cancelled ? 'Cancelled' : settled(s) ? 'Done' : 'Finishing…')))));
+      h('td', { class: 'outcome' }, settled(s) ? (s.cancelled ? 'Cancelled' : 'Done') : 'Finishing…')))));
   }
 
   function ongoing(list) {
@@ -126,7 +127,8 @@ export async function render() {
   }
 
   const form = moveForm(async (moves, throttle) => {
-    await api.startReassignment(moves, throttle);
+    await api.startReassignment(moves.map(({ topic, partition, replicas }) => ({ topic, partition, replicas })),
+      throttle);
     for (const m of moves) started.set(`${m.topic}-${m.partition}`, { ...m });
     announce(`Moving ${moves.length} partition${moves.length === 1 ? '' : 's'}.`);
     load();
@@ -195,7 +197,9 @@ function moveForm(submit) {
     for (const input of element.querySelectorAll('input[data-plan-partition]')) {
       const replicas = input.value.split(/[\s,]+/).filter(Boolean).map(Number);
       const row = current.rows.find((r) => r.partition === Number(input.dataset.planPartition));
-      if (ids(replicas) !== ids(row.current)) moves.push({ topic: current.topic, partition: row.partition, replicas });
+      if (ids(replicas) !== ids(row.current)) {
+        moves.push({ topic: current.topic, partition: row.partition, replicas, before: row.current });
+      }
     }
     if (moves.length === 0) {
       message.replaceChildren(errorBox(new Error('The plan changes no partition.')));

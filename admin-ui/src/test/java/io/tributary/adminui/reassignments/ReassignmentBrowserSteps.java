@@ -20,11 +20,13 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.Node;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import org.springframework.boot.SpringApplication;
@@ -35,7 +37,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  * The Reassignments page on a two-broker cluster of its own (and a UI of its own on its proxy): a topic
  * whose one partition lives on broker 0 is moved to broker 1 from the page's form (plan shown first,
  * then started); the page shows the move ongoing or finished, then its replicas as [1], and so does
- * the cluster.
+ * the cluster. A throttled move of 3 MB is shown ongoing with its progress and cancelled from the page.
  */
 public class ReassignmentBrowserSteps extends BrowserSteps {
 
@@ -89,9 +91,55 @@ public class ReassignmentBrowserSteps extends BrowserSteps {
         assertThat(browser.findElement(By.cssSelector("tr[data-finished='" + topic + "-0'] .outcome")).getText())
             .isEqualTo("Done");
         screenshot("reassignment-done");
+        assertThat(replicas(topic)).containsExactly(1);
+
+        throttledMoveIsShownOngoingAndCancelled();
+    }
+
+    /**
+     * 3 MB at 10 KB/s: beyond the follower's first fetch (1 MB, which no throttle holds back) the copy
+     * waits, so the page shows the move ongoing with its progress; Cancel puts the partition back on broker 0.
+     */
+    private void throttledMoveIsShownOngoingAndCancelled() throws Exception {
+        String topic = "ui-slow-" + Long.toHexString(System.nanoTime());
         try (Admin admin = admin()) {
-            assertThat(admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic)
-                .partitions().get(0).replicas()).extracting(Node::id).containsExactly(1);
+            admin.createTopics(List.of(new NewTopic(topic, Map.of(0, List.of(0))))).all().get(30, TimeUnit.SECONDS);
+        }
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap), new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            for (int i = 0; i < 60; i++) {
+                producer.send(new ProducerRecord<>(topic, 0, null, new byte[50_000]));
+            }
+            producer.flush();
+        }
+        WebElement topicInput = browser.findElement(By.id("move-topic"));
+        topicInput.clear();
+        topicInput.sendKeys(topic);
+        browser.findElement(By.id("move-throttle")).sendKeys("10000");
+        browser.findElement(By.id("move-plan")).click();
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("#move-plan-table tr[data-plan='0']")));
+        browser.findElement(By.id("move-start")).click();
+        By row = By.cssSelector("#reassignments tr[data-reassignment='" + topic + "-0']");
+        wait.until(ExpectedConditions.visibilityOfElementLocated(row));
+        wait.until(d -> d.findElement(row).findElements(By.cssSelector(".replica-progress[data-broker='1'] progress"))
+            .size() == 1);
+        assertThat(browser.findElement(row).findElement(By.cssSelector(".target")).getText()).isEqualTo("[1]");
+        screenshot("reassignment-ongoing");
+
+        browser.findElement(row).findElement(By.cssSelector("button[data-cancel]")).click();
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("confirm-ok"))).click();
+        By finished = By.cssSelector("tr[data-finished='" + topic + "-0'] .outcome");
+        wait.until(ExpectedConditions.textToBe(finished, "Cancelled"));
+        assertThat(browser.findElement(By.cssSelector("tr[data-finished='" + topic + "-0'] .replicas-now")).getText())
+            .isEqualTo("[0]");
+        assertThat(replicas(topic)).containsExactly(0);
+    }
+
+    private List<Integer> replicas(String topic) throws Exception {
+        try (Admin admin = admin()) {
+            return admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic)
+                .partitions().get(0).replicas().stream().map(Node::id).toList();
         }
     }
 
