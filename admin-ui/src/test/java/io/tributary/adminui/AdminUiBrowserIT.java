@@ -523,7 +523,8 @@ class AdminUiBrowserIT {
         wait.until(d -> "view".equals(((JavascriptExecutor) d).executeScript("return document.activeElement.id")));
         String[][] pages = {{"Topics", "topics-title", "#/topics"}, {"Consumer groups", "groups-title", "#/groups"},
             {"Share groups", "share-groups-title", "#/share-groups"},
-            {"Transactions", "transactions-title", "#/transactions"}, {"Overview", "overview-title", "#/"}};
+            {"Transactions", "transactions-title", "#/transactions"}, {"Brokers", "brokers-title", "#/brokers"},
+            {"Reassignments", "reassignments-title", "#/reassignments"}, {"Overview", "overview-title", "#/"}};
         for (int p = 0; p < pages.length; p++) {
             String[] page = pages[p];
             // Tab from the top of a freshly loaded page until the navigation link has focus, then follow it.
