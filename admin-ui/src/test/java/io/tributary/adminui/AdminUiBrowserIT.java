@@ -495,6 +495,11 @@ class AdminUiBrowserIT {
     }
 
     @Test
+    void brokerAndReassignmentControlsOnlyForWhomTheBrokersAllow() throws Exception {
+        new io.tributary.adminui.brokers.BrokerRightsBrowserSteps(browser, wait).run();
+    }
+
+    @Test
     void reassignAPartitionToAnotherBroker() throws Exception {
         io.tributary.adminui.reassignments.ReassignmentBrowserSteps.runOnTwoBrokers(browser, wait, screenshots);
     }
