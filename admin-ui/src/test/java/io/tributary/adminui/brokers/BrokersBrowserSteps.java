@@ -23,14 +23,16 @@ import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The Brokers pages on the shared one-broker cluster: after 200 KB are written to a new topic, the list
  * shows broker 0 as controller with a non-zero log dir size; its page shows the configs with their
  * sources, a dynamic one set for the broker shows source DYNAMIC_BROKER_CONFIG (with Kafka's default
- * as synonym) and is removed again; its log directory with a non-zero size; the topic's partition
- * among those it leads, in sync.
+ * as synonym) and is removed again, then set and removed cluster-wide (source
+ * DYNAMIC_DEFAULT_BROKER_CONFIG meanwhile); its log directory with a non-zero size; the topic's
+ * partition among those it leads, in sync.
  */
 public class BrokersBrowserSteps extends BrowserSteps {
 
@@ -85,6 +87,16 @@ public class BrokersBrowserSteps extends BrowserSteps {
         screenshot("broker-log-dirs");
 
         // Remove it again: back to Kafka's default.
+        configRow().findElement(By.cssSelector("input[data-reset]")).click();
+        browser.findElement(By.id("save-broker-configs")).click();
+        wait.until(d -> "DEFAULT_CONFIG".equals(source()));
+
+        // Cluster-wide: every broker's default, shown as such; then removed.
+        new Select(browser.findElement(By.id("broker-config-scope"))).selectByValue("cluster");
+        configRow().findElement(By.cssSelector("input[data-config]")).sendKeys("2147483648");
+        browser.findElement(By.id("save-broker-configs")).click();
+        wait.until(d -> "DYNAMIC_DEFAULT_BROKER_CONFIG".equals(source()));
+        assertThat(browser.findElement(By.id("cluster-defaults")).getText()).contains(CONFIG + "=2147483648");
         configRow().findElement(By.cssSelector("input[data-reset]")).click();
         browser.findElement(By.id("save-broker-configs")).click();
         wait.until(d -> "DEFAULT_CONFIG".equals(source()));
