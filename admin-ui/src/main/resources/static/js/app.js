@@ -1,4 +1,4 @@
-// Hash router: #/ overview, #/topics, #/topics/<name>, #/groups, #/share-groups, #/transactions. Each page module exports render(view, params)
+// Hash router: #/ overview, #/topics, #/topics/<name>, #/groups, #/share-groups, #/transactions, #/brokers, #/reassignments. Each page module exports render(view, params)
 // and builds its content into the view element; a failing page shows its error, never a blank page.
 import { errorBox, h } from './dom.js';
 import * as overview from './pages/overview.js';
@@ -10,6 +10,9 @@ import * as shareGroupDetail from './pages/share-group-detail.js';
 import * as topicDetail from './pages/topic-detail.js';
 import * as messages from './pages/messages.js';
 import * as transactions from './pages/transactions.js';
+import * as brokers from './pages/brokers.js';
+import * as brokerDetail from './pages/broker-detail.js';
+import * as reassignments from './pages/reassignments.js';
 import { session } from './session.js';
 
 const routes = [
@@ -22,6 +25,9 @@ const routes = [
   { pattern: /^\/share-groups\/?$/, page: shareGroups, nav: 'share-groups' },
   { pattern: /^\/share-groups\/(.+)$/, page: shareGroupDetail, nav: 'share-groups' },
   { pattern: /^\/transactions\/?$/, page: transactions, nav: 'transactions' },
+  { pattern: /^\/brokers\/?$/, page: brokers, nav: 'brokers' },
+  { pattern: /^\/brokers\/(\d+)$/, page: brokerDetail, nav: 'brokers' },
+  { pattern: /^\/reassignments\/?$/, page: reassignments, nav: 'reassignments' },
 ];
 
 let current = 0;

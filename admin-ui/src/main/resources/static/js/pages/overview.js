@@ -17,7 +17,7 @@ export async function render() {
   const down = c.brokers.length - up;
   // The status is a word (Up / Down), the colour only repeats it.
   const brokers = c.brokers.map((b) => h('tr', { 'data-broker': b.id, 'data-status': b.status },
-    h('td', { class: 'num' }, b.id),
+    h('td', { class: 'num' }, b.status === 'down' ? b.id : h('a', { href: `#/brokers/${b.id}` }, b.id)),
     h('td', { class: b.status === 'down' ? 'broker-status warn' : 'broker-status' },
       b.status === 'down' ? 'Down' : 'Up'),
     h('td', {}, b.host ?? h('span', { class: 'empty' }, 'unknown')), h('td', { class: 'num' }, b.port ?? '—'),

@@ -513,6 +513,22 @@ class AdminUiBrowserIT {
             screenshots).run();
     }
 
+    @Test
+    void brokersListConfigsWithSourcesAndLogDirs() throws Exception {
+        new io.tributary.adminui.brokers.BrokersBrowserSteps(browser, wait, ui, cluster.bootstrapServers(),
+            screenshots).run();
+    }
+
+    @Test
+    void brokerAndReassignmentControlsOnlyForWhomTheBrokersAllow() throws Exception {
+        new io.tributary.adminui.brokers.BrokerRightsBrowserSteps(browser, wait).run();
+    }
+
+    @Test
+    void reassignAPartitionToAnotherBroker() throws Exception {
+        io.tributary.adminui.reassignments.ReassignmentBrowserSteps.runOnTwoBrokers(browser, wait, screenshots);
+    }
+
     /** Controls of the page's main area that have no accessible name (label, aria-label, labelledby, text, title). */
     private static final String UNLABELLED_CONTROLS = "return Array.from(document.querySelectorAll("
         + "'main input, main select, main textarea, main button')).filter(e => e.type !== 'hidden').filter(e => {"
@@ -537,7 +553,8 @@ class AdminUiBrowserIT {
         wait.until(d -> "view".equals(((JavascriptExecutor) d).executeScript("return document.activeElement.id")));
         String[][] pages = {{"Topics", "topics-title", "#/topics"}, {"Consumer groups", "groups-title", "#/groups"},
             {"Share groups", "share-groups-title", "#/share-groups"},
-            {"Transactions", "transactions-title", "#/transactions"}, {"Overview", "overview-title", "#/"}};
+            {"Transactions", "transactions-title", "#/transactions"}, {"Brokers", "brokers-title", "#/brokers"},
+            {"Reassignments", "reassignments-title", "#/reassignments"}, {"Overview", "overview-title", "#/"}};
         for (int p = 0; p < pages.length; p++) {
             String[] page = pages[p];
             // Tab from the top of a freshly loaded page until the navigation link has focus, then follow it.

@@ -30,7 +30,10 @@ public record UiPage(String name, String route, String titleId, String ready, St
             TourData.GROUP),
         new UiPage("group", "/groups/" + TourData.GROUP, "group-title", "#offsets tbody tr"),
         new UiPage("share-groups", "/share-groups", "share-groups-title", "main table, main .empty"),
-        new UiPage("transactions", "/transactions", "transactions-title", "main table, main .empty"));
+        new UiPage("transactions", "/transactions", "transactions-title", "main table, main .empty"),
+        new UiPage("brokers", "/brokers", "brokers-title", "tr[data-broker-row='0']"),
+        new UiPage("broker", "/brokers/0", "broker-title", "tr[data-broker-config]"),
+        new UiPage("reassignments", "/reassignments", "reassignments-title", "#no-reassignments, main table"));
 
     /** Loads the page (a fresh document: {@code query} tells loads apart) and waits until its content is there. */
     public void open(WebDriver browser, WebDriverWait wait, URI ui, String query) {

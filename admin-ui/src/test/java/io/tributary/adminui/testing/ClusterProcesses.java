@@ -57,6 +57,33 @@ public final class ClusterProcesses implements AutoCloseable {
     }
 
     /**
+     * Two brokers (ids 0 and 1; broker 0 runs the embedded ZooKeeper, broker 1 joins it) and a proxy
+     * bootstrapped from both, for moves between brokers. {@link #bootstrapServers()} names both.
+     */
+    public static ClusterProcesses startTwoBrokers() throws IOException, InterruptedException {
+        ClusterProcesses cluster = new ClusterProcesses(Files.createTempDirectory("admin-ui-it-two"));
+        try {
+            int kafkaPort = freePort();
+            String first = cluster.startBroker(kafkaPort, List.of("--broker.listeners=PLAINTEXT://127.0.0.1:"
+                + kafkaPort, "--broker.auto-leader-rebalance-enable=false"));
+            int secondPort = freePort();
+            cluster.launchAndAwait("broker-1", List.of("-jar", jar("broker.jar"),
+                "--broker.data-dir=" + cluster.dir.resolve("data-1"), "--broker.id=1",
+                "--broker.zookeeper-connect=" + cluster.zookeeperConnect,
+                "--broker.auto-create-topics-enable=false", "--broker.auto-leader-rebalance-enable=false",
+                "--broker.offsets-topic-num-partitions=1", "--server.port=" + freePort(),
+                "--broker.listeners=PLAINTEXT://127.0.0.1:" + secondPort));
+            cluster.bootstrapServers = first + ",127.0.0.1:" + secondPort;
+            cluster.startRestProxy(List.of("--kafka.bootstrap-servers=" + cluster.bootstrapServers),
+                "/actuator/health/readiness");
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            cluster.close();
+            throw e;
+        }
+        return cluster;
+    }
+
+    /**
      * A broker that wants SCRAM-SHA-512 logins on its SASL listener and authorizes with Kafka's
      * {@code StandardAuthorizer}, and a proxy with {@code rest-proxy.authentication.method=basic} on
      * that listener: HTTP callers sign in as the brokers' users and the ACLs apply to them.
@@ -109,7 +136,6 @@ public final class ClusterProcesses implements AutoCloseable {
     /** Starts the broker with these listener settings; answers {@code 127.0.0.1:kafkaPort}. */
     private String startBroker(int kafkaPort, List<String> listeners) throws IOException, InterruptedException {
         String jar = jar("broker.jar");
-        Path log = dir.resolve("broker.log");
         brokerHttpPort = freePort();
         int zookeeperPort = freePort();
         zookeeperConnect = "127.0.0.1:" + zookeeperPort;
@@ -122,6 +148,13 @@ public final class ClusterProcesses implements AutoCloseable {
             "--broker.group-share-heartbeat-interval-ms=500",
             "--server.port=" + brokerHttpPort));
         args.addAll(listeners);
+        launchAndAwait("broker", args);
+        return "127.0.0.1:" + kafkaPort;
+    }
+
+    /** Launches a broker JVM with these arguments, its log {@code <name>.log}, and waits until it has started. */
+    private void launchAndAwait(String name, List<String> args) throws IOException {
+        Path log = dir.resolve(name + ".log");
         Process broker = launch(log, args.toArray(String[]::new));
         try {
             await().atMost(START_TIMEOUT).pollInterval(Duration.ofMillis(200)).until(() -> {
@@ -135,7 +168,6 @@ public final class ClusterProcesses implements AutoCloseable {
             throw new IllegalStateException("The broker did not start within " + START_TIMEOUT + ":\n"
                 + Files.readString(log));
         }
-        return "127.0.0.1:" + kafkaPort;
     }
 
     /** Starts the proxy with these Kafka settings and waits until {@code probe} answers 200. */

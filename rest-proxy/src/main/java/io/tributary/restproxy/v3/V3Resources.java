@@ -80,10 +80,17 @@ public final class V3Resources {
             @JsonProperty("latest_offset") long latestOffset) {
     }
 
+    /**
+     * A partition replica. Beyond Confluent's fields, in a broker's replica list only: the partition's
+     * leader, replicas and ISR, so a broker's page shows which of its partitions are under-replicated.
+     */
     public record Replica(String kind, Metadata metadata, @JsonProperty("cluster_id") String clusterId,
             @JsonProperty("topic_name") String topicName, @JsonProperty("partition_id") int partitionId,
             @JsonProperty("broker_id") int brokerId, @JsonProperty("is_leader") boolean leader,
-            @JsonProperty("is_in_sync") boolean inSync, Related broker) {
+            @JsonProperty("is_in_sync") boolean inSync, Related broker,
+            @JsonProperty("leader_id") @JsonInclude(JsonInclude.Include.NON_NULL) Integer leaderId,
+            @JsonProperty("replica_ids") @JsonInclude(JsonInclude.Include.NON_NULL) List<Integer> replicaIds,
+            @JsonProperty("isr_ids") @JsonInclude(JsonInclude.Include.NON_NULL) List<Integer> isrIds) {
     }
 
     public record TopicConfig(String kind, Metadata metadata, @JsonProperty("cluster_id") String clusterId,

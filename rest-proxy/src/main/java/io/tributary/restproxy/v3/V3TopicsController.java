@@ -202,7 +202,7 @@ public class V3TopicsController {
         return new ResourceList<>("KafkaReplicaList", V3Links.self(clusterId, path), info.replicas().stream()
             .map(node -> new Replica("KafkaReplica", V3Links.self(clusterId, path + "/" + node.id()), clusterId, topic,
                 partitionId, node.id(), node.id() == leader, isr.contains(node.id()),
-                V3Links.related(clusterId, "/brokers/" + node.id())))
+                V3Links.related(clusterId, "/brokers/" + node.id()), null, null, null))
             .toList());
     }
 

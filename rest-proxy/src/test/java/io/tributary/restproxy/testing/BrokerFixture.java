@@ -252,8 +252,41 @@ public final class BrokerFixture implements AutoCloseable {
         return start(List.of(), listeners, bootstrapServers, internalServers);
     }
 
+    /** A new, unshared broker with an embedded ZooKeeper (broker id 0); its test closes it. */
+    public static BrokerFixture startStandalone() {
+        try {
+            return start();
+        } catch (IOException e) {
+            throw new IllegalStateException("Could not start the broker", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A new, unshared broker with id {@code brokerId} joining the cluster of {@code first}'s ZooKeeper; its test closes it. */
+    public static BrokerFixture startJoining(BrokerFixture first, int brokerId) {
+        try {
+            int kafkaPort = freePort();
+            return start(List.of(), List.of("--broker.listeners=PLAINTEXT://127.0.0.1:" + kafkaPort,
+                "--broker.id=" + brokerId, "--broker.zookeeper-connect=" + first.zookeeperConnect()),
+                "127.0.0.1:" + kafkaPort, "127.0.0.1:" + kafkaPort, first.zookeeperConnect());
+        } catch (IOException e) {
+            throw new IllegalStateException("Could not start broker " + brokerId, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     private static BrokerFixture start(List<String> jvmOptions, List<String> listeners, String bootstrapServers,
             String internalServers) throws IOException, InterruptedException {
+        return start(jvmOptions, listeners, bootstrapServers, internalServers, null);
+    }
+
+    /** Starts a broker; with {@code zookeeperConnect} null, on an embedded ZooKeeper of its own. */
+    private static BrokerFixture start(List<String> jvmOptions, List<String> listeners, String bootstrapServers,
+            String internalServers, String zookeeperConnect) throws IOException, InterruptedException {
         String jar = System.getProperty("broker.jar");
         if (jar == null || !Files.exists(Path.of(jar))) {
             throw new IllegalStateException("broker.jar (" + jar + ") does not exist: build broker-service first "
@@ -261,6 +294,7 @@ public final class BrokerFixture implements AutoCloseable {
         }
         Path dir = Files.createTempDirectory("rest-proxy-test-broker");
         int zookeeperPort = freePort();
+        String zookeeper = zookeeperConnect != null ? zookeeperConnect : "127.0.0.1:" + zookeeperPort;
         List<String> command = new ArrayList<>(List.of(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m"));
         command.addAll(testJvmFlags());
@@ -279,8 +313,7 @@ public final class BrokerFixture implements AutoCloseable {
         Path log = dir.resolve("broker.log");
         Process process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
             .redirectOutput(log.toFile()).start();
-        BrokerFixture broker = new BrokerFixture(process, log, bootstrapServers, "127.0.0.1:" + zookeeperPort,
-            internalServers);
+        BrokerFixture broker = new BrokerFixture(process, log, bootstrapServers, zookeeper, internalServers);
         broker.awaitStarted();
         return broker;
     }
