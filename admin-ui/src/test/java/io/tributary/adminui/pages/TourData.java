@@ -1,28 +1,37 @@
 package io.tributary.adminui.pages;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * What the page tour shows: a topic {@value #TOPIC} of 3 partitions with {@value #RECORDS} JSON
- * orders, and a consumer group {@value #GROUP} that committed part of them. Created once per cluster;
- * later calls find the topic and do nothing.
+ * orders, a consumer group {@value #GROUP} that committed part of them and a share group
+ * {@value #SHARE_GROUP} that consumed them all. Created once per cluster; later calls find the topic
+ * and do nothing.
  */
 final class TourData {
 
     static final String TOPIC = "orders";
     static final String GROUP = "billing";
+    static final String SHARE_GROUP = "shipping";
     static final int RECORDS = 12;
 
     private TourData() {
@@ -51,6 +60,30 @@ final class TourData {
                 new TopicPartition(TOPIC, 0), new OffsetAndMetadata(1),
                 new TopicPartition(TOPIC, 1), new OffsetAndMetadata(2),
                 new TopicPartition(TOPIC, 2), new OffsetAndMetadata(3))).all().get(30, TimeUnit.SECONDS);
+            // Set before the share group's first fetch: it starts at the oldest records.
+            admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.GROUP, SHARE_GROUP), List.of(
+                new AlterConfigOp(new ConfigEntry("share.auto.offset.reset", "earliest"), AlterConfigOp.OpType.SET))))
+                .all().get(30, TimeUnit.SECONDS);
+        }
+        shareConsumeAll(bootstrap);
+    }
+
+    /** Reads every record in the share group (acknowledged as accepted) and leaves it. */
+    private static void shareConsumeAll(String bootstrap) {
+        Map<String, Object> settings = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+            ConsumerConfig.GROUP_ID_CONFIG, SHARE_GROUP, ConsumerConfig.CLIENT_ID_CONFIG, "tour-shipping");
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        int seen = 0;
+        try (KafkaShareConsumer<String, String> consumer =
+                 new KafkaShareConsumer<>(settings, new StringDeserializer(), new StringDeserializer())) {
+            consumer.subscribe(List.of(TOPIC));
+            while (seen < RECORDS) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("The share group got " + seen + " of " + RECORDS + " records in 60 s");
+                }
+                seen += consumer.poll(Duration.ofMillis(200)).count();
+                consumer.commitSync();
+            }
         }
     }
 }
