@@ -1,4 +1,4 @@
-// Hash router: #/ overview, #/topics, #/topics/<name>, #/groups, #/share-groups, #/transactions. Each page module exports render(view, params)
+// Hash router: #/ overview, #/topics, #/topics/<name>, #/groups, #/share-groups, #/transactions, #/acls, #/users, #/quotas. Each page module exports render(view, params)
 // and builds its content into the view element; a failing page shows its error, never a blank page.
 import { errorBox, h } from './dom.js';
 import * as overview from './pages/overview.js';
@@ -10,6 +10,10 @@ import * as shareGroupDetail from './pages/share-group-detail.js';
 import * as topicDetail from './pages/topic-detail.js';
 import * as messages from './pages/messages.js';
 import * as transactions from './pages/transactions.js';
+import * as acls from './pages/acls.js';
+import * as users from './pages/users.js';
+import * as quotas from './pages/quotas.js';
+import { access } from './pages/security-api.js';
 import { session } from './session.js';
 
 const routes = [
@@ -22,6 +26,9 @@ const routes = [
   { pattern: /^\/share-groups\/?$/, page: shareGroups, nav: 'share-groups' },
   { pattern: /^\/share-groups\/(.+)$/, page: shareGroupDetail, nav: 'share-groups' },
   { pattern: /^\/transactions\/?$/, page: transactions, nav: 'transactions' },
+  { pattern: /^\/acls\/?$/, page: acls, nav: 'acls' },
+  { pattern: /^\/users\/?$/, page: users, nav: 'users' },
+  { pattern: /^\/quotas\/?$/, page: quotas, nav: 'quotas' },
 ];
 
 let current = 0;
@@ -63,6 +70,20 @@ async function showUser() {
 }
 
 showUser();
+
+/** Shows the security pages' links (hidden at first) to a user the proxy lets read them. */
+async function showSecurityLinks() {
+  try {
+    const allowed = await access();
+    for (const link of document.querySelectorAll('[data-access]')) {
+      if (allowed[link.dataset.access]?.allowed) link.closest('li').hidden = false;
+    }
+  } catch (e) {
+    // The links stay hidden; the pages themselves say why when opened.
+  }
+}
+
+showSecurityLinks();
 
 window.addEventListener('hashchange', () => {
   document.getElementById('status').textContent = '';
