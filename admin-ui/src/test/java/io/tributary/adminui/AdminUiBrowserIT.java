@@ -488,6 +488,17 @@ class AdminUiBrowserIT {
             screenshots).run();
     }
 
+    @Test
+    void consumerGroupsFilterByStateAndTopicAndRefreshThemselves() throws Exception {
+        new io.tributary.adminui.groups.GroupMonitoringBrowserSteps(browser, wait, ui, cluster.bootstrapServers(),
+            screenshots).run();
+    }
+
+    @Test
+    void securityPagesManageAclsUsersAndQuotasForUsersAllowedOnly() throws Exception {
+        new io.tributary.adminui.access.SecurityPagesBrowserSteps(browser, wait, screenshots).run();
+    }
+
     /** Controls of the page's main area that have no accessible name (label, aria-label, labelledby, text, title). */
     private static final String UNLABELLED_CONTROLS = "return Array.from(document.querySelectorAll("
         + "'main input, main select, main textarea, main button')).filter(e => e.type !== 'hidden').filter(e => {"
