@@ -1,7 +1,8 @@
 package io.tributary.restproxy.v3;
 
+import io.tributary.restproxy.error.InvalidArgumentException;
 import io.tributary.restproxy.error.KafkaFutures;
-import io.tributary.restproxy.error.RestError;
+import io.tributary.restproxy.error.ScramUserNotFoundException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -50,34 +51,34 @@ public class ScramUsersAdmin {
         return users;
     }
 
-    /** One user; 404 when it has no SCRAM credential. */
+    /** One user; {@link ScramUserNotFoundException} when it has no SCRAM credential. */
     public ScramUser user(String name) {
         UserScramCredentialsDescription description = KafkaFutures.get(
             admin.describeUserScramCredentials(List.of(name)).description(name),
             cause -> cause instanceof ResourceNotFoundException
-                ? RestError.NOT_FOUND.exception("User " + name + " has no SCRAM credentials") : null);
+                ? new ScramUserNotFoundException("User " + name + " has no SCRAM credentials") : null);
         return user(name, description);
     }
 
     /**
      * Sets the user's password for {@code mechanism} (creating the user when new).
      *
-     * @throws io.tributary.restproxy.error.RestErrorException 400 for an iteration count outside Kafka's bounds
+     * @throws InvalidArgumentException for an iteration count outside Kafka's bounds
      */
     public void upsert(String name, ScramMechanism mechanism, int iterations, String password) {
         if (iterations < MIN_ITERATIONS || iterations > MAX_ITERATIONS) {
-            throw RestError.BAD_REQUEST.exception("iterations must be between " + MIN_ITERATIONS + " and "
+            throw new InvalidArgumentException("iterations must be between " + MIN_ITERATIONS + " and "
                 + MAX_ITERATIONS);
         }
         alter(new UserScramCredentialUpsertion(name, new ScramCredentialInfo(mechanism, iterations), password));
     }
 
-    /** Deletes the user's credential for {@code mechanism}; 404 when it has none. */
+    /** Deletes the user's credential for {@code mechanism}; {@link ScramUserNotFoundException} when it has none. */
     public void delete(String name, ScramMechanism mechanism) {
         alter(new UserScramCredentialDeletion(name, mechanism));
     }
 
-    /** Deletes every SCRAM credential of the user; 404 when it has none. */
+    /** Deletes every SCRAM credential of the user; {@link ScramUserNotFoundException} when it has none. */
     public void delete(String name) {
         for (ScramCredentialInfo credential : user(name).credentials()) {
             delete(name, credential.mechanism());
@@ -87,7 +88,7 @@ public class ScramUsersAdmin {
     private void alter(UserScramCredentialAlteration alteration) {
         KafkaFutures.get(admin.alterUserScramCredentials(List.of(alteration)).all(),
             cause -> cause instanceof ResourceNotFoundException
-                ? RestError.NOT_FOUND.exception(cause.getMessage()) : null);
+                ? new ScramUserNotFoundException(cause.getMessage()) : null);
     }
 
     private static ScramUser user(String name, UserScramCredentialsDescription description) {
