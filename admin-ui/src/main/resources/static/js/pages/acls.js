@@ -3,6 +3,7 @@
 // filter matches after a confirmation listing them. Needs DESCRIBE (list) and ALTER (change) on the cluster.
 import { announce, errorBox, h, latestOnly, table } from '../dom.js';
 import * as api from './security-api.js';
+import { allows, session } from '../session.js';
 
 const RESOURCE_TYPES = ['TOPIC', 'GROUP', 'CLUSTER', 'TRANSACTIONAL_ID', 'DELEGATION_TOKEN', 'USER'];
 const OPERATIONS = ['ALL', 'READ', 'WRITE', 'CREATE', 'DELETE', 'ALTER', 'DESCRIBE', 'CLUSTER_ACTION',
@@ -28,6 +29,9 @@ export async function render() {
   const heading = h('h1', { id: 'acls-title' }, 'ACLs');
   if (!access.allowed) return h('section', { 'aria-labelledby': 'acls-title' }, heading, api.refused('ACLs', access.reason));
 
+  // Without ALTER on the cluster the brokers refuse changes: no form, no delete buttons
+  // ((mayAlter || null) && element: h() skips null, not false).
+  const mayAlter = allows((await session()).clusterOperations, 'ALTER');
   const dialog = api.listDialog();
   const area = h('div', { id: 'acl-list', 'aria-live': 'polite' });
   const actionMessage = h('div', { class: 'form-message' });
@@ -62,12 +66,12 @@ export async function render() {
     const rows = list.map((a) => h('tr', { 'data-acl': describe(a) },
       h('th', { scope: 'row' }, a.principal), h('td', {}, a.resourceType), h('td', { class: 'wrap' }, a.resourceName),
       h('td', {}, a.patternType), h('td', {}, a.host), h('td', {}, a.operation), h('td', {}, a.permission),
-      h('td', {}, h('button', { type: 'button', class: 'danger', 'data-delete-acl': describe(a),
+      (mayAlter || null) && h('td', {}, h('button', { type: 'button', class: 'danger', 'data-delete-acl': describe(a),
         'aria-label': `Delete ${describe(a)}`, onclick: () => remove(a, [a]) }, 'Delete'))));
     return [summary,
       table('ACLs', ['Principal', 'Resource type', 'Resource name', 'Pattern', 'Host', 'Operation', 'Permission',
-        'Action'], rows, { id: 'acls' }),
-      h('button', { type: 'button', id: 'delete-matching-acls', class: 'danger',
+        ...(mayAlter ? ['Action'] : [])], rows, { id: 'acls' }),
+      (mayAlter || null) && h('button', { type: 'button', id: 'delete-matching-acls', class: 'danger',
         onclick: () => remove({ ...filter(), resourceType: filter().resourceType || 'ANY' }, shown) },
       `Delete all ${list.length} shown`)];
   }
@@ -106,7 +110,7 @@ export async function render() {
     filterForm,
     h('div', { class: 'columns' },
       h('div', { class: 'main-column' }, area, actionMessage),
-      h('div', { class: 'side-column' }, createForm(load))),
+      mayAlter ? h('div', { class: 'side-column' }, createForm(load)) : null),
     dialog.element);
 }
 

@@ -3,6 +3,7 @@
 // confirmation. Needs DESCRIBE_CONFIGS (list) and ALTER_CONFIGS (change) on the cluster.
 import { announce, errorBox, h, latestOnly, table } from '../dom.js';
 import * as api from './security-api.js';
+import { allows, session } from '../session.js';
 
 const QUOTAS = [
   { key: 'producer_byte_rate', label: 'Produce bytes/s' },
@@ -25,6 +26,9 @@ export async function render() {
   if (!access.allowed) {
     return h('section', { 'aria-labelledby': 'quotas-title' }, heading, api.refused('client quotas', access.reason));
   }
+  // Without ALTER_CONFIGS on the cluster the brokers refuse changes: no form, no buttons
+  // ((mayAlter || null) && element: h() skips null, not false).
+  const mayAlter = allows((await session()).clusterOperations, 'ALTER_CONFIGS');
   const dialog = api.listDialog();
   const area = h('div', { id: 'quota-list', 'aria-live': 'polite' });
   const actionMessage = h('div', { class: 'form-message' });
@@ -43,12 +47,13 @@ export async function render() {
 
   function content(list) {
     if (list.length === 0) return [h('p', { class: 'empty', id: 'no-quotas' }, 'No client quotas are set.')];
-    return [table('Client quotas', ['Entity', ...QUOTAS.map((q) => q.label), 'Actions'], list.map((q) => {
+    return [table('Client quotas', ['Entity', ...QUOTAS.map((q) => q.label), ...(mayAlter ? ['Actions'] : [])],
+      list.map((q) => {
       const label = entityLabel(q.entity);
       return h('tr', { 'data-quota': label },
         h('th', { scope: 'row' }, label),
         QUOTAS.map((k) => h('td', { class: 'num', 'data-key': k.key }, q.values[k.key] ?? '–')),
-        h('td', {},
+        (mayAlter || null) && h('td', {},
           h('button', { type: 'button', class: 'secondary', 'aria-label': `Edit the quotas of ${label}`,
             onclick: () => form.edit(q) }, 'Edit'), ' ',
           h('button', { type: 'button', class: 'danger', 'data-remove-quotas': label,
@@ -75,7 +80,7 @@ export async function render() {
     h('p', { class: 'hint' }, 'Byte rates are per broker; request time is a percentage of one network or I/O thread.'),
     h('div', { class: 'columns' },
       h('div', { class: 'main-column' }, area, actionMessage),
-      h('div', { class: 'side-column' }, form.element)),
+      mayAlter ? h('div', { class: 'side-column' }, form.element) : null),
     dialog.element);
 }
 

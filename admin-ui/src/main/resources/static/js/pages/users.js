@@ -3,6 +3,7 @@
 // (change) on the cluster.
 import { announce, errorBox, h, latestOnly, table } from '../dom.js';
 import * as api from './security-api.js';
+import { allows, session } from '../session.js';
 
 const credentials = (u) => u.credentials.map((c) => `${c.mechanism} (${c.iterations} iterations)`).join(', ');
 
@@ -14,6 +15,9 @@ export async function render() {
   if (!access.allowed) {
     return h('section', { 'aria-labelledby': 'users-title' }, heading, api.refused('SCRAM users', access.reason));
   }
+  // Without ALTER on the cluster the brokers refuse changes: no form, no buttons
+  // ((mayAlter || null) && element: h() skips null, not false).
+  const mayAlter = allows((await session()).clusterOperations, 'ALTER');
   const dialog = api.listDialog();
   const area = h('div', { id: 'user-list', 'aria-live': 'polite' });
   const actionMessage = h('div', { class: 'form-message' });
@@ -33,10 +37,11 @@ export async function render() {
   function content(list) {
     const summary = h('p', { id: 'user-total' }, list.length === 1 ? '1 user' : `${list.length} users`);
     if (list.length === 0) return [summary, h('p', { class: 'empty' }, 'No SCRAM users.')];
-    return [summary, table('SCRAM users', ['User', 'Mechanisms', 'Actions'], list.map((u) => h('tr', { 'data-user': u.name },
+    return [summary, table('SCRAM users', ['User', 'Mechanisms', ...(mayAlter ? ['Actions'] : [])],
+      list.map((u) => h('tr', { 'data-user': u.name },
       h('th', { scope: 'row' }, u.name),
       h('td', { class: 'user-mechanisms' }, credentials(u)),
-      h('td', {},
+      (mayAlter || null) && h('td', {},
         h('button', { type: 'button', class: 'secondary', 'data-change-password': u.name,
           'aria-label': `Change the password of ${u.name}`, onclick: () => form.edit(u.name) }, 'Change password'),
         ' ',
@@ -61,7 +66,7 @@ export async function render() {
   return h('section', { 'aria-labelledby': 'users-title' }, heading,
     h('div', { class: 'columns' },
       h('div', { class: 'main-column' }, area, actionMessage),
-      h('div', { class: 'side-column' }, form.element)),
+      mayAlter ? h('div', { class: 'side-column' }, form.element) : null),
     dialog.element);
 }
 

@@ -13,7 +13,8 @@ import org.springframework.web.bind.annotation.RestController;
  * the caller, for a read of each that matches next to nothing (ACLs of one made-up principal, one
  * made-up SCRAM user, quotas of one made-up user). A refusal (403: no DESCRIBE / DESCRIBE_CONFIGS on
  * the cluster) or any other error (brokers without an authorizer) hides the page, with the proxy's
- * message as the reason; a 404 of the made-up user means the read was allowed.
+ * message as the reason; a 404 of the made-up user means the read was allowed (a 404 of the
+ * others: a proxy without those endpoints).
  */
 @RestController
 public class AccessController {
@@ -38,17 +39,19 @@ public class AccessController {
     public Access access() {
         String clusterId = cluster.cluster().clusterId();
         return new Access(
-            check(() -> proxy.acls(clusterId, new Acl(null, null, null, "User:" + PROBE, null, null, null))),
-            check(() -> proxy.user(clusterId, PROBE)),
-            check(() -> proxy.quotas(clusterId, PROBE, null)));
+            check(() -> proxy.acls(clusterId, new Acl(null, null, null, "User:" + PROBE, null, null, null)), false),
+            check(() -> proxy.user(clusterId, PROBE), true),
+            check(() -> proxy.quotas(clusterId, PROBE, null), false));
     }
 
-    private static PageAccess check(Runnable read) {
+    /** @param notFoundIsAllowed whether a 404 answers the made-up name (allowed), not a missing endpoint */
+    private static PageAccess check(Runnable read, boolean notFoundIsAllowed) {
         try {
             read.run();
             return new PageAccess(true, null);
         } catch (RestProxyException e) {
-            return e.status() == 404 ? new PageAccess(true, null) : new PageAccess(false, e.getMessage());
+            return e.status() == 404 && notFoundIsAllowed ? new PageAccess(true, null)
+                : new PageAccess(false, e.getMessage());
         }
     }
 }

@@ -152,4 +152,11 @@ class AccessApiTest {
             .andExpect(jsonPath("$.users.allowed").value(true))
             .andExpect(jsonPath("$.quotas.allowed").value(true));
     }
+
+    @Test
+    void aProxyWithoutTheEndpointsOpensNoPage() throws Exception {
+        mvc.perform(get("/api/access"))
+            .andExpect(jsonPath("$.acls.allowed").value(false))
+            .andExpect(jsonPath("$.quotas.allowed").value(false));
+    }
 }

@@ -39,14 +39,17 @@ import org.springframework.context.ConfigurableApplicationContext;
  * The security pages end to end on a cluster of their own ({@link ClusterProcesses#startSecured()}) and a
  * UI that signs users in: ops (ALL on the cluster) sees ACLs, Users and Quotas in the navigation, creates
  * an ACL and finds it with a MATCH filter, deletes it after a confirmation listing it; creates SCRAM user
- * erin, who then signs in (and, without rights, sees none of those pages), and deletes her; sets a quota
- * and sees it. nobody (no ACLs) does not see the entries, and a page opened by its address says why.
+ * erin, who then signs in (and, without rights, sees none of those pages), and deletes her; sets a quota,
+ * sees it and removes it. auditor (DESCRIBE on the cluster) sees the ACLs without the form and no Quotas entry
+ * (DESCRIBE_CONFIGS needed). nobody (no ACLs) does not see the entries, and a page opened by its address
+ * says why.
  */
 public final class SecurityPagesBrowserSteps {
 
     private static final String OPS_PASSWORD = "ops-ui-pw-Tr62";
     private static final String NOBODY_PASSWORD = "nobody-ui-pw-Ka18";
     private static final String ERIN_PASSWORD = "erin-ui-pw-Wd35";
+    private static final String AUDITOR_PASSWORD = "auditor-ui-pw-Hn27";
 
     private final WebDriver browser;
     private final WebDriverWait wait;
@@ -64,11 +67,11 @@ public final class SecurityPagesBrowserSteps {
         try (ClusterProcesses cluster = ClusterProcesses.startSecured()) {
             try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
                     cluster.bootstrapServers()))) {
-                admin.alterUserScramCredentials(List.of(scram("ops", OPS_PASSWORD), scram("nobody", NOBODY_PASSWORD)))
+                admin.alterUserScramCredentials(List.of(scram("ops", OPS_PASSWORD), scram("nobody", NOBODY_PASSWORD),
+                        scram("auditor", AUDITOR_PASSWORD)))
                     .all().get(30, TimeUnit.SECONDS);
-                admin.createAcls(List.of(new AclBinding(new ResourcePattern(ResourceType.CLUSTER, "kafka-cluster",
-                    PatternType.LITERAL), new AccessControlEntry("User:ops", "*", AclOperation.ALL,
-                    AclPermissionType.ALLOW)))).all().get(30, TimeUnit.SECONDS);
+                admin.createAcls(List.of(onCluster("ops", AclOperation.ALL), onCluster("auditor", AclOperation.DESCRIBE)))
+                    .all().get(30, TimeUnit.SECONDS);
             }
             ConfigurableApplicationContext app = SpringApplication.run(AdminUiApplication.class, "--server.port=0",
                 "--server.address=127.0.0.1", "--admin-ui.rest-proxy-url=" + cluster.restProxyUrl(),
@@ -82,6 +85,7 @@ public final class SecurityPagesBrowserSteps {
                 createFindAndDeleteAnAcl();
                 setAQuota();
                 createAUserWhoSignsIn();
+                aUserWhoMayOnlyDescribeTheClusterGetsNoForms();
                 aUserWithoutRightsSeesNoSecurityPages();
             } finally {
                 app.close();
@@ -137,6 +141,12 @@ public final class SecurityPagesBrowserSteps {
             .findElement(By.cssSelector("td[data-key='producer_byte_rate']"));
         assertThat(cell.getText()).isEqualTo("1048576");
         screenshot("quotas");
+
+        browser.findElement(row).findElement(By.cssSelector("button[data-remove-quotas]")).click();
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("confirm")));
+        assertThat(browser.findElement(By.id("confirm-list")).getText()).isEqualTo("producer_byte_rate = 1048576");
+        browser.findElement(By.id("confirm-ok")).click();
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("no-quotas")));
     }
 
     private void createAUserWhoSignsIn() throws Exception {
@@ -171,6 +181,19 @@ public final class SecurityPagesBrowserSteps {
         signOut();
     }
 
+    private void aUserWhoMayOnlyDescribeTheClusterGetsNoForms() {
+        signIn("auditor", AUDITOR_PASSWORD);
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("nav a[href='#/acls']")));
+        assertThat(browser.findElement(By.cssSelector("nav a[href='#/users']")).isDisplayed()).isTrue();
+        assertThat(browser.findElement(By.cssSelector("nav a[href='#/quotas']")).isDisplayed())
+            .as("no DESCRIBE_CONFIGS on the cluster").isFalse();
+        browser.findElement(By.cssSelector("nav a[href='#/acls']")).click();
+        wait.until(ExpectedConditions.textToBe(By.id("acl-total"), "2 ACLs"));
+        assertThat(browser.findElements(By.id("acl-form"))).as("no ALTER: no create form").isEmpty();
+        assertThat(browser.findElements(By.cssSelector("button[data-delete-acl]"))).isEmpty();
+        signOut();
+    }
+
     private void aUserWithoutRightsSeesNoSecurityPages() throws Exception {
         signIn("nobody", NOBODY_PASSWORD);
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("signed-in-user"), "nobody"));
@@ -202,6 +225,11 @@ public final class SecurityPagesBrowserSteps {
     private void signOut() {
         wait.until(ExpectedConditions.elementToBeClickable(By.id("sign-out"))).click();
         wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("login-signed-out")));
+    }
+
+    private static AclBinding onCluster(String user, AclOperation operation) {
+        return new AclBinding(new ResourcePattern(ResourceType.CLUSTER, "kafka-cluster", PatternType.LITERAL),
+            new AccessControlEntry("User:" + user, "*", operation, AclPermissionType.ALLOW));
     }
 
     private static UserScramCredentialUpsertion scram(String user, String password) {
