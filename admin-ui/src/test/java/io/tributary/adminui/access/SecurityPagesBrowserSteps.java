@@ -39,7 +39,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  * The security pages end to end on a cluster of their own ({@link ClusterProcesses#startSecured()}) and a
  * UI that signs users in: ops (ALL on the cluster) sees ACLs, Users and Quotas in the navigation, creates
  * an ACL and finds it with a MATCH filter, deletes it after a confirmation listing it; creates SCRAM user
- * erin, who then signs in (and, without rights, sees none of those pages), and deletes her; sets a quota,
+ * erin and changes her password, with which she then signs in (and, without rights, sees none of those pages), and deletes her; sets a quota,
  * sees it and removes it. auditor (DESCRIBE on the cluster) sees the ACLs without the form and no Quotas entry
  * (DESCRIBE_CONFIGS needed). nobody (no ACLs) does not see the entries, and a page opened by its address
  * says why.
@@ -161,8 +161,16 @@ public final class SecurityPagesBrowserSteps {
         assertThat(browser.getPageSource()).doesNotContain(ERIN_PASSWORD);
         screenshot("users");
 
+        // Change her password: she signs in with the new one.
+        String changed = ERIN_PASSWORD + "-2";
+        browser.findElement(row).findElement(By.cssSelector("button[data-change-password]")).click();
+        wait.until(ExpectedConditions.textToBe(By.id("user-form-title"), "Change the password of erin"));
+        browser.findElement(By.id("user-password")).sendKeys(changed);
+        browser.findElement(By.id("user-save")).click();
+        wait.until(ExpectedConditions.textToBe(By.id("user-saved"), "Saved erin: SCRAM-SHA-512 (4096 iterations)."));
+
         signOut();
-        signIn("erin", ERIN_PASSWORD);
+        signIn("erin", changed);
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("signed-in-user"), "erin"));
         browser.get(ui.resolve("/#/acls").toString());
         wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("access-refused")));
