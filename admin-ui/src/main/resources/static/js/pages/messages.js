@@ -1,9 +1,14 @@
-// Message browser of a topic (#/topics/<name>/messages): pages of one partition's records from the
-// oldest, the newest, an offset or a timestamp; a bounded server-side search with its progress; a
-// live tail over SSE; and a produce form when the server allows it (admin-ui.produce-enabled).
+// Message browser of a topic (#/topics/<name>/messages): a filter bar (partition, start position, key
+// and value text, a filter expression the server evaluates with a bounded scan, live tail) over a
+// compact table of records that expand to their full value; export of the shown rows (JSON lines,
+// CSV); a bounded search of every partition with its progress; and a produce side panel when the
+// server allows it (admin-ui.produce-enabled) and the user may WRITE the topic.
 import * as api from '../api.js';
 import { announce, errorBox, h } from '../dom.js';
 import { allows } from '../session.js';
+import { exportMessages } from './message-export.js';
+import { producePanel } from './message-produce.js';
+import { messageTable } from './message-table.js';
 
 const PAGE_SIZE = 50;
 const POLL_MS = 500;
@@ -15,41 +20,14 @@ const messagesApi = {
   // Not known (null) when the rights cannot be read: the form is offered and the server decides.
   rights: (topic) => api.request('GET', `/api/topics/${enc(topic)}/rights`).catch(() => ({ operations: null })),
   page: (topic, params) => api.request('GET', `/api/topics/${enc(topic)}/messages?${new URLSearchParams(params)}`),
+  filtered: (topic, params) => api.request('GET',
+    `/api/topics/${enc(topic)}/messages/filtered?${new URLSearchParams(params)}`),
   produce: (topic, record) => api.request('POST', `/api/topics/${enc(topic)}/messages`, record),
   search: (topic, query, where) => api.request('POST', `/api/topics/${enc(topic)}/messages/searches`,
     { query, in: where }),
   progress: (topic, id) => api.request('GET', `/api/topics/${enc(topic)}/messages/searches/${enc(id)}`),
   cancel: (topic, id) => api.request('DELETE', `/api/topics/${enc(topic)}/messages/searches/${enc(id)}`),
 };
-
-const KIND_LABELS = { json: 'JSON', text: 'text', binary: 'hex', null: 'null' };
-
-/** A key, value or header value: its text in a code/pre element tagged with its kind. */
-function payload(p, block, cls) {
-  if (!p || p.kind === 'null') return h('span', { class: `${cls} empty`, 'data-kind': 'null' }, '(null)');
-  return h(block ? 'pre' : 'code', { class: cls, 'data-kind': p.kind, title: `${KIND_LABELS[p.kind]}, ${p.bytes} bytes` },
-    p.text);
-}
-
-/** One record as a list item: partition, offset, timestamp, key, headers and value. */
-function messageItem(m) {
-  const time = new Date(m.timestamp);
-  const headers = m.headers.length
-    ? h('ul', { class: 'msg-headers' }, m.headers.map((x) => h('li', {},
-      h('code', { class: 'header-name' }, x.name), ': ', payload(x.value, false, 'header-value'))))
-    : h('span', { class: 'empty' }, 'none');
-  return h('li', { class: 'msg', 'data-partition': m.partition, 'data-offset': m.offset },
-    h('dl', { class: 'msg-meta' },
-      h('div', {}, h('dt', {}, 'Partition'), h('dd', { class: 'msg-partition' }, m.partition)),
-      h('div', {}, h('dt', {}, 'Offset'), h('dd', { class: 'msg-offset' }, m.offset)),
-      h('div', {}, h('dt', {}, 'Timestamp'), h('dd', {}, h('time', { datetime: time.toISOString() },
-        isNaN(time) ? m.timestamp : time.toISOString()))),
-      h('div', {}, h('dt', {}, 'Key'), h('dd', {}, payload(m.key, false, 'msg-key'))),
-      h('div', { class: 'wide' }, h('dt', {}, 'Headers'), h('dd', {}, headers))),
-    h('div', { class: 'msg-value-box' },
-      h('span', { class: 'tag kind' }, m.value && m.value.kind !== 'null' ? KIND_LABELS[m.value.kind] : 'null'),
-      payload(m.value, true, 'msg-value')));
-}
 
 function field(id, label, control, hint) {
   return h('div', { class: 'field' }, h('label', { for: id }, label), control, hint ? h('small', {}, hint) : null);
@@ -70,7 +48,7 @@ export async function render([name]) {
   const cleanups = [];
   window.addEventListener('hashchange', () => cleanups.forEach((c) => c()), { once: true });
 
-  // --- Browse ---
+  // --- Filter bar and the table ---
   const partition = h('select', { id: 'msg-partition' },
     h('option', { value: 'all' }, 'All (by timestamp)'),
     topic.partitions.map((p) => h('option', { value: p.partition },
@@ -78,6 +56,7 @@ export async function render([name]) {
   const from = h('select', { id: 'msg-from' },
     h('option', { value: 'oldest' }, 'Oldest'), h('option', { value: 'newest' }, 'Newest'),
     h('option', { value: 'offset' }, 'Offset'), h('option', { value: 'timestamp' }, 'Timestamp'));
+  from.value = 'newest';
   const offset = h('input', { id: 'msg-offset', type: 'number', min: '0', inputmode: 'numeric' });
   const time = h('input', { id: 'msg-timestamp', type: 'datetime-local', step: '1' });
   const offsetField = field('msg-offset', 'Offset', offset);
@@ -88,36 +67,73 @@ export async function render([name]) {
   };
   from.addEventListener('change', showPositionFields);
   showPositionFields();
+  const keyFilter = h('input', { id: 'msg-key-filter', type: 'search', autocomplete: 'off' });
+  const valueFilter = h('input', { id: 'msg-value-filter', type: 'search', autocomplete: 'off' });
+  // The expression is evaluated by the admin UI server (never here); its parse error shows below it.
+  const expression = h('input', { id: 'msg-filter', type: 'text', autocomplete: 'off', spellcheck: 'false',
+    placeholder: "@.value.qty > 1 && @.headers.source == 'web'", 'aria-describedby': 'msg-filter-hint msg-filter-error' });
+  const expressionError = h('div', { id: 'msg-filter-error' });
+  const expressionField = h('div', { class: 'field wide' }, h('label', { for: 'msg-filter' }, 'Filter expression'),
+    expression, h('small', { id: 'msg-filter-hint' }, 'A JSONPath filter condition on @.key, @.value, @.headers.<name>, ',
+      '@.partition, @.offset, @.timestamp; see docs/admin-ui.md.'), expressionError);
   // Read committed: transactions' records only once committed, aborted ones never (markers never show).
   const committed = h('input', { id: 'msg-committed', type: 'checkbox' });
   const committedField = h('div', { class: 'field check' }, h('label', { for: 'msg-committed' }, committed,
     ' Committed only'), h('small', {}, 'read_committed: skips aborted and open transactions'));
 
-  const list = h('ol', { id: 'messages', class: 'messages', 'aria-label': 'Messages' });
+  const table = messageTable('messages', 'Messages');
   const range = h('p', { id: 'msg-range', class: 'range', 'aria-live': 'polite' });
   const browseMessage = h('div', { class: 'form-message' });
   const prev = h('button', { type: 'button', id: 'msg-prev', class: 'secondary', disabled: true }, '← Older');
   const next = h('button', { type: 'button', id: 'msg-next', class: 'secondary', disabled: true }, 'Newer →');
+  const exportJsonl = h('button', { type: 'button', id: 'export-jsonl', class: 'secondary', disabled: true },
+    'Export JSON lines');
+  const exportCsv = h('button', { type: 'button', id: 'export-csv', class: 'secondary', disabled: true }, 'Export CSV');
   let page = null;
+  let lastParams = null;
   let loadToken = 0;
+
+  const filtering = () => Boolean(expression.value.trim() || keyFilter.value.trim() || valueFilter.value.trim());
+  const plural = (n, one, many) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+  const STOPS = { end: 'nothing more to read that way', matches: 'the page is full; Older or Newer scans on',
+    records: 'stopped at the limit of records one page scans; Older or Newer scans on',
+    time: 'stopped at the time limit; Older or Newer scans on' };
+
+  function showExpressionError(e) {
+    expressionError.replaceChildren(e ? h('p', { class: 'error field-error', role: 'alert' }, e.message) : '');
+    if (e) expression.setAttribute('aria-invalid', 'true');
+    else expression.removeAttribute('aria-invalid');
+  }
 
   async function load(params) {
     const token = ++loadToken;
-    list.setAttribute('aria-busy', 'true');
-    browseMessage.replaceChildren(h('p', { class: 'loading' }, 'Loading messages…'));
-    prev.disabled = true;
-    next.disabled = true;
+    lastParams = params;
+    table.element.setAttribute('aria-busy', 'true');
+    browseMessage.replaceChildren(h('p', { class: 'loading' }, filtering() ? 'Scanning…' : 'Loading messages…'));
+    [prev, next, exportJsonl, exportCsv].forEach((b) => { b.disabled = true; });
+    showExpressionError(null);
     try {
-      const which = partition.value === 'all' ? { partitions: 'all' } : { partition: partition.value };
-      const result = await messagesApi.page(name, { ...which, count: PAGE_SIZE, committed: committed.checked,
-        ...params });
+      let result;
+      if (filtering()) {
+        result = await messagesApi.filtered(name, { partitions: partition.value, count: PAGE_SIZE,
+          committed: committed.checked, filter: expression.value, keyContains: keyFilter.value,
+          valueContains: valueFilter.value, ...params });
+      } else {
+        const which = partition.value === 'all' ? { partitions: 'all' } : { partition: partition.value };
+        result = await messagesApi.page(name, { ...which, count: PAGE_SIZE, committed: committed.checked, ...params });
+      }
       if (token !== loadToken) return;
       page = result;
       browseMessage.replaceChildren();
-      list.replaceChildren(...result.messages.map(messageItem));
+      table.set(result.messages);
       const n = result.messages.length;
-      const messagesText = `${n} ${n === 1 ? 'message' : 'messages'}`;
-      if (result.partitions) {
+      const messagesText = plural(n, 'message', 'messages');
+      if (result.scanned !== undefined) {
+        range.textContent = `Scanned ${plural(result.scanned, 'record', 'records')}, ${result.matched} matched `
+          + `(${STOPS[result.stoppedBy] || result.stoppedBy}).`;
+        prev.disabled = result.previousCursor == null;
+        next.disabled = result.nextCursor == null;
+      } else if (result.partitions) {
         const k = result.partitions.length;
         const held = result.partitions.reduce((sum, p) => sum + (p.endOffset - p.beginningOffset), 0);
         const bounds = `${k} ${k === 1 ? 'partition holds' : 'partitions hold'} ${held} ${held === 1 ? 'record' : 'records'}`;
@@ -133,10 +149,18 @@ export async function render([name]) {
         prev.disabled = result.previousOffset == null;
         next.disabled = result.nextOffset == null;
       }
+      exportJsonl.disabled = n === 0;
+      exportCsv.disabled = n === 0;
     } catch (e) {
-      if (token === loadToken) browseMessage.replaceChildren(errorBox(e));
+      if (token !== loadToken) return;
+      if (e.status === 400 && e.body && e.body.field === 'filter') {
+        browseMessage.replaceChildren();
+        showExpressionError(e);
+      } else {
+        browseMessage.replaceChildren(errorBox(e));
+      }
     } finally {
-      if (token === loadToken) list.removeAttribute('aria-busy');
+      if (token === loadToken) table.element.removeAttribute('aria-busy');
     }
   }
 
@@ -153,7 +177,14 @@ export async function render([name]) {
     return { from: from.value };
   }
 
-  const browseForm = h('form', { id: 'browse-form', class: 'toolbar', 'aria-label': 'Choose messages',
+  // --- Live tail (its buttons are in the filter bar) ---
+  const tailTable = messageTable('tail', 'Live messages');
+  const tailStatus = h('p', { id: 'tail-status', role: 'status' }, 'Not following.');
+  const tailMessage = h('div', { class: 'form-message' });
+  const tailStart = h('button', { type: 'button', id: 'tail-start', class: 'secondary' }, 'Start live tail');
+  const tailStop = h('button', { type: 'button', id: 'tail-stop', class: 'danger', disabled: true }, 'Stop');
+
+  const browseForm = h('form', { id: 'browse-form', class: 'toolbar filter-bar', 'aria-label': 'Choose messages',
     onsubmit: (e) => {
       e.preventDefault();
       try {
@@ -163,11 +194,24 @@ export async function render([name]) {
       }
     } },
   field('msg-partition', 'Partition', partition), field('msg-from', 'Start at', from), offsetField, timeField,
-  committedField, h('div', { class: 'field' }, h('button', { type: 'submit', id: 'msg-load' }, 'Show messages')));
+  field('msg-key-filter', 'Key contains', keyFilter), field('msg-value-filter', 'Value contains', valueFilter),
+  expressionField, committedField,
+  h('div', { class: 'field buttons' }, h('button', { type: 'submit', id: 'msg-load' }, 'Show messages'),
+    tailStart, tailStop));
   prev.addEventListener('click', () => page && load(page.partitions
     ? { from: 'before', cursor: page.previousCursor } : { from: 'offset', offset: page.previousOffset }));
   next.addEventListener('click', () => page && load(page.partitions
     ? { from: 'after', cursor: page.nextCursor } : { from: 'offset', offset: page.nextOffset }));
+  const exportShown = async (format) => {
+    try {
+      const file = await exportMessages(name, table.shown(), format);
+      announce(`Exported ${plural(table.shown().length, 'message', 'messages')} to ${file}.`);
+    } catch (e) {
+      browseMessage.replaceChildren(errorBox(e));
+    }
+  };
+  exportJsonl.addEventListener('click', () => exportShown('jsonl'));
+  exportCsv.addEventListener('click', () => exportShown('csv'));
 
   // --- Search ---
   const query = h('input', { id: 'search-query', type: 'search', required: true, autocomplete: 'off' });
@@ -177,7 +221,7 @@ export async function render([name]) {
   const cancelButton = h('button', { type: 'button', id: 'search-cancel', class: 'danger', hidden: true }, 'Cancel');
   const progress = h('p', { id: 'search-progress', role: 'status', 'aria-live': 'polite' });
   const searchMessage = h('div', { class: 'form-message' });
-  const results = h('ol', { id: 'search-results', class: 'messages', 'aria-label': 'Search matches' });
+  const results = messageTable('search-results', 'Search matches');
   let search = null;
   let timer = null;
   let shown = null;
@@ -204,7 +248,7 @@ export async function render([name]) {
       const s = await messagesApi.progress(name, id);
       if (search !== id) return;
       showProgress(s);
-      results.replaceChildren(...s.messages.map(messageItem));
+      results.set(s.messages);
       if (s.running) timer = setTimeout(poll, POLL_MS);
       else {
         search = null;
@@ -223,7 +267,7 @@ export async function render([name]) {
       e.preventDefault();
       if (!query.value) return;
       searchMessage.replaceChildren();
-      results.replaceChildren();
+      results.set([]);
       progress.textContent = 'Starting the search…';
       searchButton.disabled = true;
       try {
@@ -260,13 +304,6 @@ export async function render([name]) {
     clearTimeout(timer);
   });
 
-  // --- Live tail ---
-  const tailList = h('ol', { id: 'tail', class: 'messages', 'aria-label': 'Live messages', 'aria-live': 'polite',
-    'aria-relevant': 'additions' });
-  const tailStatus = h('p', { id: 'tail-status', role: 'status' }, 'Not following.');
-  const tailMessage = h('div', { class: 'form-message' });
-  const tailStart = h('button', { type: 'button', id: 'tail-start' }, 'Start live tail');
-  const tailStop = h('button', { type: 'button', id: 'tail-stop', class: 'danger', disabled: true }, 'Stop');
   let source = null;
 
   function stopTail(text) {
@@ -287,8 +324,7 @@ export async function render([name]) {
       tailStatus.textContent = 'Following new messages; the newest is at the top.';
     });
     source.addEventListener('record', (event) => {
-      tailList.prepend(messageItem(JSON.parse(event.data)));
-      while (tailList.children.length > TAIL_MAX) tailList.lastElementChild.remove();
+      tailTable.prepend(JSON.parse(event.data), TAIL_MAX);
     });
     source.addEventListener('error', () => {
       if (source && source.readyState === EventSource.CLOSED) {
@@ -302,71 +338,31 @@ export async function render([name]) {
   tailStop.addEventListener('click', () => stopTail('Stopped.'));
   cleanups.push(() => stopTail(''));
 
-  // --- Produce ---
-  let produceCard = null;
+  // --- Produce: a side panel, open until closed, whatever the tables do ---
+  let produce = null;
   // Only when the server allows producing and the user may WRITE the topic.
   if (settings.produceEnabled && allows(rights.operations, 'WRITE')) {
-    const key = h('input', { id: 'produce-key', autocomplete: 'off' });
-    const value = h('textarea', { id: 'produce-value', rows: 6, spellcheck: 'false' });
-    const headers = h('textarea', { id: 'produce-headers', rows: 3, spellcheck: 'false',
-      'aria-describedby': 'produce-headers-hint' });
-    const target = h('select', { id: 'produce-partition' }, h('option', { value: '' }, 'Any (by key)'),
-      topic.partitions.map((p) => h('option', { value: p.partition }, p.partition)));
-    const produceMessage = h('div', { class: 'form-message', id: 'produce-message' });
-    const send = h('button', { type: 'submit', id: 'produce-send' }, 'Produce');
-    produceCard = h('section', { class: 'card', 'aria-labelledby': 'produce-title' },
-      h('h2', { id: 'produce-title' }, 'Produce a message'),
-      h('form', { id: 'produce-form', onsubmit: async (e) => {
-        e.preventDefault();
-        produceMessage.replaceChildren();
-        let parsed;
-        try {
-          parsed = headers.value.split('\n').map((line) => line.trim()).filter(Boolean).map((line) => {
-            const at = line.indexOf('=');
-            if (at <= 0) throw new Error(`Header "${line}" is not name=value.`);
-            return { name: line.slice(0, at).trim(), value: line.slice(at + 1) };
-          });
-        } catch (err) {
-          produceMessage.replaceChildren(errorBox(err));
-          return;
-        }
-        send.disabled = true;
-        try {
-          const done = await messagesApi.produce(name, { key: key.value || null, value: value.value,
-            headers: parsed, partition: target.value === '' ? null : Number(target.value) });
-          const text = `Produced to partition ${done.partition} at offset ${done.offset}.`;
-          produceMessage.replaceChildren(h('p', { class: 'ok', id: 'produce-result' }, text));
-          announce(text);
-        } catch (err) {
-          produceMessage.replaceChildren(errorBox(err));
-        } finally {
-          send.disabled = false;
-        }
-      } },
-      field('produce-key', 'Key', key, 'Optional; sent as UTF-8 text.'),
-      field('produce-value', 'Value', value, 'Sent as UTF-8 text; JSON stays as typed.'),
-      h('div', { class: 'field' }, h('label', { for: 'produce-headers' }, 'Headers'), headers,
-        h('small', { id: 'produce-headers-hint' }, 'One per line, name=value.')),
-      field('produce-partition', 'Partition', target),
-      send, produceMessage));
+    produce = producePanel(topic, (record) => messagesApi.produce(name, record), () => {
+      // The table shows the topic as it now is; the panel keeps what was typed.
+      if (lastParams) load(lastParams);
+    });
   }
 
   const page$ = h('section', { 'aria-labelledby': 'messages-title', class: 'messages-page' },
     h('p', {}, h('a', { href: `#/topics/${enc(topic.name)}` }, `← Topic ${topic.name}`)),
-    h('h1', { id: 'messages-title' }, 'Messages in ', h('span', { id: 'topic-name' }, topic.name)),
-    h('div', { class: produceCard ? 'columns' : '' },
-      h('div', { class: 'stack' },
-        h('section', { 'aria-labelledby': 'browse-title' },
-          h('h2', { id: 'browse-title' }, 'Browse'), browseForm, browseMessage, range,
-          h('div', { class: 'pager' }, prev, next), list),
-        h('section', { 'aria-labelledby': 'search-title' },
-          h('h2', { id: 'search-title' }, 'Search'), searchForm,
-          h('p', { class: 'hint' }, 'Scans every partition on the server, up to a million records or 30 seconds.'),
-          progress, searchMessage, results),
-        h('section', { 'aria-labelledby': 'tail-title' },
-          h('h2', { id: 'tail-title' }, 'Live tail'),
-          h('div', { class: 'toolbar' }, tailStart, tailStop), tailStatus, tailMessage, tailList)),
-      produceCard));
+    h('div', { class: 'page-head' }, h('h1', { id: 'messages-title' }, 'Messages in ',
+      h('span', { id: 'topic-name' }, topic.name)), produce ? produce.button : null),
+    browseForm,
+    h('section', { 'aria-labelledby': 'browse-title' },
+      h('h2', { id: 'browse-title', class: 'visually-hidden' }, 'Records'), browseMessage, range,
+      h('div', { class: 'pager' }, prev, next, h('span', { class: 'spacer' }), exportJsonl, exportCsv), table.element),
+    h('section', { 'aria-labelledby': 'tail-title' },
+      h('h2', { id: 'tail-title' }, 'Live tail'), tailStatus, tailMessage, tailTable.element),
+    h('section', { 'aria-labelledby': 'search-title' },
+      h('h2', { id: 'search-title' }, 'Search every partition'), searchForm,
+      h('p', { class: 'hint' }, 'Scans every partition on the server, up to a million records or 30 seconds.'),
+      progress, searchMessage, results.element),
+    produce ? produce.panel : null);
   load({ from: 'newest' });
   return page$;
 }

@@ -34,7 +34,7 @@ export async function render() {
       stat('Controller', c.controllerId ?? 'none', 'controller-id', c.controllerId == null),
       stat('Brokers up', up, 'broker-count'),
       stat('Brokers down', down, 'broker-down-count', down > 0),
-      stat('Topics', c.topics, 'topic-count'),
+      stat('Topics', c.internalTopics > 0 ? `${c.topics} (${c.internalTopics} internal)` : c.topics, 'topic-count'),
       stat('Partitions', c.partitions, 'partition-count'),
       stat('Under-replicated partitions', c.underReplicatedPartitions, 'urp-count', c.underReplicatedPartitions > 0),
       stat('Offline partitions', c.offlinePartitions, 'offline-count', c.offlinePartitions > 0)),

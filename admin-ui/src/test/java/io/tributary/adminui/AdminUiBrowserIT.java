@@ -195,12 +195,13 @@ class AdminUiBrowserIT {
         screenshot("topics-phone");
         browser.manage().window().setSize(new Dimension(1280, 900));
 
-        // Delete through the confirmation dialog; cancelling first keeps it.
+        // Tick it and delete through the confirmation dialog; cancelling first keeps it.
         WebElement filter = browser.findElement(By.id("filter"));
         filter.sendKeys(topic);
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("topic-total"), "matching “" + topic + "”"));
         wait.until(ExpectedConditions.visibilityOfElementLocated(row));
-        By deleteButton = By.cssSelector("button[data-delete='" + topic + "']");
+        browser.findElement(By.cssSelector("input[data-select='" + topic + "']")).click();
+        By deleteButton = By.id("delete-selected");
         browser.findElement(deleteButton).click();
         wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("confirm")));
         assertThat(text("#confirm-text")).contains(topic);
@@ -426,6 +427,12 @@ class AdminUiBrowserIT {
     }
 
     @Test
+    void filterMessagesByAnExpressionExpandARowAndExportTheShownRows() throws Exception {
+        new io.tributary.adminui.messages.MessageFilterBrowserSteps(browser, wait, ui, cluster.bootstrapServers(),
+            screenshots).run();
+    }
+
+    @Test
     void cancelAMessageSearchAndSearchAgain() throws Exception {
         new io.tributary.adminui.messages.MessageSearchCancelBrowserSteps(browser, wait, ui,
             cluster.bootstrapServers(), screenshots).run();
@@ -463,9 +470,26 @@ class AdminUiBrowserIT {
         }
     }
 
+    /** A second UI in this JVM, started before its proxy (nothing listens at its URL yet); closed at the end. */
+    @Test
+    void aPageOpenedBeforeTheProxyIsUpWaitsAndLoadsOnceItAnswers() throws Exception {
+        int proxyPort = io.tributary.testing.TestPorts.freePort();
+        try (ConfigurableApplicationContext early = SpringApplication.run(AdminUiApplication.class,
+                "--server.port=0", "--server.address=127.0.0.1", "--admin-ui.rest-proxy-url=http://127.0.0.1:" + proxyPort)) {
+            URI earlyUi = URI.create("http://127.0.0.1:" + ((WebServerApplicationContext) early).getWebServer().getPort());
+            new io.tributary.adminui.proxy.ProxyWaitBrowserSteps(browser, wait, earlyUi, proxyPort, screenshots).run();
+        }
+    }
+
     @Test
     void shareGroupMembersConfigsAndDelete() throws Exception {
         new io.tributary.adminui.sharegroups.ShareGroupsBrowserSteps(browser, wait, ui, cluster.bootstrapServers(),
+            screenshots).run();
+    }
+
+    @Test
+    void topicListTogglesInternalTopicsSortsShowsSizesAndDeletesSeveral() throws Exception {
+        new io.tributary.adminui.topics.TopicsListBrowserSteps(browser, wait, ui, cluster.bootstrapServers(),
             screenshots).run();
     }
 
@@ -558,13 +582,18 @@ class AdminUiBrowserIT {
     }
 
     @Test
-    void readinessIncludesTheRestProxyFoundInZooKeeperAndPrometheusIsServed() throws Exception {
+    void readinessIncludesTheRestProxyFoundInZooKeeperHealthHasNoUnknownAndPrometheusIsServed() throws Exception {
         HttpResponse<String> readiness = get(ui.resolve("/actuator/health/readiness"));
         assertThat(readiness.statusCode()).isEqualTo(200);
         assertThat(readiness.body()).contains("\"restProxy\"").contains("\"UP\"");
         RestProxyLocator locator = app.getBean(RestProxyLocator.class);
         assertThat(locator.isDiscovered()).isTrue();
         assertThat(locator.current()).as("the proxy registered in ZooKeeper").isEqualTo(cluster.restProxyUrl());
+        // With ZooKeeper discovery on: every health component UP (the zookeeper connection among them), none UNKNOWN.
+        java.util.Map<String, String> health = io.tributary.adminui.health.HealthComponentsTest.statuses(
+            tools.jackson.databind.json.JsonMapper.builder().build().readTree(get(ui.resolve("/actuator/health")).body()), "");
+        assertThat(health).containsEntry("zookeeper", "UP").doesNotContainKey("discoveryComposite")
+            .allSatisfy((name, status) -> assertThat(status).as(name).isEqualTo("UP"));
         HttpResponse<String> prometheus = get(ui.resolve("/actuator/prometheus"));
         assertThat(prometheus.statusCode()).isEqualTo(200);
         assertThat(prometheus.body()).contains("jvm_memory_used_bytes");

@@ -54,7 +54,8 @@ public class ClusterController {
         DownBrokers.Found down = downBrokers.find(registered, health.counts(), health.read());
         down.ids().forEach(id -> brokers.add(BrokerView.down(id)));
         brokers.sort(Comparator.comparingInt(BrokerView::id));
-        return new ClusterOverview(cluster.clusterId(), cluster.controllerId(), brokers, topics.size(), partitions,
+        return new ClusterOverview(cluster.clusterId(), cluster.controllerId(), brokers, topics.size(),
+            (int) topics.stream().filter(Topic::internal).count(), partitions,
             underReplicated, offline, down.unchecked());
     }
 }

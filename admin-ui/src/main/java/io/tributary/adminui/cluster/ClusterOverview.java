@@ -11,6 +11,7 @@ import java.util.Locale;
  * @param controllerId                 broker id of the controller, null when there is none
  * @param brokers                      the registered brokers (up) and the down ones, by id
  * @param topics                       topics, internal ones included
+ * @param internalTopics               of those, the internal ones ({@code __consumer_offsets}, ...)
  * @param partitions                   partitions of all topics
  * @param underReplicatedPartitions    partitions whose ISR is smaller than their replica set
  * @param offlinePartitions            partitions without a leader
@@ -20,7 +21,7 @@ import java.util.Locale;
  *                                     every such topic was checked
  */
 public record ClusterOverview(String clusterId, Integer controllerId, List<BrokerView> brokers, int topics,
-        int partitions, int underReplicatedPartitions, int offlinePartitions, int uncheckedTopics) {
+        int internalTopics, int partitions, int underReplicatedPartitions, int offlinePartitions, int uncheckedTopics) {
 
     /** Whether a broker is registered with the cluster; JSON {@code "up"} or {@code "down"}. */
     public enum BrokerStatus {

@@ -50,7 +50,7 @@ public class RestProxyHealthIndicator extends AbstractHealthIndicator {
                 builder.down().withDetail("error", e.getMessage());
             }
         } catch (RuntimeException e) {
-            builder.down().withDetail("error", e.getMessage());
+            builder.down().withDetail("error", RestProxyException.describe(e));
         }
     }
 }

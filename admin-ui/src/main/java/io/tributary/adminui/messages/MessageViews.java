@@ -55,6 +55,26 @@ public final class MessageViews {
             String previousCursor, String nextCursor) {
     }
 
+    /**
+     * Records of several partitions that passed a filter, in timestamp order, with what the bounded
+     * scan did: {@code scanned} records tested, {@code matched} of them shown, and what stopped it
+     * ({@code matches}: a page is full, {@code end}: nothing more to read that way, {@code records}:
+     * {@code maxRecords} tested, {@code time}: {@code timeBudgetMs} spent). The cursors scan on
+     * backward ({@code from=before}) or forward ({@code from=after}) from where the scan stopped.
+     */
+    public record FilteredPage(String topic, List<PartitionRange> partitions, int count, List<Message> messages,
+            String previousCursor, String nextCursor, long scanned, int matched, String stoppedBy, long elapsedMs,
+            long maxRecords, long timeBudgetMs) {
+    }
+
+    /** An error of one request field, as {@code io.tributary.adminui.error.ApiError} plus the field's name. */
+    public record FieldError(int status, Integer errorCode, String message, String field) {
+    }
+
+    /** The messages a page shows, to export as a file. */
+    public record ExportRequest(List<Message> messages) {
+    }
+
     /** A header to produce; its value is sent as UTF-8. */
     public record HeaderInput(String name, String value) {
     }

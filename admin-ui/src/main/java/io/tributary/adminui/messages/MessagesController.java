@@ -157,9 +157,23 @@ public class MessagesController {
         if ("timestamp".equals(mode) && (timestamp == null || timestamp < 0)) {
             throw bad("from=timestamp needs timestamp, ms since the epoch");
         }
+        List<Integer> ids = partitionIds(proxy, name, partitions);
+        MultiPartitionPages.Page page;
+        try {
+            page = new MultiPartitionPages(records, committed).page(name, ids, mode, offset, timestamp, cursor, count);
+        } catch (IllegalArgumentException e) {
+            throw bad(e.getMessage());
+        }
+        return new MultiMessagePage(name, page.offsets().entrySet().stream().map(e -> new PartitionRange(e.getKey(),
+            e.getValue().beginningOffset(), e.getValue().endOffset())).toList(), count, page.messages(),
+            page.previousCursor(), page.nextCursor());
+    }
+
+    /** {@code all} (the topic's partitions) or ids separated by commas; 1 to 32 of them, else a 400. */
+    static List<Integer> partitionIds(RestProxyClient proxy, String topic, String partitions) {
         List<Integer> ids;
         if ("all".equalsIgnoreCase(partitions.strip())) {
-            ids = proxy.partitionStates(name).stream().map(s -> s.partition()).sorted().toList();
+            ids = proxy.partitionStates(topic).stream().map(s -> s.partition()).sorted().toList();
         } else {
             try {
                 ids = java.util.Arrays.stream(partitions.split(",")).map(String::strip).map(Integer::valueOf)
@@ -171,15 +185,7 @@ public class MessagesController {
         if (ids.isEmpty() || ids.size() > MultiPartitionPages.MAX_PARTITIONS || ids.get(0) < 0) {
             throw bad("Pick 1 to " + MultiPartitionPages.MAX_PARTITIONS + " partitions");
         }
-        MultiPartitionPages.Page page;
-        try {
-            page = new MultiPartitionPages(records, committed).page(name, ids, mode, offset, timestamp, cursor, count);
-        } catch (IllegalArgumentException e) {
-            throw bad(e.getMessage());
-        }
-        return new MultiMessagePage(name, page.offsets().entrySet().stream().map(e -> new PartitionRange(e.getKey(),
-            e.getValue().beginningOffset(), e.getValue().endOffset())).toList(), count, page.messages(),
-            page.previousCursor(), page.nextCursor());
+        return ids;
     }
 
     private List<ProxyRecord> readFrom(String topic, int partition, long start, long end, int count,
@@ -267,7 +273,7 @@ public class MessagesController {
             s.matched(), s.elapsedMs(), s.error(), matches);
     }
 
-    private static ResponseStatusException bad(String message) {
+    static ResponseStatusException bad(String message) {
         return new ResponseStatusException(HttpStatus.BAD_REQUEST, message);
     }
 }

@@ -168,7 +168,7 @@ public class MessagesProxyClient {
             response = streams.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
         } catch (IOException e) {
             locator.failed(base);
-            throw new RestProxyException(502, null, "The REST proxy did not answer: " + e.getMessage());
+            throw RestProxyException.noAnswer(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RestProxyException(502, null, "Interrupted opening the record stream");
@@ -188,8 +188,7 @@ public class MessagesProxyClient {
         try {
             return request.get();
         } catch (ResourceAccessException e) {
-            throw new RestProxyException(502, null, "The REST proxy did not answer: "
-                + e.getMostSpecificCause().getMessage());
+            throw RestProxyException.noAnswer(e);
         }
     }
 

@@ -47,11 +47,19 @@ final class MultiPartitionPages {
         }));
 
     /**
+     * @param records        the page's records as the proxy gave them, in timestamp order
+     * @param start          each partition's position the page was read from (forward: its first
+     *                       boundary; backward: its last)
      * @param previousCursor the cursor to page backward from (null on the first page)
      * @param nextCursor     the cursor to page forward from (null when every partition is read to its end)
      */
-    record Page(List<Message> messages, Map<Integer, ProxyOffsets> offsets, String previousCursor,
-            String nextCursor) {
+    record Page(List<ProxyRecord> records, Map<Integer, ProxyOffsets> offsets, Map<Integer, Long> start,
+            boolean forward, String previousCursor, String nextCursor) {
+
+        /** The records decoded for display. */
+        List<Message> messages() {
+            return records.stream().map(PayloadDecoder::message).toList();
+        }
     }
 
     private static final Comparator<ProxyRecord> ORDER = Comparator.comparingLong(ProxyRecord::timestamp)
@@ -159,8 +167,8 @@ final class MultiPartitionPages {
         }
         boolean earlier = low.entrySet().stream().anyMatch(e -> e.getValue() > offsets.get(e.getKey()).beginningOffset());
         boolean later = high.entrySet().stream().anyMatch(e -> e.getValue() < offsets.get(e.getKey()).endOffset());
-        return new Page(taken.stream().map(PayloadDecoder::message).toList(), offsets,
-            earlier ? format(low) : null, later ? format(high) : null);
+        return new Page(List.copyOf(taken), offsets, positions, forward, earlier ? format(low) : null,
+            later ? format(high) : null);
     }
 
     /** {@code "0:5,1:7"} as partition to offset. */

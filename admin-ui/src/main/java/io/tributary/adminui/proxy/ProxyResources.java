@@ -14,6 +14,18 @@ public final class ProxyResources {
     private ProxyResources() {
     }
 
+    /**
+     * One topic of the proxy's {@code /topic-usage} (an extra of Tributary's proxy).
+     *
+     * @param sizeBytes    bytes on disk of its leader replicas; null when the caller may not see them
+     * @param messageCount end offset minus start offset summed over partitions (approximate for
+     *                     compacted topics and transactions)
+     */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record TopicUsage(@JsonProperty("topic_name") String topicName, @JsonProperty("size_bytes") Long sizeBytes,
+            @JsonProperty("message_count") Long messageCount) {
+    }
+
     /** A v3 collection. */
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record ResourceList<T>(List<T> data) {

@@ -12,10 +12,13 @@ import io.tributary.adminui.proxy.ProxyResources.PartitionState;
 import io.tributary.adminui.proxy.ProxyResources.ResourceList;
 import io.tributary.adminui.proxy.ProxyResources.Topic;
 import io.tributary.adminui.proxy.ProxyResources.TopicConfig;
+import io.tributary.adminui.proxy.ProxyResources.TopicUsage;
 import io.tributary.adminui.proxy.ProxyResources.UpdateTopic;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -100,6 +103,47 @@ public class RestProxyClient {
     }
 
     /**
+     * Bytes on disk and message counts of {@code topics} (null: of every topic) by topic name, from the
+     * proxy's {@code /topic-usage}; empty when the proxy has no such endpoint (404), so a list still shows.
+     */
+    public Map<String, TopicUsage> topicUsage(String clusterId, Collection<String> topics) {
+        if (topics != null && topics.isEmpty()) {
+            return Map.of();
+        }
+        List<TopicUsage> usage;
+        try {
+            usage = topics == null ? list("/v3/clusters/{c}/topic-usage",
+                    new ParameterizedTypeReference<ResourceList<TopicUsage>>() { }, clusterId)
+                : listWith(clusterId, topics);
+        } catch (RestProxyException e) {
+            if (e.status() == 404) {
+                return Map.of();
+            }
+            throw e;
+        }
+        Map<String, TopicUsage> byName = new HashMap<>();
+        usage.forEach(u -> byName.put(u.topicName(), u));
+        return byName;
+    }
+
+    /** {@code /topic-usage?topic=..&topic=..}, each name encoded as a URI variable. */
+    private List<TopicUsage> listWith(String clusterId, Collection<String> topics) {
+        StringBuilder uri = new StringBuilder("/v3/clusters/{c}/topic-usage?");
+        Map<String, Object> variables = new HashMap<>();
+        variables.put("c", clusterId);
+        int i = 0;
+        for (String topic : topics) {
+            uri.append(i == 0 ? "" : "&").append("topic={t").append(i).append('}');
+            variables.put("t" + i, topic);
+            i++;
+        }
+        ResourceList<TopicUsage> list = call(() -> http.get().uri(uri.toString(), variables).retrieve()
+            .onStatus(HttpStatusCode::isError, RestProxyClient::fail)
+            .body(new ParameterizedTypeReference<ResourceList<TopicUsage>>() { }));
+        return list == null || list.data() == null ? List.of() : list.data();
+    }
+
+    /**
      * One topic ({@code GET /v3/clusters/{c}/topics/{t}}): its partition count among others, and the
      * caller's operations on it when the proxy gives them.
      */
@@ -175,7 +219,7 @@ public class RestProxyClient {
         try {
             return request.get();
         } catch (ResourceAccessException e) {
-            throw new RestProxyException(502, null, "The REST proxy did not answer: " + e.getMostSpecificCause().getMessage());
+            throw RestProxyException.noAnswer(e);
         }
     }
 

@@ -92,11 +92,23 @@ public final class RestProxyLocator {
         }
         List<ServiceInstance> instances = discovery.getInstances(serviceId);
         if (instances.isEmpty()) {
-            throw new RestProxyException(503, null, "No REST proxy is registered in ZooKeeper as '" + serviceId
+            throw RestProxyException.noProxy("No REST proxy is registered in ZooKeeper as '" + serviceId
                 + "' (set admin-ui.rest-proxy-url to name one)");
         }
         URI picked = instances.get(ThreadLocalRandom.current().nextInt(instances.size())).getUri();
         return chosen.compareAndSet(null, picked) ? picked : chosen.get();
+    }
+
+    /**
+     * Where the UI looks for its proxy, for people: the configured URL, the discovered proxy in use,
+     * or "registered in ZooKeeper as '<service>'" while none is chosen.
+     */
+    public String describe() {
+        if (configured != null) {
+            return configured.toString();
+        }
+        URI uri = chosen.get();
+        return uri != null ? uri.toString() : "registered in ZooKeeper as '" + serviceId + "'";
     }
 
     /** Forgets {@code uri} as the discovered proxy after a call to it could not connect or was cut. */

@@ -160,8 +160,8 @@ public class ShareGroupsController {
         String unread;
         try {
             reading = metrics.read(group);
-            unread = reading.unreachable().isEmpty() ? "not loaded on its leader: no consumer of the group has "
-                + "fetched from it since the leader started"
+            unread = reading.unreachable().isEmpty() ? "not loaded on its leader: no consumer of the group "
+                + "is fetching from it there (a leader forgets a group's share-partitions once its last consumer leaves)"
                 : (reading.unreachable().size() == 1 ? "the metrics of broker " : "the metrics of brokers ")
                 + String.join(", ", reading.unreachable().stream().map(String::valueOf).toList())
                 + " could not be read";

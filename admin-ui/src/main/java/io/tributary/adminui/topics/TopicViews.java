@@ -12,12 +12,13 @@ public final class TopicViews {
     /**
      * One page of the topic list.
      *
-     * @param total  topics matching the filter, on all pages
-     * @param page   this page's number, from 0
-     * @param size   the page size asked for
-     * @param topics this page's topics, sorted by name
+     * @param total    topics matching the filter, on all pages (internal ones only when they are shown)
+     * @param internal internal topics matching the filter, whether shown or not
+     * @param page     this page's number, from 0
+     * @param size     the page size asked for
+     * @param topics   this page's topics, in the order asked for
      */
-    public record TopicPage(int total, int page, int size, List<TopicRow> topics) {
+    public record TopicPage(int total, int internal, int page, int size, List<TopicRow> topics) {
     }
 
     /**
@@ -26,9 +27,34 @@ public final class TopicViews {
      * @param underReplicated partitions whose ISR is smaller than their replica set
      * @param operations      what the caller may do on it (Kafka ACL operation names), null when the proxy
      *                        does not say
+     * @param sizeBytes       bytes on disk of its leader replicas; null when the proxy does not say
+     * @param messageCount    end offset minus start offset summed over its partitions: the record count,
+     *                        approximate for compacted topics and transactions; null when unknown
      */
     public record TopicRow(String name, boolean internal, int partitions, int replicationFactor,
-            int underReplicated, List<String> operations) {
+            int underReplicated, List<String> operations, Long sizeBytes, Long messageCount) {
+    }
+
+    /** What the topic list can be sorted by ({@code sort=name|partitions|size|messages}). */
+    public enum TopicSort {
+        NAME, PARTITIONS, SIZE, MESSAGES
+    }
+
+    /** Body of {@code POST /api/topics/deletions}: the topics to delete, together. */
+    public record TopicDeletionRequest(List<String> names) {
+    }
+
+    /**
+     * What {@code POST /api/topics/deletions} did.
+     *
+     * @param deleted the topics deleted
+     * @param failed  the ones the proxy refused or could not find, each with its message
+     */
+    public record TopicDeletions(List<String> deleted, List<FailedDeletion> failed) {
+    }
+
+    /** A topic that was not deleted, and why (the proxy's, i.e. Kafka's, message). */
+    public record FailedDeletion(String name, String message) {
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.tributary.adminui.topics;
 
 import io.tributary.adminui.proxy.ProxyResources.Topic;
+import io.tributary.adminui.proxy.ProxyResources.TopicUsage;
 import io.tributary.adminui.proxy.RestProxyClient;
 import io.tributary.adminui.proxy.RestProxyException;
 import io.tributary.adminui.proxy.TopicStates;
@@ -8,12 +9,17 @@ import io.tributary.adminui.security.Rights;
 import io.tributary.adminui.topics.TopicViews.ConfigChanges;
 import io.tributary.adminui.topics.TopicViews.ConfigRow;
 import io.tributary.adminui.topics.TopicViews.CreateTopicRequest;
+import io.tributary.adminui.topics.TopicViews.FailedDeletion;
 import io.tributary.adminui.topics.TopicViews.PartitionRow;
+import io.tributary.adminui.topics.TopicViews.TopicDeletionRequest;
+import io.tributary.adminui.topics.TopicViews.TopicDeletions;
 import io.tributary.adminui.topics.TopicViews.TopicDetail;
 import io.tributary.adminui.topics.TopicViews.TopicPage;
 import io.tributary.adminui.topics.TopicViews.TopicRights;
 import io.tributary.adminui.topics.TopicViews.TopicRow;
+import io.tributary.adminui.topics.TopicViews.TopicSort;
 import io.tributary.adminui.topics.TopicViews.UpdateTopicRequest;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -37,8 +43,8 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ResponseStatusException;
 
 /**
- * {@code /api/topics}: the topic list (filtered and paged here, from one proxy list call), topic
- * creation and deletion, a topic's partitions (with their size on disk) and configs, adding
+ * {@code /api/topics}: the topic list (filtered, sorted and paged here, from one proxy list call and
+ * one usage call), topic creation and deletion (one or several; never internal topics), a topic's partitions (with their size on disk) and configs, adding
  * partitions and changing configs.
  *
  * <p>The proxy's topic list has no ISR, so the under-replicated count of a row comes from one
@@ -70,27 +76,46 @@ public class TopicsController {
     }
 
     /**
-     * Topics whose name contains {@code filter} (case-insensitive), sorted by name, page
-     * {@code page} (from 0) of {@code size}. 400 for a negative page or a size outside 1..100.
+     * Topics whose name contains {@code filter} (case-insensitive), internal ones only with
+     * {@code internal=true}, sorted by {@code sort} (name, partitions, size, messages; ties and
+     * unknown sizes after the others, by name) in {@code order} (asc, desc), page {@code page} (from 0)
+     * of {@code size}. Sizes and message counts come from the proxy's {@code /topic-usage}: for the
+     * page shown, or for every topic when sorting by them. 400 for a negative page, a size outside
+     * 1..100, or an unknown sort or order.
      */
     @GetMapping
     public TopicPage list(@RequestParam(defaultValue = "") String filter, @RequestParam(defaultValue = "0") int page,
-            @RequestParam(defaultValue = "20") int size) {
+            @RequestParam(defaultValue = "20") int size, @RequestParam(defaultValue = "name") String sort,
+            @RequestParam(defaultValue = "asc") String order, @RequestParam(defaultValue = "false") boolean internal) {
         if (page < 0 || size < 1 || size > MAX_PAGE_SIZE) {
             throw new ResponseStatusException(HttpStatus.BAD_REQUEST,
                 "page must be 0 or more and size between 1 and " + MAX_PAGE_SIZE);
         }
+        TopicSort by = TopicListOrder.sort(sort);
+        boolean descending = TopicListOrder.descending(order);
+        String clusterId = proxy.cluster().clusterId();
         String needle = filter.strip().toLowerCase(Locale.ROOT);
-        List<Topic> matching = proxy.topics(proxy.cluster().clusterId()).stream()
-            .filter(t -> t.topicName().toLowerCase(Locale.ROOT).contains(needle))
-            .sorted(Comparator.comparing(Topic::topicName))
-            .toList();
+        List<Topic> named = proxy.topics(clusterId).stream()
+            .filter(t -> t.topicName().toLowerCase(Locale.ROOT).contains(needle)).toList();
+        int internalCount = (int) named.stream().filter(Topic::internal).count();
+        boolean byUsage = by == TopicSort.SIZE || by == TopicSort.MESSAGES;
+        Map<String, TopicUsage> usage = byUsage ? proxy.topicUsage(clusterId, null) : null;
+        List<Topic> matching = named.stream().filter(t -> internal || !t.internal())
+            .sorted(TopicListOrder.comparator(by, descending, usage)).toList();
         long from = Math.min((long) page * size, matching.size());
         List<Topic> shown = matching.subList((int) from, (int) Math.min(from + size, matching.size()));
+        if (usage == null) {
+            usage = proxy.topicUsage(clusterId, shown.stream().map(Topic::topicName).toList());
+        }
         Map<String, TopicStates.HealthCounts> health = states.healthOf(shown);
-        List<TopicRow> rows = shown.stream().map(t -> new TopicRow(t.topicName(), t.internal(), t.partitionsCount(),
-            t.replicationFactor(), health.get(t.topicName()).underReplicated(), t.authorizedOperations())).toList();
-        return new TopicPage(matching.size(), page, size, rows);
+        Map<String, TopicUsage> sizes = usage;
+        List<TopicRow> rows = shown.stream().map(t -> {
+            TopicUsage u = sizes.get(t.topicName());
+            return new TopicRow(t.topicName(), t.internal(), t.partitionsCount(), t.replicationFactor(),
+                health.get(t.topicName()).underReplicated(), t.authorizedOperations(),
+                u == null ? null : u.sizeBytes(), u == null ? null : u.messageCount());
+        }).toList();
+        return new TopicPage(matching.size(), internalCount, page, size, rows);
     }
 
     /** Creates a topic: 201 with no body, or the proxy's error (409 exists, 400 bad name/count/config). */
@@ -105,12 +130,74 @@ public class TopicsController {
         return ResponseEntity.status(HttpStatus.CREATED).build();
     }
 
-    /** Deletes a topic: 204, 403 without DELETE on it, or the proxy's 404 when there is no such topic. */
+    /**
+     * Deletes a topic: 204, 403 without DELETE on it, 400 for an internal topic (the brokers need it),
+     * or the proxy's 404 when there is no such topic.
+     */
     @DeleteMapping("/{name}")
     public ResponseEntity<Void> delete(@PathVariable String name) {
         rights.requireTopic(name, "DELETE", "delete");
-        proxy.deleteTopic(proxy.cluster().clusterId(), name);
+        String clusterId = proxy.cluster().clusterId();
+        if (isInternal(clusterId, name)) {
+            throw refusedInternal(List.of(name));
+        }
+        proxy.deleteTopic(clusterId, name);
         return ResponseEntity.noContent().build();
+    }
+
+    /**
+     * Deletes several topics: {@code {"names": [...]}}. Nothing is deleted when a name is blank (400),
+     * a topic is internal (400, naming them) or the user may not delete one (403); else each is deleted
+     * in turn and the answer says which were and which the proxy refused, with its message.
+     */
+    @PostMapping("/deletions")
+    public TopicDeletions deleteMany(@RequestBody TopicDeletionRequest request) {
+        Set<String> names = new LinkedHashSet<>();
+        for (String name : request.names() == null ? List.<String>of() : request.names()) {
+            if (name == null || name.isBlank()) {
+                throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "Every topic to delete needs a name");
+            }
+            names.add(name.strip());
+        }
+        if (names.isEmpty()) {
+            throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "No topic to delete");
+        }
+        String clusterId = proxy.cluster().clusterId();
+        List<String> internal = proxy.topics(clusterId).stream().filter(t -> t.internal() && names.contains(t.topicName()))
+            .map(Topic::topicName).toList();
+        if (!internal.isEmpty()) {
+            throw refusedInternal(internal);
+        }
+        names.forEach(name -> rights.requireTopic(name, "DELETE", "delete"));
+        List<String> deleted = new ArrayList<>();
+        List<FailedDeletion> failed = new ArrayList<>();
+        for (String name : names) {
+            try {
+                proxy.deleteTopic(clusterId, name);
+                deleted.add(name);
+            } catch (RestProxyException e) {
+                failed.add(new FailedDeletion(name, e.getMessage()));
+            }
+        }
+        return new TopicDeletions(deleted, failed);
+    }
+
+    /** Whether the proxy marks the topic internal; a topic it does not know is not (its DELETE then says 404). */
+    private boolean isInternal(String clusterId, String name) {
+        try {
+            return proxy.topic(clusterId, name).internal();
+        } catch (RestProxyException e) {
+            if (e.status() == 404) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    private static ResponseStatusException refusedInternal(List<String> topics) {
+        return new ResponseStatusException(HttpStatus.BAD_REQUEST, (topics.size() == 1 ? "Topic " + topics.get(0)
+            + " is internal" : "Topics " + String.join(", ", topics) + " are internal")
+            + ": the brokers keep their state there, so the admin UI does not delete internal topics");
     }
 
     /** What the caller may do on a topic; the proxy's 404 when they may not see it. */

@@ -84,12 +84,12 @@ public final class MessagePagingBrowserSteps extends BrowserSteps {
         String holds = "; partition 0 holds offsets 0–" + RECORDS + ".";
         wait.until(ExpectedConditions.textToBe(By.id("msg-range"), "Showing offsets 0–49 (50 messages)" + holds));
         assertThat(shownOffsets()).containsExactly(0L, 49L);
-        assertThat(text("#messages li.msg[data-offset='0'] .msg-value")).isEqualTo(value(0));
+        assertThat(text("#messages tr.msg[data-offset='0'] .msg-preview")).isEqualTo(value(0));
         assertThat(enabled("msg-prev")).as("Older on the oldest page").isFalse();
 
         browser.findElement(By.id("msg-next")).click();
         wait.until(ExpectedConditions.textToBe(By.id("msg-range"), "Showing offsets 50–99 (50 messages)" + holds));
-        assertThat(text("#messages li.msg[data-offset='50'] .msg-value")).isEqualTo(value(50));
+        assertThat(text("#messages tr.msg[data-offset='50'] .msg-preview")).isEqualTo(value(50));
         browser.findElement(By.id("msg-next")).click();
         wait.until(ExpectedConditions.textToBe(By.id("msg-range"), "Showing offsets 100–119 (20 messages)" + holds));
         assertThat(enabled("msg-next")).as("Newer on the last page").isFalse();
@@ -108,10 +108,10 @@ public final class MessagePagingBrowserSteps extends BrowserSteps {
             picker, at);
         browser.findElement(By.id("msg-load")).click();
         wait.until(ExpectedConditions.textToBe(By.id("msg-range"), "Showing offsets 75–119 (45 messages)" + holds));
-        WebElement first = browser.findElement(By.cssSelector("#messages li.msg[data-offset='75']"));
+        WebElement first = browser.findElement(By.cssSelector("#messages tr.msg[data-offset='75']"));
         assertThat(first.findElement(By.tagName("time")).getAttribute("datetime"))
             .isEqualTo(Instant.ofEpochMilli(at).toString().replace("Z", ".000Z"));
-        assertThat(first.findElement(By.cssSelector(".msg-value")).getText()).isEqualTo(value(75));
+        assertThat(first.findElement(By.cssSelector(".msg-preview")).getText()).isEqualTo(value(75));
         assertThat(enabled("msg-prev")).as("Older before the timestamp's record").isTrue();
         screenshot("messages-from-timestamp");
     }
@@ -124,7 +124,7 @@ public final class MessagePagingBrowserSteps extends BrowserSteps {
     @SuppressWarnings("unchecked")
     private List<Long> shownOffsets() {
         List<Object> offsets = (List<Object>) ((JavascriptExecutor) browser).executeScript(
-            "const items = document.querySelectorAll('#messages li.msg');"
+            "const items = document.querySelectorAll('#messages tr.msg');"
             + "return items.length ? [Number(items[0].dataset.offset), Number(items[items.length - 1].dataset.offset)]"
             + " : [];");
         return offsets.stream().map(o -> ((Number) o).longValue()).toList();

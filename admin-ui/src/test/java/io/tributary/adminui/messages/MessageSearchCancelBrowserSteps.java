@@ -71,7 +71,7 @@ public final class MessageSearchCancelBrowserSteps extends BrowserSteps {
         assertThat(text("#status")).as("announced").isEqualTo("Search cancelled.");
         assertThat(browser.findElement(By.id("search-cancel")).isDisplayed()).isFalse();
         assertThat(browser.findElement(By.id("search-start")).isEnabled()).as("Search offered again").isTrue();
-        assertThat(browser.findElements(By.cssSelector("#search-results li.msg"))).isEmpty();
+        assertThat(browser.findElements(By.cssSelector("#search-results tr.msg"))).isEmpty();
         screenshot("messages-search-cancelled");
 
         // The page stays usable: a search every record matches stops at the match limit.
@@ -80,7 +80,7 @@ public final class MessageSearchCancelBrowserSteps extends BrowserSteps {
         browser.findElement(By.id("search-start")).click();
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("search-progress"),
             "100 matches (match limit reached)."));
-        assertThat(browser.findElements(By.cssSelector("#search-results li.msg"))).hasSize(100);
+        assertThat(browser.findElements(By.cssSelector("#search-results tr.msg"))).hasSize(100);
         wait.until(ExpectedConditions.invisibilityOfElementLocated(By.id("search-cancel")));
         assertThat(text("#search-progress")).doesNotContain("cancelled");
     }

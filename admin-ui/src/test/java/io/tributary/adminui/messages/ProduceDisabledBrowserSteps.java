@@ -51,10 +51,11 @@ public final class ProduceDisabledBrowserSteps extends BrowserSteps {
         browser.get(ui.resolve("/#/topics/" + topic + "/messages").toString());
         wait.until(ExpectedConditions.textToBe(By.id("msg-range"),
             "Showing 1 message, oldest first by timestamp; 1 partition holds 1 record."));
-        assertThat(text("#messages li.msg[data-offset='0'] .msg-value")).isEqualTo("written by a Kafka producer");
+        assertThat(text("#messages tr.msg[data-offset='0'] .msg-preview")).isEqualTo("written by a Kafka producer");
         assertThat(browser.findElements(By.id("produce-form"))).isEmpty();
         assertThat(browser.findElements(By.id("produce-send"))).isEmpty();
         assertThat(browser.findElements(By.id("produce-title"))).isEmpty();
+        assertThat(browser.findElements(By.id("produce-open"))).as("no button opens a produce panel").isEmpty();
         assertThat(browser.findElement(By.id("search-start")).isEnabled()).as("search still offered").isTrue();
         assertThat(browser.findElement(By.id("tail-start")).isEnabled()).as("live tail still offered").isTrue();
         screenshot("messages-produce-off");

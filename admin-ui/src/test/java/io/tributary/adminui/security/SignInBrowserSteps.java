@@ -127,12 +127,14 @@ public final class SignInBrowserSteps {
 
         browser.get(ui.resolve("/#/topics").toString());
         wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("tr[data-topic='t']")));
-        assertThat(browser.findElements(By.cssSelector("button[data-delete='t']"))).hasSize(1);
+        assertThat(browser.findElements(By.cssSelector("input[data-select='t']"))).as("t can be ticked for deletion")
+            .hasSize(1);
         assertThat(browser.findElements(By.cssSelector("tr[data-topic='carol-only']"))).as("carol's topic").isEmpty();
         assertThat(browser.findElements(By.id("create-topic"))).hasSize(1);
         screenshot("signed-in-alice-topics");
 
         browser.get(ui.resolve("/#/topics/t/messages").toString());
+        wait.until(ExpectedConditions.elementToBeClickable(By.id("produce-open"))).click();
         wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("produce-send")));
 
         browser.get(ui.resolve("/#/topics/t").toString());
@@ -156,7 +158,7 @@ public final class SignInBrowserSteps {
 
         browser.get(ui.resolve("/#/topics").toString());
         wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("tr[data-topic='t']")));
-        assertThat(browser.findElements(By.cssSelector("button[data-delete]"))).as("delete buttons").isEmpty();
+        assertThat(browser.findElements(By.cssSelector("input[data-select]"))).as("deletion checkboxes").isEmpty();
         assertThat(browser.findElements(By.cssSelector("tr[data-topic='carol-only']"))).isEmpty();
         assertThat(browser.findElements(By.id("create-topic"))).as("create form").isEmpty();
         screenshot("signed-in-bob-topics");

@@ -31,7 +31,7 @@ public final class ApiFixture implements AutoCloseable {
         states = new TopicStates(client);
         mvc = MockMvcBuilders.standaloneSetup(new ClusterController(client, states),
                 new TopicsController(client, states, Rights.unenforced()))
-            .setControllerAdvice(new ApiExceptionHandler()).build();
+            .setControllerAdvice(new ApiExceptionHandler(RestProxyLocator.fixed(proxyUrl))).build();
     }
 
     /** The MockMvc to call /api with. */

@@ -42,7 +42,12 @@ public final class StubRestProxy implements AutoCloseable {
 
     /** Starts on a free loopback port. */
     public StubRestProxy() throws IOException {
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        this(0);
+    }
+
+    /** Starts on loopback port {@code port} (0: a free one), e.g. where a UI already waits for its proxy. */
+    public StubRestProxy(int port) throws IOException {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
         server.setExecutor(Executors.newFixedThreadPool(8));
         server.createContext("/", exchange -> {
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);

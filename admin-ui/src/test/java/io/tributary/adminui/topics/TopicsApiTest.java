@@ -363,10 +363,117 @@ class TopicsApiTest {
         try (ApiFixture unreachable = new ApiFixture(URI.create("http://127.0.0.1:" + closedPort))) {
             String body = unreachable.mvc().perform(get("/api/topics"))
                 .andExpect(status().isBadGateway())
-                .andExpect(jsonPath("$.message").value(org.hamcrest.Matchers.startsWith(
-                    "The REST proxy did not answer")))
+                .andExpect(jsonPath("$.message").value("The REST proxy did not answer: connection refused "
+                    + "(ConnectException)"))
+                .andExpect(jsonPath("$.proxy").value("http://127.0.0.1:" + closedPort))
                 .andReturn().getResponse().getContentAsString();
             assertThat(body).doesNotContain("\tat ", "java.");
         }
+    }
+
+    /** A v3 topic marked internal, as the proxy lists {@code __consumer_offsets}. */
+    private static String internalTopic(String name) {
+        return ProxyJson.topic(name, 1, 1, 0, 0).replace("\"is_internal\":false", "\"is_internal\":true");
+    }
+
+    private static String usage(String name, Long bytes, long messages) {
+        return "{\"topic_name\":\"" + name + "\",\"size_bytes\":" + bytes + ",\"message_count\":" + messages + "}";
+    }
+
+    @Test
+    void internalTopicsAreHiddenUnlessAskedForAndCountedEitherWay() throws Exception {
+        proxy.on("GET", TOPICS, 200, ProxyJson.list(List.of(ProxyJson.topic("orders", 3, 1, 0, 0),
+            internalTopic("__consumer_offsets"), internalTopic("__transaction_state"), ProxyJson.topic("clicks", 1, 1, 0, 0))));
+
+        api.mvc().perform(get("/api/topics"))
+            .andExpect(status().isOk())
+            .andExpect(jsonPath("$.total").value(2))
+            .andExpect(jsonPath("$.internal").value(2))
+            .andExpect(jsonPath("$.topics[*].name").value(org.hamcrest.Matchers.contains("clicks", "orders")));
+        api.mvc().perform(get("/api/topics").param("internal", "true"))
+            .andExpect(jsonPath("$.total").value(4))
+            .andExpect(jsonPath("$.internal").value(2))
+            .andExpect(jsonPath("$.topics[0].name").value("__consumer_offsets"))
+            .andExpect(jsonPath("$.topics[0].internal").value(true));
+        proxy.on("GET", "/v3/clusters/" + CLUSTER + "/brokers", 200, ProxyJson.list(List.of(ProxyJson.broker(0, null))));
+        api.mvc().perform(get("/api/cluster"))
+            .andExpect(jsonPath("$.topics").value(4))
+            .andExpect(jsonPath("$.internalTopics").value(2));
+    }
+
+    @Test
+    void sortsBySizeMessagesAndPartitionsWithUnknownSizesLast() throws Exception {
+        proxy.on("GET", TOPICS, 200, ProxyJson.list(List.of(ProxyJson.topic("a", 1, 1, 0, 0),
+            ProxyJson.topic("b", 6, 1, 0, 0), ProxyJson.topic("c", 3, 1, 0, 0), ProxyJson.topic("d", 3, 1, 0, 0))));
+        proxy.on("GET", "/v3/clusters/" + CLUSTER + "/topic-usage", 200, ProxyJson.list(List.of(
+            usage("a", 5000L, 10), usage("b", 100L, 900), usage("c", null, 50))));
+
+        api.mvc().perform(get("/api/topics").param("sort", "size").param("order", "desc"))
+            .andExpect(status().isOk())
+            .andExpect(jsonPath("$.topics[*].name").value(org.hamcrest.Matchers.contains("a", "b", "c", "d")))
+            .andExpect(jsonPath("$.topics[0].sizeBytes").value(5000))
+            .andExpect(jsonPath("$.topics[0].messageCount").value(10))
+            .andExpect(jsonPath("$.topics[3].sizeBytes").doesNotExist());
+        api.mvc().perform(get("/api/topics").param("sort", "size").param("order", "asc"))
+            .andExpect(jsonPath("$.topics[*].name").value(org.hamcrest.Matchers.contains("b", "a", "c", "d")));
+        api.mvc().perform(get("/api/topics").param("sort", "messages").param("order", "desc"))
+            .andExpect(jsonPath("$.topics[*].name").value(org.hamcrest.Matchers.contains("b", "c", "a", "d")));
+        api.mvc().perform(get("/api/topics").param("sort", "partitions").param("order", "desc").param("size", "2"))
+            .andExpect(jsonPath("$.topics[*].name").value(org.hamcrest.Matchers.contains("b", "c")))
+            .andExpect(jsonPath("$.topics[1].messageCount").value(50));
+        api.mvc().perform(get("/api/topics").param("sort", "name").param("order", "desc"))
+            .andExpect(jsonPath("$.topics[*].name").value(org.hamcrest.Matchers.contains("d", "c", "b", "a")));
+        assertThat(proxy.queries("GET", "/v3/clusters/" + CLUSTER + "/topic-usage"))
+            .as("sorted by name or partitions: usage of the page's topics only")
+            .contains("topic=b&topic=c");
+        api.mvc().perform(get("/api/topics").param("sort", "bytes")).andExpect(status().isBadRequest());
+        api.mvc().perform(get("/api/topics").param("order", "up")).andExpect(status().isBadRequest());
+    }
+
+    @Test
+    void aProxyWithoutTopicUsageStillListsTopics() throws Exception {
+        topics(List.of("orders"));
+
+        api.mvc().perform(get("/api/topics").param("sort", "size"))
+            .andExpect(status().isOk())
+            .andExpect(jsonPath("$.topics[0].name").value("orders"))
+            .andExpect(jsonPath("$.topics[0].sizeBytes").doesNotExist());
+    }
+
+    @Test
+    void deletesSeveralTopicsAndSaysWhichTheProxyRefused() throws Exception {
+        proxy.on("GET", TOPICS, 200, ProxyJson.list(List.of(ProxyJson.topic("a", 1, 1), ProxyJson.topic("b", 1, 1))));
+        proxy.on("DELETE", TOPICS + "/a", 204, "");
+        proxy.on("DELETE", TOPICS + "/b", 204, "");
+        proxy.on("DELETE", TOPICS + "/gone", 404,
+            "{\"error_code\":40401,\"message\":\"This server does not host this topic-partition.\"}");
+
+        api.mvc().perform(post("/api/topics/deletions").contentType(MediaType.APPLICATION_JSON)
+                .content("{\"names\":[\"a\",\"b\",\"a\",\"gone\"]}"))
+            .andExpect(status().isOk())
+            .andExpect(jsonPath("$.deleted").value(org.hamcrest.Matchers.contains("a", "b")))
+            .andExpect(jsonPath("$.failed[0].name").value("gone"))
+            .andExpect(jsonPath("$.failed[0].message").value("This server does not host this topic-partition."));
+        assertThat(proxy.count("DELETE", TOPICS + "/a")).as("once, though named twice").isEqualTo(1);
+    }
+
+    @Test
+    void internalTopicsAreNeverDeleted() throws Exception {
+        proxy.on("GET", TOPICS, 200, ProxyJson.list(List.of(ProxyJson.topic("a", 1, 1),
+            internalTopic("__consumer_offsets"))));
+        proxy.on("GET", TOPICS + "/__consumer_offsets", 200, internalTopic("__consumer_offsets"));
+        proxy.on("DELETE", TOPICS + "/a", 204, "");
+        proxy.on("DELETE", TOPICS + "/__consumer_offsets", 204, "");
+
+        api.mvc().perform(post("/api/topics/deletions").contentType(MediaType.APPLICATION_JSON)
+                .content("{\"names\":[\"a\",\"__consumer_offsets\"]}"))
+            .andExpect(status().isBadRequest())
+            .andExpect(jsonPath("$.message").value(org.hamcrest.Matchers.startsWith(
+                "Topic __consumer_offsets is internal")));
+        api.mvc().perform(delete("/api/topics/__consumer_offsets")).andExpect(status().isBadRequest());
+        api.mvc().perform(post("/api/topics/deletions").contentType(MediaType.APPLICATION_JSON).content("{\"names\":[]}"))
+            .andExpect(status().isBadRequest());
+        assertThat(proxy.count("DELETE", TOPICS + "/a")).as("nothing deleted when one is internal").isZero();
+        assertThat(proxy.count("DELETE", TOPICS + "/__consumer_offsets")).isZero();
     }
 }

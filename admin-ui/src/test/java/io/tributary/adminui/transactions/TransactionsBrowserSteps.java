@@ -100,7 +100,7 @@ public final class TransactionsBrowserSteps extends BrowserSteps {
     @SuppressWarnings("unchecked")
     private List<String> values() {
         return (List<String>) ((org.openqa.selenium.JavascriptExecutor) browser).executeScript(
-            "return Array.from(document.querySelectorAll('#messages li.msg .msg-value'))"
+            "return Array.from(document.querySelectorAll('#messages .msg-value'))"
                 + ".map(e => e.textContent.trim());");
     }
 

@@ -29,6 +29,7 @@ import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.clients.admin.GroupListing;
 import org.apache.kafka.clients.admin.ListGroupsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.LogDirDescription;
 import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -115,11 +116,12 @@ public class ClusterAdmin {
     }
 
     /**
-     * Every topic the caller may describe, sorted by name; with {@code includeAuthorizedOperations},
-     * each description carries the topic operations the caller may do (else they are null).
+     * Every topic the caller may describe, internal ones included, sorted by name; with
+     * {@code includeAuthorizedOperations}, each description carries the topic operations the caller
+     * may do (else they are null).
      */
     public List<TopicDescription> topics(boolean includeAuthorizedOperations) {
-        Set<String> names = get(admin.listTopics().names());
+        Set<String> names = get(admin.listTopics(new ListTopicsOptions().listInternal(true)).names());
         return get(admin.describeTopics(names, describeOptions(includeAuthorizedOperations)).allTopicNames()).values()
             .stream().sorted((x, y) -> x.name().compareTo(y.name())).toList();
     }
