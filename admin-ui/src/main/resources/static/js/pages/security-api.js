@@ -5,9 +5,15 @@ import { h } from '../dom.js';
 
 let accessOnce;
 
-/** { acls, users, quotas }, each { allowed, reason }: asked of the proxy as the user, once per page load. */
+/**
+ * { acls, users, quotas }, each { allowed, reason }: asked of the proxy as the user once per page load;
+ * a failed ask (the proxy not up yet) is asked again next time.
+ */
 export function access() {
-  if (!accessOnce) accessOnce = request('GET', '/api/access');
+  if (!accessOnce) {
+    accessOnce = request('GET', '/api/access');
+    accessOnce.catch(() => { accessOnce = undefined; });
+  }
   return accessOnce;
 }
 
