@@ -1,4 +1,5 @@
-// Hash router: #/ overview, #/topics, #/topics/<name>, #/groups, #/share-groups, #/transactions, #/brokers, #/reassignments. Each page module exports render(view, params)
+// Hash router: #/ overview, #/topics, #/topics/<name>, #/groups, #/share-groups, #/transactions, #/brokers,
+// #/reassignments, #/acls, #/users, #/quotas. Each page module exports render(view, params)
 // and builds its content into the view element; a failing page shows its error, never a blank page.
 import { errorBox, h } from './dom.js';
 import * as overview from './pages/overview.js';
@@ -13,6 +14,10 @@ import * as transactions from './pages/transactions.js';
 import * as brokers from './pages/brokers.js';
 import * as brokerDetail from './pages/broker-detail.js';
 import * as reassignments from './pages/reassignments.js';
+import * as acls from './pages/acls.js';
+import * as users from './pages/users.js';
+import * as quotas from './pages/quotas.js';
+import { access } from './pages/security-api.js';
 import { session } from './session.js';
 
 const routes = [
@@ -28,6 +33,9 @@ const routes = [
   { pattern: /^\/brokers\/?$/, page: brokers, nav: 'brokers' },
   { pattern: /^\/brokers\/(\d+)$/, page: brokerDetail, nav: 'brokers' },
   { pattern: /^\/reassignments\/?$/, page: reassignments, nav: 'reassignments' },
+  { pattern: /^\/acls\/?$/, page: acls, nav: 'acls' },
+  { pattern: /^\/users\/?$/, page: users, nav: 'users' },
+  { pattern: /^\/quotas\/?$/, page: quotas, nav: 'quotas' },
 ];
 
 let current = 0;
@@ -98,6 +106,23 @@ function navigationMenu() {
 }
 
 navigationMenu();
+
+/** Shows the security pages' links (hidden at first) to a user the proxy lets read them. */
+async function showSecurityLinks() {
+  try {
+    const allowed = await access();
+    for (const link of document.querySelectorAll('[data-access]')) {
+      if (allowed[link.dataset.access]?.allowed) link.closest('li').hidden = false;
+    }
+  } catch (e) {
+    // The links stay hidden; the pages themselves say why when opened.
+  } finally {
+    // The navigation's links are final now (tests wait for this before counting them).
+    document.getElementById('main-nav').dataset.access = 'checked';
+  }
+}
+
+showSecurityLinks();
 
 window.addEventListener('hashchange', () => {
   document.getElementById('status').textContent = '';

@@ -1,7 +1,10 @@
-// Consumer group detail: state, members, per-partition offsets and lag; offset reset (four modes) and
+// Consumer group detail: state, coordinator, members, per-partition offsets and lag, refreshed every 5 s
+// unless paused, with a chart of the total lag since the page opened; offset reset (four modes) and
 // deletion, both behind a confirmation dialog and only possible while the group is empty.
 import { announce, errorBox, h, latestOnly, table } from '../dom.js';
 import * as api from './groups-api.js';
+import { lagChart } from './lag-chart.js';
+import { autoRefresh } from './refresh.js';
 
 const MODES = [
   { value: 'earliest', label: 'Earliest offset' },
@@ -25,8 +28,12 @@ export async function render([id]) {
     'Delete group');
   const deleteMessage = h('div', { class: 'form-message' });
 
+  const chart = lagChart();
+
   function show() {
     overview.replaceChildren(...content(group));
+    chart.add(group.totalLag);
+    overview.querySelector('.stats').after(h('h2', {}, 'Total lag since this page opened'), chart.element);
     reset.update(group);
     deleteButton.setAttribute('aria-describedby', 'delete-hint');
   }
@@ -164,11 +171,13 @@ export async function render([id]) {
   }
 
   show();
-  return h('section', { 'aria-labelledby': 'group-title' },
+  let section;
+  const pause = autoRefresh('group-auto-refresh', reload, () => section);
+  section = h('section', { 'aria-labelledby': 'group-title' },
     h('p', {}, h('a', { href: '#/groups' }, '← All consumer groups')),
     h('div', { class: 'title-row' },
       h('h1', { id: 'group-title' }, 'Consumer group ', h('span', { id: 'group-id' }, group.id)),
-      refresh),
+      h('div', { class: 'title-actions' }, refresh, ' ', pause)),
     refreshMessage,
     h('div', { class: 'columns' },
       h('div', { class: 'main-column' }, overview),
@@ -179,6 +188,7 @@ export async function render([id]) {
             + 'while it has no members.'),
           deleteButton, deleteMessage))),
     dialog.element);
+  return section;
 }
 
 function content(g) {
@@ -195,7 +205,8 @@ function content(g) {
       stat('State', 'group-state', api.stateLabel(g.state)),
       stat('Members', 'group-members', g.members.length),
       stat('Total lag', 'group-lag', g.totalLag),
-      stat('Assignor', 'group-assignor', g.partitionAssignor || '–')),
+      stat('Assignor', 'group-assignor', g.partitionAssignor || '–'),
+      stat('Coordinator', 'group-coordinator', g.coordinator ?? '–')),
     h('h2', {}, 'Members'),
     members.length ? table('Members', ['Consumer id', 'Client id', 'Host', 'Assigned partitions'], members,
       { id: 'members' }) : h('p', { class: 'empty', id: 'no-members' }, 'No members: the group is empty.'),

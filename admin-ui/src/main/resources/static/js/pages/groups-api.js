@@ -3,9 +3,12 @@ import { request } from '../api.js';
 
 const path = (id) => `/api/groups/${encodeURIComponent(id)}`;
 
-/** One page of groups whose id contains filter: { total, page, size, groups: [{ id, state, members, totalLag }] }. */
-export const groups = (filter, page, size) =>
-  request('GET', `/api/groups?${new URLSearchParams({ filter, page, size })}`);
+/**
+ * One page of groups whose id contains filter, in state (Kafka's name; '' any) with offsets or partitions in
+ * topic ('' any): { total, page, size, groups: [{ id, state, members, totalLag, coordinator }] }.
+ */
+export const groups = (filter, page, size, state = '', topic = '') =>
+  request('GET', `/api/groups?${new URLSearchParams({ filter, page, size, state, topic })}`);
 
 /** A group's state, members and per-partition offsets. */
 export const group = (id) => request('GET', path(id));

@@ -520,6 +520,12 @@ class AdminUiBrowserIT {
     }
 
     @Test
+    void consumerGroupsFilterByStateAndTopicAndRefreshThemselves() throws Exception {
+        new io.tributary.adminui.groups.GroupMonitoringBrowserSteps(browser, wait, ui, cluster.bootstrapServers(),
+            screenshots).run();
+    }
+
+    @Test
     void brokerAndReassignmentControlsOnlyForWhomTheBrokersAllow() throws Exception {
         new io.tributary.adminui.brokers.BrokerRightsBrowserSteps(browser, wait).run();
     }
@@ -527,6 +533,11 @@ class AdminUiBrowserIT {
     @Test
     void reassignAPartitionToAnotherBroker() throws Exception {
         io.tributary.adminui.reassignments.ReassignmentBrowserSteps.runOnTwoBrokers(browser, wait, screenshots);
+    }
+
+    @Test
+    void securityPagesManageAclsUsersAndQuotasForUsersAllowedOnly() throws Exception {
+        new io.tributary.adminui.access.SecurityPagesBrowserSteps(browser, wait, screenshots).run();
     }
 
     /** Controls of the page's main area that have no accessible name (label, aria-label, labelledby, text, title). */

@@ -1,15 +1,18 @@
 package io.tributary.adminui.groups;
 
 import io.tributary.adminui.groups.GroupsProxyClient.ProxyConsumer;
+import io.tributary.adminui.groups.GroupsProxyClient.ProxyLag;
 import io.tributary.adminui.groups.GroupsProxyClient.ProxyLagSummary;
 import io.tributary.adminui.proxy.RestProxyException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.stream.Collectors;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.security.concurrent.DelegatingSecurityContextExecutorService;
 import org.springframework.stereotype.Component;
@@ -69,6 +72,33 @@ public class GroupLags implements DisposableBean {
             throw e;
         }
         return summaries;
+    }
+
+    /**
+     * The topics each group has a committed offset or an assigned partition in, from its lags; a group
+     * gone since the list is left out. Throws the first proxy error other than 404.
+     */
+    public Map<String, Set<String>> topics(String clusterId, List<String> groups) {
+        Map<String, CompletableFuture<List<ProxyLag>>> lookups = new LinkedHashMap<>();
+        for (String group : groups) {
+            lookups.put(group, CompletableFuture.supplyAsync(() -> orNull(() -> proxy.lags(clusterId, group)), pool));
+        }
+        Map<String, Set<String>> topics = new LinkedHashMap<>();
+        try {
+            lookups.forEach((group, lookup) -> {
+                List<ProxyLag> partitions = lookup.join();
+                if (partitions != null) {
+                    topics.put(group, partitions.stream().map(ProxyLag::topic).collect(Collectors.toSet()));
+                }
+            });
+        } catch (CompletionException e) {
+            lookups.values().forEach(f -> f.cancel(true));
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            throw e;
+        }
+        return topics;
     }
 
     private static <T> T orNull(java.util.function.Supplier<T> call) {

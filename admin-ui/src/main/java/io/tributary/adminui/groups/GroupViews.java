@@ -24,14 +24,15 @@ public final class GroupViews {
      *
      * @param state    Kafka's group state, e.g. STABLE, EMPTY
      * @param members  members now, null when the group went away while the page was built
-     * @param totalLag the sum of its partitions' lag, null as for members
+     * @param totalLag    the sum of its partitions' lag, null as for members
+     * @param coordinator the broker id of its group coordinator, null when unknown
      */
-    public record GroupRow(String id, String state, Integer members, Long totalLag) {
+    public record GroupRow(String id, String state, Integer members, Long totalLag, Integer coordinator) {
     }
 
-    /** {@code GET /api/groups/{id}}: state, members and every partition's offsets. */
+    /** {@code GET /api/groups/{id}}: state, coordinator broker id (null: unknown), members and every partition's offsets. */
     public record GroupDetail(String id, String state, boolean simple, String partitionAssignor, long totalLag,
-            List<Member> members, List<PartitionOffsets> partitions) {
+            Integer coordinator, List<Member> members, List<PartitionOffsets> partitions) {
     }
 
     /**

@@ -17,6 +17,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -62,28 +63,41 @@ public class GroupsController {
     }
 
     /**
-     * Groups whose id contains {@code filter} (case-insensitive), sorted by id, page {@code page}
-     * (from 0) of {@code size}. 400 for a negative page or a size outside 1..100.
+     * Groups whose id contains {@code filter} (case-insensitive), in state {@code state} (Kafka's name, e.g.
+     * STABLE; blank: any) and, when {@code topic} is given, with a committed offset or an assigned
+     * partition in that topic; sorted by id, page {@code page} (from 0) of {@code size}. 400 for a
+     * negative page or a size outside 1..100. A topic filter costs a lag lookup per group left by the
+     * others.
      */
     @GetMapping
     public GroupPage list(@RequestParam(defaultValue = "") String filter, @RequestParam(defaultValue = "0") int page,
-            @RequestParam(defaultValue = "20") int size) {
+            @RequestParam(defaultValue = "20") int size, @RequestParam(defaultValue = "") String state,
+            @RequestParam(defaultValue = "") String topic) {
         if (page < 0 || size < 1 || size > MAX_PAGE_SIZE) {
             throw new ResponseStatusException(HttpStatus.BAD_REQUEST,
                 "page must be 0 or more and size between 1 and " + MAX_PAGE_SIZE);
         }
         String clusterId = cluster.cluster().clusterId();
         String needle = filter.strip().toLowerCase(Locale.ROOT);
+        String wantedState = state.strip();
         List<ProxyGroup> matching = proxy.groups(clusterId).stream()
             .filter(g -> g.groupId().toLowerCase(Locale.ROOT).contains(needle))
+            .filter(g -> wantedState.isEmpty() || wantedState.equalsIgnoreCase(g.state()))
             .sorted(Comparator.comparing(ProxyGroup::groupId))
             .toList();
+        if (!topic.isBlank()) {
+            Map<String, Set<String>> topics = lags.topics(clusterId,
+                matching.stream().map(ProxyGroup::groupId).toList());
+            matching = matching.stream().filter(g -> topics.getOrDefault(g.groupId(), Set.of())
+                .contains(topic.strip())).toList();
+        }
         long from = Math.min((long) page * size, matching.size());
         List<ProxyGroup> shown = matching.subList((int) from, (int) Math.min(from + size, matching.size()));
         Map<String, GroupLags.Summary> summaries = lags.of(clusterId, shown.stream().map(ProxyGroup::groupId).toList());
         List<GroupRow> rows = shown.stream().map(g -> {
             GroupLags.Summary s = summaries.get(g.groupId());
-            return new GroupRow(g.groupId(), g.state(), s == null ? null : s.members(), s == null ? null : s.totalLag());
+            return new GroupRow(g.groupId(), g.state(), s == null ? null : s.members(), s == null ? null : s.totalLag(),
+                g.coordinatorId());
         }).toList();
         return new GroupPage(matching.size(), page, size, rows);
     }
@@ -107,7 +121,7 @@ public class GroupsController {
             .toList();
         long total = partitions.stream().mapToLong(PartitionOffsets::lag).sum();
         return new GroupDetail(group.groupId(), group.state(), group.simple(), group.partitionAssignor(), total,
-            members, partitions);
+            group.coordinatorId(), members, partitions);
     }
 
     /**

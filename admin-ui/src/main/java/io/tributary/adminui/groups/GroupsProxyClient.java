@@ -3,6 +3,7 @@ package io.tributary.adminui.groups;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.tributary.adminui.proxy.ProxyResources.Related;
 import io.tributary.adminui.proxy.ProxyResources.ResourceList;
 import io.tributary.adminui.proxy.RestProxyClient;
 import io.tributary.adminui.proxy.RestProxyConfiguration;
@@ -32,10 +33,24 @@ public class GroupsProxyClient {
         this.http = RestProxyConfiguration.restClient(properties, locator);
     }
 
-    /** v3 {@code KafkaConsumerGroup}. */
+    /** v3 {@code KafkaConsumerGroup}; {@code coordinator} links to the coordinator broker. */
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record ProxyGroup(@JsonProperty("consumer_group_id") String groupId, String state,
-            @JsonProperty("is_simple") boolean simple, @JsonProperty("partition_assignor") String partitionAssignor) {
+            @JsonProperty("is_simple") boolean simple, @JsonProperty("partition_assignor") String partitionAssignor,
+            Related coordinator) {
+
+        /** The coordinator's broker id (the last segment of its link), null when the proxy gives none. */
+        public Integer coordinatorId() {
+            if (coordinator == null || coordinator.related() == null) {
+                return null;
+            }
+            String link = coordinator.related();
+            try {
+                return Integer.valueOf(link.substring(link.lastIndexOf('/') + 1));
+            } catch (NumberFormatException e) {
+                return null;
+            }
+        }
     }
 
     /** v3 {@code KafkaConsumer}: a member and its assignment. */

@@ -35,7 +35,10 @@ public record UiPage(String name, String route, String titleId, String ready, St
         new UiPage("transactions", "/transactions", "transactions-title", "main table, main .empty"),
         new UiPage("brokers", "/brokers", "brokers-title", "tr[data-broker-row='0']"),
         new UiPage("broker", "/brokers/0", "broker-title", "tr[data-broker-config]"),
-        new UiPage("reassignments", "/reassignments", "reassignments-title", "#no-reassignments, main table"));
+        new UiPage("reassignments", "/reassignments", "reassignments-title", "#no-reassignments, main table"),
+        new UiPage("acls", "/acls", "acls-title", "main table, main .empty, main [role=alert]"),
+        new UiPage("users", "/users", "users-title", "main table, main .empty, main [role=alert]"),
+        new UiPage("quotas", "/quotas", "quotas-title", "main table, main .empty, main [role=alert]"));
 
     /** Loads the page (a fresh document: {@code query} tells loads apart) and waits until its content is there. */
     public void open(WebDriver browser, WebDriverWait wait, URI ui, String query) {

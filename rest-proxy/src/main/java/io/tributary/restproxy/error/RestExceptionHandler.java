@@ -51,6 +51,7 @@ public class RestExceptionHandler {
         Map.entry(SearchNotFoundException.class, RestError.NOT_FOUND),
         Map.entry(TransactionNotFoundException.class, RestError.NOT_FOUND),
         Map.entry(ReassignmentNotFoundException.class, RestError.NOT_FOUND),
+        Map.entry(ScramUserNotFoundException.class, RestError.NOT_FOUND),
         Map.entry(ConsumerInstanceAccessDeniedException.class, RestError.KAFKA_AUTHORIZATION),
         Map.entry(ConsumerAlreadySubscribedException.class, RestError.CONSUMER_ALREADY_SUBSCRIBED),
         Map.entry(ConsumerInstanceExistsException.class, RestError.CONSUMER_ALREADY_EXISTS),
