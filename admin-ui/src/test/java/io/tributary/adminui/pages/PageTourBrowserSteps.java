@@ -37,6 +37,14 @@ public class PageTourBrowserSteps extends BrowserSteps {
     static final Dimension PHONE = new Dimension(390, 844);
     private static final String NO_PAGE_SCROLL =
         "return document.documentElement.scrollWidth <= window.innerWidth";
+    /** Tables of the main area wider than their box, and not inside a box that scrolls sideways. */
+    private static final String TABLES_OUTSIDE_A_SCROLLING_BOX = """
+        return Array.from(document.querySelectorAll('main table')).filter((t) => {
+          for (let e = t.parentElement; e && e !== document.body; e = e.parentElement) {
+            if (['auto', 'scroll'].includes(getComputedStyle(e).overflowX)) return false;
+          }
+          return t.getBoundingClientRect().width > document.documentElement.clientWidth;
+        }).map((t) => t.id || t.getAttribute('aria-label') || t.outerHTML.slice(0, 80));""";
 
     private final Path docsScreenshots;
 
@@ -60,6 +68,9 @@ public class PageTourBrowserSteps extends BrowserSteps {
                             size.width, size.height, js().executeScript("return document.documentElement.scrollWidth"),
                             js().executeScript("return window.innerWidth"))
                         .isTrue();
+                    assertThat((List<?>) js().executeScript(TABLES_OUTSIDE_A_SCROLLING_BOX))
+                        .as("%s at %dx%d: wide tables scroll in their own box", page.route(), size.width, size.height)
+                        .isEmpty();
                     if (size.equals(DESKTOP)) {
                         assertThat(browser.findElement(By.id("nav-toggle")).isDisplayed())
                             .as("no Menu button on a wide screen").isFalse();
