@@ -78,6 +78,35 @@ async function showUser() {
 
 showUser();
 
+/**
+ * The Menu button of narrow screens: it opens and closes the navigation (aria-expanded says which);
+ * following a link or Escape closes it again. On wide screens the button is hidden and the links show.
+ */
+function navigationMenu() {
+  const header = document.querySelector('header.top');
+  const toggle = document.getElementById('nav-toggle');
+  const setOpen = (open) => {
+    header.classList.toggle('nav-open', open);
+    toggle.setAttribute('aria-expanded', String(open));
+  };
+  toggle.addEventListener('click', () => {
+    setOpen(toggle.getAttribute('aria-expanded') !== 'true');
+  });
+  header.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && toggle.getAttribute('aria-expanded') === 'true') {
+      setOpen(false);
+      toggle.focus();
+    }
+  });
+  // Closed on every followed link, also the current page's, which changes no hash.
+  document.getElementById('main-nav').addEventListener('click', (e) => {
+    if (e.target.closest('a')) setOpen(false);
+  });
+  window.addEventListener('hashchange', () => setOpen(false));
+}
+
+navigationMenu();
+
 /** Shows the security pages' links (hidden at first) to a user the proxy lets read them. */
 async function showSecurityLinks() {
   try {
@@ -87,6 +116,9 @@ async function showSecurityLinks() {
     }
   } catch (e) {
     // The links stay hidden; the pages themselves say why when opened.
+  } finally {
+    // The navigation's links are final now (tests wait for this before counting them).
+    document.getElementById('main-nav').dataset.access = 'checked';
   }
 }
 

@@ -40,8 +40,24 @@ export function messagesRate(value) {
   return `${v.toLocaleString('en')} ${v === 1 ? 'message' : 'messages'}/s`;
 }
 
+/**
+ * A colour variable of css/theme.css as the canvas can use it: the variables are light-dark() pairs,
+ * so the colour is resolved on a probe element in the current theme.
+ */
 function cssVar(name) {
-  return getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+  const probe = h('span', { hidden: true });
+  probe.style.color = `var(${name})`;
+  document.body.append(probe);
+  const colour = getComputedStyle(probe).color;
+  probe.remove();
+  return colour;
+}
+
+/** "dark" or "light": the theme chosen in the header, else the system's. */
+function theme() {
+  const chosen = document.documentElement.dataset.theme;
+  if (chosen) return chosen;
+  return window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
 }
 
 function time(ms) {
@@ -79,9 +95,8 @@ export function throughputSection() {
   async function draw() {
     const uPlot = await loadUPlot();
     if (!section.isConnected || !data) return;
-    const fg = cssVar('--fg') || '#000';
-    const grid = cssVar('--border') || '#ccc';
-    const axis = { stroke: cssVar('--muted') || fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 } };
+    const grid = cssVar('--border');
+    const axis = { stroke: cssVar('--muted'), grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 } };
     const xs = data.points.map((p) => p.time / 1000);
     const width = (box) => Math.max(240, box.clientWidth - 2);
     if (!charts) {
@@ -105,13 +120,13 @@ export function throughputSection() {
         }, [xs, data.points.map((p) => p.bytesIn), data.points.map((p) => p.bytesOut)], bytesBox),
         new uPlot({
           ...common, width: width(messagesBox),
-          series: [{}, { label: 'Messages in', points: { show: true }, stroke: cssVar('--warn-fg') || fg, width: 2,
+          series: [{}, { label: 'Messages in', points: { show: true }, stroke: cssVar('--warn-fg'), width: 2,
             value: (u, v) => (v == null ? '–' : messagesRate(v)) }],
           axes: [{ ...axis }, { ...axis, size: 60 }],
           scales: { x, y: { range: (u, min, max) => [0, Math.max(max * 1.1, 1)] } },
         }, [xs, data.points.map((p) => p.messagesIn)], messagesBox),
       ];
-      section.dataset.theme = scheme.matches ? 'dark' : 'light';
+      section.dataset.theme = theme();
     } else {
       charts[0].setData([xs, data.points.map((p) => p.bytesIn), data.points.map((p) => p.bytesOut)]);
       charts[1].setData([xs, data.points.map((p) => p.messagesIn)]);
@@ -155,6 +170,7 @@ export function throughputSection() {
       destroyCharts();
       window.removeEventListener('resize', resized);
       scheme.removeEventListener('change', resized);
+      document.removeEventListener('themechange', resized);
       return;
     }
     let interval = 5;
@@ -179,6 +195,7 @@ export function throughputSection() {
   };
   window.addEventListener('resize', resized);
   scheme.addEventListener('change', resized);
+  document.addEventListener('themechange', resized);
   poll();
   return section;
 }

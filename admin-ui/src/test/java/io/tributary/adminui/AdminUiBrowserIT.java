@@ -60,7 +60,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  * a stub proxy of a cluster with brokers down; one starts a secured broker and proxy of its own and
  * a UI that signs users in ({@code SignInBrowserSteps}); one a UI on OAuth2 sign-in between a stub
  * provider and a stub proxy ({@code OAuth2SignInBrowserSteps}).
- * Screenshots of each page go to {@code screenshots.dir}.
+ * Screenshots of each step go to {@code screenshots.dir} (target/screenshots); one of each page, for
+ * the docs, to {@code docs.screenshots.dir} (docs/screenshots, see {@code PageTourBrowserSteps}).
  *
  * <p>Over 500 lines because its processes are started once for every step (a broker, a proxy and
  * a browser cost most of the run on 2 cores); longer flows live in the {@code *BrowserSteps}
@@ -589,6 +590,21 @@ class AdminUiBrowserIT {
             assertThat(browser.findElements(By.cssSelector("nav[aria-label] a[aria-current='page']")))
                 .as("the current page is marked in the navigation").hasSize(1);
         }
+    }
+
+    /** Tab reaches every control of every page, each with an accessible name and a visible focus. */
+    @Test
+    void theKeyboardReachesEveryControlOfEveryPageWithANameAndAVisibleFocus() throws Exception {
+        new io.tributary.adminui.pages.KeyboardBrowserSteps(browser, wait, ui, cluster.bootstrapServers(),
+            screenshots).run();
+    }
+
+    /** Every page at 1280×800 and 390×844, the Menu button, the Theme control; the docs' screenshots. */
+    @Test
+    void everyPageFitsAPhoneAndADesktopAndIsPhotographedForTheDocs() throws Exception {
+        Path docsScreenshots = Path.of(System.getProperty("docs.screenshots.dir", "target/docs-screenshots"));
+        new io.tributary.adminui.pages.PageTourBrowserSteps(browser, wait, ui, cluster.bootstrapServers(),
+            screenshots, docsScreenshots).run();
     }
 
     @Test

@@ -115,6 +115,7 @@ public class SecurityConfiguration {
         ApiSecurityErrors apiErrors = new ApiSecurityErrors();
         http.authorizeHttpRequests(requests -> requests
                 .requestMatchers(paths.matcher(HttpMethod.GET, "/login"), paths.matcher("/css/**"),
+                    paths.matcher(HttpMethod.GET, "/js/theme.js"),
                     paths.matcher("/favicon.ico"), paths.matcher("/error"), paths.matcher("/actuator/**"))
                 .permitAll()
                 .anyRequest().authenticated());

@@ -53,7 +53,9 @@ final class SignInPage {
               <meta name="viewport" content="width=device-width, initial-scale=1">
               <meta name="color-scheme" content="light dark">
               <title>Sign in · Tributary admin</title>
+              <link rel="stylesheet" href="css/theme.css">
               <link rel="stylesheet" href="css/app.css">
+              <script src="js/theme.js"></script>
             </head>
             <body>
               <header class="top"><span class="brand">Tributary</span></header>
