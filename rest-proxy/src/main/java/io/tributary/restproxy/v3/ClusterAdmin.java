@@ -290,7 +290,11 @@ public class ClusterAdmin {
         return present;
     }
 
-    /** Lag of every partition the group has a committed offset for or is assigned. */
+    /**
+     * Lag of every partition the group has a committed offset for or is assigned, but those of topics that
+     * do not exist (deleted since the group committed) or that the caller may not describe: they have no
+     * log end offset, and asking for one would wait out the admin client's timeout.
+     */
     public List<PartitionLag> lags(String group) {
         ConsumerGroupDescription description = group(group);
         Map<TopicPartition, OffsetAndMetadata> committed = committedOffsets(group);
@@ -302,6 +306,8 @@ public class ClusterAdmin {
             ? Integer.compare(x.partition(), y.partition()) : x.topic().compareTo(y.topic()));
         partitions.addAll(committed.keySet());
         partitions.addAll(owners.keySet());
+        Set<String> topics = get(admin.listTopics(new ListTopicsOptions().listInternal(true)).names());
+        partitions.removeIf(tp -> !topics.contains(tp.topic()));
         Map<TopicPartition, long[]> ends = offsets(partitions);
         List<PartitionLag> lags = new ArrayList<>();
         for (TopicPartition tp : partitions) {

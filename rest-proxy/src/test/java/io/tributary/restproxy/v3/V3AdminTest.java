@@ -1,11 +1,14 @@
 package io.tributary.restproxy.v3;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.tributary.restproxy.testing.HttpJson.Response;
 import io.tributary.restproxy.testing.ProxyTestBase;
 import io.tributary.restproxy.testing.RestConsumer;
 import java.net.http.HttpRequest;
+import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -179,5 +182,35 @@ class V3AdminTest extends ProxyTestBase {
 
         assertThat(http.delete(group).status()).isEqualTo(204);
         assertThat(http.get(group).status()).isEqualTo(404);
+    }
+
+    /**
+     * A group with offsets of a deleted topic: its lags leave that topic out, answered at once (the log end
+     * offsets of a topic that no longer exists were asked for, and the admin client retried until its
+     * timeout, failing the whole answer).
+     */
+    @Test
+    void lagsLeaveOutTopicsDeletedSinceTheGroupCommitted() {
+        broker().createTopic("v3-lag-kept", 1);
+        broker().createTopic("v3-lag-gone", 1);
+        for (String topic : List.of("v3-lag-kept", "v3-lag-gone")) {
+            http.post("/topics/" + topic, "application/vnd.kafka.json.v2+json", "{\"records\":[{\"value\":1}]}");
+        }
+        RestConsumer consumer = RestConsumer.create(http, "v3-lag-deleted",
+            "{\"format\":\"json\",\"auto.offset.reset\":\"earliest\",\"auto.commit.enable\":\"false\"}");
+        consumer.subscribe("v3-lag-kept", "v3-lag-gone");
+        assertThat(consumer.readAtLeast(2, "application/vnd.kafka.json.v2+json", 20)).hasSize(2);
+        consumer.commitAll();
+        consumer.delete();
+        assertThat(http.delete("/v3/clusters/" + cluster + "/topics/v3-lag-gone").status()).isEqualTo(204);
+        await().atMost(Duration.ofSeconds(30)).until(() ->
+            http.get("/v3/clusters/" + cluster + "/topics/v3-lag-gone").status() == 404);
+
+        String group = "/v3/clusters/" + cluster + "/consumer-groups/v3-lag-deleted";
+        Response lags = http.get(group + "/lags");
+        assertThat(lags.status()).as(lags.text()).isEqualTo(200);
+        assertThat(lags.body().get("data").valueStream().map(l -> l.get("topic_name").asString()))
+            .containsExactly("v3-lag-kept");
+        assertThat(http.get(group + "/lag-summary").body().get("total_lag").asLong()).isZero();
     }
 }
