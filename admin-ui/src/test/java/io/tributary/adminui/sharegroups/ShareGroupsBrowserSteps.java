@@ -124,7 +124,13 @@ public final class ShareGroupsBrowserSteps extends BrowserSteps {
             wait.until(ExpectedConditions.textToBe(By.id("share-group-id"), group));
             refreshing.until(d -> settled(d, "share-group-overview", "share-group-refresh", () -> {
                 List<WebElement> members = d.findElements(By.cssSelector("#share-members tbody tr"));
-                return members.size() == 2 && members.stream().noneMatch(m -> m.getText().contains("reconciling"));
+                // Partitions are assigned once the coordinator has initialized their share state (Kafka 4.4):
+                // an epoch with a partial assignment may come first.
+                Set<String> held = new HashSet<>();
+                members.forEach(m -> held.addAll(List.of(m.findElements(By.tagName("td")).get(3).getText()
+                    .split(",\\s*"))));
+                return members.size() == 2 && members.stream().noneMatch(m -> m.getText().contains("reconciling"))
+                    && held.containsAll(List.of(topic + "-0", topic + "-1"));
             }));
             assertThat(text("#share-group-state")).isEqualTo("Stable");
             assertThat(text("#share-group-members")).isEqualTo("2");
