@@ -29,6 +29,7 @@ import io.tributary.broker.config.LogConfig;
 import io.tributary.broker.fetchsession.FetchManager;
 import io.tributary.broker.fetchsession.FetchSessionCache;
 import io.tributary.broker.group.ConsumerLagMetrics;
+import io.tributary.broker.group.DeletedTopicOffsets;
 import io.tributary.broker.group.GroupConfigManager;
 import io.tributary.broker.group.GroupCoordinator;
 import io.tributary.broker.group.ShareGroupOffsets;
@@ -275,11 +276,15 @@ final class BrokerComponentsBuilder {
         stops.add(Step.GROUP_COORDINATOR, groupCoordinator::shutdown);
         replicaManager.addLeadershipListener(groupCoordinator);
         // A deleted topic's share-group state goes with it (KIP-932), from the groups this broker coordinates.
+        // Likewise its committed offsets (Kafka's onPartitionsDeleted), removed with tombstones on this
+        // metadata event thread, so a commit after the deletion (the topic created again) is kept.
         ShareGroupOffsets shareGroupOffsets = groupCoordinator.modernGroups().shareGroupOffsets(shareStates, time);
+        DeletedTopicOffsets deletedTopicOffsets = groupCoordinator.deletedTopicOffsets();
         metadataCache.addListener(new MetadataListener() {
             @Override
             public void onTopicRemoved(String topic) {
                 shareGroupOffsets.onTopicsDeleted();
+                deletedTopicOffsets.onTopicDeleted(topic);
             }
         });
         ZkProducerIdManager producerIds = new ZkProducerIdManager(properties.id(), zkClient);

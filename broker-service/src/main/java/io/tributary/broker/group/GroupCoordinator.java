@@ -453,6 +453,11 @@ public final class GroupCoordinator implements PartitionLeadershipListener {
         return modern;
     }
 
+    /** Removes a deleted topic's committed offsets from the groups; see {@link DeletedTopicOffsets}. */
+    public DeletedTopicOffsets deletedTopicOffsets() {
+        return new DeletedTopicOffsets(groups);
+    }
+
     /**
      * DescribeGroups for one group; see {@link GroupListing#describe}.
      *
