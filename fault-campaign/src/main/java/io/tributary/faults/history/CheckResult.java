@@ -1,5 +1,6 @@
 package io.tributary.faults.history;
 
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -39,7 +40,7 @@ public record CheckResult(
         var examples = new EnumMap<AnomalyKind, List<Anomaly>>(AnomalyKind.class);
         for (Anomaly anomaly : anomalies) {
             counts.merge(anomaly.kind(), 1, Integer::sum);
-            var list = examples.computeIfAbsent(anomaly.kind(), k -> new java.util.ArrayList<>());
+            var list = examples.computeIfAbsent(anomaly.kind(), k -> new ArrayList<>());
             if (list.size() < EXAMPLES_PER_KIND) {
                 list.add(anomaly);
             }

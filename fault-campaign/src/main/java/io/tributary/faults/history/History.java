@@ -1,5 +1,6 @@
 package io.tributary.faults.history;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -28,7 +29,7 @@ public record History(List<Operation> operations, FinalReads finalReads) {
 
     /** Every record read: by the polls, in history order, then by the final reads. */
     public List<ConsumedRecord> allReads() {
-        var reads = new java.util.ArrayList<ConsumedRecord>();
+        var reads = new ArrayList<ConsumedRecord>();
         polls().forEach(p -> reads.addAll(p.records()));
         reads.addAll(finalReads.records());
         return reads;

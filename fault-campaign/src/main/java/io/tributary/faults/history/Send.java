@@ -37,9 +37,6 @@ public record Send(
                     + " with partition " + partition + " and offset " + offset
                     + ": exactly the OK sends have an acknowledged partition and offset");
         }
-        if (outcome != Outcome.OK && offset.isPresent()) {
-            throw new IllegalArgumentException("send of " + value + " is " + outcome + " but has offset " + offset);
-        }
     }
 
     /** An acknowledged send: the broker answered {@code offset} in {@code partition}. */
