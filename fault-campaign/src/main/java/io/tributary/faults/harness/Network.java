@@ -186,6 +186,11 @@ public final class Network implements AutoCloseable {
         return subnet + ".1";
     }
 
+    /** The host's end of its veth into the bridge, in the root namespace. */
+    public String hostInterface() {
+        return hostInterface;
+    }
+
     public String prefix() {
         return prefix;
     }
