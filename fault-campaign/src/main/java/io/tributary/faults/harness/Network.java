@@ -222,7 +222,8 @@ public final class Network implements AutoCloseable {
 
     /**
      * Removes the namespaces and host interfaces whose names start with {@code prefix}, left by runs that were killed
-     * before they could clean up; the names it removed.
+     * before they could clean up, after SIGKILL of the processes still running in those namespaces; the names it
+     * removed.
      */
     public static List<String> cleanupStale(CommandRunner runner, String prefix) {
         List<String> removed = new ArrayList<>();
@@ -230,6 +231,11 @@ public final class Network implements AutoCloseable {
             tryRun(runner, List.of("ip", "link", "del", name), removed, name);
         }
         for (String name : staleNamespaces(runner.run(List.of("ip", "netns", "list")), prefix)) {
+            for (String pid : runner.run(List.of("ip", "netns", "pids", name)).split("\\s+")) {
+                if (!pid.isEmpty()) {
+                    tryRun(runner, List.of("kill", "-s", "KILL", pid), new ArrayList<>(), pid);
+                }
+            }
             tryRun(runner, List.of("ip", "netns", "del", name), removed, name);
         }
         return removed;

@@ -144,11 +144,13 @@ class NetworkTest {
             return switch (line) {
                 case "ip -o link show" -> "1: lo: <LOOPBACK>\n9: tribq9@if2: <UP>\n";
                 case "ip netns list" -> "trib-q9-n1 (id: 1)\ntrib-q9-br (id: 0)\nmine\n";
+                case "ip netns pids trib-q9-n1" -> "4242\n";
                 default -> "";
             };
         };
 
         assertThat(Network.cleanupStale(runner, "trib")).containsExactly("tribq9", "trib-q9-n1", "trib-q9-br");
-        assertThat(tried).doesNotContain("ip netns del mine");
+        assertThat(tried).containsSubsequence("kill -s KILL 4242", "ip netns del trib-q9-n1")
+                .doesNotContain("ip netns del mine");
     }
 }
