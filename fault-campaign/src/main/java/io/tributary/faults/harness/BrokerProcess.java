@@ -1,0 +1,101 @@
+package io.tributary.faults.harness;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A broker from broker-service's packaged jar ({@code java -jar}) in its node's namespace, listening on the node's
+ * address, port {@value #PORT}, which it also advertises; data under {@code workDir/broker-<id>}, which survives
+ * {@link #restart()}. Short timers as the in-JVM tests use (ZooKeeper session 3 s, replica lag 3 s). Not thread-safe.
+ */
+public final class BrokerProcess implements AutoCloseable {
+
+    public static final int PORT = 9092;
+    static final String STARTED = "Started BrokerApplication";
+
+    private final int id;
+    private final NetworkNode node;
+    private final NodeProcess process;
+
+    private BrokerProcess(int id, NetworkNode node, NodeProcess process) {
+        this.id = id;
+        this.node = node;
+        this.process = process;
+    }
+
+    /** Starts broker {@code id} without waiting; see {@link #awaitStarted(Duration)}. */
+    public static BrokerProcess start(Network network, NetworkNode node, int id, Path brokerJar, String zooKeeperConnect,
+                                      Path workDir, CommandRunner runner) {
+        if (!Files.isRegularFile(brokerJar)) {
+            throw new IllegalStateException("no broker jar at " + brokerJar.toAbsolutePath()
+                    + ": package broker-service first (mvn -B -q package -pl broker-service -am -DskipTests)");
+        }
+        List<String> command = NodeProcess.javaCommand("-Xmx384m", "-jar", brokerJar.toAbsolutePath().toString());
+        command = new ArrayList<>(command);
+        command.addAll(arguments(id, node, zooKeeperConnect, workDir.resolve("broker-" + id).toAbsolutePath()));
+        return new BrokerProcess(id, node, NodeProcess.start(network, node, "broker-" + id, command, workDir, runner));
+    }
+
+    /** The broker's command-line settings. */
+    static List<String> arguments(int id, NetworkNode node, String zooKeeperConnect, Path dataDir) {
+        return List.of("--broker.id=" + id, "--broker.data-dir=" + dataDir,
+                "--broker.listeners=PLAINTEXT://" + node.address() + ":" + PORT,
+                "--broker.zookeeper-connect=" + zooKeeperConnect, "--broker.zookeeper-session-timeout-ms=3000",
+                "--broker.replica-lag-time-max-ms=3000", "--broker.replica-fetch-backoff-ms=200",
+                "--broker.offsets-topic-replication-factor=3", "--broker.offsets-topic-num-partitions=3",
+                "--broker.controlled-shutdown-retry-backoff-ms=2000", "--server.port=0",
+                "--broker.num-io-threads=2", "--broker.num-network-threads=2",
+                "--broker.log-cleaner-dedupe-buffer-size=1048576");
+    }
+
+    /** Waits until this start of the broker logs that it started. */
+    public void awaitStarted(Duration timeout) {
+        process.awaitLog(STARTED, timeout);
+    }
+
+    /** {@code host:port} clients connect to. */
+    public String bootstrapAddress() {
+        return node.address() + ":" + PORT;
+    }
+
+    public void kill() {
+        process.kill();
+    }
+
+    public void pause() {
+        process.pause();
+    }
+
+    public void resume() {
+        process.resume();
+    }
+
+    /** Kills the broker if it runs and starts it again on the same data. */
+    public void restart() {
+        process.restart();
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    public int id() {
+        return id;
+    }
+
+    public NetworkNode node() {
+        return node;
+    }
+
+    public NodeProcess process() {
+        return process;
+    }
+
+    @Override
+    public void close() {
+        process.close();
+    }
+}

@@ -1,0 +1,116 @@
+package io.tributary.faults.harness;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * A campaign's cluster: a {@link Network} with ZooKeeper servers on nodes {@code n1..nZ} and brokers (ids 1..B) on the
+ * nodes after them, every process in its own namespace. {@link #close()} kills every process and removes the network,
+ * also from a JVM shutdown hook when the test is interrupted. Not thread-safe.
+ */
+public final class FaultCluster implements AutoCloseable {
+
+    private final Network network;
+    private final ZooKeeperEnsemble zooKeeper;
+    private final Map<Integer, BrokerProcess> brokers = new TreeMap<>();
+    private final Thread shutdownHook = new Thread(this::closeQuietly, "fault-cluster-cleanup");
+    private boolean closed;
+
+    private FaultCluster(Network network, ZooKeeperEnsemble zooKeeper) {
+        this.network = network;
+        this.zooKeeper = zooKeeper;
+    }
+
+    /**
+     * Removes stale runs' leftovers, builds the network, starts the ensemble and, once it has a quorum, the brokers;
+     * returns when every broker has started.
+     */
+    public static FaultCluster start(RunId run, int zooKeepers, int brokerCount, Path brokerJar, String zooKeeperClasspath,
+                                     Path workDir, Duration timeout) {
+        CommandRunner runner = CommandRunner.processes();
+        Network.cleanupStale(runner, Network.PREFIX);
+        Network network = Network.create(runner, run.id(), run.subnet(), zooKeepers + brokerCount);
+        List<NetworkNode> nodes = network.nodes();
+        FaultCluster cluster;
+        try {
+            cluster = new FaultCluster(network, ZooKeeperEnsemble.start(network, nodes.subList(0, zooKeepers), workDir,
+                    zooKeeperClasspath, runner));
+        } catch (RuntimeException e) {
+            network.close();
+            throw e;
+        }
+        Runtime.getRuntime().addShutdownHook(cluster.shutdownHook);
+        try {
+            cluster.zooKeeper.awaitQuorum(timeout);
+            for (int id = 1; id <= brokerCount; id++) {
+                cluster.brokers.put(id, BrokerProcess.start(network, nodes.get(zooKeepers + id - 1), id, brokerJar,
+                        cluster.zooKeeper.connectString(), workDir, runner));
+            }
+            cluster.brokers.values().forEach(b -> b.awaitStarted(timeout));
+        } catch (RuntimeException e) {
+            cluster.close();
+            throw e;
+        }
+        return cluster;
+    }
+
+    /** The brokers' addresses, for clients in the host namespace. */
+    public String bootstrapServers() {
+        return brokers.values().stream().map(BrokerProcess::bootstrapAddress).collect(Collectors.joining(","));
+    }
+
+    public BrokerProcess broker(int id) {
+        BrokerProcess broker = brokers.get(id);
+        if (broker == null) {
+            throw new IllegalArgumentException("no broker " + id + " in " + brokers.keySet());
+        }
+        return broker;
+    }
+
+    public List<BrokerProcess> brokers() {
+        return new ArrayList<>(brokers.values());
+    }
+
+    public ZooKeeperEnsemble zooKeeper() {
+        return zooKeeper;
+    }
+
+    public Network network() {
+        return network;
+    }
+
+    private void closeQuietly() {
+        try {
+            close();
+        } catch (RuntimeException e) {
+            // shutting down: nothing more to do
+        }
+    }
+
+    /** Kills brokers, then ZooKeeper servers, then removes the network. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            brokers.values().forEach(BrokerProcess::close);
+            zooKeeper.close();
+        } finally {
+            network.close();
+            if (Thread.currentThread() != shutdownHook) {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(shutdownHook);
+                } catch (IllegalStateException e) {
+                    // the JVM is shutting down; the hook runs anyway
+                }
+            }
+        }
+    }
+}
