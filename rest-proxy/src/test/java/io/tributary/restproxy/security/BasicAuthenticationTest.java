@@ -24,8 +24,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.TestPropertySource;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -33,8 +31,6 @@ import tools.jackson.databind.JsonNode;
  * SCRAM-SHA-512 logins and authorizes with Kafka's {@code StandardAuthorizer}: HTTP callers sign in
  * with the brokers' users and act toward the brokers as themselves.
  */
-@DirtiesContext
-@TestPropertySource(properties = {"kafka.producer.[max.block.ms]=5000", "spring.mvc.async.request-timeout=10s"})
 class BasicAuthenticationTest extends SecuredProxyTestBase {
 
     private static final String ADMIN_PASSWORD = BrokerFixture.SUPER_USER_PASSWORD;

@@ -10,13 +10,19 @@ import org.springframework.test.context.DynamicPropertySource;
 /**
  * Base of the tests of the proxy with {@code rest-proxy.authentication.method=basic} in front of the
  * shared secured broker ({@link BrokerFixture#sharedSasl()}: SCRAM-SHA-512 logins, Kafka's
- * {@code StandardAuthorizer}): HTTP callers sign in with the broker's users. Subclasses without
- * settings of their own share one proxy (Spring's context cache); each creates its users, topics and
- * ACLs in its {@code @BeforeAll}, under names no other test uses, since the broker is shared.
+ * {@code StandardAuthorizer}): HTTP callers sign in with the broker's users. Subclasses share one
+ * proxy (Spring's context cache); each creates its users, topics and ACLs in its {@code @BeforeAll},
+ * under names no other test uses, since the broker is shared.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @SpringBootTest(classes = RestProxyApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {"rest-proxy.authentication.method=basic", "kafka.security-protocol=SASL_PLAINTEXT"})
+    properties = {
+        "rest-proxy.authentication.method=basic",
+        "kafka.security-protocol=SASL_PLAINTEXT",
+        // A produce the broker refuses fails within 5 s, not the producer's 60 s.
+        "kafka.producer.[max.block.ms]=5000",
+        // Above the long polls of the tests' reads.
+        "spring.mvc.async.request-timeout=10s"})
 public abstract class SecuredProxyTestBase {
 
     @LocalServerPort
