@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.IntFunction;
 import java.util.stream.Collectors;
 
 /**
@@ -32,6 +33,12 @@ public final class FaultCluster implements AutoCloseable {
      */
     public static FaultCluster start(RunId run, int zooKeepers, int brokerCount, Path brokerJar, String zooKeeperClasspath,
                                      Path workDir, Duration timeout) {
+        return start(run, zooKeepers, brokerCount, brokerJar, zooKeeperClasspath, workDir, id -> List.of(), timeout);
+    }
+
+    /** As {@link #start(RunId, int, int, Path, String, Path, Duration)}, each broker with its extra arguments. */
+    public static FaultCluster start(RunId run, int zooKeepers, int brokerCount, Path brokerJar, String zooKeeperClasspath,
+                                     Path workDir, IntFunction<List<String>> brokerArguments, Duration timeout) {
         CommandRunner runner = CommandRunner.processes();
         Network.cleanupStale(runner, Network.PREFIX);
         Network network = Network.create(runner, run.id(), run.subnet(), zooKeepers + brokerCount);
@@ -49,7 +56,7 @@ public final class FaultCluster implements AutoCloseable {
             cluster.zooKeeper.awaitQuorum(timeout);
             for (int id = 1; id <= brokerCount; id++) {
                 cluster.brokers.put(id, BrokerProcess.start(network, nodes.get(zooKeepers + id - 1), id, brokerJar,
-                        cluster.zooKeeper.connectString(), workDir, runner));
+                        cluster.zooKeeper.connectString(), workDir, brokerArguments.apply(id), runner));
             }
             cluster.brokers.values().forEach(b -> b.awaitStarted(timeout));
         } catch (RuntimeException e) {
