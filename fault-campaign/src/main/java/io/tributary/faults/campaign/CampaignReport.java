@@ -40,8 +40,9 @@ public final class CampaignReport {
         md.append("# ").append(title).append("\n\n").append(setup).append("\n\n");
         md.append("```\n").append(CampaignTable.render(rows(results))).append("```\n\n");
         md.append("Unavailability: the longest time a partition went without an acks=all acknowledgement while a send "
-                + "to it was outstanding, in a window from the fault's start to the next fault's start "
-                + "(`Unavailability`).\n\n");
+                + "to it was outstanding, among the stalls that ended between the fault's start and the next fault's "
+                + "start (`Unavailability`): it includes the hold, since producers cannot write to a partition whose "
+                + "leader is paused, killed or cut off until a new leader is elected.\n\n");
         md.append("## Runs\n\n| seed | topic | faults | sends | wall s | verdict |\n|---|---|---|---|---|---|\n");
         for (CampaignResult r : results) {
             md.append(String.format(Locale.ROOT, "| %d | %s | %d | %d | %.1f | %s |%n", r.seed(), r.topic(),

@@ -25,7 +25,7 @@ import java.util.Set;
  * and final reads only the records of those sends' values; commits are left out (the whole history's check covers
  * them). So a lost or duplicated value counts for the fault during which it was sent; two values at one offset count
  * only if both were sent in the window (the whole history's check sees every pair). Its unavailability is the longest
- * {@link Unavailability} stall of the whole history that overlaps the window. Sends before the first fault belong to no
+ * {@link Unavailability} stall of the whole history that ends within the window. Sends before the first fault belong to no
  * window. Stateless; thread-safe.
  */
 public final class FaultAttribution {
@@ -42,7 +42,7 @@ public final class FaultAttribution {
             long from = faults.get(i).startNanos();
             long to = i + 1 < faults.size() ? faults.get(i + 1).startNanos() : Long.MAX_VALUE;
             CheckResult window = checker.check(window(history, from, to));
-            long unavailable = stalls.stream().filter(s -> s.overlaps(from, to)).mapToLong(Unavailability.Stall::nanos)
+            long unavailable = stalls.stream().filter(s -> s.endsWithin(from, to)).mapToLong(Unavailability.Stall::nanos)
                     .max().orElse(0);
             byKind.computeIfAbsent(faults.get(i).kind(), k -> new ArrayList<>())
                     .add(new CheckResult(window.acknowledged(), window.counts(), window.examples(), unavailable));

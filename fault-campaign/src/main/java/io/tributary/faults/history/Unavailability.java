@@ -42,9 +42,13 @@ public final class Unavailability {
             return endNanos - startNanos;
         }
 
-        /** True if this stall and {@code [fromNanos, toNanos)} share a moment. */
-        public boolean overlaps(long fromNanos, long toNanos) {
-            return startNanos < toNanos && endNanos > fromNanos;
+        /**
+         * True if this stall ends within {@code [fromNanos, toNanos)}. A fault's stall starts at the last
+         * acknowledgement before it, a moment before the fault, but ends within its window (the campaign waits for
+         * recovery before the next fault), so windows claim stalls by their end.
+         */
+        public boolean endsWithin(long fromNanos, long toNanos) {
+            return endNanos >= fromNanos && endNanos < toNanos;
         }
     }
 
@@ -53,9 +57,9 @@ public final class Unavailability {
         return stalls(history).stream().mapToLong(Stall::nanos).max().orElse(0);
     }
 
-    /** The longest stall that overlaps {@code [fromNanos, toNanos)}, in nanoseconds; 0 if none does. */
+    /** The longest stall that ends within {@code [fromNanos, toNanos)}, in nanoseconds; 0 if none does. */
     public static long longestNanos(History history, long fromNanos, long toNanos) {
-        return stalls(history).stream().filter(s -> s.overlaps(fromNanos, toNanos)).mapToLong(Stall::nanos).max()
+        return stalls(history).stream().filter(s -> s.endsWithin(fromNanos, toNanos)).mapToLong(Stall::nanos).max()
                 .orElse(0);
     }
 

@@ -1,5 +1,7 @@
 package io.tributary.faults.nemesis;
 
+import io.tributary.faults.harness.BrokerProcess;
+import java.time.Duration;
 import java.util.Random;
 import java.util.Set;
 
@@ -10,6 +12,12 @@ import java.util.Set;
  * leader will not have.
  */
 public final class LeaderFromZooKeeperPartition extends PartitionNemesis {
+
+    /** Two seconds past the session timeout, so the session expires and ZooKeeper's side acts on it. */
+    @Override
+    public Duration minimumHold() {
+        return BrokerProcess.SESSION_TIMEOUT.plusSeconds(2);
+    }
 
     @Override
     public String kind() {

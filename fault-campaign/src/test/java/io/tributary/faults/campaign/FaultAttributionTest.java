@@ -69,8 +69,9 @@ class FaultAttributionTest {
     }
 
     @Test
-    void aFaultsUnavailabilityIsTheLongestStallOverlappingItsWindow() {
-        // Partition t-0 goes without acknowledgement from 11 s to 17 s, inside the second fault's window.
+    void aFaultsUnavailabilityIsTheLongestStallEndingInItsWindow() {
+        // Partition t-0 stalls from 2 s to 11 s (first fault's window) and from 11 s to 17 s, a moment before the
+        // second fault's start at 12 s to after it: the second fault claims that one.
         List<Operation> ops = List.of(
                 Send.ok("p", P0, "v1", 0, 1 * SECOND, 2 * SECOND),
                 Send.ok("p", P0, "v2", 1, 2 * SECOND, 11 * SECOND),

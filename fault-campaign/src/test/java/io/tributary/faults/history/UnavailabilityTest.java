@@ -94,7 +94,7 @@ class UnavailabilityTest {
     }
 
     @Test
-    void aWindowSeesOnlyTheStallsThatOverlapIt() {
+    void aWindowSeesOnlyTheStallsThatEndWithinIt() {
         History history = of(
                 ok(0, 1 * SECOND),
                 ok(1 * SECOND, 4 * SECOND),
@@ -102,9 +102,11 @@ class UnavailabilityTest {
                 ok(5 * SECOND, 15 * SECOND),
                 ok(15 * SECOND, 16 * SECOND));
 
-        assertThat(Unavailability.longestNanos(history, 0, 4 * SECOND)).isEqualTo(3 * SECOND);
-        assertThat(Unavailability.longestNanos(history, 10 * SECOND, 11 * SECOND)).isEqualTo(10 * SECOND);
-        assertThat(Unavailability.longestNanos(history, 16 * SECOND, 20 * SECOND)).isZero();
+        assertThat(Unavailability.longestNanos(history, 0, 4 * SECOND)).isEqualTo(1 * SECOND);
+        assertThat(Unavailability.longestNanos(history, 0, 5 * SECOND)).isEqualTo(3 * SECOND);
+        assertThat(Unavailability.longestNanos(history, 5 * SECOND, 16 * SECOND)).isEqualTo(10 * SECOND);
+        assertThat(Unavailability.longestNanos(history, 10 * SECOND, 15 * SECOND)).isEqualTo(0);
+        assertThat(Unavailability.longestNanos(history, 17 * SECOND, 20 * SECOND)).isZero();
     }
 
     @Test

@@ -23,8 +23,9 @@ class NemesesTest {
     }
 
     @Test
-    void pausesOutlastTheBrokersSessionTimeout() {
-        for (String kind : List.of("pause-leader", "pause-controller", "pause-zookeeper")) {
+    void pausesAndCutsFromZooKeeperOutlastTheBrokersSessionTimeout() {
+        for (String kind : List.of("pause-leader", "pause-controller", "pause-zookeeper",
+                "partition-leader-zookeeper", "partition-controller-zookeeper")) {
             assertThat(Nemeses.create(kind).minimumHold()).isGreaterThan(BrokerProcess.SESSION_TIMEOUT);
         }
     }
