@@ -6,6 +6,7 @@ import io.tributary.faults.harness.QueueWorkload;
 import io.tributary.faults.history.CheckResult;
 import io.tributary.faults.history.History;
 import io.tributary.faults.history.HistoryChecker;
+import io.tributary.faults.history.Outcome;
 import io.tributary.faults.nemesis.Nemeses;
 import io.tributary.faults.nemesis.Nemesis;
 import io.tributary.faults.nemesis.NemesisContext;
@@ -83,9 +84,11 @@ public final class Campaign {
         Map<String, List<CheckResult>> byKind = FaultAttribution.resultsByKind(history, faults, checker);
         CampaignResult result = new CampaignResult(settings.seed(), topic, faults, whole, byKind,
                 history.sends().size(), history.polls().size(), (System.nanoTime() - begin) / 1e9, failure);
-        log.printf(Locale.ROOT, "campaign seed %d: %d sends, %d polls, %d records read at the end, %.1f s%s%n",
-                settings.seed(), result.sends(), result.polls(), history.finalReads().records().size(),
-                result.wallSeconds(), whole.valid() ? "" : ", anomalies " + whole.examples());
+        log.printf(Locale.ROOT, "campaign seed %d: %d sends, %d polls, %d OK commits, %d records read at the end, "
+                        + "%.1f s%s%n", settings.seed(), result.sends(), result.polls(),
+                history.commits().stream().filter(c -> c.outcome() == Outcome.OK).count(),
+                history.finalReads().records().size(), result.wallSeconds(),
+                whole.valid() ? "" : ", anomalies " + whole.examples());
         return result;
     }
 
