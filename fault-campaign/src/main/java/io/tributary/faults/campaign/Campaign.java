@@ -1,8 +1,10 @@
 package io.tributary.faults.campaign;
 
 import io.tributary.faults.harness.ClusterProbe;
+import io.tributary.faults.harness.CommandRunner;
 import io.tributary.faults.harness.FaultCluster;
 import io.tributary.faults.harness.QueueWorkload;
+import io.tributary.faults.harness.ThreadDumps;
 import io.tributary.faults.history.CheckResult;
 import io.tributary.faults.history.History;
 import io.tributary.faults.history.HistoryChecker;
@@ -111,6 +113,7 @@ public final class Campaign {
             probe.awaitFullIsr(context.topic(), settings.recoveryTimeout());
         } catch (RuntimeException e) {
             log.println("nemesis " + nemesis.kind() + " failed: " + e);
+            ThreadDumps.ofBrokers(cluster, CommandRunner.processes()).forEach(line -> log.println("  " + line));
             try {
                 nemesis.heal(context);
             } catch (RuntimeException again) {
