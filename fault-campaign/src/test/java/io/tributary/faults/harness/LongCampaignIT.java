@@ -68,9 +68,17 @@ class LongCampaignIT {
                     kinds.add(Nemeses.kinds().get(draw.nextInt(Nemeses.kinds().size())));
                 }
                 var settings = CampaignSettings.shortRun(seed, kinds);
-                CampaignResult result = campaign.run(new CampaignSettings(seed, kinds, brokers, settings.warmUp(),
-                        settings.holdMin(), settings.holdMax(), settings.quietMin(), settings.quietMax(),
-                        settings.recoveryTimeout()), "queue-" + seed);
+                CampaignResult result;
+                try {
+                    result = campaign.run(new CampaignSettings(seed, kinds, brokers, settings.warmUp(),
+                            settings.holdMin(), settings.holdMax(), settings.quietMin(), settings.quietMax(),
+                            settings.recoveryTimeout()), "queue-" + seed);
+                } catch (RuntimeException e) {
+                    Files.writeString(report, CampaignReport.markdown("Fault campaign report", setup, results)
+                            + "\n## Aborted\n\nSeed " + seed + " (faults " + kinds + ") could not finish: " + e
+                            + "\n");
+                    throw e;
+                }
                 results.add(result);
                 Files.writeString(report, CampaignReport.markdown("Fault campaign report", setup, results));
                 if (result.failure().isPresent()) {
