@@ -12,17 +12,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.LogDirDescription;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.errors.KafkaStorageException;
@@ -78,12 +72,10 @@ class FullDiskIT {
         cluster = FaultCluster.start(run, 3, 3, brokerJar(), System.getProperty("java.class.path"), work,
                 id -> id == 1 ? List.of("--broker.log-dirs=" + logDirs) : List.of(), START_TIMEOUT);
 
-        try (Admin admin = admin()) {
-            admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 3)
-                    .configs(Map.of("min.insync.replicas", "2")))).all().get(60, TimeUnit.SECONDS);
-            awaitFullIsr(admin, Duration.ofSeconds(60));
-            Set<Integer> onTmpfs = partitionsIn(admin, tmpfs.directory().toString());
-            Set<Integer> onDisk = new TreeSet<>(List.of(0, 1, 2, 3));
+        try (ClusterProbe probe = new ClusterProbe(cluster.bootstrapServers())) {
+            probe.createTopic(TOPIC, PARTITIONS, Duration.ofSeconds(60));
+            Set<Integer> onTmpfs = partitionsIn(probe, tmpfs.directory().toString());
+            Set<Integer> onDisk = new TreeSet<>(probe.partitions(TOPIC).keySet());
             onDisk.removeAll(onTmpfs);
             System.out.println("broker 1 keeps " + TOPIC + " partitions " + onTmpfs + " on the tmpfs, " + onDisk
                     + " on the disk");
@@ -96,10 +88,18 @@ class FullDiskIT {
 
             long filled = tmpfs.fill();
             System.out.println("nemesis: filled broker 1's small log directory (" + filled + " bytes of filler)");
-            awaitOffline(admin, tmpfs.directory().toString(), Duration.ofSeconds(60));
-            awaitReplicasOutOfSync(admin, onTmpfs, Duration.ofSeconds(60));
+            String smallDir = tmpfs.directory().toString();
+            await("broker 1 reports " + smallDir + " offline", () -> {
+                LogDirDescription dir = probe.logDirs(1).get(smallDir);
+                return dir != null && dir.error() instanceof KafkaStorageException;
+            });
+            await("broker 1 out of the ISR and not leading " + TOPIC + " partitions " + onTmpfs, () -> {
+                Map<Integer, TopicPartitionInfo> described = probe.partitions(TOPIC);
+                return onTmpfs.stream().map(described::get).allMatch(p -> p.leader() != null
+                        && p.leader().id() != 1 && p.isr().stream().noneMatch(node -> node.id() == 1));
+            });
             assertThat(cluster.broker(1).isAlive()).as("broker 1 stays up").isTrue();
-            Map<Integer, TopicPartitionInfo> partitions = describe(admin);
+            Map<Integer, TopicPartitionInfo> partitions = probe.partitions(TOPIC);
             for (int p : onDisk) {
                 assertThat(partitions.get(p).isr()).as("ISR of %s-%d, kept on the disk", TOPIC, p)
                         .anyMatch(node -> node.id() == 1);
@@ -110,9 +110,8 @@ class FullDiskIT {
             System.out.println("nemesis: freed the small log directory, restarting broker 1");
             cluster.broker(1).restart();
             cluster.broker(1).awaitStarted(START_TIMEOUT);
-            awaitFullIsr(admin, Duration.ofSeconds(90));
-            assertThat(admin.describeLogDirs(List.of(1)).allDescriptions().get(30, TimeUnit.SECONDS).get(1)
-                    .get(tmpfs.directory().toString()).error()).as("the small directory after restart").isNull();
+            probe.awaitFullIsr(TOPIC, Duration.ofSeconds(90));
+            assertThat(probe.logDirs(1).get(smallDir).error()).as("the small directory after restart").isNull();
             Thread.sleep(1000 + random.nextInt(2000));
 
             History history = workload.finish(Duration.ofSeconds(60));
@@ -132,18 +131,9 @@ class FullDiskIT {
                 + System.getProperty("project.version", "0.1.0-SNAPSHOT") + ".jar"));
     }
 
-    private Admin admin() {
-        Properties p = new Properties();
-        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
-        p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5000);
-        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10000);
-        return Admin.create(p);
-    }
-
     /** The partitions of {@link #TOPIC} broker 1 keeps in {@code logDir}. */
-    private static Set<Integer> partitionsIn(Admin admin, String logDir) throws Exception {
-        LogDirDescription dir = admin.describeLogDirs(List.of(1)).allDescriptions().get(30, TimeUnit.SECONDS).get(1)
-                .get(logDir);
+    private static Set<Integer> partitionsIn(ClusterProbe probe, String logDir) throws Exception {
+        LogDirDescription dir = probe.logDirs(1).get(logDir);
         assertThat(dir).as("broker 1's log directory %s", logDir).isNotNull();
         Set<Integer> partitions = new TreeSet<>();
         for (TopicPartition tp : dir.replicaInfos().keySet()) {
@@ -154,39 +144,8 @@ class FullDiskIT {
         return partitions;
     }
 
-    private static void awaitOffline(Admin admin, String logDir, Duration timeout) {
-        awaitCondition("broker 1 reports " + logDir + " offline", timeout, () -> {
-            LogDirDescription dir = admin.describeLogDirs(List.of(1)).allDescriptions().get(10, TimeUnit.SECONDS)
-                    .get(1).get(logDir);
-            return dir != null && dir.error() instanceof KafkaStorageException;
-        });
-    }
-
-    private static void awaitReplicasOutOfSync(Admin admin, Set<Integer> partitions, Duration timeout)
-            {
-        awaitCondition("broker 1 out of the ISR and not leading " + TOPIC + " partitions " + partitions, timeout,
-                () -> {
-                    Map<Integer, TopicPartitionInfo> described = describe(admin);
-                    return partitions.stream().map(described::get).allMatch(p -> p.leader() != null
-                            && p.leader().id() != 1 && p.isr().stream().noneMatch(node -> node.id() == 1));
-                });
-    }
-
-    private static void awaitFullIsr(Admin admin, Duration timeout) {
-        awaitCondition(TOPIC + " fully in sync", timeout, () -> describe(admin).values().stream()
-                .allMatch(p -> p.leader() != null && p.isr().size() == 3));
-    }
-
-    private static Map<Integer, TopicPartitionInfo> describe(Admin admin) throws Exception {
-        TopicDescription d = admin.describeTopics(List.of(TOPIC)).allTopicNames().get(10, TimeUnit.SECONDS)
-                .get(TOPIC);
-        Map<Integer, TopicPartitionInfo> byPartition = new java.util.TreeMap<>();
-        d.partitions().forEach(p -> byPartition.put(p.partition(), p));
-        return byPartition;
-    }
-
-    private static void awaitCondition(String what, Duration timeout, Callable<Boolean> condition) {
-        Awaitility.await(what).atMost(timeout).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
-                .until(condition);
+    private static void await(String what, Callable<Boolean> condition) {
+        Awaitility.await(what).atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
+                .ignoreExceptions().until(condition);
     }
 }
