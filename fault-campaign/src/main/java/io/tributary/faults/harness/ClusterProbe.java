@@ -126,13 +126,19 @@ public final class ClusterProbe implements AutoCloseable {
                 .get(topic);
     }
 
+    /** A question asked until it has an answer; see {@link #retry}. */
     @FunctionalInterface
-    private interface Question<T> {
+    public interface Question<T> {
         /** The answer, or null if there is none yet. */
         T ask() throws Exception;
     }
 
-    private static <T> T retry(Duration timeout, String what, Question<T> question) {
+    /**
+     * Asks {@code question} every 250 ms until it answers (not null), failing answers (exceptions) included.
+     *
+     * @throws IllegalStateException after {@code timeout}, naming {@code what}, with the last failure as its cause
+     */
+    public static <T> T retry(Duration timeout, String what, Question<T> question) {
         long deadline = System.nanoTime() + timeout.toNanos();
         Exception lastError = null;
         while (true) {
