@@ -20,6 +20,7 @@ public final class FuzzReport {
     private final Map<Mutation, Map<FrameOutcome, AtomicLong>> counts = new EnumMap<>(Mutation.class);
     private final AtomicLong connections = new AtomicLong();
     private final List<String> timeoutExamples = Collections.synchronizedList(new ArrayList<>());
+    private final Map<String, AtomicLong> closedValid = new java.util.concurrent.ConcurrentSkipListMap<>();
     private volatile Duration elapsed = Duration.ZERO;
 
     FuzzReport() {
@@ -36,6 +37,10 @@ public final class FuzzReport {
         counts.get(frame.mutation()).get(outcome).incrementAndGet();
         if (outcome == FrameOutcome.TIMED_OUT && timeoutExamples.size() < EXAMPLES) {
             timeoutExamples.add(frame.toString());
+        }
+        if (outcome == FrameOutcome.CLOSED && frame.mutation() == Mutation.NONE) {
+            closedValid.computeIfAbsent(frame.source().apiKey() + " v" + frame.source().version(),
+                    k -> new AtomicLong()).incrementAndGet();
         }
     }
 
@@ -72,6 +77,13 @@ public final class FuzzReport {
         synchronized (timeoutExamples) {
             return List.copyOf(timeoutExamples);
         }
+    }
+
+    /** Valid (unmutated) requests the broker closed the connection on, by API and version, with their counts. */
+    public Map<String, Long> closedValid() {
+        Map<String, Long> copy = new java.util.TreeMap<>();
+        closedValid.forEach((k, v) -> copy.put(k, v.get()));
+        return copy;
     }
 
     /** Wall-clock time of the run. */

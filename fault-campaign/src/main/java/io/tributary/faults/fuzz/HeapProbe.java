@@ -39,6 +39,20 @@ public final class HeapProbe {
         return heapUsed(response.body());
     }
 
+    /**
+     * The first {@code lines} lines of {@code jcmd <pid> GC.class_histogram} (a full GC first): what fills the heap,
+     * by class, largest first.
+     */
+    public String classHistogram(long pid, int lines) throws IOException, InterruptedException {
+        Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                Long.toString(pid), "GC.class_histogram").redirectErrorStream(true).start();
+        String out = new String(jcmd.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        if (!jcmd.waitFor(60, TimeUnit.SECONDS)) {
+            jcmd.destroyForcibly();
+        }
+        return String.join("\n", out.lines().limit(lines).toList());
+    }
+
     /** The sum of the {@code jvm_memory_used_bytes} series with {@code area="heap"} in a Prometheus text page. */
     static long heapUsed(String prometheusText) {
         double sum = 0;

@@ -116,6 +116,7 @@ class BrokerFuzzIT {
         canary.stopProducing();
         System.out.print(report.table());
         report.timeoutExamples().forEach(e -> System.out.println("timed out: " + e));
+        System.out.println("valid requests the broker closed the connection on: " + report.closedValid());
 
         assertThat(broker.isAlive()).as("broker process alive").isTrue();
         assertThat(report.frames()).isEqualTo(frames);
@@ -132,6 +133,7 @@ class BrokerFuzzIT {
 
         long heapAfter = heap.heapUsedAfterGc(broker.pid(), actuator);
         System.out.printf("broker heap after GC: %.1f MB before, %.1f MB after%n", heapBefore / 1e6, heapAfter / 1e6);
+        System.out.println(heap.classHistogram(broker.pid(), 18));
         assertThat(heapAfter - heapBefore).as("heap growth, bytes").isLessThan(HEAP_GROWTH_BOUND_MB << 20);
 
         List<String> lines = broker.logLines();
