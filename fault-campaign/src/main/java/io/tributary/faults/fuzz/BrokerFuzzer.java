@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
 import org.apache.kafka.common.requests.AbstractRequest;
+import org.apache.kafka.common.requests.FetchRequest;
 import org.apache.kafka.common.requests.ProduceRequest;
 import org.apache.kafka.common.requests.RequestHeader;
 
@@ -29,7 +30,8 @@ import org.apache.kafka.common.requests.RequestHeader;
  * or sees the broker close the connection, or gives up after {@code answerTimeout}; in the last two cases, and after
  * a frame whose size prefix lies, it reconnects. Each frame is a random {@link SampleRequest} under a random
  * {@link Mutation} (about one in twenty left valid); a frame that parses as a Produce request with acks=0 gets no
- * answer by protocol, so its worker hangs up after writing it. Worker {@code i} draws from {@code new Random(seed + i)}, so
+ * answer by protocol, and one that parses as a Fetch with a max wait of at least the answer timeout may long-poll
+ * that long, so its worker hangs up after writing it. Worker {@code i} draws from {@code new Random(seed + i)}, so
  * each worker's sequence of frames replays from the seed (their interleaving does not).
  *
  * <p>Closes its sockets with SO_LINGER 0 (a reset, no TIME_WAIT), so a million reconnects do not run out of
@@ -108,23 +110,31 @@ public final class BrokerFuzzer {
         Mutation mutation = random.nextInt(20) == 0 ? Mutation.NONE : all[1 + random.nextInt(all.length - 1)];
         List<SampleRequest> from = mutation.needsBatch() && !batchSamples.isEmpty() ? batchSamples : samples;
         MutatedFrame frame = mutator.mutate(from.get(random.nextInt(from.size())), mutation, random);
-        if (!frame.hangUp() && isProduceWithoutAcks(frame.bytes())) {
-            // A Produce request with acks=0 gets no response by protocol: waiting for one would be a false timeout.
+        if (!frame.hangUp() && noTimelyAnswerDue(frame.bytes(), settings.answerTimeout().toMillis())) {
+            // A Produce with acks=0 gets no response by protocol, and a Fetch may long-poll up to its max wait:
+            // waiting for an answer would report a false timeout, so the worker hangs up after writing.
             return new MutatedFrame(frame.source(), frame.mutation(), frame.bytes(), true);
         }
         return frame;
     }
 
-    /** Whether {@code frame} parses as a Produce request with acks=0 (a mutation can shift acks to 0). */
-    static boolean isProduceWithoutAcks(byte[] frame) {
-        if (frame.length < 8 || frame[4] != 0 || frame[5] != ApiKeys.PRODUCE.id) {
+    /**
+     * Whether {@code frame} parses as a request the broker need not answer within {@code timeoutMs}: a Produce with
+     * acks=0, or a Fetch whose max wait is at least that long with min bytes above 0 (a mutation can make either).
+     */
+    static boolean noTimelyAnswerDue(byte[] frame, long timeoutMs) {
+        if (frame.length < 8 || frame[4] != 0 || (frame[5] != ApiKeys.PRODUCE.id && frame[5] != ApiKeys.FETCH.id)) {
             return false;
         }
         try {
             ByteBuffer buffer = ByteBuffer.wrap(frame, 4, frame.length - 4).slice();
             RequestHeader header = RequestHeader.parse(buffer);
-            return ((ProduceRequest) AbstractRequest.parseRequest(ApiKeys.PRODUCE, header.apiVersion(),
-                    new ByteBufferAccessor(buffer)).request).acks() == 0;
+            AbstractRequest request = AbstractRequest.parseRequest(header.apiKey(), header.apiVersion(),
+                    new ByteBufferAccessor(buffer)).request;
+            if (request instanceof ProduceRequest produce) {
+                return produce.acks() == 0;
+            }
+            return request instanceof FetchRequest fetch && fetch.maxWait() >= timeoutMs && fetch.minBytes() > 0;
         } catch (RuntimeException e) {
             return false;
         }

@@ -191,17 +191,37 @@ class FrameMutatorTest {
     }
 
     @Test
-    void aProduceRequestWithAcksZeroIsToldApart() {
+    void requestsThatNeedNoTimelyAnswerAreToldApart() {
         SampleRequest s = produce.get(0);
-        assertThat(BrokerFuzzer.isProduceWithoutAcks(s.frame())).as("sample: acks=1").isFalse();
+        assertThat(BrokerFuzzer.noTimelyAnswerDue(s.frame(), 5000)).as("sample: acks=1").isFalse();
         byte[] acksZero = s.frame().clone();
         // Produce v3..v8 body: transactional id (int16 -1), then acks (int16).
         int bodyStart = SampleRequest.clientIdLengthOffset() + 2 + FrameMutator.getShort(s.frame(),
                 SampleRequest.clientIdLengthOffset());
         FrameMutator.putShort(acksZero, bodyStart + 2, (short) 0);
-        assertThat(BrokerFuzzer.isProduceWithoutAcks(acksZero)).isTrue();
-        assertThat(BrokerFuzzer.isProduceWithoutAcks(metadata.frame())).isFalse();
-        assertThat(BrokerFuzzer.isProduceWithoutAcks(new byte[] {0, 0, 0, 2, 0, 0})).isFalse();
+        assertThat(BrokerFuzzer.noTimelyAnswerDue(acksZero, 5000)).isTrue();
+        assertThat(BrokerFuzzer.noTimelyAnswerDue(metadata.frame(), 5000)).isFalse();
+        assertThat(BrokerFuzzer.noTimelyAnswerDue(new byte[] {0, 0, 0, 2, 0, 0}, 5000)).isFalse();
+    }
+
+    @Test
+    void aFetchThatMayLongPollPastTheTimeoutIsToldApart() {
+        Uuid id = Uuid.randomUuid();
+        SampleRequest fetch = new SampleRequests(Map.of(ApiKeys.FETCH, new short[] {9, 9}), "fuzz", id).all().get(0);
+        assertThat(BrokerFuzzer.noTimelyAnswerDue(fetch.frame(), 5000)).as("sample: max wait 0").isFalse();
+        org.apache.kafka.common.message.FetchRequestData longPoll = new org.apache.kafka.common.message.FetchRequestData()
+                .setMaxWaitMs(8192).setMinBytes(1).setMaxBytes(1 << 20);
+        org.apache.kafka.common.protocol.ObjectSerializationCache cache = new org.apache.kafka.common.protocol.ObjectSerializationCache();
+        org.apache.kafka.common.message.RequestHeaderData header = new org.apache.kafka.common.message.RequestHeaderData()
+                .setRequestApiKey(ApiKeys.FETCH.id).setRequestApiVersion((short) 9).setClientId("t").setCorrelationId(1);
+        short hv = ApiKeys.FETCH.requestHeaderVersion((short) 9);
+        int size = header.size(cache, hv) + longPoll.size(cache, (short) 9);
+        ByteBuffer frame = ByteBuffer.allocate(4 + size).putInt(size);
+        ByteBufferAccessor out = new ByteBufferAccessor(frame);
+        header.write(out, cache, hv);
+        longPoll.write(out, cache, (short) 9);
+        assertThat(BrokerFuzzer.noTimelyAnswerDue(frame.array(), 5000)).isTrue();
+        assertThat(BrokerFuzzer.noTimelyAnswerDue(frame.array(), 10_000)).as("within the timeout").isFalse();
     }
 
     private static int size(MutatedFrame f) {
