@@ -15,6 +15,8 @@ public final class BrokerProcess implements AutoCloseable {
 
     public static final int PORT = 9092;
     static final String STARTED = "Started BrokerApplication";
+    /** The brokers' {@code zookeeper.session.timeout.ms}: a broker paused or cut off longer loses its session. */
+    public static final Duration SESSION_TIMEOUT = Duration.ofMillis(3000);
 
     private final int id;
     private final NetworkNode node;
@@ -29,6 +31,15 @@ public final class BrokerProcess implements AutoCloseable {
     /** Starts broker {@code id} without waiting; see {@link #awaitStarted(Duration)}. */
     public static BrokerProcess start(Network network, NetworkNode node, int id, Path brokerJar, String zooKeeperConnect,
                                       Path workDir, CommandRunner runner) {
+        return start(network, node, id, brokerJar, zooKeeperConnect, workDir, List.of(), runner);
+    }
+
+    /**
+     * Starts broker {@code id} without waiting, with {@code extraArguments} after the harness's own settings (a later
+     * {@code --key=value} wins in Spring Boot), such as {@code --broker.log-dirs=...}.
+     */
+    public static BrokerProcess start(Network network, NetworkNode node, int id, Path brokerJar, String zooKeeperConnect,
+                                      Path workDir, List<String> extraArguments, CommandRunner runner) {
         if (!Files.isRegularFile(brokerJar)) {
             throw new IllegalStateException("no broker jar at " + brokerJar.toAbsolutePath()
                     + ": package broker-service first (mvn -B -q package -pl broker-service -am -DskipTests)");
@@ -36,6 +47,7 @@ public final class BrokerProcess implements AutoCloseable {
         List<String> command = NodeProcess.javaCommand("-Xmx384m", "-jar", brokerJar.toAbsolutePath().toString());
         command = new ArrayList<>(command);
         command.addAll(arguments(id, node, zooKeeperConnect, workDir.resolve("broker-" + id).toAbsolutePath()));
+        command.addAll(extraArguments);
         return new BrokerProcess(id, node, NodeProcess.start(network, node, "broker-" + id, command, workDir, runner));
     }
 
@@ -43,7 +55,8 @@ public final class BrokerProcess implements AutoCloseable {
     static List<String> arguments(int id, NetworkNode node, String zooKeeperConnect, Path dataDir) {
         return List.of("--broker.id=" + id, "--broker.data-dir=" + dataDir,
                 "--broker.listeners=PLAINTEXT://" + node.address() + ":" + PORT,
-                "--broker.zookeeper-connect=" + zooKeeperConnect, "--broker.zookeeper-session-timeout-ms=3000",
+                "--broker.zookeeper-connect=" + zooKeeperConnect,
+                "--broker.zookeeper-session-timeout-ms=" + SESSION_TIMEOUT.toMillis(),
                 "--broker.replica-lag-time-max-ms=3000", "--broker.replica-fetch-backoff-ms=200",
                 "--broker.offsets-topic-replication-factor=3", "--broker.offsets-topic-num-partitions=3",
                 "--broker.controlled-shutdown-retry-backoff-ms=2000", "--server.port=0",
