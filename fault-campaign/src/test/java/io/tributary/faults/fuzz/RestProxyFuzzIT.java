@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Issue 21's garbage input against the REST proxy: a broker and a proxy from their packaged jars on loopback,
- * {@code fuzz.rest.requests} bad requests (default 3,000) from {@code fuzz.rest.concurrency} threads (default 8),
+ * {@code fuzz.rest.requests} bad requests (default 1,500) from {@code fuzz.rest.concurrency} threads (default 8),
  * seeded by {@code fuzz.seed} (default 1): malformed and mutated JSON, bodies over the proxy's limit (set to 1 MB
  * here; the producer's max.block.ms 1 s) with and without Content-Length, bad base64, unknown formats and content types, fields of the wrong type,
  * unknown topics and partitions, bad consumer requests; meanwhile 100 idle connections and 10 that trickle a
@@ -93,7 +93,7 @@ class RestProxyFuzzIT {
     @Test
     void everyBadRequestIsA4xxWithAnErrorBodyAndTheProxyKeepsServing() throws Exception {
         long seed = Long.getLong("fuzz.seed", 1);
-        long requests = Long.getLong("fuzz.rest.requests", 3_000);
+        long requests = Long.getLong("fuzz.rest.requests", 1_500);
         int concurrency = Integer.getInteger("fuzz.rest.concurrency", 8);
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         await("the proxy produces").atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(500))
