@@ -114,9 +114,11 @@ public class PageTourBrowserSteps extends BrowserSteps {
                 docsScreenshot("menu-phone");
             }
             String href = link.getAttribute("href");
+            Actions tabs = keys();
             for (int i = 0; i <= n; i++) {
-                keys().sendKeys(Keys.TAB).perform();
+                tabs.sendKeys(Keys.TAB);
             }
+            tabs.perform();
             assertThat(browser.switchTo().activeElement()).as("Tab %d times from Menu reaches link %d", n + 1, n)
                 .isEqualTo(link);
             keys().sendKeys(Keys.ENTER).perform();
