@@ -33,12 +33,17 @@ import io.tributary.adminui.topics.TopicLifecycleBrowserSteps;
 import io.tributary.adminui.topics.TopicsListBrowserSteps;
 import io.tributary.adminui.transactions.TransactionsBrowserSteps;
 import io.tributary.testing.TestPorts;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -65,8 +70,9 @@ import tools.jackson.databind.json.JsonMapper;
  * ({@link ClusterProcesses#startSecured()}) with a UI that signs users in, shared by the sign-in and the
  * security pages' tests (their users and ACLs do not overlap); a two-broker cluster for the
  * reassignment test. The latter two start in the background, one after the other, while the tests on
- * the first run; the tests on them run last ({@link #LATE}). Some tests start a UI of their own in this JVM (producing turned
- * off, a proxy not up yet, stub proxies, OAuth2 sign-in) and close it at their end.
+ * the first run; the tests on them run last ({@link #LATE}). A second UI on the first cluster has producing
+ * turned off and its broker's metrics out of reach. Some tests start a UI of their own in this JVM (a proxy
+ * not up yet, stub proxies, OAuth2 sign-in) and close it at their end.
  *
  * <p>Screenshots of each step go to {@code screenshots.dir} (target/screenshots); one of each page, for
  * the docs, to {@code docs.screenshots.dir} (docs/screenshots, see {@link PageTourBrowserSteps}).
@@ -89,6 +95,8 @@ class AdminUiBrowserIT {
     private ClusterProcesses cluster;
     private ConfigurableApplicationContext app;
     private ConfigurableApplicationContext securedApp;
+    private ConfigurableApplicationContext restrictedApp;
+    private CompletableFuture<WebDriver> chromium;
     private WebDriver browser;
     private WebDriverWait wait;
     private URI ui;
@@ -102,6 +110,16 @@ class AdminUiBrowserIT {
         }
         screenshots = Path.of(System.getProperty("screenshots.dir", "target/screenshots"));
         Files.createDirectories(screenshots);
+        // Chromium starts while the cluster does.
+        chromium = new CompletableFuture<>();
+        Thread chromiumStart = new Thread(() -> {
+            try {
+                chromium.complete(startChromium());
+            } catch (Throwable e) {
+                chromium.completeExceptionally(e);
+            }
+        }, "chromium start");
+        chromiumStart.start();
         cluster = ClusterProcesses.start();
         app = SpringApplication.run(AdminUiApplication.class, "--server.port=0", "--server.address=127.0.0.1",
             // No proxy URL: the UI finds the proxy registered in the cluster's ZooKeeper.
@@ -109,13 +127,7 @@ class AdminUiBrowserIT {
             "--admin-ui.broker-metrics-port=" + cluster.brokerHttpPort(), "--admin-ui.metrics-interval=1s");
         ui = urlOf(app);
 
-        System.setProperty("webdriver.chrome.driver", CHROMEDRIVER.toString());
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM.toString());
-        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-            "--window-size=1280,900", "--user-data-dir=" + Files.createTempDirectory("admin-ui-chromium"));
-        browser = new ChromeDriver(options);
+        browser = chromium.join();
         wait = new WebDriverWait(browser, WAIT);
 
         // Started one after the other while the tests on the first cluster run; the tests on them run last.
@@ -133,15 +145,55 @@ class AdminUiBrowserIT {
         twoBrokers = securedCluster.then("two-broker cluster", ClusterProcesses::startTwoBrokers);
     }
 
+    private static WebDriver startChromium() throws IOException {
+        System.setProperty("webdriver.chrome.driver", CHROMEDRIVER.toString());
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM.toString());
+        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+            "--window-size=1280,900", "--user-data-dir=" + Files.createTempDirectory("admin-ui-chromium"));
+        return new ChromeDriver(options);
+    }
+
     @AfterAll
     void stop() throws Exception {
-        if (browser != null) {
-            browser.quit();
-        }
-        for (AutoCloseable started : new AutoCloseable[] {securedApp, app, cluster, securedCluster, twoBrokers}) {
+        if (chromium != null) {
+            WebDriver started = chromium.handle((driver, failure) -> driver).join();
             if (started != null) {
-                started.close();
+                started.quit();
             }
+        }
+        for (AutoCloseable ui : new AutoCloseable[] {securedApp, restrictedApp, app}) {
+            if (ui != null) {
+                ui.close();
+            }
+        }
+        closeTogether(cluster, securedCluster, twoBrokers);
+    }
+
+    /** Closes each on a thread of its own (a cluster's processes take seconds to stop); fails with the first failure. */
+    private static void closeTogether(AutoCloseable... all) throws Exception {
+        List<Thread> threads = new ArrayList<>();
+        List<Exception> failures = new CopyOnWriteArrayList<>();
+        for (AutoCloseable closeable : all) {
+            if (closeable == null) {
+                continue;
+            }
+            Thread thread = new Thread(() -> {
+                try {
+                    closeable.close();
+                } catch (Exception e) {
+                    failures.add(e);
+                }
+            }, "close " + closeable);
+            thread.start();
+            threads.add(thread);
+        }
+        for (Thread thread : threads) {
+            thread.join();
+        }
+        if (!failures.isEmpty()) {
+            throw failures.get(0);
         }
     }
 
@@ -166,6 +218,19 @@ class AdminUiBrowserIT {
                 "--admin-ui.authentication.method=basic", "--admin-ui.broker-metrics-port=" + secured.brokerHttpPort());
         }
         return urlOf(securedApp);
+    }
+
+    /**
+     * A second UI on the first cluster, with producing turned off and its broker's metrics URL pointing where
+     * nothing listens; started by the first test that asks.
+     */
+    private URI restrictedUi() {
+        if (restrictedApp == null) {
+            restrictedApp = startUi("--admin-ui.zookeeper-connect=" + cluster.zookeeperConnect(),
+                "--admin-ui.produce-enabled=false",
+                "--admin-ui.broker-metrics-urls.0=http://127.0.0.1:" + TestPorts.freePort() + "/actuator/prometheus");
+        }
+        return urlOf(restrictedApp);
     }
 
     @Test
@@ -205,14 +270,9 @@ class AdminUiBrowserIT {
         new MessageSearchCancelBrowserSteps(browser, wait, ui, cluster.bootstrapServers(), screenshots).run();
     }
 
-    /** A second UI in this JVM, on the same proxy, with producing turned off; closed at the end. */
     @Test
     void withProduceTurnedOffTheMessageBrowserHasNoProduceForm() throws Exception {
-        try (ConfigurableApplicationContext readOnly = startUi("--admin-ui.rest-proxy-url=" + cluster.restProxyUrl(),
-                "--admin-ui.broker-metrics-port=" + cluster.brokerHttpPort(), "--admin-ui.produce-enabled=false")) {
-            new ProduceDisabledBrowserSteps(browser, wait, urlOf(readOnly), cluster.bootstrapServers(), screenshots)
-                .run();
-        }
+        new ProduceDisabledBrowserSteps(browser, wait, restrictedUi(), cluster.bootstrapServers(), screenshots).run();
     }
 
     @Test
@@ -249,15 +309,10 @@ class AdminUiBrowserIT {
         new TopicsListBrowserSteps(browser, wait, ui, cluster.bootstrapServers(), screenshots).run();
     }
 
-    /** A second UI in this JVM whose broker metrics URL has nothing behind it; closed at the end. */
     @Test
     void shareGroupMetricsOfAnUnreachableBrokerAreDashes() throws Exception {
-        try (ConfigurableApplicationContext blindUi = startUi("--admin-ui.zookeeper-connect="
-                + cluster.zookeeperConnect(), "--admin-ui.broker-metrics-urls.0=http://127.0.0.1:"
-                + TestPorts.freePort() + "/actuator/prometheus")) {
-            new ShareGroupsBrowserSteps(browser, wait, urlOf(blindUi), cluster.bootstrapServers(), screenshots)
-                .metricsOfAnUnreachableBrokerAreDashes();
-        }
+        new ShareGroupsBrowserSteps(browser, wait, restrictedUi(), cluster.bootstrapServers(), screenshots)
+            .metricsOfAnUnreachableBrokerAreDashes();
     }
 
     @Test
