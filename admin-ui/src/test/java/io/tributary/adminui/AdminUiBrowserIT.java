@@ -171,7 +171,10 @@ class AdminUiBrowserIT {
         closeTogether(cluster, securedCluster, twoBrokers);
     }
 
-    /** Closes each on a thread of its own (a cluster's processes take seconds to stop); fails with the first failure. */
+    /**
+     * Closes each on a thread of its own (a cluster's processes take seconds to stop); fails with the first
+     * failure.
+     */
     private static void closeTogether(AutoCloseable... all) throws Exception {
         List<Thread> threads = new ArrayList<>();
         List<Exception> failures = new CopyOnWriteArrayList<>();
@@ -294,7 +297,8 @@ class AdminUiBrowserIT {
     @Test
     void aPageOpenedBeforeTheProxyIsUpWaitsAndLoadsOnceItAnswers() throws Exception {
         int proxyPort = TestPorts.freePort();
-        try (ConfigurableApplicationContext early = startUi("--admin-ui.rest-proxy-url=http://127.0.0.1:" + proxyPort)) {
+        try (ConfigurableApplicationContext early =
+                 startUi("--admin-ui.rest-proxy-url=http://127.0.0.1:" + proxyPort)) {
             new ProxyWaitBrowserSteps(browser, wait, urlOf(early), proxyPort, screenshots).run();
         }
     }

@@ -47,7 +47,7 @@ public class ReassignmentBrowserSteps extends BrowserSteps {
         super(browser, wait, ui, bootstrap, screenshots);
     }
 
-    /** Starts a UI on the proxy of {@code cluster} (two brokers, started by the caller), runs the steps, stops the UI. */
+    /** Starts a UI on the proxy of {@code cluster} (two brokers, started by the caller), runs the steps, stops it. */
     public static void runOn(ClusterProcesses cluster, WebDriver browser, WebDriverWait wait, Path screenshots)
             throws Exception {
         try (ConfigurableApplicationContext ui = SpringApplication.run(AdminUiApplication.class, "--server.port=0",
