@@ -29,6 +29,7 @@ public final class Network implements AutoCloseable {
     public static final String PREFIX = "trib";
 
     private final CommandRunner runner;
+    private final String run;
     private final String prefix;
     private final String subnet;
     private final String hostInterface;
@@ -50,6 +51,7 @@ public final class Network implements AutoCloseable {
             throw new IllegalArgumentException("node count " + nodeCount + " is not within 1..200");
         }
         this.runner = runner;
+        this.run = run;
         this.prefix = PREFIX + "-" + run;
         this.subnet = subnet;
         this.hostInterface = PREFIX + run;
@@ -66,6 +68,7 @@ public final class Network implements AutoCloseable {
         Runtime.getRuntime().addShutdownHook(network.shutdownHook);
         try {
             network.created = true;
+            RunOwners.system().claim(run);
             network.setUpCommands().forEach(runner::run);
         } catch (RuntimeException e) {
             network.close();
@@ -210,6 +213,7 @@ public final class Network implements AutoCloseable {
                     // already gone (a failed set-up, or a namespace deleted with its peer): keep removing the rest
                 }
             }
+            RunOwners.system().release(run);
         }
         if (Thread.currentThread() != shutdownHook) {
             try {
@@ -223,14 +227,26 @@ public final class Network implements AutoCloseable {
     /**
      * Removes the namespaces and host interfaces whose names start with {@code prefix}, left by runs that were killed
      * before they could clean up, after SIGKILL of the processes still running in those namespaces; the names it
-     * removed.
+     * removed. Runs whose owner (see {@link RunOwners}) is a live process are left alone.
      */
     public static List<String> cleanupStale(CommandRunner runner, String prefix) {
+        RunOwners owners = RunOwners.system();
+        return cleanupStale(runner, prefix, run -> owners.isLive(run));
+    }
+
+    /** As {@link #cleanupStale(CommandRunner, String)}, with {@code liveRun} telling which run ids are still owned. */
+    static List<String> cleanupStale(CommandRunner runner, String prefix, java.util.function.Predicate<String> liveRun) {
         List<String> removed = new ArrayList<>();
         for (String name : staleInterfaces(runner.run(List.of("ip", "-o", "link", "show")), prefix)) {
+            if (liveRun.test(runOf(name, prefix))) {
+                continue;
+            }
             tryRun(runner, List.of("ip", "link", "del", name), removed, name);
         }
         for (String name : staleNamespaces(runner.run(List.of("ip", "netns", "list")), prefix)) {
+            if (liveRun.test(runOf(name, prefix))) {
+                continue;
+            }
             for (String pid : runner.run(List.of("ip", "netns", "pids", name)).split("\\s+")) {
                 if (!pid.isEmpty()) {
                     tryRun(runner, List.of("kill", "-s", "KILL", pid), new ArrayList<>(), pid);
@@ -239,6 +255,16 @@ public final class Network implements AutoCloseable {
             tryRun(runner, List.of("ip", "netns", "del", name), removed, name);
         }
         return removed;
+    }
+
+    /** The run id in a host interface ({@code trib<run>}) or namespace ({@code trib-<run>-n1}) name. */
+    static String runOf(String name, String prefix) {
+        String rest = name.substring(prefix.length());
+        if (rest.startsWith("-")) {
+            rest = rest.substring(1);
+        }
+        int dash = rest.indexOf('-');
+        return dash < 0 ? rest : rest.substring(0, dash);
     }
 
     private static void tryRun(CommandRunner runner, List<String> command, List<String> removed, String name) {

@@ -18,6 +18,11 @@ public enum AnomalyKind {
     NON_MONOTONIC_READ,
     /** A group's committed offset for a partition lower than the one committed before it (OK commits only). */
     COMMIT_REGRESSION,
+    /**
+     * A record below a group's committed offset that no member of the group read: the group moved past it without
+     * consuming it.
+     */
+    SKIPPED_BY_GROUP,
     /** A value read that no send wrote: never sent, or sent with a definite failure. */
     UNEXPECTED_VALUE,
     /**

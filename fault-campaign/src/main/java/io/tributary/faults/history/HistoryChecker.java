@@ -26,7 +26,8 @@ public final class HistoryChecker {
      */
     public static List<HistoryCheck> standardChecks() {
         return List.of(new LostCheck(), new DuplicateCheck(), new InconsistentOffsetCheck(),
-                new NonMonotonicReadCheck(), new CommitRegressionCheck(), new UnexpectedValueCheck());
+                new NonMonotonicReadCheck(), new CommitRegressionCheck(), new GroupSkipCheck(),
+                new UnexpectedValueCheck());
     }
 
     public CheckResult check(History history) {

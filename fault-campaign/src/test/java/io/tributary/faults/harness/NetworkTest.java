@@ -153,4 +153,28 @@ class NetworkTest {
         assertThat(tried).containsSubsequence("kill -s KILL 4242", "ip netns del trib-q9-n1")
                 .doesNotContain("ip netns del mine");
     }
+
+    @Test
+    void cleanupStaleLeavesRunsWhoseOwnerIsAliveAlone() {
+        List<String> tried = new ArrayList<>();
+        CommandRunner runner = command -> {
+            String line = String.join(" ", command);
+            tried.add(line);
+            return switch (line) {
+                case "ip -o link show" -> "9: tribq9@if2: <UP>\n10: tribliv@if4: <UP>\n";
+                case "ip netns list" -> "trib-q9-n1 (id: 1)\ntrib-liv-n1 (id: 2)\ntrib-liv-br (id: 3)\n";
+                default -> "";
+            };
+        };
+
+        assertThat(Network.cleanupStale(runner, "trib", "liv"::equals)).containsExactly("tribq9", "trib-q9-n1");
+        assertThat(tried).filteredOn(line -> line.contains("liv")).isEmpty();
+    }
+
+    @Test
+    void theRunIsReadFromInterfaceAndNamespaceNames() {
+        assertThat(Network.runOf("tribq9", "trib")).isEqualTo("q9");
+        assertThat(Network.runOf("trib-q9-n12", "trib")).isEqualTo("q9");
+        assertThat(Network.runOf("trib-q9-br", "trib")).isEqualTo("q9");
+    }
 }

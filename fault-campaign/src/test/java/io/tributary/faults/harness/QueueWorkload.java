@@ -14,12 +14,14 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.GroupProtocol;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -29,8 +31,9 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * Jepsen's queue workload against a real cluster: one idempotent {@code acks=all} producer sending unique values
- * round-robin to the topic's partitions, one consumer assigned to every partition, each operation recorded with its
- * outcome; {@link #finish()} stops them and reads every partition from the beginning to its end offset. Sends that
+ * round-robin to the topic's partitions, one consumer assigned to every partition, and two consumer groups of two
+ * {@link GroupMember}s each (one group on the classic protocol, one on KIP-848's consumer protocol) committing what they
+ * read; each operation recorded with its outcome; {@link #finish()} stops them and reads every partition from the beginning to its end offset. Sends that
  * fail are recorded as indeterminate ({@link Outcome#INFO}): a timed-out write may still have been appended.
  */
 final class QueueWorkload {
@@ -45,6 +48,7 @@ final class QueueWorkload {
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final Thread producerThread;
     private final Thread consumerThread;
+    private final List<Thread> memberThreads = new ArrayList<>();
     private volatile Throwable failure;
 
     QueueWorkload(String bootstrap, String topic, int partitions) {
@@ -53,11 +57,29 @@ final class QueueWorkload {
         this.partitions = partitions;
         this.producerThread = new Thread(this::produce, "workload-producer");
         this.consumerThread = new Thread(this::consume, "workload-consumer");
+        for (GroupProtocol protocol : List.of(GroupProtocol.CLASSIC, GroupProtocol.CONSUMER)) {
+            String group = "group-" + protocol.name().toLowerCase(Locale.ROOT);
+            for (int member = 1; member <= 2; member++) {
+                String client = group + "-" + member;
+                GroupMember groupMember = new GroupMember(bootstrap, topic, group, client, protocol, operations::add,
+                        running::get);
+                memberThreads.add(new Thread(() -> runMember(groupMember), "workload-" + client));
+            }
+        }
+    }
+
+    private void runMember(GroupMember member) {
+        try {
+            member.run();
+        } catch (Throwable t) {
+            failure = t;
+        }
     }
 
     void start() {
         producerThread.start();
         consumerThread.start();
+        memberThreads.forEach(Thread::start);
     }
 
     private void produce() {
@@ -139,6 +161,9 @@ final class QueueWorkload {
         running.set(false);
         producerThread.join(timeout.toMillis());
         consumerThread.join(timeout.toMillis());
+        for (Thread member : memberThreads) {
+            member.join(timeout.toMillis());
+        }
         if (failure != null) {
             throw new IllegalStateException("workload client failed", failure);
         }

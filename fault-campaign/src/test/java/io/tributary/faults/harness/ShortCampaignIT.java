@@ -8,6 +8,7 @@ import io.tributary.faults.history.CampaignTable;
 import io.tributary.faults.history.CheckResult;
 import io.tributary.faults.history.History;
 import io.tributary.faults.history.HistoryChecker;
+import io.tributary.faults.history.Outcome;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -82,7 +83,8 @@ class ShortCampaignIT {
             History history = workload.finish(Duration.ofSeconds(60));
             CheckResult result = new HistoryChecker().check(history);
             System.out.println("seed " + seed + ": " + history.sends().size() + " sends, " + history.polls().size()
-                    + " polls, " + history.finalReads().records().size() + " records read at the end");
+                    + " polls, " + history.commits().stream().filter(c -> c.outcome() == Outcome.OK).count()
+                    + " OK commits, " + history.finalReads().records().size() + " records read at the end");
             System.out.print(CampaignTable.render(List.of(CampaignRow.of("kill-leader", List.of(result)))));
             System.out.printf("campaign run took %.1f s%n", (System.nanoTime() - startNanos) / 1e9);
 

@@ -41,6 +41,7 @@ class HistoryCheckerPropertyTest {
     @Test
     void oneInjectedAnomalyOfEachKindIsReportedExactly() {
         Map<AnomalyKind, BiFunction<History, Random, History>> injections = Map.of(
+                AnomalyKind.SKIPPED_BY_GROUP, HistoryCheckerPropertyTest::commitPastAnUnreadRecord,
                 AnomalyKind.LOST, HistoryCheckerPropertyTest::loseAnAcknowledgedValue,
                 AnomalyKind.DUPLICATE, HistoryCheckerPropertyTest::duplicateAValue,
                 AnomalyKind.INCONSISTENT_OFFSET, HistoryCheckerPropertyTest::acknowledgeAtAnotherOffset,
@@ -151,6 +152,29 @@ class HistoryCheckerPropertyTest {
         operations.add(new Commit(latest.client(), latest.group(), latest.partition(), latest.offset() - 1,
                 end + 1, end + 2, Outcome.OK));
         return new History(operations, history.finalReads());
+    }
+
+    /**
+     * A value acknowledged at a partition's end offset; then a new member of the group reads the partition from the
+     * group's committed offset up to that value, not including it, and commits past it.
+     */
+    private static History commitPastAnUnreadRecord(History history, Random random) {
+        TopicPartition partition = any(RandomHistories.PARTITIONS, random);
+        long end = history.finalReads().endOffsets().get(partition);
+        long committed = history.commits().stream()
+                .filter(c -> c.outcome() == Outcome.OK && c.partition().equals(partition))
+                .mapToLong(Commit::offset).max().orElse(0);
+        List<ConsumedRecord> caughtUp = history.finalReads().records().stream()
+                .filter(r -> r.partition().equals(partition) && r.offset() >= committed)
+                .sorted(java.util.Comparator.comparingLong(ConsumedRecord::offset)).toList();
+        long last = history.operations().stream().mapToLong(Operation::completedNanos).max().orElseThrow();
+        List<Operation> operations = new ArrayList<>(history.operations());
+        operations.add(Send.ok("p0", partition, "unread", end, last + 1, last + 2));
+        operations.add(Poll.ok("c-new", "g", 0, last + 3, last + 4, caughtUp));
+        operations.add(new Commit("c-new", "g", partition, end + 1, last + 5, last + 6, Outcome.OK));
+        List<ConsumedRecord> reads = new ArrayList<>(history.finalReads().records());
+        reads.add(new ConsumedRecord(partition, end, "unread"));
+        return new History(operations, withFinalReads(history, reads, partition).finalReads());
     }
 
     /** A value nobody sent, read at a partition's end offset. */

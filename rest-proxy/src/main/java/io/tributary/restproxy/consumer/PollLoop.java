@@ -1,15 +1,9 @@
 package io.tributary.restproxy.consumer;
 
 import io.tributary.restproxy.error.ConsumerInstanceNotFoundException;
-import io.tributary.restproxy.error.IllegalConsumerStateException;
 import io.tributary.restproxy.error.KafkaErrors;
-import io.tributary.restproxy.error.OperationTimeoutException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -45,7 +39,7 @@ final class PollLoop {
     private static final Logger log = LoggerFactory.getLogger(ConsumerInstance.class);
     private static final Duration POLL_TIMEOUT = Duration.ofMillis(500);
     /** How long a caller waits for its operation: beyond {@link ConsumerOperations#OPERATION_TIMEOUT}, so it sees the outcome. */
-    static final long CALL_TIMEOUT_MS = 45_000;
+    static final long CALL_TIMEOUT_MS = ConsumerThreadMailbox.CALL_TIMEOUT_MS;
 
     private final String group;
     private final String id;
@@ -53,11 +47,8 @@ final class PollLoop {
     private final ConsumerOperations operations;
     private final RecordBuffer buffer;
     private final long bufferMaxBytes;
-    private final LinkedBlockingQueue<Runnable> queue = new LinkedBlockingQueue<>();
+    private final ConsumerThreadMailbox<ConsumerOperations> mailbox;
 
-    private volatile boolean running = true;
-    /** Set once the Kafka consumer is closed; operations queued after that fail as the instance not found. */
-    private volatile boolean consumerClosed;
     /** A failure of the last poll (e.g. no committed offset with auto.offset.reset=none), reported to the next read. */
     private volatile KafkaException pollFailure;
 
@@ -75,6 +66,7 @@ final class PollLoop {
         this.id = id;
         this.consumer = consumer;
         this.operations = operations;
+        this.mailbox = new ConsumerThreadMailbox<>("consumer", id, operations, true);
         this.buffer = buffer;
         this.bufferMaxBytes = bufferMaxBytes;
     }
@@ -86,63 +78,14 @@ final class PollLoop {
      * @throws ConsumerInstanceNotFoundException when stopped
      */
     <T> CompletableFuture<T> submit(Function<ConsumerOperations, T> operation) {
-        if (!running) {
-            throw new ConsumerInstanceNotFoundException("Consumer instance " + id + " is closed.");
-        }
-        CompletableFuture<T> result = new CompletableFuture<>();
-        queue.add(() -> {
-            if (result.isDone()) {
-                return; // its caller gave up waiting: an operation reported as failed must not happen later
-            }
-            if (consumerClosed) {
-                result.completeExceptionally(new ConsumerInstanceNotFoundException("Consumer instance " + id
-                    + " is closed."));
-                return;
-            }
-            try {
-                T value;
-                try {
-                    value = operation.apply(operations);
-                } catch (WakeupException e) {
-                    value = operation.apply(operations);
-                }
-                result.complete(value);
-            } catch (RuntimeException e) {
-                result.completeExceptionally(e);
-            }
-        });
+        CompletableFuture<T> result = mailbox.submit(operation);
         consumer.wakeup();
         return result;
     }
 
-    /**
-     * Waits for an operation {@link #submit submitted}. Kafka exceptions become the proxy's:
-     * {@link IllegalStateException} (e.g. assign while subscribed) an
-     * {@link IllegalConsumerStateException}, others as {@link KafkaErrors#wrap} makes them.
-     *
-     * @throws ConsumerInstanceNotFoundException when the instance closed before running it
-     * @throws OperationTimeoutException when the poll thread does not run it in {@link #CALL_TIMEOUT_MS}
-     *         (it is then not run later)
-     */
+    /** See {@link ConsumerThreadMailbox#await}. */
     <T> T await(CompletableFuture<T> result) {
-        try {
-            try {
-                return result.get(CALL_TIMEOUT_MS, TimeUnit.MILLISECONDS);
-            } catch (TimeoutException e) {
-                // Fails the operation unless it completed this instant; either way it is now done.
-                result.completeExceptionally(new OperationTimeoutException("The consumer did not complete the "
-                    + "operation within " + CALL_TIMEOUT_MS + " ms"));
-                return result.get();
-            }
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof IllegalStateException illegal) {
-                throw new IllegalConsumerStateException(illegal);
-            }
-            throw KafkaErrors.wrap(cause);
-        } catch (InterruptedException e) {
-            throw KafkaErrors.wrap(e);
-        }
+        return mailbox.await(result);
     }
 
     /**
@@ -152,10 +95,9 @@ final class PollLoop {
      * @return false when already stopped
      */
     boolean stop() {
-        if (!running) {
+        if (!mailbox.stop()) {
             return false;
         }
-        running = false;
         consumer.wakeup();
         return true;
     }
@@ -173,13 +115,10 @@ final class PollLoop {
     /** The poll thread: polls until {@link #stop stopped}, then closes the Kafka consumer. */
     void run() {
         try {
-            while (running) {
-                runOperations();
+            while (mailbox.isRunning()) {
+                mailbox.runQueued();
                 if (!operations.hasTarget()) {
-                    Runnable next = queue.poll(POLL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-                    if (next != null) {
-                        next.run();
-                    }
+                    mailbox.runNext(POLL_TIMEOUT.toMillis());
                     continue;
                 }
                 applyBackpressure();
@@ -211,13 +150,6 @@ final class PollLoop {
         }
     }
 
-    private void runOperations() {
-        Runnable operation;
-        while ((operation = queue.poll()) != null) {
-            operation.run();
-        }
-    }
-
     private void applyBackpressure() {
         if (buffer.bytes() >= bufferMaxBytes) {
             consumer.pause(consumer.assignment());
@@ -228,7 +160,7 @@ final class PollLoop {
 
     private void shutdown() {
         try {
-            runOperations();
+            mailbox.runQueued();
             operations.commitAtClose();
         } catch (RuntimeException e) {
             log.warn("Consumer instance {} of group {}: commit at close failed: {}", id, group, e.toString());
@@ -238,12 +170,8 @@ final class PollLoop {
             } catch (RuntimeException e) {
                 log.warn("Consumer instance {} of group {}: close failed: {}", id, group, e.toString());
             }
-            consumerClosed = true;
             buffer.cancelReads();
-            Runnable orphan;
-            while ((orphan = queue.poll()) != null) {
-                orphan.run();
-            }
+            mailbox.closeAndFailQueued();
         }
     }
 }

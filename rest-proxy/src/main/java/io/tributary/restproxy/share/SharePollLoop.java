@@ -1,17 +1,13 @@
 package io.tributary.restproxy.share;
 
+import io.tributary.restproxy.consumer.ConsumerThreadMailbox;
 import io.tributary.restproxy.error.ConsumerInstanceNotFoundException;
 import io.tributary.restproxy.error.IllegalConsumerStateException;
 import io.tributary.restproxy.error.KafkaErrors;
-import io.tributary.restproxy.error.OperationTimeoutException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -44,7 +40,7 @@ final class SharePollLoop {
     /** Longest single {@code poll}, so queued operations and stops are seen promptly, ms. */
     static final long POLL_SLICE_MS = 100;
     /** How long a caller waits for its operation, ms: beyond a commit's own timeout, so it sees the outcome. */
-    static final long CALL_TIMEOUT_MS = 45_000;
+    static final long CALL_TIMEOUT_MS = ConsumerThreadMailbox.CALL_TIMEOUT_MS;
 
     /** A long poll waiting on this thread: its future and when it answers empty, epoch ms. */
     private record PendingRead(CompletableFuture<List<ConsumerRecord<byte[], byte[]>>> result, long deadlineMs) {
@@ -55,10 +51,7 @@ final class SharePollLoop {
     private final ShareConsumer<byte[], byte[]> consumer;
     private final ShareOperations operations;
     private final Clock clock;
-    private final LinkedBlockingQueue<Runnable> queue = new LinkedBlockingQueue<>();
-
-    private volatile boolean running = true;
-    private volatile boolean consumerClosed;
+    private final ConsumerThreadMailbox<ShareOperations> mailbox;
     /** The reader waiting for records; poll thread only. */
     private PendingRead pending;
 
@@ -68,6 +61,7 @@ final class SharePollLoop {
         this.id = id;
         this.consumer = consumer;
         this.operations = operations;
+        this.mailbox = new ConsumerThreadMailbox<>("share consumer", id, operations, false);
         this.clock = clock;
     }
 
@@ -106,52 +100,12 @@ final class SharePollLoop {
      * @throws ConsumerInstanceNotFoundException when stopped
      */
     <T> CompletableFuture<T> submit(Function<ShareOperations, T> operation) {
-        if (!running) {
-            throw new ConsumerInstanceNotFoundException("Share consumer instance " + id + " is closed.");
-        }
-        CompletableFuture<T> result = new CompletableFuture<>();
-        queue.add(() -> {
-            if (result.isDone()) {
-                return; // its caller gave up waiting: an operation reported as failed must not happen later
-            }
-            if (consumerClosed) {
-                result.completeExceptionally(new ConsumerInstanceNotFoundException("Share consumer instance " + id
-                    + " is closed."));
-                return;
-            }
-            try {
-                result.complete(operation.apply(operations));
-            } catch (RuntimeException e) {
-                result.completeExceptionally(e);
-            }
-        });
-        return result;
+        return mailbox.submit(operation);
     }
 
-    /**
-     * Waits for an operation {@link #submit submitted}. Kafka's {@link IllegalStateException} becomes
-     * an {@link IllegalConsumerStateException}, other failures as {@link KafkaErrors#wrap} makes them.
-     *
-     * @throws OperationTimeoutException when the poll thread does not run it in {@link #CALL_TIMEOUT_MS}
-     */
+    /** See {@link ConsumerThreadMailbox#await}. */
     <T> T await(CompletableFuture<T> result) {
-        try {
-            try {
-                return result.get(CALL_TIMEOUT_MS, TimeUnit.MILLISECONDS);
-            } catch (TimeoutException e) {
-                result.completeExceptionally(new OperationTimeoutException("The share consumer did not complete "
-                    + "the operation within " + CALL_TIMEOUT_MS + " ms"));
-                return result.get();
-            }
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof IllegalStateException illegal) {
-                throw new IllegalConsumerStateException(illegal);
-            }
-            throw KafkaErrors.wrap(cause);
-        } catch (InterruptedException e) {
-            throw KafkaErrors.wrap(e);
-        }
+        return mailbox.await(result);
     }
 
     /**
@@ -161,19 +115,14 @@ final class SharePollLoop {
      * @return false when already stopped
      */
     boolean stop() {
-        if (!running) {
-            return false;
-        }
-        running = false;
-        queue.add(() -> { }); // ends a wait on the queue
-        return true;
+        return mailbox.stop();
     }
 
     /** The thread: serves reads and operations until {@link #stop stopped}, then closes the share consumer. */
     void run() {
         try {
-            while (running) {
-                runOperations();
+            while (mailbox.isRunning()) {
+                mailbox.runQueued();
                 if (pending != null && (pending.result().isDone() || clock.millis() >= pending.deadlineMs())) {
                     pending.result().complete(List.of());
                     pending = null;
@@ -184,10 +133,7 @@ final class SharePollLoop {
                 if (pending != null && operations.mayPoll()) {
                     poll(waitMs);
                 } else {
-                    Runnable next = queue.poll(waitMs, TimeUnit.MILLISECONDS);
-                    if (next != null) {
-                        next.run();
-                    }
+                    mailbox.runNext(waitMs);
                 }
             }
         } catch (InterruptedException e) {
@@ -206,7 +152,7 @@ final class SharePollLoop {
         } catch (WakeupException e) {
             return;
         } catch (InterruptException e) {
-            running = false;
+            mailbox.stop();
             return;
         } catch (KafkaException | IllegalStateException e) {
             log.warn("Share consumer instance {} of group {}: poll failed: {}", id, group, KafkaErrors.describe(e));
@@ -225,31 +171,20 @@ final class SharePollLoop {
         }
     }
 
-    private void runOperations() {
-        Runnable operation;
-        while ((operation = queue.poll()) != null) {
-            operation.run();
-        }
-    }
-
     private void shutdown() {
         try {
-            runOperations();
+            mailbox.runQueued();
         } finally {
             try {
                 consumer.close(Duration.ofSeconds(10));
             } catch (RuntimeException e) {
                 log.warn("Share consumer instance {} of group {}: close failed: {}", id, group, e.toString());
             }
-            consumerClosed = true;
             if (pending != null) {
                 pending.result().complete(List.of());
                 pending = null;
             }
-            Runnable orphan;
-            while ((orphan = queue.poll()) != null) {
-                orphan.run();
-            }
+            mailbox.closeAndFailQueued();
         }
     }
 }
