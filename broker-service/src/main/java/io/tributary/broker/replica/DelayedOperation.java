@@ -9,10 +9,19 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * bytes to fetch, enough replicas caught up) or its time runs out.
  *
  * <p>Thread-safe: completion happens exactly once, whichever thread gets there first.
+ * {@link #onComplete()} never runs under the operation's monitor: a completion found by
+ * {@link #tryComplete()} is sent once the monitor is released. Callbacks take locks of their
+ * own (a group's, when an offset commit's append is acknowledged), and the thread that holds
+ * such a lock may be appending, which checks this operation under its monitor: completing
+ * under the monitor deadlocked a broker in the fault campaign (seed 21, kill-leader: one
+ * request handler held a group and waited for a DelayedProduce, the other held that
+ * DelayedProduce and waited for the group).
  */
 public abstract class DelayedOperation {
 
     private final AtomicBoolean completed = new AtomicBoolean();
+    /** Set by {@link #forceComplete()} under the monitor; read by the same thread once it is released. */
+    private boolean completeAfterUnlock;
     private final long delayMs;
     private volatile ScheduledFuture<?> timeout;
     private volatile List<Object> watchKeys = List.of();
@@ -41,14 +50,22 @@ public abstract class DelayedOperation {
     protected void onExpiration() {
     }
 
-    /** Completes the operation unless already completed. */
+    /**
+     * Completes the operation unless already completed. Called under the operation's monitor
+     * (from {@link #tryComplete()}), it leaves {@link #onComplete()} to {@link #safeTryComplete()}
+     * after the monitor is released.
+     */
     public boolean forceComplete() {
         if (completed.compareAndSet(false, true)) {
             ScheduledFuture<?> t = timeout;
             if (t != null) {
                 t.cancel(false);
             }
-            onComplete();
+            if (Thread.holdsLock(this)) {
+                completeAfterUnlock = true;
+            } else {
+                onComplete();
+            }
             return true;
         }
         return false;
@@ -58,8 +75,22 @@ public abstract class DelayedOperation {
         return completed.get();
     }
 
-    synchronized boolean safeTryComplete() {
-        return !isCompleted() && tryComplete();
+    boolean safeTryComplete() {
+        boolean sendCompletion = false;
+        try {
+            synchronized (this) {
+                try {
+                    return !isCompleted() && tryComplete();
+                } finally {
+                    sendCompletion = completeAfterUnlock;
+                    completeAfterUnlock = false;
+                }
+            }
+        } finally {
+            if (sendCompletion) {
+                onComplete();
+            }
+        }
     }
 
     void expire() {

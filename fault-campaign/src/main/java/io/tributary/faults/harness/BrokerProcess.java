@@ -15,6 +15,8 @@ public final class BrokerProcess implements AutoCloseable {
 
     public static final int PORT = 9092;
     static final String STARTED = "Started BrokerApplication";
+    /** The brokers' {@code zookeeper.session.timeout.ms}: a broker paused or cut off longer loses its session. */
+    public static final Duration SESSION_TIMEOUT = Duration.ofMillis(3000);
 
     private final int id;
     private final NetworkNode node;
@@ -43,7 +45,8 @@ public final class BrokerProcess implements AutoCloseable {
     static List<String> arguments(int id, NetworkNode node, String zooKeeperConnect, Path dataDir) {
         return List.of("--broker.id=" + id, "--broker.data-dir=" + dataDir,
                 "--broker.listeners=PLAINTEXT://" + node.address() + ":" + PORT,
-                "--broker.zookeeper-connect=" + zooKeeperConnect, "--broker.zookeeper-session-timeout-ms=3000",
+                "--broker.zookeeper-connect=" + zooKeeperConnect,
+                "--broker.zookeeper-session-timeout-ms=" + SESSION_TIMEOUT.toMillis(),
                 "--broker.replica-lag-time-max-ms=3000", "--broker.replica-fetch-backoff-ms=200",
                 "--broker.offsets-topic-replication-factor=3", "--broker.offsets-topic-num-partitions=3",
                 "--broker.controlled-shutdown-retry-backoff-ms=2000", "--server.port=0",

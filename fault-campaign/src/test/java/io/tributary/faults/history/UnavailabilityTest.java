@@ -1,6 +1,7 @@
 package io.tributary.faults.history;
 
 import static io.tributary.faults.history.HistoryBuilder.P0;
+import static io.tributary.faults.history.HistoryBuilder.P1;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
@@ -16,57 +17,101 @@ class UnavailabilityTest {
     }
 
     private static Send ok(long invoked, long completed) {
-        return Send.ok("p", P0, "v" + invoked, invoked, invoked, completed);
+        return ok(P0, invoked, completed);
+    }
+
+    private static Send ok(TopicPartition partition, long invoked, long completed) {
+        return Send.ok("p", partition, "v" + partition.partition() + "-" + invoked + "-" + completed, invoked, invoked,
+                completed);
     }
 
     private static Send failed(Outcome outcome, long invoked, long completed) {
-        return Send.unacknowledged("p", P0, "v" + invoked, outcome, invoked, completed);
+        return Send.unacknowledged("p", P0, "f" + invoked + "-" + completed, outcome, invoked, completed);
     }
 
     @Test
-    void windowRunsFromTheOkBeforeTheFailuresToTheOkAfterThem() {
+    void retriedSendsWithoutAnyFailureStillStallThePartition() {
+        // The producer retried one send for 7 s and succeeded: no error surfaced, yet nothing was acknowledged.
         History history = of(
                 ok(0, 1 * SECOND),
-                failed(Outcome.INFO, 2 * SECOND, 5 * SECOND),
-                failed(Outcome.FAIL, 5 * SECOND, 6 * SECOND),
-                ok(6 * SECOND, 8 * SECOND),
-                failed(Outcome.INFO, 9 * SECOND, 10 * SECOND),
-                ok(10 * SECOND, 11 * SECOND));
+                ok(1 * SECOND, 8 * SECOND),
+                ok(2 * SECOND, 8 * SECOND),
+                ok(8 * SECOND, 9 * SECOND));
 
         assertThat(Unavailability.longestNanos(history)).isEqualTo(7 * SECOND);
     }
 
     @Test
-    void failuresAtTheStartCountFromTheirInvocationAndAtTheEndToTheirLastCompletion() {
-        assertThat(Unavailability.longestNanos(of(
-                failed(Outcome.INFO, 1 * SECOND, 4 * SECOND), ok(4 * SECOND, 5 * SECOND))))
-                .isEqualTo(4 * SECOND);
+    void failedSendsCountOnlyByTheTimeWithoutAcknowledgement() {
+        History history = of(
+                ok(0, 1 * SECOND),
+                failed(Outcome.INFO, 1 * SECOND, 5 * SECOND),
+                failed(Outcome.FAIL, 5 * SECOND, 6 * SECOND),
+                ok(6 * SECOND, 8 * SECOND));
+
+        assertThat(Unavailability.longestNanos(history)).isEqualTo(7 * SECOND);
+    }
+
+    @Test
+    void failuresAfterTheLastAcknowledgementStallUntilTheLastCompletion() {
         assertThat(Unavailability.longestNanos(of(
                 ok(0, 1 * SECOND), failed(Outcome.INFO, 1 * SECOND, 10 * SECOND))))
                 .isEqualTo(9 * SECOND);
     }
 
     @Test
-    void idleGapsAndProducersWithoutAcksAllDoNotCount() {
+    void anIdleProducerStallsNothingButTheLatencyOfItsNextSend() {
         History history = of(
                 ok(0, 1 * SECOND),
-                failed(Outcome.INFO, 2 * SECOND, 50 * SECOND).withAcksAll(false),
                 ok(60 * SECOND, 61 * SECOND));
 
-        assertThat(Unavailability.longestNanos(history)).isZero();
-        assertThat(new HistoryChecker().check(history).unavailableNanos()).isZero();
+        assertThat(Unavailability.longestNanos(history)).isEqualTo(1 * SECOND);
     }
 
     @Test
-    void sendsAreTakenInCompletionOrder() {
-        // The OK send completes inside the failures' run, so it splits it into two windows of 3 s and 4 s.
+    void producersWithoutAcksAllDoNotCount() {
         History history = of(
                 ok(0, 1 * SECOND),
-                failed(Outcome.INFO, 1 * SECOND, 3 * SECOND),
-                ok(0, 4 * SECOND),
-                failed(Outcome.INFO, 4 * SECOND, 7 * SECOND),
-                ok(7 * SECOND, 8 * SECOND));
+                failed(Outcome.INFO, 1 * SECOND, 50 * SECOND).withAcksAll(false),
+                ok(1 * SECOND, 2 * SECOND));
 
-        assertThat(Unavailability.longestNanos(history)).isEqualTo(4 * SECOND);
+        assertThat(Unavailability.longestNanos(history)).isEqualTo(1 * SECOND);
+        assertThat(new HistoryChecker().check(history).unavailableNanos()).isEqualTo(1 * SECOND);
+    }
+
+    @Test
+    void aStalledPartitionIsNotHiddenByAnotherThatKeepsAcknowledging() {
+        History history = of(
+                ok(P0, 0, 1 * SECOND),
+                ok(P1, 1 * SECOND, 2 * SECOND),
+                ok(P1, 2 * SECOND, 3 * SECOND),
+                ok(P1, 3 * SECOND, 4 * SECOND),
+                ok(P0, 1 * SECOND, 6 * SECOND));
+
+        assertThat(Unavailability.longestNanos(history)).isEqualTo(5 * SECOND);
+        assertThat(Unavailability.stalls(history)).extracting(Unavailability.Stall::partition)
+                .contains(P0.topic() + "-" + P0.partition(), P1.topic() + "-" + P1.partition());
+    }
+
+    @Test
+    void aWindowSeesOnlyTheStallsThatEndWithinIt() {
+        History history = of(
+                ok(0, 1 * SECOND),
+                ok(1 * SECOND, 4 * SECOND),
+                ok(4 * SECOND, 5 * SECOND),
+                ok(5 * SECOND, 15 * SECOND),
+                ok(15 * SECOND, 16 * SECOND));
+
+        assertThat(Unavailability.longestNanos(history, 0, 4 * SECOND)).isEqualTo(1 * SECOND);
+        assertThat(Unavailability.longestNanos(history, 0, 5 * SECOND)).isEqualTo(3 * SECOND);
+        assertThat(Unavailability.longestNanos(history, 5 * SECOND, 16 * SECOND)).isEqualTo(10 * SECOND);
+        assertThat(Unavailability.longestNanos(history, 10 * SECOND, 15 * SECOND)).isEqualTo(0);
+        assertThat(Unavailability.longestNanos(history, 17 * SECOND, 20 * SECOND)).isZero();
+    }
+
+    @Test
+    void anEmptyHistoryHasNoStall() {
+        assertThat(Unavailability.longestNanos(of())).isZero();
+        assertThat(Unavailability.stalls(of())).isEmpty();
     }
 }

@@ -36,7 +36,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * read; each operation recorded with its outcome; {@link #finish()} stops them and reads every partition from the beginning to its end offset. Sends that
  * fail are recorded as indeterminate ({@link Outcome#INFO}): a timed-out write may still have been appended.
  */
-final class QueueWorkload {
+public final class QueueWorkload {
 
     private static final String PRODUCER = "producer-1";
     private static final String CONSUMER = "consumer-1";
@@ -51,7 +51,7 @@ final class QueueWorkload {
     private final List<Thread> memberThreads = new ArrayList<>();
     private volatile Throwable failure;
 
-    QueueWorkload(String bootstrap, String topic, int partitions) {
+    public QueueWorkload(String bootstrap, String topic, int partitions) {
         this.bootstrap = bootstrap;
         this.topic = topic;
         this.partitions = partitions;
@@ -76,7 +76,8 @@ final class QueueWorkload {
         }
     }
 
-    void start() {
+    /** Starts the producer and consumer threads. */
+    public void start() {
         producerThread.start();
         consumerThread.start();
         memberThreads.forEach(Thread::start);
@@ -157,7 +158,7 @@ final class QueueWorkload {
     }
 
     /** Stops the clients, waits for every send to complete, reads every partition in full; the run's history. */
-    History finish(Duration timeout) throws InterruptedException {
+    public History finish(Duration timeout) throws InterruptedException {
         running.set(false);
         producerThread.join(timeout.toMillis());
         consumerThread.join(timeout.toMillis());
