@@ -17,7 +17,7 @@ import org.apache.kafka.common.errors.KafkaStorageException;
  * A full disk (KIP-112): another writer fills broker {@value FaultCluster#SMALL_LOG_DIR_BROKER}'s small log directory
  * until it has no space left. The broker must take that directory offline (DescribeLogDirs answers
  * KAFKA_STORAGE_ERROR for it) and stay up, its replicas there leave the ISR and their leadership, and its replicas of
- * the topic in its other directory stay in sync; {@link #start} checks all of it and fails the fault otherwise. The
+ * the topic in its other directory (as listed before the fill) stay in sync; {@link #start} checks all of it and fails the fault otherwise. The
  * heal frees the space and restarts the broker, whose replicas there then catch up (the campaign waits for the full
  * ISR).
  */
@@ -36,10 +36,12 @@ public final class FullDisk implements Nemesis {
     public String start(NemesisContext context, Random random) {
         TmpfsMount disk = context.cluster().smallLogDir();
         String dir = disk.directory().toString();
-        Set<Integer> there = topicPartitionsIn(context, dir);
-        if (there.isEmpty()) {
-            throw new IllegalStateException("broker " + BROKER + " keeps no partition of " + context.topic() + " in "
-                    + dir + ": a full disk there would change nothing the workload sees");
+        Set<Integer> there = topicPartitionsOf(context, dir, true);
+        Set<Integer> elsewhere = topicPartitionsOf(context, dir, false);
+        if (there.isEmpty() && !holdsCoordinatorPartitions(context, dir)) {
+            throw new IllegalStateException("broker " + BROKER + " keeps no partition of " + context.topic()
+                    + ", __consumer_offsets or __transaction_state in " + dir
+                    + ": a full disk there would change nothing the workload sees");
         }
         filled = disk;
         long bytes = disk.fill();
@@ -57,22 +59,15 @@ public final class FullDisk implements Nemesis {
         if (!broker.isAlive()) {
             throw new IllegalStateException("broker " + BROKER + " exited when its log directory " + dir + " filled up");
         }
-        try {
-            Map<Integer, TopicPartitionInfo> partitions = context.probe().partitions(context.topic());
-            for (var entry : partitions.entrySet()) {
-                if (!there.contains(entry.getKey())
-                        && entry.getValue().isr().stream().noneMatch(n -> n.id() == BROKER)) {
-                    throw new IllegalStateException("broker " + BROKER + " left the ISR of " + context.topic() + "-"
-                            + entry.getKey() + ", which it keeps in its other log directory");
-                }
+        Map<Integer, TopicPartitionInfo> partitions = describe(context);
+        for (int partition : elsewhere) {
+            if (partitions.get(partition).isr().stream().noneMatch(n -> n.id() == BROKER)) {
+                throw new IllegalStateException("broker " + BROKER + " left the ISR of " + context.topic() + "-"
+                        + partition + ", which it keeps in its other log directory");
             }
-        } catch (IllegalStateException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot describe " + context.topic(), e);
         }
         return "filled broker " + BROKER + "'s small log directory (" + bytes + " bytes): offline, " + context.topic()
-                + " partitions " + there + " led elsewhere without it, the rest still in sync";
+                + " partitions " + there + " led elsewhere without it, " + elsewhere + " (on its disk) still in sync";
     }
 
     @Override
@@ -86,22 +81,48 @@ public final class FullDisk implements Nemesis {
         }
     }
 
-    private static Set<Integer> topicPartitionsIn(NemesisContext context, String dir) {
+    /**
+     * The partitions of the topic broker {@value #BROKER} keeps in log directory {@code dir} ({@code inDir}) or in its
+     * other directories (not {@code inDir}); with more brokers than replicas it keeps only some of them.
+     */
+    private static Set<Integer> topicPartitionsOf(NemesisContext context, String dir, boolean inDir) {
         Set<Integer> partitions = new TreeSet<>();
         await(context, "broker " + BROKER + "'s log directories", () -> {
-            LogDirDescription description = context.probe().logDirs(BROKER).get(dir);
-            if (description == null || description.error() != null) {
+            Map<String, LogDirDescription> dirs = context.probe().logDirs(BROKER);
+            if (dirs.get(dir) == null || dirs.values().stream().anyMatch(d -> d.error() != null)) {
                 return false;
             }
             partitions.clear();
-            for (TopicPartition tp : description.replicaInfos().keySet()) {
-                if (tp.topic().equals(context.topic())) {
-                    partitions.add(tp.partition());
+            dirs.forEach((path, description) -> {
+                if (path.equals(dir) == inDir) {
+                    for (TopicPartition tp : description.replicaInfos().keySet()) {
+                        if (tp.topic().equals(context.topic())) {
+                            partitions.add(tp.partition());
+                        }
+                    }
                 }
-            }
+            });
             return true;
         });
         return partitions;
+    }
+
+    /** Whether {@code dir} keeps a partition of the group or transaction coordinators, which the workload writes. */
+    private static boolean holdsCoordinatorPartitions(NemesisContext context, String dir) {
+        try {
+            return context.probe().logDirs(BROKER).get(dir).replicaInfos().keySet().stream()
+                    .anyMatch(tp -> tp.topic().equals("__consumer_offsets") || tp.topic().equals("__transaction_state"));
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot describe broker " + BROKER + "'s log directories", e);
+        }
+    }
+
+    private static Map<Integer, TopicPartitionInfo> describe(NemesisContext context) {
+        try {
+            return context.probe().partitions(context.topic());
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot describe " + context.topic(), e);
+        }
     }
 
     @FunctionalInterface
