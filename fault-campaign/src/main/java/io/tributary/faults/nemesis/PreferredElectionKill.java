@@ -35,7 +35,15 @@ public final class PreferredElectionKill implements Nemesis {
         String reorder = "";
         if (replicas.get(0) == leader) {
             ReplicaPlan plan = ReplicaPlan.preferOther(replicas, leader, random);
-            join(context.probe().reassign(topic, partition, plan.replicas()), context, "reorder to " + plan.replicas());
+            Eventually.await(context.timeout(), "the controller records the reorder of " + topic + "-" + partition
+                    + " to " + plan.replicas(), () -> {
+                        try {
+                            join(context.probe().reassign(topic, partition, plan.replicas()), context, "reorder");
+                            return null;
+                        } catch (IllegalStateException e) {
+                            return String.valueOf(e.getCause());
+                        }
+                    });
             Eventually.await(context.timeout(), "reorder of " + topic + "-" + partition + " to " + plan.replicas(),
                     () -> {
                         List<Integer> now = context.probe().replicas(topic, partition, context.timeout());

@@ -35,16 +35,10 @@ public final class ReassignmentKill implements Nemesis {
         int newcomer = plan.moved() ? plan.replicas().stream().filter(id -> !current.contains(id)).findFirst()
                 .orElseThrow() : plan.preferred();
         int victim = random.nextBoolean() ? leader : newcomer;
-        try {
-            context.probe().reassign(context.topic(), partition, plan.replicas())
-                    .get(context.timeout().toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("reassignment of " + context.topic() + "-" + partition + " to "
-                    + plan.replicas() + " refused", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
+        // Right after another fault the controller may still be moving or a broker re-registering: the same
+        // reassignment is asked again until the controller records it.
+        Eventually.await(context.timeout(), "the controller records the reassignment of " + context.topic() + "-"
+                + partition + " to " + plan.replicas(), () -> recorded(context, plan));
         killed = context.cluster().broker(victim);
         killed.kill();
         String inProgress;
@@ -56,6 +50,22 @@ public final class ReassignmentKill implements Nemesis {
         return "reassign " + context.topic() + "-" + partition + " " + current + " -> " + plan.replicas()
                 + (plan.moved() ? " (a move)" : " (a reorder)") + ", SIGKILL broker " + victim
                 + (victim == leader ? " (leader)" : " (new replica)") + "; in progress after the kill: " + inProgress;
+    }
+
+    /** Null once the controller has recorded the reassignment, else its answer. */
+    private String recorded(NemesisContext context, ReplicaPlan plan) {
+        try {
+            context.probe().reassign(context.topic(), partition, plan.replicas())
+                    .get(context.timeout().toMillis(), TimeUnit.MILLISECONDS);
+            return null;
+        } catch (ExecutionException e) {
+            return e.getCause().toString();
+        } catch (TimeoutException e) {
+            return e.toString();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
     }
 
     @Override
