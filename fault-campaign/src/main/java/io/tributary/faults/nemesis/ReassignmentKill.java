@@ -1,6 +1,7 @@
 package io.tributary.faults.nemesis;
 
 import io.tributary.faults.harness.BrokerProcess;
+import io.tributary.faults.harness.ClusterProbe;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.ExecutionException;
@@ -59,12 +60,21 @@ public final class ReassignmentKill implements Nemesis {
                     .get(context.timeout().toMillis(), TimeUnit.MILLISECONDS);
             return null;
         } catch (ExecutionException e) {
-            return e.getCause().toString();
+            return e.getCause() + "; " + freshView(context);
         } catch (TimeoutException e) {
             return e.toString();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    /** What an Admin client of its own sees as the controller: tells a stale client from a cluster without one. */
+    private static String freshView(NemesisContext context) {
+        try (ClusterProbe fresh = new ClusterProbe(context.cluster().bootstrapServers())) {
+            return "a new Admin client sees controller " + fresh.controller(java.time.Duration.ofSeconds(5));
+        } catch (RuntimeException e) {
+            return "a new Admin client sees no controller: " + e.getMessage();
         }
     }
 
