@@ -1,9 +1,9 @@
 // ACLs: list with Kafka's filters (ANY matches all; pattern MATCH finds what applies to a name: the
 // literal name, the wildcard and the prefixes), create one with a form, delete one or every ACL the
 // filter matches after a confirmation listing them. Needs DESCRIBE (list) and ALTER (change) on the cluster.
-import { announce, errorBox, h, latestOnly, table } from '../dom.js';
+import { announce, errorBox, h, table } from '../dom.js';
 import * as api from './security-api.js';
-import { allows, session } from '../session.js';
+import { field, securityPage } from './security-page.js';
 
 const RESOURCE_TYPES = ['TOPIC', 'GROUP', 'CLUSTER', 'TRANSACTIONAL_ID', 'DELEGATION_TOKEN', 'USER'];
 const OPERATIONS = ['ALL', 'READ', 'WRITE', 'CREATE', 'DELETE', 'ALTER', 'DESCRIBE', 'CLUSTER_ACTION',
@@ -19,22 +19,14 @@ export function describe(a) {
 const select = (id, values, first) => h('select', { id, name: id },
   first ? h('option', { value: first.value }, first.label) : null,
   values.map((v) => h('option', { value: v }, v)));
-const field = (id, label, control, hint) => h('div', { class: 'field' }, h('label', { for: id }, label), control,
-  hint ? h('small', {}, hint) : null);
 
 /** Builds the ACLs page. */
 export async function render() {
-  document.title = 'ACLs · Tributary admin';
-  const access = (await api.access()).acls;
-  const heading = h('h1', { id: 'acls-title' }, 'ACLs');
-  if (!access.allowed) return h('section', { 'aria-labelledby': 'acls-title' }, heading, api.refused('ACLs', access.reason));
-
-  // Without ALTER on the cluster the brokers refuse changes: no form, no delete buttons
-  // ((mayAlter || null) && element: h() skips null, not false).
-  const mayAlter = allows((await session()).clusterOperations, 'ALTER');
-  const dialog = api.listDialog();
-  const area = h('div', { id: 'acl-list', 'aria-live': 'polite' });
-  const actionMessage = h('div', { class: 'form-message' });
+  const page = await securityPage({ page: 'acls', heading: 'ACLs', what: 'ACLs', alter: 'ALTER', listId: 'acl-list',
+    loading: 'Loading ACLs…' });
+  if (page.refusal) return page.refusal;
+  // (mayAlter || null) && element: h() skips null, not false.
+  const { mayAlter, dialog, actionMessage } = page;
   const filters = {
     principal: h('input', { id: 'acl-filter-principal', type: 'search', placeholder: 'User:alice', autocomplete: 'off' }),
     resourceType: select('acl-filter-resourceType', RESOURCE_TYPES, { value: 'ANY', label: 'Any' }),
@@ -46,18 +38,9 @@ export async function render() {
   const filter = () => Object.fromEntries(FIELDS.map((f) => [f, filters[f].value.trim()]));
   let shown = [];
 
-  const load = latestOnly({
-    start() {
-      area.setAttribute('aria-busy', 'true');
-      if (!area.hasChildNodes()) area.replaceChildren(h('p', { class: 'loading' }, 'Loading ACLs…'));
-    },
-    fetch: () => api.acls(filter()),
-    ok(list) {
-      shown = list;
-      area.replaceChildren(...content(list));
-    },
-    fail: (e) => area.replaceChildren(errorBox(e)),
-    end: () => area.removeAttribute('aria-busy'),
+  const load = page.loader(() => api.acls(filter()), (list) => {
+    shown = list;
+    return content(list);
   });
 
   function content(list) {
@@ -104,14 +87,10 @@ export async function render() {
   h('button', { type: 'submit', id: 'acl-filter-apply' }, 'Apply filter'));
 
   load();
-  return h('section', { 'aria-labelledby': 'acls-title' }, heading,
+  return page.section([
     h('p', { class: 'hint' }, 'Pattern type MATCH with a resource name shows every ACL that applies to that name: '
       + 'the literal name, the wildcard * and the prefixes of the name.'),
-    filterForm,
-    h('div', { class: 'columns' },
-      h('div', { class: 'main-column' }, area, actionMessage),
-      mayAlter ? h('div', { class: 'side-column' }, createForm(load)) : null),
-    dialog.element);
+    filterForm], createForm(load));
 }
 
 function createForm(reload) {

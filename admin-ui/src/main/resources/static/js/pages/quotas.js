@@ -1,9 +1,9 @@
 // Client quotas: every entity's values (users, client ids, their defaults), set values with a form
 // (a value left blank that the entity had is removed), remove all of an entity's values after a
 // confirmation. Needs DESCRIBE_CONFIGS (list) and ALTER_CONFIGS (change) on the cluster.
-import { announce, errorBox, h, latestOnly, table } from '../dom.js';
+import { announce, errorBox, h, table } from '../dom.js';
 import * as api from './security-api.js';
-import { allows, session } from '../session.js';
+import { field, securityPage } from './security-page.js';
 
 const QUOTAS = [
   { key: 'producer_byte_rate', label: 'Produce bytes/s' },
@@ -20,30 +20,13 @@ export function entityLabel(entity) {
 
 /** Builds the client quotas page. */
 export async function render() {
-  document.title = 'Client quotas · Tributary admin';
-  const access = (await api.access()).quotas;
-  const heading = h('h1', { id: 'quotas-title' }, 'Client quotas');
-  if (!access.allowed) {
-    return h('section', { 'aria-labelledby': 'quotas-title' }, heading, api.refused('client quotas', access.reason));
-  }
-  // Without ALTER_CONFIGS on the cluster the brokers refuse changes: no form, no buttons
-  // ((mayAlter || null) && element: h() skips null, not false).
-  const mayAlter = allows((await session()).clusterOperations, 'ALTER_CONFIGS');
-  const dialog = api.listDialog();
-  const area = h('div', { id: 'quota-list', 'aria-live': 'polite' });
-  const actionMessage = h('div', { class: 'form-message' });
+  const page = await securityPage({ page: 'quotas', heading: 'Client quotas', what: 'client quotas',
+    alter: 'ALTER_CONFIGS', listId: 'quota-list', loading: 'Loading quotas…' });
+  if (page.refusal) return page.refusal;
+  // (mayAlter || null) && element: h() skips null, not false.
+  const { mayAlter, dialog, actionMessage } = page;
   const form = quotaForm(() => load());
-
-  const load = latestOnly({
-    start() {
-      area.setAttribute('aria-busy', 'true');
-      if (!area.hasChildNodes()) area.replaceChildren(h('p', { class: 'loading' }, 'Loading quotas…'));
-    },
-    fetch: api.quotas,
-    ok: (list) => area.replaceChildren(...content(list)),
-    fail: (e) => area.replaceChildren(errorBox(e)),
-    end: () => area.removeAttribute('aria-busy'),
-  });
+  const load = page.loader(api.quotas, (list) => content(list));
 
   function content(list) {
     if (list.length === 0) return [h('p', { class: 'empty', id: 'no-quotas' }, 'No client quotas are set.')];
@@ -76,17 +59,12 @@ export async function render() {
   }
 
   load();
-  return h('section', { 'aria-labelledby': 'quotas-title' }, heading,
+  return page.section(
     h('p', { class: 'hint' }, 'Byte rates are per broker; request time is a percentage of one network or I/O thread.'),
-    h('div', { class: 'columns' },
-      h('div', { class: 'main-column' }, area, actionMessage),
-      mayAlter ? h('div', { class: 'side-column' }, form.element) : null),
-    dialog.element);
+    form.element);
 }
 
 function quotaForm(reload) {
-  const field = (id, label, control, hint) => h('div', { class: 'field' }, h('label', { for: id }, label), control,
-    hint ? h('small', {}, hint) : null);
   const user = h('input', { id: 'quota-user', autocomplete: 'off' });
   const userDefault = h('input', { id: 'quota-user-default', type: 'checkbox' });
   const client = h('input', { id: 'quota-client', autocomplete: 'off' });

@@ -1,38 +1,21 @@
 // SCRAM users: each user's mechanisms and iteration counts (never a password), create a user with a
 // password, change a password, delete a user after a confirmation. Needs DESCRIBE (list) and ALTER
 // (change) on the cluster.
-import { announce, errorBox, h, latestOnly, table } from '../dom.js';
+import { announce, errorBox, h, table } from '../dom.js';
 import * as api from './security-api.js';
-import { allows, session } from '../session.js';
+import { field, securityPage } from './security-page.js';
 
 const credentials = (u) => u.credentials.map((c) => `${c.mechanism} (${c.iterations} iterations)`).join(', ');
 
 /** Builds the SCRAM users page. */
 export async function render() {
-  document.title = 'SCRAM users · Tributary admin';
-  const access = (await api.access()).users;
-  const heading = h('h1', { id: 'users-title' }, 'SCRAM users');
-  if (!access.allowed) {
-    return h('section', { 'aria-labelledby': 'users-title' }, heading, api.refused('SCRAM users', access.reason));
-  }
-  // Without ALTER on the cluster the brokers refuse changes: no form, no buttons
-  // ((mayAlter || null) && element: h() skips null, not false).
-  const mayAlter = allows((await session()).clusterOperations, 'ALTER');
-  const dialog = api.listDialog();
-  const area = h('div', { id: 'user-list', 'aria-live': 'polite' });
-  const actionMessage = h('div', { class: 'form-message' });
+  const page = await securityPage({ page: 'users', heading: 'SCRAM users', what: 'SCRAM users', alter: 'ALTER',
+    listId: 'user-list', loading: 'Loading users…' });
+  if (page.refusal) return page.refusal;
+  // (mayAlter || null) && element: h() skips null, not false.
+  const { mayAlter, dialog, actionMessage } = page;
   const form = passwordForm(() => load());
-
-  const load = latestOnly({
-    start() {
-      area.setAttribute('aria-busy', 'true');
-      if (!area.hasChildNodes()) area.replaceChildren(h('p', { class: 'loading' }, 'Loading users…'));
-    },
-    fetch: api.users,
-    ok: (list) => area.replaceChildren(...content(list)),
-    fail: (e) => area.replaceChildren(errorBox(e)),
-    end: () => area.removeAttribute('aria-busy'),
-  });
+  const load = page.loader(api.users, (list) => content(list));
 
   function content(list) {
     const summary = h('p', { id: 'user-total' }, list.length === 1 ? '1 user' : `${list.length} users`);
@@ -63,11 +46,7 @@ export async function render() {
   }
 
   load();
-  return h('section', { 'aria-labelledby': 'users-title' }, heading,
-    h('div', { class: 'columns' },
-      h('div', { class: 'main-column' }, area, actionMessage),
-      mayAlter ? h('div', { class: 'side-column' }, form.element) : null),
-    dialog.element);
+  return page.section(null, form.element);
 }
 
 function passwordForm(reload) {
@@ -80,8 +59,6 @@ function passwordForm(reload) {
   const title = h('h2', { id: 'user-form-title' }, 'Create a user');
   const submit = h('button', { type: 'submit', id: 'user-save' }, 'Create user');
   const message = h('div', { class: 'form-message' });
-  const field = (id, label, control, hint) => h('div', { class: 'field' }, h('label', { for: id }, label), control,
-    hint ? h('small', {}, hint) : null);
   const element = h('form', { class: 'card', id: 'user-form', 'aria-labelledby': 'user-form-title' }, title,
     field('user-name', 'User name', name),
     field('user-password', 'Password', password, 'Sent to the brokers, which keep only a salted hash'),

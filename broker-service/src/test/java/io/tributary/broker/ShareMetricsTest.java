@@ -52,7 +52,9 @@ class ShareMetricsTest {
         String bootstrap = "127.0.0.1:" + kafkaPort;
         String[] args = {"--server.port=0", "--broker.listeners=PLAINTEXT://" + bootstrap,
             "--broker.data-dir=" + dir.resolve("data"), "--broker.embedded-zookeeper-port=0",
-            "--broker.group-initial-rebalance-delay-ms=0"};
+            "--broker.group-initial-rebalance-delay-ms=0",
+            // Partitions are assigned at the heartbeat after their share state exists: 500 ms, not 5 s.
+            "--broker.group-share-heartbeat-interval-ms=500"};
         try (ConfigurableApplicationContext context = SpringApplication.run(BrokerApplication.class, args);
              Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
             int http = Integer.parseInt(context.getEnvironment().getProperty("local.server.port"));

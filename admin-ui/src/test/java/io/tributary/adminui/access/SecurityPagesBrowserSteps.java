@@ -2,7 +2,8 @@ package io.tributary.adminui.access;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tributary.adminui.AdminUiApplication;
+import io.tributary.adminui.security.SignInForm;
+import io.tributary.adminui.testing.BrowserSteps;
 import io.tributary.adminui.testing.ClusterProcesses;
 import java.net.URI;
 import java.nio.file.Files;
@@ -18,6 +19,7 @@ import org.apache.kafka.clients.admin.ScramMechanism;
 import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
 import org.apache.kafka.common.acl.AccessControlEntry;
 import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclBindingFilter;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.acl.AclPermissionType;
 import org.apache.kafka.common.resource.PatternType;
@@ -31,66 +33,58 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
-import org.springframework.boot.SpringApplication;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
-import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * The security pages end to end on a cluster of their own ({@link ClusterProcesses#startSecured()}) and a
- * UI that signs users in: ops (ALL on the cluster) sees ACLs, Users and Quotas in the navigation, creates
+ * The security pages end to end on {@code AdminUiBrowserIT}'s secured cluster ({@link ClusterProcesses#startSecured()})
+ * and a UI that signs users in: ops (ALL on the cluster) sees ACLs, Users and Quotas in the navigation, creates
  * an ACL and finds it with a MATCH filter, deletes it after a confirmation listing it; creates SCRAM user
- * erin and changes her password, with which she then signs in (and, without rights, sees none of those pages), and deletes her; sets a quota,
- * sees it and removes it. auditor (DESCRIBE on the cluster) sees the ACLs without the form and no Quotas entry
- * (DESCRIBE_CONFIGS needed). nobody (no ACLs) does not see the entries, and a page opened by its address
- * says why.
+ * erin and changes her password, with which she then signs in (and, without rights, sees none of those pages),
+ * and deletes her; sets a quota, sees it and removes it. auditor (DESCRIBE on the cluster) sees the ACLs (every
+ * one the brokers have) without the form and no Quotas entry (DESCRIBE_CONFIGS needed). nobody (no ACLs) does
+ * not see the entries, and a page opened by its address says why. {@link #grant(String)} makes the users and
+ * ACLs first; the cluster is shared with {@code SignInBrowserSteps}, whose users and ACLs these steps leave alone.
  */
-public final class SecurityPagesBrowserSteps {
+public final class SecurityPagesBrowserSteps extends BrowserSteps {
 
     private static final String OPS_PASSWORD = "ops-ui-pw-Tr62";
     private static final String NOBODY_PASSWORD = "nobody-ui-pw-Ka18";
     private static final String ERIN_PASSWORD = "erin-ui-pw-Wd35";
     private static final String AUDITOR_PASSWORD = "auditor-ui-pw-Hn27";
 
-    private final WebDriver browser;
-    private final WebDriverWait wait;
-    private final Path screenshots;
-    private URI ui;
+    private final SignInForm form;
 
-    public SecurityPagesBrowserSteps(WebDriver browser, WebDriverWait wait, Path screenshots) {
-        this.browser = browser;
-        this.wait = wait;
-        this.screenshots = screenshots;
+    /** @param ui a UI signing users in on the secured cluster {@link #grant(String)} was run on */
+    public SecurityPagesBrowserSteps(WebDriver browser, WebDriverWait wait, URI ui, String bootstrap,
+            Path screenshots) {
+        super(browser, wait, ui, bootstrap, screenshots);
+        this.form = new SignInForm(browser, wait, ui);
     }
 
-    /** Starts the secured cluster and UI, runs the steps, stops both. */
-    public void run() throws Exception {
-        try (ClusterProcesses cluster = ClusterProcesses.startSecured()) {
-            try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                    cluster.bootstrapServers()))) {
-                admin.alterUserScramCredentials(List.of(scram("ops", OPS_PASSWORD), scram("nobody", NOBODY_PASSWORD),
-                        scram("auditor", AUDITOR_PASSWORD)))
-                    .all().get(30, TimeUnit.SECONDS);
-                admin.createAcls(List.of(onCluster("ops", AclOperation.ALL), onCluster("auditor", AclOperation.DESCRIBE)))
-                    .all().get(30, TimeUnit.SECONDS);
-            }
-            ConfigurableApplicationContext app = SpringApplication.run(AdminUiApplication.class, "--server.port=0",
-                "--server.address=127.0.0.1", "--admin-ui.rest-proxy-url=" + cluster.restProxyUrl(),
-                "--admin-ui.authentication.method=basic");
-            try {
-                ui = URI.create("http://127.0.0.1:" + ((WebServerApplicationContext) app).getWebServer().getPort());
-                signIn("ops", OPS_PASSWORD);
-                wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("nav a[href='#/acls']")));
-                assertThat(browser.findElement(By.cssSelector("nav a[href='#/users']")).isDisplayed()).isTrue();
-                assertThat(browser.findElement(By.cssSelector("nav a[href='#/quotas']")).isDisplayed()).isTrue();
-                createFindAndDeleteAnAcl();
-                setAQuota();
-                createAUserWhoSignsIn();
-                aUserWhoMayOnlyDescribeTheClusterGetsNoForms();
-                aUserWithoutRightsSeesNoSecurityPages();
-            } finally {
-                app.close();
-            }
+    /**
+     * Users ops, nobody and auditor; ALL on the cluster for ops, DESCRIBE for auditor. {@code bootstrap} is
+     * the secured cluster's listener for super users.
+     */
+    public static void grant(String bootstrap) throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            admin.alterUserScramCredentials(List.of(scram("ops", OPS_PASSWORD), scram("nobody", NOBODY_PASSWORD),
+                    scram("auditor", AUDITOR_PASSWORD)))
+                .all().get(30, TimeUnit.SECONDS);
+            admin.createAcls(List.of(onCluster("ops", AclOperation.ALL), onCluster("auditor", AclOperation.DESCRIBE)))
+                .all().get(30, TimeUnit.SECONDS);
         }
+    }
+
+    @Override
+    public void run() throws Exception {
+        form.signIn("ops", OPS_PASSWORD);
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("nav a[href='#/acls']")));
+        assertThat(browser.findElement(By.cssSelector("nav a[href='#/users']")).isDisplayed()).isTrue();
+        assertThat(browser.findElement(By.cssSelector("nav a[href='#/quotas']")).isDisplayed()).isTrue();
+        createFindAndDeleteAnAcl();
+        setAQuota();
+        createAUserWhoSignsIn();
+        aUserWhoMayOnlyDescribeTheClusterGetsNoForms();
+        aUserWithoutRightsSeesNoSecurityPages();
     }
 
     private void createFindAndDeleteAnAcl() throws Exception {
@@ -169,16 +163,16 @@ public final class SecurityPagesBrowserSteps {
         browser.findElement(By.id("user-save")).click();
         wait.until(ExpectedConditions.textToBe(By.id("user-saved"), "Saved erin: SCRAM-SHA-512 (4096 iterations)."));
 
-        signOut();
-        signIn("erin", changed);
+        form.signOut();
+        form.signIn("erin", changed);
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("signed-in-user"), "erin"));
         browser.get(ui.resolve("/#/acls").toString());
         wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("access-refused")));
         assertThat(browser.findElements(By.cssSelector("nav a[href='#/acls']")).stream()
             .filter(WebElement::isDisplayed)).isEmpty();
-        signOut();
+        form.signOut();
 
-        signIn("ops", OPS_PASSWORD);
+        form.signIn("ops", OPS_PASSWORD);
         browser.get(ui.resolve("/#/users").toString());
         wait.until(ExpectedConditions.visibilityOfElementLocated(row)).findElement(By.cssSelector(
             "button[data-delete-user]")).click();
@@ -186,24 +180,24 @@ public final class SecurityPagesBrowserSteps {
         assertThat(browser.findElement(By.id("confirm-list")).getText()).isEqualTo("SCRAM-SHA-512");
         browser.findElement(By.id("confirm-ok")).click();
         wait.until(ExpectedConditions.invisibilityOfElementLocated(row));
-        signOut();
+        form.signOut();
     }
 
-    private void aUserWhoMayOnlyDescribeTheClusterGetsNoForms() {
-        signIn("auditor", AUDITOR_PASSWORD);
+    private void aUserWhoMayOnlyDescribeTheClusterGetsNoForms() throws Exception {
+        form.signIn("auditor", AUDITOR_PASSWORD);
         wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("nav a[href='#/acls']")));
         assertThat(browser.findElement(By.cssSelector("nav a[href='#/users']")).isDisplayed()).isTrue();
         assertThat(browser.findElement(By.cssSelector("nav a[href='#/quotas']")).isDisplayed())
             .as("no DESCRIBE_CONFIGS on the cluster").isFalse();
         browser.findElement(By.cssSelector("nav a[href='#/acls']")).click();
-        wait.until(ExpectedConditions.textToBe(By.id("acl-total"), "2 ACLs"));
+        wait.until(ExpectedConditions.textToBe(By.id("acl-total"), aclCount() + " ACLs"));
         assertThat(browser.findElements(By.id("acl-form"))).as("no ALTER: no create form").isEmpty();
         assertThat(browser.findElements(By.cssSelector("button[data-delete-acl]"))).isEmpty();
-        signOut();
+        form.signOut();
     }
 
     private void aUserWithoutRightsSeesNoSecurityPages() throws Exception {
-        signIn("nobody", NOBODY_PASSWORD);
+        form.signIn("nobody", NOBODY_PASSWORD);
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("signed-in-user"), "nobody"));
         wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("overview-title")));
         for (String page : List.of("acls", "users", "quotas")) {
@@ -215,24 +209,14 @@ public final class SecurityPagesBrowserSteps {
         assertThat(browser.findElement(By.id("access-refused")).getText())
             .contains("You may not see client quotas on this cluster.");
         screenshot("security-refused");
-        signOut();
+        form.signOut();
     }
 
-    private void signIn(String user, String password) {
-        if (!browser.getCurrentUrl().contains("/login")) {
-            browser.get(ui.resolve("/login").toString());
+    /** How many ACLs the brokers have (the secured cluster is shared: other steps' ACLs count too). */
+    private int aclCount() throws Exception {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            return admin.describeAcls(AclBindingFilter.ANY).values().get(30, TimeUnit.SECONDS).size();
         }
-        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("login-form")));
-        browser.findElement(By.id("username")).clear();
-        browser.findElement(By.id("username")).sendKeys(user);
-        browser.findElement(By.id("password")).sendKeys(password);
-        browser.findElement(By.id("login-submit")).click();
-        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("signed-in-user"), user));
-    }
-
-    private void signOut() {
-        wait.until(ExpectedConditions.elementToBeClickable(By.id("sign-out"))).click();
-        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("login-signed-out")));
     }
 
     private static AclBinding onCluster(String user, AclOperation operation) {

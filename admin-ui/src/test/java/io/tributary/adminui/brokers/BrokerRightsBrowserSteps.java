@@ -4,6 +4,7 @@ import static io.tributary.adminui.testing.ProxyJson.CLUSTER;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.adminui.AdminUiApplication;
+import io.tributary.adminui.security.SignInForm;
 import io.tributary.adminui.testing.ProxyJson;
 import io.tributary.adminui.testing.StubRestProxy;
 import java.net.URI;
@@ -42,8 +43,9 @@ public final class BrokerRightsBrowserSteps {
                  "--server.address=127.0.0.1", "--admin-ui.rest-proxy-url=" + proxy.url(),
                  "--admin-ui.authentication.method=basic")) {
             URI ui = URI.create("http://127.0.0.1:" + ((WebServerApplicationContext) app).getWebServer().getPort());
+            SignInForm form = new SignInForm(browser, wait, ui);
 
-            signIn(ui, "viewer");
+            form.signIn("viewer", "viewer-secret");
             browser.get(ui.resolve("/#/brokers/0").toString());
             wait.until(ExpectedConditions.visibilityOfElementLocated(
                 By.cssSelector("#broker-configs tr[data-broker-config='log.retention.bytes']")));
@@ -55,16 +57,16 @@ public final class BrokerRightsBrowserSteps {
             wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("tr[data-reassignment='orders-0']")));
             assertThat(browser.findElements(By.cssSelector("button[data-cancel]"))).isEmpty();
             assertThat(browser.findElements(By.id("move-form"))).isEmpty();
-            signOut();
+            form.signOut();
 
-            signIn(ui, "operator");
+            form.signIn("operator", "operator-secret");
             browser.get(ui.resolve("/#/brokers/0").toString());
             wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector(
                 "#broker-configs tr[data-broker-config='log.retention.bytes'] input[data-config]")));
             browser.get(ui.resolve("/#/reassignments").toString());
             wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("button[data-cancel='orders-0']")));
             assertThat(browser.findElements(By.id("move-form"))).hasSize(1);
-            signOut();
+            form.signOut();
         }
     }
 
@@ -85,19 +87,5 @@ public final class BrokerRightsBrowserSteps {
                 + "\"orders\",\"partition_id\":0,\"adding_replicas\":[1],\"removing_replicas\":[0],"
                 + "\"target_replica_ids\":[1],\"isr_ids\":[0],\"leader_id\":0,\"progress\":[]}")));
         return proxy;
-    }
-
-    private void signIn(URI ui, String user) {
-        browser.get(ui.resolve("/login").toString());
-        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("login-form")));
-        browser.findElement(By.id("username")).sendKeys(user);
-        browser.findElement(By.id("password")).sendKeys(user + "-secret");
-        browser.findElement(By.id("login-submit")).click();
-        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("signed-in-user"), user));
-    }
-
-    private void signOut() {
-        wait.until(ExpectedConditions.elementToBeClickable(By.id("sign-out"))).click();
-        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("login-signed-out")));
     }
 }

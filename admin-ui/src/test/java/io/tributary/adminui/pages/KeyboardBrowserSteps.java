@@ -19,7 +19,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 /**
  * On every page, Tab from the top reaches every visible interactive element (links, buttons, fields,
  * scrolling table regions; one radio button a group), and each element Tab lands on has an accessible
- * name and a visible focus style (an outline or a box shadow).
+ * name and a visible focus style (an outline or a box shadow), read as it gets focus.
  */
 public class KeyboardBrowserSteps extends BrowserSteps {
 
@@ -39,23 +39,32 @@ public class KeyboardBrowserSteps extends BrowserSteps {
         }
         return Array.from(keys);""";
 
-    /** The focused element: [its key, its accessible name, whether its focus shows, its HTML]. */
-    private static final String FOCUSED = """
-        const e = document.activeElement;
-        if (!e || e === document.body) return null;
+    /**
+     * Starts a log of focus changes, read (and emptied) by {@link #FOCUS_LOG}: for each element focus moves
+     * to, [its key, its accessible name, whether its focus shows, its HTML], taken as it gets focus.
+     */
+    private static final String RECORD_FOCUS = """
+        window.kbdFocusLog = [];
         const text = (el) => (el ? (el.innerText || el.textContent || '').trim() : '');
         const byIds = (ids) => (ids || '').split(/\\s+/).map((id) => text(document.getElementById(id))).join(' ').trim();
-        const img = e.querySelector && e.querySelector('img[alt]');
-        const name = (e.getAttribute('aria-labelledby') ? byIds(e.getAttribute('aria-labelledby')) : '')
-          || (e.getAttribute('aria-label') || '').trim()
-          || (e.labels && e.labels.length ? text(e.labels[0]) : '')
-          || (['A', 'BUTTON', 'SUMMARY'].includes(e.tagName) ? text(e) : '')
-          || (img ? img.alt.trim() : '')
-          || (e.getAttribute('title') || '').trim();
-        const style = getComputedStyle(e);
-        const shows = (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0)
-          || (style.boxShadow && style.boxShadow !== 'none');
-        return [e.dataset.kbd || '', name, shows, e.outerHTML.slice(0, 160)];""";
+        document.addEventListener('focusin', (event) => {
+          const e = event.target;
+          if (!e || e === document.body) return;
+          const img = e.querySelector && e.querySelector('img[alt]');
+          const name = (e.getAttribute('aria-labelledby') ? byIds(e.getAttribute('aria-labelledby')) : '')
+            || (e.getAttribute('aria-label') || '').trim()
+            || (e.labels && e.labels.length ? text(e.labels[0]) : '')
+            || (['A', 'BUTTON', 'SUMMARY'].includes(e.tagName) ? text(e) : '')
+            || (img ? img.alt.trim() : '')
+            || (e.getAttribute('title') || '').trim();
+          const style = getComputedStyle(e);
+          const shows = (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0)
+            || (style.boxShadow && style.boxShadow !== 'none');
+          window.kbdFocusLog.push([e.dataset.kbd || '', name, shows, e.outerHTML.slice(0, 160)]);
+        }, true);""";
+
+    /** The focus changes logged since the last read. */
+    private static final String FOCUS_LOG = "return window.kbdFocusLog.splice(0)";
 
     public KeyboardBrowserSteps(WebDriver browser, WebDriverWait wait, URI ui, String bootstrap, Path screenshots) {
         super(browser, wait, ui, bootstrap, screenshots);
@@ -82,19 +91,25 @@ public class KeyboardBrowserSteps extends BrowserSteps {
         Set<String> reached = new HashSet<>();
         List<String> unnamed = new ArrayList<>();
         List<String> noFocusStyle = new ArrayList<>();
-        Actions keys = new Actions(browser);
-        for (int i = 0; i < expected.size() + 10 && !reached.containsAll(expected); i++) {
-            keys.sendKeys(Keys.TAB).perform();
-            List<Object> focused = (List<Object>) js.executeScript(FOCUSED);
-            if (focused == null) {
-                continue;
+        js.executeScript(RECORD_FOCUS);
+        // As many Tabs as there are stops in one go (one round trip, not two a Tab), then one at a time, at
+        // most 10 more, until every stop was reached.
+        int most = expected.size() + 10;
+        for (int sent = 0, batch = expected.size(); sent < most && !reached.containsAll(expected); sent += batch,
+                batch = 1) {
+            Actions keys = new Actions(browser);
+            for (int i = 0; i < batch; i++) {
+                keys.sendKeys(Keys.TAB);
             }
-            reached.add((String) focused.get(0));
-            if (((String) focused.get(1)).isEmpty()) {
-                unnamed.add((String) focused.get(3));
-            }
-            if (!(Boolean) focused.get(2)) {
-                noFocusStyle.add((String) focused.get(3));
+            keys.perform();
+            for (List<Object> focused : (List<List<Object>>) js.executeScript(FOCUS_LOG)) {
+                reached.add((String) focused.get(0));
+                if (((String) focused.get(1)).isEmpty()) {
+                    unnamed.add((String) focused.get(3));
+                }
+                if (!(Boolean) focused.get(2)) {
+                    noFocusStyle.add((String) focused.get(3));
+                }
             }
         }
         Set<String> missed = new HashSet<>(expected);

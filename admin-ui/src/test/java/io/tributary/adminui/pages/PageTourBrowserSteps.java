@@ -63,10 +63,13 @@ public class PageTourBrowserSteps extends BrowserSteps {
                 browser.manage().window().setSize(size);
                 for (UiPage page : UiPage.ALL) {
                     open(page);
+                    // The widths in the message are asked of the page only when the assertion fails.
                     assertThat((Boolean) js().executeScript(NO_PAGE_SCROLL))
-                        .as("%s at %dx%d: no page-wide horizontal scroll (scrollWidth %s, innerWidth %s)", page.route(),
-                            size.width, size.height, js().executeScript("return document.documentElement.scrollWidth"),
-                            js().executeScript("return window.innerWidth"))
+                        .as(() -> String.format(
+                            "%s at %dx%d: no page-wide horizontal scroll (scrollWidth %s, innerWidth %s)",
+                            page.route(), size.width, size.height,
+                            js().executeScript("return document.documentElement.scrollWidth"),
+                            js().executeScript("return window.innerWidth")))
                         .isTrue();
                     assertThat((List<?>) js().executeScript(TABLES_OUTSIDE_A_SCROLLING_BOX))
                         .as("%s at %dx%d: wide tables scroll in their own box", page.route(), size.width, size.height)
@@ -114,9 +117,11 @@ public class PageTourBrowserSteps extends BrowserSteps {
                 docsScreenshot("menu-phone");
             }
             String href = link.getAttribute("href");
+            Actions tabs = keys();
             for (int i = 0; i <= n; i++) {
-                keys().sendKeys(Keys.TAB).perform();
+                tabs.sendKeys(Keys.TAB);
             }
+            tabs.perform();
             assertThat(browser.switchTo().activeElement()).as("Tab %d times from Menu reaches link %d", n + 1, n)
                 .isEqualTo(link);
             keys().sendKeys(Keys.ENTER).perform();

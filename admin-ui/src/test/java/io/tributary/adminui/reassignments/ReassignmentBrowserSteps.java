@@ -34,7 +34,8 @@ import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * The Reassignments page on a two-broker cluster of its own (and a UI of its own on its proxy): a topic
+ * The Reassignments page on a two-broker cluster ({@link ClusterProcesses#startTwoBrokers()}, and a UI of its
+ * own on its proxy): a topic
  * whose one partition lives on broker 0 is moved to broker 1 from the page's form (plan shown first,
  * then started); the page shows the move ongoing or finished, then its replicas as [1], and so does
  * the cluster. A throttled move of 3 MB is shown ongoing with its progress and cancelled from the page.
@@ -46,10 +47,10 @@ public class ReassignmentBrowserSteps extends BrowserSteps {
         super(browser, wait, ui, bootstrap, screenshots);
     }
 
-    /** Starts two brokers, a proxy and a UI, runs the steps, and stops them. */
-    public static void runOnTwoBrokers(WebDriver browser, WebDriverWait wait, Path screenshots) throws Exception {
-        try (ClusterProcesses cluster = ClusterProcesses.startTwoBrokers();
-             ConfigurableApplicationContext ui = SpringApplication.run(AdminUiApplication.class, "--server.port=0",
+    /** Starts a UI on the proxy of {@code cluster} (two brokers, started by the caller), runs the steps, stops it. */
+    public static void runOn(ClusterProcesses cluster, WebDriver browser, WebDriverWait wait, Path screenshots)
+            throws Exception {
+        try (ConfigurableApplicationContext ui = SpringApplication.run(AdminUiApplication.class, "--server.port=0",
                  "--server.address=127.0.0.1", "--admin-ui.rest-proxy-url=" + cluster.restProxyUrl())) {
             URI url = URI.create("http://127.0.0.1:" + ((WebServerApplicationContext) ui).getWebServer().getPort());
             new ReassignmentBrowserSteps(browser, wait, url, cluster.bootstrapServers(), screenshots).run();

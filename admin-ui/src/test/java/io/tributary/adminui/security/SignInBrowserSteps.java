@@ -2,7 +2,7 @@ package io.tributary.adminui.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tributary.adminui.AdminUiApplication;
+import io.tributary.adminui.testing.BrowserSteps;
 import io.tributary.adminui.testing.ClusterProcesses;
 import java.io.IOException;
 import java.net.URI;
@@ -35,56 +35,44 @@ import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
-import org.springframework.boot.SpringApplication;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
-import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * Sign-in end to end, run by {@code AdminUiBrowserIT} on a cluster of its own: a broker with SCRAM
+ * Sign-in end to end, run by {@code AdminUiBrowserIT} on its secured cluster: a broker with SCRAM
  * users and ACLs ({@link ClusterProcesses#startSecured()}), its proxy on {@code basic}, and a UI with
  * {@code admin-ui.authentication.method=basic}. alice (everything on topic t, may create topics)
  * sees t with its delete, produce, partition and config controls, and not carol-only; bob (READ and
  * DESCRIBE on t) sees t without any of them; a wrong password is refused on the sign-in page. On
  * share group sg, alice (everything on it) gets the config form and Delete; bob (DESCRIBE only) sees
- * the group without them, and without its configs.
+ * the group without them, and without its configs. {@link #grant(String)} makes the users, topics,
+ * group and ACLs first; the secured cluster is shared with {@code SecurityPagesBrowserSteps}, whose
+ * users and ACLs these steps do not touch.
  */
-public final class SignInBrowserSteps {
+public final class SignInBrowserSteps extends BrowserSteps {
 
     private static final String ALICE_PASSWORD = "alice-ui-pw-Jd47";
     private static final String BOB_PASSWORD = "bob-ui-pw-Qe90";
     private static final String SHARE_GROUP = "sg";
 
-    private final WebDriver browser;
-    private final WebDriverWait wait;
-    private final Path screenshots;
-    private URI ui;
+    private final SignInForm form;
 
-    public SignInBrowserSteps(WebDriver browser, WebDriverWait wait, Path screenshots) {
-        this.browser = browser;
-        this.wait = wait;
-        this.screenshots = screenshots;
+    /** @param ui a UI signing users in on the secured cluster {@link #grant(String)} was run on */
+    public SignInBrowserSteps(WebDriver browser, WebDriverWait wait, URI ui, String bootstrap, Path screenshots) {
+        super(browser, wait, ui, bootstrap, screenshots);
+        this.form = new SignInForm(browser, wait, ui);
     }
 
-    /** Starts the secured cluster and UI, runs the steps, stops both. */
+    @Override
     public void run() throws Exception {
-        try (ClusterProcesses cluster = ClusterProcesses.startSecured()) {
-            grant(cluster.bootstrapServers());
-            ConfigurableApplicationContext app = SpringApplication.run(AdminUiApplication.class, "--server.port=0",
-                "--server.address=127.0.0.1", "--admin-ui.rest-proxy-url=" + cluster.restProxyUrl(),
-                "--admin-ui.authentication.method=basic", "--admin-ui.broker-metrics-port=" + cluster.brokerHttpPort());
-            try {
-                ui = URI.create("http://127.0.0.1:" + ((WebServerApplicationContext) app).getWebServer().getPort());
-                wrongPasswordIsRefused();
-                aliceMayDoEverythingOnT();
-                bobMayOnlyReadT();
-            } finally {
-                app.close();
-            }
-        }
+        wrongPasswordIsRefused();
+        aliceMayDoEverythingOnT();
+        bobMayOnlyReadT();
     }
 
-    /** Users alice, bob and carol; topics t and carol-only; share group sg (empty); the ACLs of the scenario. */
-    private static void grant(String bootstrap) throws Exception {
+    /**
+     * Users alice, bob and carol; topics t and carol-only; share group sg (empty); the ACLs of the scenario.
+     * {@code bootstrap} is the secured cluster's listener for super users.
+     */
+    public static void grant(String bootstrap) throws Exception {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
             admin.alterUserScramCredentials(List.of(scram("alice", ALICE_PASSWORD), scram("bob", BOB_PASSWORD),
                 scram("carol", "carol-ui-pw-Zx31"))).all().get(30, TimeUnit.SECONDS);
@@ -115,15 +103,14 @@ public final class SignInBrowserSteps {
         browser.get(ui.resolve("/#/topics").toString());
         wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("login-form")));
         assertThat(browser.getCurrentUrl()).contains("/login");
-        signIn("alice", "not-" + ALICE_PASSWORD);
+        form.submit("alice", "not-" + ALICE_PASSWORD);
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("login-error"),
             "Wrong user name or password."));
         assertThat(browser.findElements(By.id("signed-in-user"))).isEmpty();
     }
 
     private void aliceMayDoEverythingOnT() throws IOException {
-        signIn("alice", ALICE_PASSWORD);
-        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("signed-in-user"), "alice"));
+        form.signIn("alice", ALICE_PASSWORD);
 
         browser.get(ui.resolve("/#/topics").toString());
         wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("tr[data-topic='t']")));
@@ -149,12 +136,11 @@ public final class SignInBrowserSteps {
         assertThat(browser.findElements(By.id("delete-share-group"))).hasSize(1);
         screenshot("signed-in-alice-share-group");
 
-        signOut();
+        form.signOut();
     }
 
     private void bobMayOnlyReadT() throws IOException {
-        signIn("bob", BOB_PASSWORD);
-        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("signed-in-user"), "bob"));
+        form.signIn("bob", BOB_PASSWORD);
 
         browser.get(ui.resolve("/#/topics").toString());
         wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("tr[data-topic='t']")));
@@ -187,23 +173,7 @@ public final class SignInBrowserSteps {
             .hasSize(1);
         screenshot("signed-in-bob-share-group");
 
-        signOut();
-    }
-
-    private void signIn(String user, String password) {
-        if (!browser.getCurrentUrl().contains("/login")) {
-            browser.get(ui.resolve("/login").toString());
-        }
-        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("login-form")));
-        browser.findElement(By.id("username")).clear();
-        browser.findElement(By.id("username")).sendKeys(user);
-        browser.findElement(By.id("password")).sendKeys(password);
-        browser.findElement(By.id("login-submit")).click();
-    }
-
-    private void signOut() {
-        wait.until(ExpectedConditions.elementToBeClickable(By.id("sign-out"))).click();
-        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("login-signed-out")));
+        form.signOut();
     }
 
     private static UserScramCredentialUpsertion scram(String user, String password) {

@@ -71,7 +71,8 @@ public final class ClusterProcesses implements AutoCloseable {
                 "--broker.data-dir=" + cluster.dir.resolve("data-1"), "--broker.id=1",
                 "--broker.zookeeper-connect=" + cluster.zookeeperConnect,
                 "--broker.auto-create-topics-enable=false", "--broker.auto-leader-rebalance-enable=false",
-                "--broker.offsets-topic-num-partitions=1", "--server.port=" + freePort(),
+                "--broker.offsets-topic-num-partitions=1", "--broker.group-initial-rebalance-delay-ms=0",
+                "--server.port=" + freePort(),
                 "--broker.listeners=PLAINTEXT://127.0.0.1:" + secondPort));
             cluster.bootstrapServers = first + ",127.0.0.1:" + secondPort;
             cluster.startRestProxy(List.of("--kafka.bootstrap-servers=" + cluster.bootstrapServers),
@@ -144,6 +145,9 @@ public final class ClusterProcesses implements AutoCloseable {
             "--broker.embedded-zookeeper-port=" + zookeeperPort,
             "--broker.auto-create-topics-enable=false",
             "--broker.offsets-topic-num-partitions=1",
+            // A new consumer group rebalances at once, not 3 s after its first member joined (KIP-134's delay):
+            // the steps' groups have one member each.
+            "--broker.group-initial-rebalance-delay-ms=0",
             // Share consumers (KIP-932) learn their assignment on heartbeats: every 5 s by default.
             "--broker.group-share-heartbeat-interval-ms=500",
             "--server.port=" + brokerHttpPort));

@@ -2,6 +2,7 @@ package io.tributary.broker.api;
 
 import io.tributary.broker.audit.RefusedRequestLog;
 import io.tributary.broker.metrics.RequestMetrics;
+import io.tributary.broker.network.IntervalLog;
 import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.RequestHandler;
 import io.tributary.broker.network.Response;
@@ -30,7 +31,9 @@ import org.slf4j.LoggerFactory;
  * UNSUPPORTED_VERSION in the v0 layout so the client retries lower (KIP-511). A version that is
  * advertised but not served (Produce v0-2, KAFKA-18659) gets UNSUPPORTED_VERSION. A body the
  * codec cannot parse closes the connection. An exception from a handler becomes the request's
- * error response with the matching Kafka error code.
+ * error response with the matching Kafka error code; one without a code (UNKNOWN_SERVER_ERROR) is
+ * logged at ERROR, at most once per API and exception type per refused-request log interval, so a
+ * client repeating a request that trips a bug cannot flood the log.
  *
  * <p>Every request that reaches a handler is counted and timed in {@link RequestMetrics}, until
  * its response is ready.
@@ -46,6 +49,7 @@ public final class KafkaApis implements RequestHandler {
     private final RefusedRequestLog refusals;
     private final RequestMetrics metrics;
     private final RequestTimeQuota requestQuota;
+    private final IntervalLog failures;
     private final Time time;
 
     /** Dispatching without a request-time quota. */
@@ -65,6 +69,7 @@ public final class KafkaApis implements RequestHandler {
         this.requestQuota = requestQuota == null ? RequestTimeQuota.NONE : new RequestTimeQuota(requestQuota);
         this.metrics = metrics;
         this.refusals = refusals;
+        this.failures = new IntervalLog(refusals.intervalMs(), time);
         this.time = time;
         for (ApiHandler h : handlers) {
             if (this.handlers.put(h.apiKey(), h) != null) {
@@ -170,7 +175,7 @@ public final class KafkaApis implements RequestHandler {
      * Runs a handler's {@code call}: its exception or failed future becomes the request's error
      * response. Null when the call answers null (a request it leaves to a handler thread).
      */
-    private static CompletableFuture<Response> invoke(RequestContext context, AbstractRequest request,
+    private CompletableFuture<Response> invoke(RequestContext context, AbstractRequest request,
                                                       Supplier<CompletableFuture<Response>> call) {
         CompletableFuture<Response> result;
         try {
@@ -181,12 +186,15 @@ public final class KafkaApis implements RequestHandler {
         return result == null ? null : result.exceptionally(e -> errorResponse(context, request, e));
     }
 
-    private static Response errorResponse(RequestContext context, AbstractRequest request, Throwable e) {
+    private Response errorResponse(RequestContext context, AbstractRequest request, Throwable e) {
         Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
         Errors error = Errors.forException(cause);
         if (error == Errors.UNKNOWN_SERVER_ERROR) {
-            log.error("Error handling {} v{} from client {} on {}", context.apiKey(), context.apiVersion(),
-                context.clientId(), context.connectionId(), cause);
+            long suppressed = failures.allow(context.apiKey() + ":" + cause.getClass().getName());
+            if (suppressed != IntervalLog.SUPPRESS) {
+                log.error("Error handling {} v{} from client {} on {}{}", context.apiKey(), context.apiVersion(),
+                    context.clientId(), context.connectionId(), failures.more(suppressed), cause);
+            }
         } else {
             log.debug("{} from client {} failed with {}: {}", context.apiKey(), context.clientId(), error, cause.getMessage());
         }

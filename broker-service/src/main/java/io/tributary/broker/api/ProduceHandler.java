@@ -27,7 +27,6 @@ import org.apache.kafka.common.record.internal.RecordBatch;
 import org.apache.kafka.common.requests.AbstractRequest;
 import org.apache.kafka.common.requests.ProduceRequest;
 import org.apache.kafka.common.requests.ProduceResponse;
-import org.apache.kafka.common.requests.RequestUtils;
 import org.apache.kafka.common.resource.ResourceType;
 
 /**
@@ -219,7 +218,22 @@ public final class ProduceHandler extends VersionedHandler {
      * and epoch (INVALID_PRODUCER_ID_MAPPING); NONE otherwise.
      */
     private Errors refusedWhole(RequestContext context, ProduceRequest request) {
-        if (!RequestUtils.hasTransactionalRecords(request)) {
+        // Corrupt partitions are left out here and refused on their own by precheck: one of them cannot hide
+        // another partition's transactional records from the checks below.
+        List<RecordBatch> transactional = new ArrayList<>();
+        for (ProduceRequestData.TopicProduceData topic : request.data().topicData()) {
+            for (ProduceRequestData.PartitionProduceData p : topic.partitionData()) {
+                if (p.records() == null) {
+                    continue;
+                }
+                for (RecordBatch batch : ProducedBatches.readable(p.records())) {
+                    if (batch.isTransactional()) {
+                        transactional.add(batch);
+                    }
+                }
+            }
+        }
+        if (transactional.isEmpty()) {
             return Errors.NONE;
         }
         if (request.transactionalId() == null || (authorizer.enabled()
@@ -227,24 +241,10 @@ public final class ProduceHandler extends VersionedHandler {
                     request.transactionalId()))) {
             return Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED;
         }
-        long producerId = RecordBatch.NO_PRODUCER_ID;
-        short epoch = RecordBatch.NO_PRODUCER_EPOCH;
-        for (ProduceRequestData.TopicProduceData topic : request.data().topicData()) {
-            for (ProduceRequestData.PartitionProduceData p : topic.partitionData()) {
-                if (p.records() == null) {
-                    continue;
-                }
-                for (RecordBatch batch : ((MemoryRecords) p.records()).batches()) {
-                    if (!batch.hasProducerId() || !batch.isTransactional()) {
-                        continue;
-                    }
-                    if (producerId == RecordBatch.NO_PRODUCER_ID) {
-                        producerId = batch.producerId();
-                        epoch = batch.producerEpoch();
-                    } else if (producerId != batch.producerId() || epoch != batch.producerEpoch()) {
-                        return Errors.INVALID_PRODUCER_ID_MAPPING;
-                    }
-                }
+        List<RecordBatch> withIds = transactional.stream().filter(RecordBatch::hasProducerId).toList();
+        for (RecordBatch batch : withIds) {
+            if (withIds.get(0).producerId() != batch.producerId() || withIds.get(0).producerEpoch() != batch.producerEpoch()) {
+                return Errors.INVALID_PRODUCER_ID_MAPPING;
             }
         }
         return Errors.NONE;
@@ -261,11 +261,7 @@ public final class ProduceHandler extends VersionedHandler {
         if (entry.records() == null) {
             return ProduceResult.error(Errors.INVALID_RECORD, "No records");
         }
-        try {
-            ProduceRequest.validateRecords(version, entry.records());
-        } catch (org.apache.kafka.common.errors.ApiException e) {
-            return ProduceResult.error(Errors.forException(e), e.getMessage());
-        }
-        return null;
+        ProducedBatches.Refusal refusal = ProducedBatches.check(version, entry.records());
+        return refusal == null ? null : ProduceResult.error(refusal.error(), refusal.message());
     }
 }

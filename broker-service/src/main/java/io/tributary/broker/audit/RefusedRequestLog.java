@@ -47,6 +47,11 @@ public final class RefusedRequestLog {
         this.time = time;
     }
 
+    /** At least this long between two lines of one kind, ms. */
+    public long intervalMs() {
+        return intervalMs;
+    }
+
     /**
      * Logs a refusal unless one of the same kind was logged less than the interval ago.
      *

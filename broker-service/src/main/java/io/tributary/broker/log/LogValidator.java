@@ -10,6 +10,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.CorruptRecordException;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.TimestampType;
+import org.apache.kafka.common.record.internal.CompressionType;
 import org.apache.kafka.common.record.internal.DefaultRecordBatch;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.MutableRecordBatch;
@@ -196,7 +197,15 @@ public final class LogValidator {
         boolean logAppendTime = config.messageTimestampType() == TimestampType.LOG_APPEND_TIME;
         for (MutableRecordBatch batch : records.batches()) {
             long batchMaxTimestamp;
-            if (batch.isCompressed()) {
+            CompressionType compression = compressionOf(tp, batch);
+            if (compression == CompressionType.SNAPPY) {
+                String problem = SnappyFraming.problem(buffer.slice(position + DefaultRecordBatch.RECORD_BATCH_OVERHEAD,
+                    Math.max(0, batch.sizeInBytes() - DefaultRecordBatch.RECORD_BATCH_OVERHEAD)));
+                if (problem != null) {
+                    throw invalid(tp, "Malformed compressed records: " + problem);
+                }
+            }
+            if (compression != CompressionType.NONE) {
                 batchMaxTimestamp = validateCompressedRecords(tp, batch, config, now);
             } else {
                 batchMaxTimestamp = validateUncompressedRecords(tp, batch, buffer, position, config, now);
@@ -382,6 +391,15 @@ public final class LogValidator {
                 throw new IllegalStateException("field of " + length + " bytes overruns the record");
             }
             view.position(view.position() + length);
+        }
+    }
+
+    /** A batch's codec; an id no codec has (5 to 7) makes the batch invalid, not the broker fail. */
+    private static CompressionType compressionOf(TopicPartition tp, RecordBatch batch) {
+        try {
+            return batch.compressionType();
+        } catch (IllegalArgumentException e) {
+            throw invalid(tp, "Batch has an unknown compression codec: " + e.getMessage());
         }
     }
 

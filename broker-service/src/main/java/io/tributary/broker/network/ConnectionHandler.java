@@ -34,8 +34,11 @@ import org.slf4j.LoggerFactory;
  * coming back to the event loop to be written. While the request channel is full, reading pauses and the request
  * waits here.
  *
- * <p>A frame whose header cannot be parsed, or a handler failure, closes this connection only,
- * with a log line. All state is confined to the channel's event loop.
+ * <p>A frame whose header cannot be parsed, or a handler failure (an {@link Error} included, so the
+ * connection is closed rather than left waiting for an answer that never comes), closes this
+ * connection only, with a log line; the lines about closed connections go through the listener's
+ * {@link IntervalLog}, at most one per kind of closing per interval, so a client that sends garbage
+ * and reconnects in a loop cannot flood the log. All state is confined to the channel's event loop.
  */
 final class ConnectionHandler extends ChannelInboundHandlerAdapter {
 
@@ -47,6 +50,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     private final ListenerSecurity security;
     private final String listenerName;
     private final SecurityProtocol securityProtocol;
+    private final IntervalLog closeLog;
     private SaslAuthenticator sasl;
     private SSLSession sslSession;
     private KafkaPrincipal transportPrincipal = KafkaPrincipal.ANONYMOUS;
@@ -61,9 +65,12 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
      * @param handler        handles each request, on a request handler thread
      * @param requestChannel the queue to the request handler threads
      * @param security       the listener's TLS, SASL and principals
+     * @param closeLog       rate-limits the lines about closed connections; shared by the listener's connections
      */
-    ConnectionHandler(RequestHandler handler, RequestQueue requestChannel, ListenerSecurity security) {
+    ConnectionHandler(RequestHandler handler, RequestQueue requestChannel, ListenerSecurity security,
+                      IntervalLog closeLog) {
         this.handler = handler;
+        this.closeLog = closeLog;
         this.requestChannel = requestChannel;
         this.security = security;
         this.listenerName = security.listenerName();
@@ -145,7 +152,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
             header = RequestHeader.parse(buffer);
         } catch (RuntimeException e) {
             frame.release();
-            closeWithLog(ctx, "request header could not be parsed (" + e.getMessage() + ")");
+            closeWithLog(ctx, "unparseable-header", "request header could not be parsed (" + e.getMessage() + ")");
             return;
         }
         RequestContext context = new RequestContext(header, connectionId, clientAddress(ctx), listenerName,
@@ -177,7 +184,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         CompletableFuture<Response> inline;
         try {
             inline = handler.handleWithoutBlocking(context, buffer);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             inline = CompletableFuture.failedFuture(e);
         }
         if (inline != null) {
@@ -188,7 +195,8 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
             CompletableFuture<Response> future;
             try {
                 future = handler.handle(context, buffer);
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
+                // An Error too: otherwise the request is never answered and the connection waits for ever.
                 future = CompletableFuture.failedFuture(e);
             }
             whenDone(ctx, frame, context, future);
@@ -249,7 +257,11 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
             response = t.response();
         }
         if (error != null) {
-            log.warn("Closing connection {}: {} failed", connectionId, describe(context), error);
+            long suppressed = closeLog.allow("close:handler-failed");
+            if (suppressed != IntervalLog.SUPPRESS) {
+                log.warn("Closing connection {}: {} failed{}", connectionId, describe(context), closeLog.more(suppressed),
+                    error);
+            }
             close(ctx);
             return;
         }
@@ -265,14 +277,14 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
             if (!write(ctx, s.send(), context)) {
                 return;
             }
-            log.info("Closing connection {} after {}: {}", connectionId, describe(context), s.reason());
+            logClose("after-request", "after " + describe(context) + ": " + s.reason());
             closed = true;
             releaseQueued();
             ctx.writeAndFlush(io.netty.buffer.Unpooled.EMPTY_BUFFER)
                 .addListener(io.netty.channel.ChannelFutureListener.CLOSE);
             return;
         } else if (response instanceof Response.CloseConnection c) {
-            log.info("Closing connection {} after {}: {}", connectionId, describe(context), c.reason());
+            logClose("after-request", "after " + describe(context) + ": " + c.reason());
             close(ctx);
             return;
         }
@@ -339,7 +351,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
                     transportPrincipal = security.transportPrincipal(clientAddress(ctx), sslSession);
                 } catch (RuntimeException e) {
                     security.recordFailure(false);
-                    closeWithLog(ctx, "no principal for the client certificate (" + e.getMessage() + ")");
+                    closeWithLog(ctx, "no-principal", "no principal for the client certificate (" + e.getMessage() + ")");
                     return;
                 }
                 if (sasl == null) {
@@ -347,8 +359,11 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
                 }
             } else {
                 security.recordFailure(false);
-                log.info("Failed TLS handshake on connection {} (listener {}): {}", connectionId, listenerName,
-                    handshake.cause() == null ? "closed" : handshake.cause().getMessage());
+                long suppressed = closeLog.allow("close:tls-handshake");
+                if (suppressed != IntervalLog.SUPPRESS) {
+                    log.info("Failed TLS handshake on connection {} (listener {}): {}{}", connectionId, listenerName,
+                        handshake.cause() == null ? "closed" : handshake.cause().getMessage(), closeLog.more(suppressed));
+                }
             }
         }
         super.userEventTriggered(ctx, evt);
@@ -360,7 +375,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
             log.debug("Connection {} failed: {}", connectionId, cause.toString());
             close(ctx);
         } else {
-            closeWithLog(ctx, cause.toString());
+            closeWithLog(ctx, "exception:" + cause.getClass().getSimpleName(), cause.toString());
         }
     }
 
@@ -375,9 +390,21 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         super.channelInactive(ctx);
     }
 
-    private void closeWithLog(ChannelHandlerContext ctx, String reason) {
-        log.warn("Closing connection {}: {}", connectionId, reason);
+    /** Closes with a WARN line, unless one of the same {@code kind} was written less than the interval ago. */
+    private void closeWithLog(ChannelHandlerContext ctx, String kind, String reason) {
+        long suppressed = closeLog.allow("close:" + kind);
+        if (suppressed != IntervalLog.SUPPRESS) {
+            log.warn("Closing connection {}: {}{}", connectionId, reason, closeLog.more(suppressed));
+        }
         close(ctx);
+    }
+
+    /** An INFO line about a close the handler asked for, at most one of the {@code kind} per interval. */
+    private void logClose(String kind, String reason) {
+        long suppressed = closeLog.allow("close:" + kind);
+        if (suppressed != IntervalLog.SUPPRESS) {
+            log.info("Closing connection {} {}{}", connectionId, reason, closeLog.more(suppressed));
+        }
     }
 
     private void close(ChannelHandlerContext ctx) {

@@ -495,4 +495,9 @@ public final class ConnectionQuotas {
     }
 
 
+
+    /** One line per kind per interval of connection events; the listeners' connections log their closing through it. */
+    IntervalLog intervalLog() {
+        return intervalLog;
+    }
 }

@@ -9,10 +9,10 @@ import org.apache.kafka.common.utils.Time;
  * refused requests, and counts the lines it holds back, so that a client reconnecting in a loop
  * cannot flood the log. Thread-safe; never blocks on anything but its own short lock.
  */
-final class IntervalLog {
+public final class IntervalLog {
 
     /** What {@link #allow} returns for a line to leave out. */
-    static final long SUPPRESS = -1;
+    public static final long SUPPRESS = -1;
 
     private final long intervalMs;
     private final Time time;
@@ -21,7 +21,7 @@ final class IntervalLog {
     /**
      * @param intervalMs at least this long between two lines of one key, ms (0: every line)
      */
-    IntervalLog(long intervalMs, Time time) {
+    public IntervalLog(long intervalMs, Time time) {
         this.intervalMs = intervalMs;
         this.time = time;
     }
@@ -31,7 +31,7 @@ final class IntervalLog {
      *
      * @return {@link #SUPPRESS} to leave it out, else how many lines of the key were left out since the last one
      */
-    long allow(String key) {
+    public long allow(String key) {
         long now = time.milliseconds();
         synchronized (lastLoggedAndSuppressed) {
             long[] state = lastLoggedAndSuppressed.computeIfAbsent(key, k -> new long[] {Long.MIN_VALUE, 0});
@@ -47,7 +47,7 @@ final class IntervalLog {
     }
 
     /** The tail of a line after {@code suppressed} others were left out: empty when none were. */
-    String more(long suppressed) {
+    public String more(long suppressed) {
         return suppressed <= 0 ? "" : " (" + suppressed + " more like it not logged in the last " + intervalMs + " ms)";
     }
 }

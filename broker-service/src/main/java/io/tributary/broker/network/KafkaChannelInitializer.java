@@ -17,7 +17,8 @@ import java.util.concurrent.TimeUnit;
  * {@link FileRegionEncoder} since {@code sendfile} cannot encrypt), an idle timeout
  * ({@code connections.max.idle.ms}), frame decoding (4-byte big-endian length, at most
  * {@code socket.request.max.bytes}, less before SASL authentication) and a {@link ConnectionHandler},
- * which runs the SASL exchange on SASL listeners and hands requests to the {@link RequestChannel}.
+ * which runs the SASL exchange on SASL listeners and hands requests to the {@link RequestChannel}; their lines
+ * about closed connections share one {@link IntervalLog}.
  *
  * <p>Thread-safe: shared by every connection of one listener.
  */
@@ -29,10 +30,12 @@ final class KafkaChannelInitializer extends ChannelInitializer<SocketChannel> {
     private final RequestHandler handler;
     private final RequestChannel requestChannel;
     private final ListenerSecurity security;
+    private final IntervalLog closeLog;
     private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
 
     KafkaChannelInitializer(int maxRequestBytes, long idleTimeoutMs, RequestHandler handler, RequestChannel requestChannel,
-                            ListenerSecurity security) {
+                            ListenerSecurity security, IntervalLog closeLog) {
+        this.closeLog = closeLog;
         this.maxRequestBytes = maxRequestBytes;
         this.idleTimeoutMs = idleTimeoutMs;
         this.handler = handler;
@@ -54,7 +57,7 @@ final class KafkaChannelInitializer extends ChannelInitializer<SocketChannel> {
         if (security.usesTls()) {
             ch.pipeline().addLast("files", new FileRegionEncoder());
         }
-        ch.pipeline().addLast("requests", new ConnectionHandler(handler, requestChannel, security));
+        ch.pipeline().addLast("requests", new ConnectionHandler(handler, requestChannel, security, closeLog));
     }
 
     /** The open connections, closed by the server on shutdown. */

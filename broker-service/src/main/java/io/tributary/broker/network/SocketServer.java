@@ -58,7 +58,8 @@ public final class SocketServer implements Closeable {
                         RequestChannel requestChannel, ListenerSecurity security, ConnectionQuotas quotas) {
         this.endPoint = endPoint;
         this.numThreads = numThreads;
-        this.initializer = new KafkaChannelInitializer(maxRequestBytes, idleTimeoutMs, handler, requestChannel, security);
+        this.initializer = new KafkaChannelInitializer(maxRequestBytes, idleTimeoutMs, handler, requestChannel, security,
+            quotas.intervalLog());
         this.quotas = quotas;
         this.acceptor = new ConnectionAcceptor(endPoint.listenerName(), quotas);
     }

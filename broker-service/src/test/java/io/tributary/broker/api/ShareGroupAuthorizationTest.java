@@ -71,6 +71,8 @@ class ShareGroupAuthorizationTest {
         settings.put("broker.authorizer-class-name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
         settings.put("broker.super-users", "User:admin");
         settings.put("broker.group-share-session-timeout-ms", "60000");
+        // Partitions are assigned at the heartbeat after their share state exists: 500 ms, not 5 s.
+        settings.put("broker.group-share-heartbeat-interval-ms", "500");
         broker = TestBroker.start(dir.resolve("broker"), settings);
         superUser = Admin.create(clientConfigs("admin", ADMIN_PASSWORD));
         alice = Admin.create(clientConfigs("alice", ALICE_PASSWORD));

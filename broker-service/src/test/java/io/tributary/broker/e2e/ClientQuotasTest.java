@@ -9,6 +9,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -50,8 +52,35 @@ class ClientQuotasTest {
         // two seconds' worth before the quota bites, so a short test shows it.
         broker = TestBroker.start(dir, Map.of("broker.quota-window-num", "2"));
         try (Admin admin = broker.admin()) {
-            admin.createTopics(List.of(new NewTopic("limited", 1, (short) 1), new NewTopic("free", 1, (short) 1)))
-                .all().get();
+            admin.createTopics(List.of(new NewTopic("limited", 1, (short) 1), new NewTopic("free", 1, (short) 1),
+                new NewTopic("prefilled", 1, (short) 1))).all().get();
+        }
+        // What the throttled consumer reads, written beforehand by a client without a quota, so that it
+        // reads while the throttled producer writes.
+        try (KafkaProducer<byte[], byte[]> filler = broker.producer(Map.of(ProducerConfig.CLIENT_ID_CONFIG, "filler"))) {
+            produce(filler, "prefilled");
+        }
+    }
+
+    /** What a consumer read, in how many seconds, and the longest throttle time the broker asked of it. */
+    private record Consumption(int records, double seconds, double throttleMs) {
+    }
+
+    /** Reads the {@value #RECORDS} records of topic prefilled as client id {@code clientId}. */
+    private static Consumption consumeThePrefilledTopic(String clientId) {
+        long begin = System.nanoTime();
+        try (KafkaConsumer<byte[], byte[]> consumer = broker.consumer(Map.of(ConsumerConfig.CLIENT_ID_CONFIG, clientId,
+                ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 100_000))) {
+            TopicPartition tp = new TopicPartition("prefilled", 0);
+            consumer.assign(List.of(tp));
+            consumer.seekToBeginning(List.of(tp));
+            int[] read = {0};
+            await().atMost(Duration.ofSeconds(60)).until(() -> {
+                read[0] += consumer.poll(Duration.ofMillis(200)).count();
+                return read[0] >= RECORDS;
+            });
+            double throttleMs = metric(consumer.metrics(), "fetch-throttle-time-max");
+            return new Consumption(read[0], (System.nanoTime() - begin) / 1e9, throttleMs);
         }
     }
 
@@ -154,6 +183,8 @@ class ClientQuotasTest {
                 .containsKey(new ClientQuotaEntity(Map.of(ClientQuotaEntity.CLIENT_ID, "slow")));
         }
 
+        // The consumer reads (a topic written beforehand) while the producer writes: each has its own quota.
+        CompletableFuture<Consumption> consumed = CompletableFuture.supplyAsync(() -> consumeThePrefilledTopic("slow"));
         // 1.1 MB past the burst at 250 KB/s take about 4.5 s; unthrottled they take well under one.
         double slowSeconds;
         double slowThrottle;
@@ -176,26 +207,12 @@ class ClientQuotasTest {
         assertThat(broker.server().meterRegistry().get("kafka.server.produce.throttle.time").tag("client-id", "slow")
             .gauge().value()).isPositive();
 
-        double consumerThrottle;
-        long begin = System.nanoTime();
-        try (KafkaConsumer<byte[], byte[]> consumer = broker.consumer(Map.of(ConsumerConfig.CLIENT_ID_CONFIG, "slow",
-                ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 100_000))) {
-            TopicPartition tp = new TopicPartition("limited", 0);
-            consumer.assign(List.of(tp));
-            consumer.seekToBeginning(List.of(tp));
-            int[] read = {0};
-            await().atMost(Duration.ofSeconds(60)).until(() -> {
-                read[0] += consumer.poll(Duration.ofMillis(200)).count();
-                return read[0] >= RECORDS;
-            });
-            assertThat(read[0]).isEqualTo(RECORDS);
-            consumerThrottle = metric(consumer.metrics(), "fetch-throttle-time-max");
-        }
-        double consumerSeconds = (System.nanoTime() - begin) / 1e9;
+        Consumption consumption = consumed.get(90, TimeUnit.SECONDS);
         System.out.printf("%d bytes consumed in %.1f s under a quota of %d bytes/s%n", RECORDS * RECORD_BYTES,
-            consumerSeconds, QUOTA);
-        assertThat(consumerThrottle).as("the consumer was told to wait").isPositive();
-        assertThat(consumerSeconds).isGreaterThan(2.0);
+            consumption.seconds(), QUOTA);
+        assertThat(consumption.records()).isEqualTo(RECORDS);
+        assertThat(consumption.throttleMs()).as("the consumer was told to wait").isPositive();
+        assertThat(consumption.seconds()).isGreaterThan(2.0);
 
         KafkaTool.Result removed = configs("--alter", "--entity-type", "clients", "--entity-name", "slow",
             "--delete-config", "producer_byte_rate,consumer_byte_rate");

@@ -241,6 +241,9 @@ class ConsumerGroupTest {
         settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, mode == CommitMode.AUTO);
         settings.put(ConsumerConfig.AUTO_COMMIT_INTERVAL_MS_CONFIG, 200);
         settings.put(ConsumerConfig.CLIENT_ID_CONFIG, name);
+        // Members learn of a rebalance from a heartbeat response: at Kafka's 3 s interval every join
+        // waits up to 3 s for the others to rejoin; at 300 ms the rebalances themselves are what is timed.
+        settings.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 300);
         settings.putAll(overrides);
         ConsumerLoop loop = new ConsumerLoop(name, broker.consumer(settings), List.of(topic), mode);
         loops.add(loop);

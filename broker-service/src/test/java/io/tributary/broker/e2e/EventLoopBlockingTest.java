@@ -88,7 +88,9 @@ class EventLoopBlockingTest {
             "broker.log-segment-bytes", "2048", // below a topic's minimum segment.bytes (1 MiB)
             "broker.log-cleaner-backoff-ms", "100",
             "broker.num-network-threads", "1",
-            "broker.share-coordinator-state-topic-num-partitions", "3"));
+            "broker.share-coordinator-state-topic-num-partitions", "3",
+            // A share group's partitions are assigned at the heartbeat after their state exists: 500 ms, not 5 s.
+            "broker.group-share-heartbeat-interval-ms", "500"));
     }
 
     /** A park on a thread named like an event loop is caught: the test cannot pass for want of instrumentation. */

@@ -49,6 +49,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ShareGroupDeadLetterTest {
 
+    /** Members get their assignments in heartbeat responses: every 500 ms rather than Kafka's 5 s. */
+    private static final String FAST_HEARTBEAT_SETTING = "broker.group-share-heartbeat-interval-ms";
+    private static final String FAST_HEARTBEAT_MS = "500";
+    private static final Map<String, Object> FAST_HEARTBEATS = Map.of(FAST_HEARTBEAT_SETTING, FAST_HEARTBEAT_MS);
+
     @TempDir
     Path dir;
 
@@ -71,7 +76,7 @@ class ShareGroupDeadLetterTest {
 
     @Test
     void rejectedAndOverTheLimitRecordsGoToTheDeadLetterTopicWithHeadersOnly() throws Exception {
-        broker = TestBroker.start(dir.resolve("broker"), Map.of());
+        broker = TestBroker.start(dir.resolve("broker"), FAST_HEARTBEATS);
         createTopic("orders", 1, Map.of());
         createTopic("dlq.orders", 1, Map.of("errors.deadletterqueue.group.enable", "true"));
         configureGroup("checkers", Map.of("errors.deadletterqueue.topic.name", "dlq.orders"));
@@ -96,7 +101,7 @@ class ShareGroupDeadLetterTest {
 
     @Test
     void withCopyEnabledTheKeyAndValueAreCopiedToATopicCreatedOnFirstUse() throws Exception {
-        broker = TestBroker.start(dir.resolve("broker"), Map.of(
+        broker = TestBroker.start(dir.resolve("broker"), Map.of(FAST_HEARTBEAT_SETTING, FAST_HEARTBEAT_MS,
             "broker.errors-deadletterqueue-auto-create-topics-enable", "true"));
         createTopic("orders", 1, Map.of());
         configureGroup("copiers", Map.of("errors.deadletterqueue.topic.name", "dlq.copied",
@@ -117,7 +122,7 @@ class ShareGroupDeadLetterTest {
 
     @Test
     void groupsWithoutATopicOrWhoseTopicIsMissingOrRefusedWriteNothing() throws Exception {
-        broker = TestBroker.start(dir.resolve("broker"), Map.of());
+        broker = TestBroker.start(dir.resolve("broker"), FAST_HEARTBEATS);
         createTopic("orders", 1, Map.of());
         createTopic("dlq.orders", 1, Map.of("errors.deadletterqueue.group.enable", "true"));
         createTopic("dlq.disabled", 1, Map.of());
@@ -147,7 +152,7 @@ class ShareGroupDeadLetterTest {
 
     @Test
     void anInternalNameIsRefusedWhenTheGroupConfigIsSet() throws Exception {
-        broker = TestBroker.start(dir.resolve("broker"), Map.of());
+        broker = TestBroker.start(dir.resolve("broker"), FAST_HEARTBEATS);
 
         assertThatThrownBy(() -> configureGroup("g", Map.of("errors.deadletterqueue.topic.name", "__dlq")))
             .hasCauseInstanceOf(InvalidConfigurationException.class).hasMessageContaining("must not start with '__'");
@@ -155,7 +160,7 @@ class ShareGroupDeadLetterTest {
 
     @Test
     void aDeadLetterPartitionLedByAnotherBrokerIsWrittenWithAProduceRequest() throws Exception {
-        cluster = TestCluster.start(dir, 2, Map.of());
+        cluster = TestCluster.start(dir, 2, FAST_HEARTBEATS);
         try (Admin admin = admin()) {
             admin.updateFeatures(Map.of("share.version", new FeatureUpdate((short) 1, FeatureUpdate.UpgradeType.UPGRADE)),
                 new UpdateFeaturesOptions()).all().get();

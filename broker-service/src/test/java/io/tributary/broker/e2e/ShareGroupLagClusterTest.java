@@ -49,7 +49,9 @@ class ShareGroupLagClusterTest {
         try (TestCluster cluster = TestCluster.start(dir, 2, Map.of(
                 "broker.share-coordinator-state-topic-num-partitions", "4",
                 "broker.share-coordinator-state-topic-replication-factor", "1",
-                "broker.share-coordinator-state-topic-min-isr", "1"));
+                "broker.share-coordinator-state-topic-min-isr", "1",
+                // Partitions are assigned at the heartbeat after their share state exists: 500 ms, not 5 s.
+                "broker.group-share-heartbeat-interval-ms", "500"));
              Admin admin = cluster.admin()) {
             admin.createTopics(List.of(new NewTopic(TOPIC, Map.of(0, List.of(0), 1, List.of(1))))).all().get();
             ConfigResource group = new ConfigResource(ConfigResource.Type.GROUP, GROUP);

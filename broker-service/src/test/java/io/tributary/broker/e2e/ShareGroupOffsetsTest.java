@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.tributary.broker.testing.KafkaTool;
+import io.tributary.broker.testing.ShareConsumers;
 import io.tributary.broker.testing.TestBroker;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -76,8 +77,9 @@ class ShareGroupOffsetsTest {
 
     @Test
     void startOffsetsAreListedResetAndDeletedForAnEmptyGroup() throws Exception {
-        try (KafkaShareConsumer<String, String> consumer = consumer()) {
-            assertThat(pollUntil(consumer, 5)).containsExactly("a", "b", "c", "d", "e");
+        try (KafkaShareConsumer<String, String> consumer =
+                ShareConsumers.implicit(broker.bootstrapServers(), GROUP, TOPIC)) {
+            assertThat(ShareConsumers.pollUntil(consumer, 5)).containsExactly("a", "b", "c", "d", "e");
             consumer.commitSync(); // accepts them
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
                 assertThat(offsets().get(TP)).isNotNull().extracting(SharePartitionOffsetInfo::startOffset).isEqualTo(5L));
@@ -101,8 +103,9 @@ class ShareGroupOffsetsTest {
         assertThat(reset.exitCode()).as(reset.output()).isZero();
         assertThat(offsets().get(TP).startOffset()).isZero();
         assertThat(offsets().get(TP).lag()).as("a reset starts the count again").isEqualTo(Optional.of(5L));
-        try (KafkaShareConsumer<String, String> consumer = consumer()) {
-            assertThat(pollUntil(consumer, 5)).containsExactly("a", "b", "c", "d", "e");
+        try (KafkaShareConsumer<String, String> consumer =
+                ShareConsumers.implicit(broker.bootstrapServers(), GROUP, TOPIC)) {
+            assertThat(ShareConsumers.pollUntil(consumer, 5)).containsExactly("a", "b", "c", "d", "e");
             consumer.commitSync();
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
                 assertThat(offsets().get(TP).startOffset()).isEqualTo(5L));
@@ -122,8 +125,9 @@ class ShareGroupOffsetsTest {
         assertThat(deleted.exitCode()).as(deleted.output()).isZero();
         assertThat(offsets()).doesNotContainKey(TP);
         // No state: the next consumer starts from share.auto.offset.reset (earliest).
-        try (KafkaShareConsumer<String, String> consumer = consumer()) {
-            assertThat(pollUntil(consumer, 5)).containsExactly("a", "b", "c", "d", "e");
+        try (KafkaShareConsumer<String, String> consumer =
+                ShareConsumers.implicit(broker.bootstrapServers(), GROUP, TOPIC)) {
+            assertThat(ShareConsumers.pollUntil(consumer, 5)).containsExactly("a", "b", "c", "d", "e");
         }
     }
 
@@ -177,8 +181,9 @@ class ShareGroupOffsetsTest {
 
     @Test
     void deletingTheGroupDeletesItsShareState() throws Exception {
-        try (KafkaShareConsumer<String, String> consumer = consumer()) {
-            assertThat(pollUntil(consumer, 5)).hasSize(5);
+        try (KafkaShareConsumer<String, String> consumer =
+                ShareConsumers.implicit(broker.bootstrapServers(), GROUP, TOPIC)) {
+            assertThat(ShareConsumers.pollUntil(consumer, 5)).hasSize(5);
             consumer.commitSync();
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
                 assertThat(offsets().get(TP)).isNotNull().extracting(SharePartitionOffsetInfo::startOffset).isEqualTo(5L));
@@ -188,8 +193,9 @@ class ShareGroupOffsetsTest {
 
         // A new group of the same name starts afresh from share.auto.offset.reset, not at offset 5.
         readFromTheStart();
-        try (KafkaShareConsumer<String, String> consumer = consumer()) {
-            assertThat(pollUntil(consumer, 5)).containsExactly("a", "b", "c", "d", "e");
+        try (KafkaShareConsumer<String, String> consumer =
+                ShareConsumers.implicit(broker.bootstrapServers(), GROUP, TOPIC)) {
+            assertThat(ShareConsumers.pollUntil(consumer, 5)).containsExactly("a", "b", "c", "d", "e");
         }
     }
 
@@ -216,27 +222,7 @@ class ShareGroupOffsetsTest {
             .all().get();
     }
 
-    private KafkaShareConsumer<String, String> consumer() {
-        Map<String, Object> p = new HashMap<>();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
-        p.put(ConsumerConfig.GROUP_ID_CONFIG, GROUP);
-        p.put("share.acknowledgement.mode", "implicit");
-        KafkaShareConsumer<String, String> consumer = new KafkaShareConsumer<>(p, new StringDeserializer(),
-            new StringDeserializer());
-        consumer.subscribe(List.of(TOPIC));
-        return consumer;
-    }
 
-    private static List<String> pollUntil(KafkaShareConsumer<String, String> consumer, int count) {
-        List<String> values = new ArrayList<>();
-        await().atMost(Duration.ofSeconds(60)).until(() -> {
-            for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(100))) {
-                values.add(r.value());
-            }
-            return values.size() >= count;
-        });
-        return values;
-    }
 
     private void send(List<String> values) {
         Map<String, Object> p = new HashMap<>();

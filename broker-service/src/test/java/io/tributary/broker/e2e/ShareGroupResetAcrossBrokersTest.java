@@ -3,10 +3,10 @@ package io.tributary.broker.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.tributary.broker.testing.ShareConsumers;
 import io.tributary.broker.testing.TestCluster;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,15 +16,12 @@ import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.ShareGroupDescription;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -66,8 +63,9 @@ class ShareGroupResetAcrossBrokersTest {
             }
 
             int coordinator;
-            try (KafkaShareConsumer<String, String> consumer = consumer(cluster)) {
-                assertThat(pollUntil(consumer, 10)).hasSize(10);
+            try (KafkaShareConsumer<String, String> consumer =
+                    ShareConsumers.implicit(cluster.bootstrapServers(), GROUP, TOPIC)) {
+                assertThat(ShareConsumers.pollUntil(consumer, 10)).hasSize(10);
                 consumer.commitSync(); // accepts all ten: both start offsets move to 5
                 coordinator = admin.describeShareGroups(List.of(GROUP)).all().get().get(GROUP).coordinator().id();
                 await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(startOffsets(admin))
@@ -83,8 +81,9 @@ class ShareGroupResetAcrossBrokersTest {
             assertThat(cluster.awaitLeader(altered)).isNotEqualTo(coordinator);
             admin.alterShareGroupOffsets(GROUP, Map.of(altered, 2L)).all().get();
 
-            try (KafkaShareConsumer<String, String> consumer = consumer(cluster)) {
-                assertThat(pollUntil(consumer, 3)).as("only the altered partition, from offset 2")
+            try (KafkaShareConsumer<String, String> consumer =
+                    ShareConsumers.implicit(cluster.bootstrapServers(), GROUP, TOPIC)) {
+                assertThat(ShareConsumers.pollUntil(consumer, 3)).as("only the altered partition, from offset 2")
                     .containsExactlyInAnyOrder("p" + other + "-2", "p" + other + "-3", "p" + other + "-4");
             }
         }
@@ -97,29 +96,5 @@ class ShareGroupResetAcrossBrokersTest {
         return offsets;
     }
 
-    private static KafkaShareConsumer<String, String> consumer(TestCluster cluster) {
-        Map<String, Object> p = new HashMap<>();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
-        p.put(ConsumerConfig.GROUP_ID_CONFIG, GROUP);
-        p.put("share.acknowledgement.mode", "implicit");
-        KafkaShareConsumer<String, String> consumer = new KafkaShareConsumer<>(p, new StringDeserializer(),
-            new StringDeserializer());
-        consumer.subscribe(List.of(TOPIC));
-        return consumer;
-    }
 
-    /** Polls until {@code count} records came, then a little more to catch any record too many. */
-    private static List<String> pollUntil(KafkaShareConsumer<String, String> consumer, int count) {
-        List<String> values = new ArrayList<>();
-        await().atMost(Duration.ofSeconds(30)).until(() -> {
-            for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(100))) {
-                values.add(r.value());
-            }
-            return values.size() >= count;
-        });
-        for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(500))) {
-            values.add(r.value());
-        }
-        return values;
-    }
 }

@@ -60,10 +60,12 @@ class StreamsExactlyOnceCrashTest {
                  "read_committed", ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"))) {
             admin.createTopics(List.of(new NewTopic("lines", 2, (short) 1), new NewTopic("word-counts", 2, (short) 1)))
                 .all().get();
-            // Input keeps coming while the application is killed: 5 lines every 20 ms.
+            // Input keeps coming while the application is killed: 5 lines every 20 ms (a round a tick),
+            // then, once the last instance runs, ten rounds a tick: the rest need not take 30 s.
             AtomicInteger rounds = new AtomicInteger();
+            AtomicInteger roundsPerTick = new AtomicInteger(1);
             feeder.scheduleAtFixedRate(() -> {
-                if (rounds.get() < ROUNDS) {
+                for (int i = 0; i < roundsPerTick.get() && rounds.get() < ROUNDS; i++) {
                     LINES.forEach(line -> producer.send(new ProducerRecord<>("lines", null, bytes(line))));
                     rounds.incrementAndGet();
                 }
@@ -84,6 +86,7 @@ class StreamsExactlyOnceCrashTest {
                 assertThat(app.waitFor(30, TimeUnit.SECONDS)).isTrue();
             }
             Process last = startApp(broker, 2);
+            roundsPerTick.set(10);
             try {
                 await().atMost(Duration.ofSeconds(120)).until(() -> {
                     poll(output, latest);

@@ -41,7 +41,7 @@ final class ControlledRequestHandler implements RequestHandler {
     private final List<String> closedConnections = new ArrayList<>();
     private final Map<Integer, CompletableFuture<Response>> futures = new HashMap<>();
     private Consumer<Call> onCall = call -> { };
-    private RuntimeException toThrow;
+    private Throwable toThrow;
 
     @Override
     public CompletableFuture<Response> handle(RequestContext context, ByteBuffer body) {
@@ -51,8 +51,11 @@ final class ControlledRequestHandler implements RequestHandler {
         Call call = new Call(context, copy, future);
         calls.add(call);
         onCall.accept(call);
-        if (toThrow != null) {
-            throw toThrow;
+        if (toThrow instanceof RuntimeException e) {
+            throw e;
+        }
+        if (toThrow instanceof Error e) {
+            throw e;
         }
         return future;
     }
@@ -72,6 +75,11 @@ final class ControlledRequestHandler implements RequestHandler {
 
     /** Makes {@link #handle} throw {@code e} instead of returning a future. */
     void throwOnCall(RuntimeException e) {
+        this.toThrow = e;
+    }
+
+    /** The next calls throw {@code e}, as a handler that runs out of memory does. */
+    void throwErrorOnCall(Error e) {
         this.toThrow = e;
     }
 

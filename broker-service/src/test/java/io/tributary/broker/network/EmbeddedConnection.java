@@ -54,9 +54,19 @@ final class EmbeddedConnection {
 
     private EmbeddedConnection(RequestHandler handler, RequestQueue requests, ListenerSecurity security,
                                int maxRequestBytes) {
+        this(handler, requests, security, maxRequestBytes, new IntervalLog(0, org.apache.kafka.common.utils.Time.SYSTEM));
+    }
+
+    private EmbeddedConnection(RequestHandler handler, RequestQueue requests, ListenerSecurity security,
+                               int maxRequestBytes, IntervalLog closeLog) {
         channel = new LoopbackChannel(client, new KafkaFrameDecoder(maxRequestBytes,
             security.saslServers() != null ? security.saslServerMaxReceiveSize() : Integer.MAX_VALUE),
-            new ConnectionHandler(handler, requests, security));
+            new ConnectionHandler(handler, requests, security, closeLog));
+    }
+
+    /** A plaintext connection whose lines about closing go through {@code closeLog}, shared as a listener shares it. */
+    static EmbeddedConnection plaintext(RequestHandler handler, IntervalLog closeLog) {
+        return new EmbeddedConnection(handler, IN_PLACE, plaintextListener(), MAX_REQUEST_BYTES, closeLog);
     }
 
     /** Runs each request at once on the test thread, as if a handler thread took it from the request channel. */

@@ -23,6 +23,7 @@ import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -41,7 +42,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Three broker processes and a ZooKeeper apart from them (in the test JVM); topic RF 3 with
@@ -51,9 +52,12 @@ import org.junit.jupiter.params.provider.EnumSource;
  * acknowledged record is consumed, in order per partition, with no duplicate, and the replicas'
  * logs on disk are byte for byte the same.
  *
- * <p>The test command runs one round of each fault (the system property {@code fault.rounds},
- * default 1); the longer campaign is {@code mvn -B -pl broker-service surefire:test
- * -Dtest=ProcessFaultTest -Dfault.rounds=10} (docs/tests.md).
+ * <p>The test command runs one round of the controller's SIGKILL: the fault campaign of the
+ * {@code fault-campaign} module makes the other two ({@code kill-leader}, and the controlled shutdowns
+ * of {@code rolling-restart}) under a larger workload. {@code fault.kinds} (comma-separated names of
+ * {@link Fault}, or {@code all}) and {@code fault.rounds} (default 1) choose more; the longer run is
+ * {@code mvn -B -pl broker-service surefire:test -Dtest=ProcessFaultTest -Dfault.kinds=all
+ * -Dfault.rounds=10} (docs/tests.md).
  */
 class ProcessFaultTest {
 
@@ -64,6 +68,15 @@ class ProcessFaultTest {
     private static final int ROUNDS = Integer.getInteger("fault.rounds", 1);
 
     enum Fault { SIGKILL_LEADER, SIGTERM_LEADER, SIGKILL_CONTROLLER }
+
+    /** The faults {@code fault.kinds} names, by default the controller's SIGKILL only. */
+    static Stream<Fault> faults() {
+        String kinds = System.getProperty("fault.kinds", Fault.SIGKILL_CONTROLLER.name());
+        if (kinds.equals("all")) {
+            return Arrays.stream(Fault.values());
+        }
+        return Arrays.stream(kinds.split(",")).map(String::strip).map(Fault::valueOf);
+    }
 
     @TempDir
     Path dir;
@@ -125,7 +138,7 @@ class ProcessFaultTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Fault.class)
+    @MethodSource("faults")
     void everyAcknowledgedRecordSurvivesRepeatedBrokerFailures(Fault fault) throws Exception {
         zooKeeper = EmbeddedZooKeeper.start(dir.resolve("zookeeper").toFile(), 0, 200, true);
         for (int id = 0; id < BROKERS; id++) {

@@ -47,7 +47,10 @@ public final class TransformApp {
         consumerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         consumerConfig.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         consumerConfig.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "25");
-        consumerConfig.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "6000");
+        // A killed instance leaves the group when its session expires, and its successor's join waits
+        // for that: a short session (heartbeats every 300 ms keep a live one) keeps each restart short.
+        consumerConfig.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "2500");
+        consumerConfig.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "300");
         Properties producerConfig = new Properties();
         producerConfig.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         producerConfig.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);

@@ -55,7 +55,8 @@ public final class WordCountApp {
     public static void main(String[] args) throws InterruptedException {
         Properties props = properties(args[0], args[1], args[2]);
         // A killed instance's group membership ends soon, so its successor gets the partitions quickly.
-        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 6000);
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 3000);
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 500);
         KafkaStreams streams = new KafkaStreams(topology(), props);
         streams.setStateListener((next, previous) -> System.out.println("state " + previous + " -> " + next));
         streams.start();

@@ -87,8 +87,11 @@ public final class Campaign {
         Map<String, List<CheckResult>> byKind = FaultAttribution.resultsByKind(history, faults, checker);
         CampaignResult result = new CampaignResult(settings.seed(), topic, faults, whole, byKind,
                 history.sends().size(), history.polls().size(), (System.nanoTime() - begin) / 1e9, failure);
-        log.printf(Locale.ROOT, "campaign seed %d: %d sends, %d polls, %d OK commits, %d records read at the end, "
-                        + "%.1f s%s%n", settings.seed(), result.sends(), result.polls(),
+        log.printf(Locale.ROOT, "campaign seed %d: %d sends, %d transactions (%d committed, %d aborted), %d polls, "
+                        + "%d OK commits, %d records read at the end, %.1f s%s%n", settings.seed(), result.sends(),
+                history.transactions().size(),
+                history.transactions().stream().filter(t -> t.outcome() == Outcome.OK).count(),
+                history.transactions().stream().filter(t -> t.outcome() == Outcome.FAIL).count(), result.polls(),
                 history.commits().stream().filter(c -> c.outcome() == Outcome.OK).count(),
                 history.finalReads().records().size(), result.wallSeconds(),
                 whole.valid() ? "" : ", anomalies " + whole.examples());

@@ -8,6 +8,7 @@ import io.tributary.faults.history.HistoryChecker;
 import io.tributary.faults.history.Operation;
 import io.tributary.faults.history.Poll;
 import io.tributary.faults.history.Send;
+import io.tributary.faults.history.Transaction;
 import io.tributary.faults.history.Unavailability;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -50,7 +51,10 @@ public final class FaultAttribution {
         return byKind;
     }
 
-    /** The sub-history of the sends invoked in {@code [fromNanos, toNanos)} and the reads of their values. */
+    /**
+     * The sub-history of the sends and transactions invoked in {@code [fromNanos, toNanos)} and the reads of their
+     * values.
+     */
     static History window(History history, long fromNanos, long toNanos) {
         Set<String> values = new HashSet<>();
         List<Operation> operations = new ArrayList<>();
@@ -58,6 +62,12 @@ public final class FaultAttribution {
             if (send.invokedNanos() >= fromNanos && send.invokedNanos() < toNanos) {
                 values.add(send.value());
                 operations.add(send);
+            }
+        }
+        for (Transaction transaction : history.transactions()) {
+            if (transaction.invokedNanos() >= fromNanos && transaction.invokedNanos() < toNanos) {
+                transaction.writes().forEach(w -> values.add(w.value()));
+                operations.add(transaction);
             }
         }
         for (Poll poll : history.polls()) {
@@ -70,6 +80,7 @@ public final class FaultAttribution {
         operations.sort(Comparator.comparingLong(Operation::invokedNanos));
         FinalReads reads = history.finalReads();
         return new History(operations, new FinalReads(reads.endOffsets(),
-                reads.records().stream().filter(r -> values.contains(r.value())).toList()));
+                reads.records().stream().filter(r -> values.contains(r.value())).toList()),
+                history.readCommittedClients());
     }
 }

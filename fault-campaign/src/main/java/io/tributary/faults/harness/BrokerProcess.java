@@ -31,6 +31,15 @@ public final class BrokerProcess implements AutoCloseable {
     /** Starts broker {@code id} without waiting; see {@link #awaitStarted(Duration)}. */
     public static BrokerProcess start(Network network, NetworkNode node, int id, Path brokerJar, String zooKeeperConnect,
                                       Path workDir, CommandRunner runner) {
+        return start(network, node, id, brokerJar, zooKeeperConnect, workDir, List.of(), runner);
+    }
+
+    /**
+     * Starts broker {@code id} without waiting, with {@code extraArguments} after the harness's own settings (a later
+     * {@code --key=value} wins in Spring Boot), such as {@code --broker.log-dirs=...}.
+     */
+    public static BrokerProcess start(Network network, NetworkNode node, int id, Path brokerJar, String zooKeeperConnect,
+                                      Path workDir, List<String> extraArguments, CommandRunner runner) {
         if (!Files.isRegularFile(brokerJar)) {
             throw new IllegalStateException("no broker jar at " + brokerJar.toAbsolutePath()
                     + ": package broker-service first (mvn -B -q package -pl broker-service -am -DskipTests)");
@@ -38,6 +47,7 @@ public final class BrokerProcess implements AutoCloseable {
         List<String> command = NodeProcess.javaCommand("-Xmx384m", "-jar", brokerJar.toAbsolutePath().toString());
         command = new ArrayList<>(command);
         command.addAll(arguments(id, node, zooKeeperConnect, workDir.resolve("broker-" + id).toAbsolutePath()));
+        command.addAll(extraArguments);
         return new BrokerProcess(id, node, NodeProcess.start(network, node, "broker-" + id, command, workDir, runner));
     }
 

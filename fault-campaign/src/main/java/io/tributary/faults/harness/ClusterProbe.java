@@ -6,9 +6,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.LogDirDescription;
 import org.apache.kafka.clients.admin.NewPartitionReassignment;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
@@ -64,6 +66,19 @@ public final class ClusterProbe implements AutoCloseable {
     public List<Integer> replicas(String topic, int partition, Duration timeout) {
         return retry(timeout, "the replicas of " + topic + "-" + partition,
                 () -> describe(topic).partitions().get(partition).replicas().stream().map(Node::id).toList());
+    }
+
+    /** The partitions of {@code topic} by partition number, as the broker asked describes them now. */
+    public Map<Integer, TopicPartitionInfo> partitions(String topic) throws Exception {
+        Map<Integer, TopicPartitionInfo> byPartition = new TreeMap<>();
+        describe(topic).partitions().forEach(p -> byPartition.put(p.partition(), p));
+        return byPartition;
+    }
+
+    /** Broker {@code brokerId}'s log directories by path (DescribeLogDirs); an offline one carries its error. */
+    public Map<String, LogDirDescription> logDirs(int brokerId) throws Exception {
+        return admin.describeLogDirs(List.of(brokerId)).allDescriptions().get(ASK_TIMEOUT_SECONDS, TimeUnit.SECONDS)
+                .get(brokerId);
     }
 
     /** The id of the controller, waiting up to {@code timeout} for one. */
@@ -154,13 +169,19 @@ public final class ClusterProbe implements AutoCloseable {
                 .get(topic);
     }
 
+    /** A question asked until it has an answer; see {@link #retry}. */
     @FunctionalInterface
-    private interface Question<T> {
+    public interface Question<T> {
         /** The answer, or null if there is none yet. */
         T ask() throws Exception;
     }
 
-    private static <T> T retry(Duration timeout, String what, Question<T> question) {
+    /**
+     * Asks {@code question} every 250 ms until it answers (not null), failing answers (exceptions) included.
+     *
+     * @throws IllegalStateException after {@code timeout}, naming {@code what}, with the last failure as its cause
+     */
+    public static <T> T retry(Duration timeout, String what, Question<T> question) {
         long deadline = System.nanoTime() + timeout.toNanos();
         Exception lastError = null;
         while (true) {

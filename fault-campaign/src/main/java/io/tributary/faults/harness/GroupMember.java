@@ -30,8 +30,9 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
  * One member of a consumer group in the queue workload: subscribes to the topic with the given group protocol
- * (classic or KIP-848's consumer protocol), polls, and after every poll that returned records commits the positions it
- * reached with {@code commitSync}, recording each poll and each partition's commit with its outcome.
+ * (classic or KIP-848's consumer protocol) and isolation level, polls, and after every poll that returned records
+ * commits the positions it reached with {@code commitSync}, recording each poll and each partition's commit with its
+ * outcome.
  *
  * <p>A commit the group refused (a rebalance, an unknown or fenced member: Kafka's CommitFailedException and its
  * relatives) is recorded {@link Outcome#FAIL}; a timeout or any other error {@link Outcome#INFO}. The member's
@@ -45,17 +46,19 @@ final class GroupMember implements Runnable {
     private final String group;
     private final String client;
     private final GroupProtocol protocol;
+    private final boolean readCommitted;
     private final Consumer<Operation> history;
     private final BooleanSupplier running;
     private long assignmentEpoch;
 
     GroupMember(String bootstrap, String topic, String group, String client, GroupProtocol protocol,
-                Consumer<Operation> history, BooleanSupplier running) {
+                boolean readCommitted, Consumer<Operation> history, BooleanSupplier running) {
         this.bootstrap = bootstrap;
         this.topic = topic;
         this.group = group;
         this.client = client;
         this.protocol = protocol;
+        this.readCommitted = readCommitted;
         this.history = history;
         this.running = running;
     }
@@ -137,6 +140,7 @@ final class GroupMember implements Runnable {
         p.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, protocol.name());
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, readCommitted ? "read_committed" : "read_uncommitted");
         p.put(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5000);
         p.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 20000);
         if (protocol == GroupProtocol.CLASSIC) {

@@ -26,9 +26,8 @@ public enum AnomalyKind {
     /** A value read that no send wrote: never sent, or sent with a definite failure. */
     UNEXPECTED_VALUE,
     /**
-     * A value of an aborted transaction read by a {@code read_committed} consumer, or a transaction seen in part.
-     * Not yet checked: the workload has no transactional producer; a {@link HistoryCheck} for it goes beside the
-     * others in {@link HistoryChecker#standardChecks()}.
+     * A value of an aborted transaction read by a {@code read_committed} consumer, or a transaction seen in part
+     * ({@link TransactionCheck}).
      */
     ABORTED_READ
 }

@@ -3,16 +3,24 @@ package io.tributary.faults.history;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * What the workload clients of one run recorded: their operations, in order of invocation, and the final reads.
- * Immutable.
+ * {@code readCommittedClients} are the consumers that read with {@code isolation.level=read_committed} (the final
+ * reads always do). Immutable.
  */
-public record History(List<Operation> operations, FinalReads finalReads) {
+public record History(List<Operation> operations, FinalReads finalReads, Set<String> readCommittedClients) {
 
     public History {
         operations = List.copyOf(operations);
         Objects.requireNonNull(finalReads, "finalReads");
+        readCommittedClients = Set.copyOf(readCommittedClients);
+    }
+
+    /** A history whose consumers all read uncommitted. */
+    public History(List<Operation> operations, FinalReads finalReads) {
+        this(operations, finalReads, Set.of());
     }
 
     public List<Send> sends() {
@@ -25,6 +33,10 @@ public record History(List<Operation> operations, FinalReads finalReads) {
 
     public List<Commit> commits() {
         return operations.stream().filter(Commit.class::isInstance).map(Commit.class::cast).toList();
+    }
+
+    public List<Transaction> transactions() {
+        return operations.stream().filter(Transaction.class::isInstance).map(Transaction.class::cast).toList();
     }
 
     /** Every record read: by the polls, in history order, then by the final reads. */

@@ -20,14 +20,11 @@ public final class HistoryChecker {
         this(standardChecks());
     }
 
-    /**
-     * One check per {@link AnomalyKind}, except {@link AnomalyKind#ABORTED_READ}, which is not yet checked: the
-     * workload has no transactional producer yet. Its check joins this list when it does.
-     */
+    /** One check per {@link AnomalyKind}. */
     public static List<HistoryCheck> standardChecks() {
         return List.of(new LostCheck(), new DuplicateCheck(), new InconsistentOffsetCheck(),
                 new NonMonotonicReadCheck(), new CommitRegressionCheck(), new GroupSkipCheck(),
-                new UnexpectedValueCheck());
+                new UnexpectedValueCheck(), new TransactionCheck());
     }
 
     public CheckResult check(History history) {

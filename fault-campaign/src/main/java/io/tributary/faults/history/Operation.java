@@ -6,9 +6,12 @@ package io.tributary.faults.history;
  * <p>Times are monotonic nanoseconds ({@link System#nanoTime()} of the harness's JVM, or a simulated clock), only
  * comparable within one history; {@code invokedNanos <= completedNanos}.
  */
-public sealed interface Operation permits Send, Poll, Commit {
+public sealed interface Operation permits Send, Poll, Commit, Transaction {
 
-    /** The client that ran the operation: a producer id for sends, a consumer id for polls and commits. */
+    /**
+     * The client that ran the operation: a producer id for sends and transactions, a consumer id for polls and
+     * commits.
+     */
     String client();
 
     long invokedNanos();

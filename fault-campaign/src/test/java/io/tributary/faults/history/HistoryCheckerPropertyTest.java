@@ -42,6 +42,7 @@ class HistoryCheckerPropertyTest {
     void oneInjectedAnomalyOfEachKindIsReportedExactly() {
         Map<AnomalyKind, BiFunction<History, Random, History>> injections = Map.of(
                 AnomalyKind.SKIPPED_BY_GROUP, HistoryCheckerPropertyTest::commitPastAnUnreadRecord,
+                AnomalyKind.ABORTED_READ, HistoryCheckerPropertyTest::readAnAbortedValue,
                 AnomalyKind.LOST, HistoryCheckerPropertyTest::loseAnAcknowledgedValue,
                 AnomalyKind.DUPLICATE, HistoryCheckerPropertyTest::duplicateAValue,
                 AnomalyKind.INCONSISTENT_OFFSET, HistoryCheckerPropertyTest::acknowledgeAtAnotherOffset,
@@ -64,9 +65,7 @@ class HistoryCheckerPropertyTest {
     }
 
     private static AnomalyKind[] kindsChecked() {
-        return java.util.Arrays.stream(AnomalyKind.values())
-                .filter(kind -> kind != AnomalyKind.ABORTED_READ)
-                .toArray(AnomalyKind[]::new);
+        return AnomalyKind.values();
     }
 
     private static <T> T any(List<T> list, Random random) {
@@ -174,6 +173,18 @@ class HistoryCheckerPropertyTest {
         operations.add(new Commit("c-new", "g", partition, end + 1, last + 5, last + 6, Outcome.OK));
         List<ConsumedRecord> reads = new ArrayList<>(history.finalReads().records());
         reads.add(new ConsumedRecord(partition, end, "unread"));
+        return new History(operations, withFinalReads(history, reads, partition).finalReads());
+    }
+
+    /** After everything, an aborted transaction whose value the final (read_committed) reads hold at the end. */
+    private static History readAnAbortedValue(History history, Random random) {
+        TopicPartition partition = any(RandomHistories.PARTITIONS, random);
+        long last = history.operations().stream().mapToLong(Operation::completedNanos).max().orElseThrow();
+        List<Operation> operations = new ArrayList<>(history.operations());
+        operations.add(new Transaction("txn", List.of(new TransactionalWrite(partition, "aborted")), last + 1,
+                last + 2, Outcome.FAIL));
+        List<ConsumedRecord> reads = new ArrayList<>(history.finalReads().records());
+        reads.add(new ConsumedRecord(partition, history.finalReads().endOffsets().get(partition), "aborted"));
         return new History(operations, withFinalReads(history, reads, partition).finalReads());
     }
 

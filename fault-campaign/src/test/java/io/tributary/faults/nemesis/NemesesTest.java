@@ -16,7 +16,7 @@ class NemesesTest {
                 "partition-leader-followers", "partition-leader-zookeeper", "partition-controller-zookeeper",
                 "partition-zookeeper-minority", "partition-zookeeper-leader", "partition-bridge",
                 "pause-leader", "pause-controller", "pause-zookeeper",
-                "kill-leader", "kill-brokers", "kill-zookeeper",
+                "kill-leader", "kill-brokers", "kill-zookeeper", "full-disk",
                 "rolling-restart", "kill-during-reassignment", "kill-during-preferred-election");
         for (String kind : Nemeses.kinds()) {
             assertThat(Nemeses.create(kind).kind()).isEqualTo(kind);

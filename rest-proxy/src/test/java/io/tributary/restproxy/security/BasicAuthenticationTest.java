@@ -9,31 +9,21 @@ import io.tributary.restproxy.testing.HttpJson.Response;
 
 import io.tributary.restproxy.testing.LogCapture;
 import io.tributary.restproxy.testing.RestShareConsumer;
+import io.tributary.restproxy.testing.SecuredProxyTestBase;
 import io.tributary.testing.TestPorts;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.common.acl.AccessControlEntry;
-import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclOperation;
-import org.apache.kafka.common.acl.AclPermissionType;
-import org.apache.kafka.common.resource.PatternType;
-import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -41,68 +31,40 @@ import tools.jackson.databind.JsonNode;
  * SCRAM-SHA-512 logins and authorizes with Kafka's {@code StandardAuthorizer}: HTTP callers sign in
  * with the brokers' users and act toward the brokers as themselves.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@DirtiesContext
-@SpringBootTest(classes = RestProxyApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {
-        "rest-proxy.authentication.method=basic",
-        "kafka.security-protocol=SASL_PLAINTEXT",
-        "kafka.producer.[max.block.ms]=5000",
-        "spring.mvc.async.request-timeout=10s"})
-class BasicAuthenticationTest {
+class BasicAuthenticationTest extends SecuredProxyTestBase {
 
-    private static final String ADMIN_PASSWORD = "admin-pw-Xq81";
+    private static final String ADMIN_PASSWORD = BrokerFixture.SUPER_USER_PASSWORD;
     private static final String ALICE_PASSWORD = "alice-pw-Zr47";
     private static final String BOB_PASSWORD = "bob-pw-Kd29";
     private static final String WRONG_PASSWORD = "wrong-pw-Hn63";
     private static final String JSON = "application/vnd.kafka.json.v2+json";
 
-    private static BrokerFixture broker;
-
-    @LocalServerPort
-    int port;
-
+    private BrokerFixture broker;
     private LogCapture logs;
     private HttpJson anonymous;
     private HttpJson admin;
     private HttpJson alice;
     private HttpJson bob;
 
-    @DynamicPropertySource
-    static void kafka(DynamicPropertyRegistry registry) {
-        registry.add("kafka.bootstrap-servers", () -> broker().bootstrapServers());
-    }
-
-    private static synchronized BrokerFixture broker() {
-        if (broker == null) {
-            broker = BrokerFixture.startSasl();
-            broker.createScramUser(BrokerFixture.SUPER_USER, ADMIN_PASSWORD);
-            broker.createScramUser("alice", ALICE_PASSWORD);
-            broker.createScramUser("bob", BOB_PASSWORD);
-            broker.createTopic("secured", 1);
-            broker.createTopic("alice-only", 1);
-            // Only alice may write alice-only; bob may see it but not write it (nor anything else).
-            broker.createAcls(List.of(
-                allow("User:alice", AclOperation.WRITE, "alice-only"),
-                allow("User:alice", AclOperation.DESCRIBE, "alice-only"),
-                allow("User:bob", AclOperation.DESCRIBE, "alice-only")));
-        }
-        return broker;
-    }
-
     /** A second replica that knows this test's proxy as its peer, as behind a load balancer. */
     private ConfigurableApplicationContext replicaB;
     private HttpJson anonymousB;
 
-    private static AclBinding allow(String principal, AclOperation operation, String topic) {
-        return new AclBinding(new ResourcePattern(ResourceType.TOPIC, topic, PatternType.LITERAL),
-            new AccessControlEntry(principal, "*", operation, AclPermissionType.ALLOW));
-    }
-
     @BeforeAll
     void clients() throws IOException {
-        anonymous = new HttpJson("http://127.0.0.1:" + port);
-        admin = anonymous.as(BrokerFixture.SUPER_USER, ADMIN_PASSWORD);
+        // alice and bob are this test's users alone: the broker and its ACLs are shared.
+        broker = broker();
+        broker.createScramUser("alice", ALICE_PASSWORD);
+        broker.createScramUser("bob", BOB_PASSWORD);
+        broker.createTopic("secured", 1);
+        broker.createTopic("alice-only", 1);
+        // Only alice may write alice-only; bob may see it but not write it (nor anything else).
+        broker.createAcls(List.of(
+            BrokerFixture.allow(ResourceType.TOPIC, "alice-only", "User:alice", AclOperation.WRITE),
+            BrokerFixture.allow(ResourceType.TOPIC, "alice-only", "User:alice", AclOperation.DESCRIBE),
+            BrokerFixture.allow(ResourceType.TOPIC, "alice-only", "User:bob", AclOperation.DESCRIBE)));
+        anonymous = anonymous();
+        admin = superUser();
         alice = anonymous.as("alice", ALICE_PASSWORD);
         bob = anonymous.as("bob", BOB_PASSWORD);
         int portB;
@@ -123,9 +85,8 @@ class BasicAuthenticationTest {
     void stop() {
         try {
             logs.close();
-            replicaB.close();
         } finally {
-            broker.close();
+            replicaB.close();
         }
     }
 

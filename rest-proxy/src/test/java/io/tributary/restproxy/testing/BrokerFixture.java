@@ -22,7 +22,13 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.acl.AccessControlEntry;
 import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.acl.AclPermissionType;
+import org.apache.kafka.common.resource.PatternType;
+import org.apache.kafka.common.resource.ResourcePattern;
+import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.awaitility.core.ConditionTimeoutException;
 
@@ -34,14 +40,20 @@ import org.awaitility.core.ConditionTimeoutException;
  * <p>Topic auto-creation is off, so tests create what they use and an unknown topic stays unknown.
  *
  * <p>{@link #startSasl()} starts another, unshared broker whose clients must log in (SCRAM-SHA-512)
- * and whose requests pass Kafka's {@code StandardAuthorizer}; its test closes it.
+ * and whose requests pass Kafka's {@code StandardAuthorizer}; its test closes it. {@link #sharedSasl()}
+ * is one such broker shared by the secured tests of this JVM (each with users, topics and ACLs of its own)
+ * and killed at exit.
  */
 public final class BrokerFixture implements AutoCloseable {
 
     /** The super user of {@link #startSasl()} brokers (besides the PLAINTEXT internal listener's ANONYMOUS). */
     public static final String SUPER_USER = "admin";
 
+    /** The password of {@value #SUPER_USER} on the {@link #sharedSasl()} broker. */
+    public static final String SUPER_USER_PASSWORD = "admin-pw-Xq81";
+
     private static BrokerFixture instance;
+    private static BrokerFixture saslInstance;
 
     private final Process process;
     private final Path logFile;
@@ -132,12 +144,34 @@ public final class BrokerFixture implements AutoCloseable {
         }
     }
 
-    /** Kills a broker from {@link #startSasl()}. */
+    /** Kills a broker from {@link #startSasl()}; the shared brokers stay up until the JVM exits. */
     @Override
     public void close() {
-        if (this != instance) {
+        if (this != instance && this != saslInstance) {
             kill();
         }
+    }
+
+    /**
+     * The secured broker shared by this JVM's tests, started on first use as {@link #startSasl()} starts
+     * one, with the SCRAM user {@value #SUPER_USER} ({@link #SUPER_USER_PASSWORD}); killed at exit. Its
+     * tests share its ACLs, users and quotas: each gives its users names of its own and removes the
+     * quotas it sets. Thread-safe.
+     */
+    public static synchronized BrokerFixture sharedSasl() {
+        if (saslInstance == null) {
+            BrokerFixture started = startSasl();
+            Runtime.getRuntime().addShutdownHook(new Thread(started::kill));
+            started.createScramUser(SUPER_USER, SUPER_USER_PASSWORD);
+            saslInstance = started;
+        }
+        return saslInstance;
+    }
+
+    /** An ACL that allows {@code principal} (e.g. {@code User:alice}) {@code operation} on the literal resource. */
+    public static AclBinding allow(ResourceType type, String name, String principal, AclOperation operation) {
+        return new AclBinding(new ResourcePattern(type, name, PatternType.LITERAL),
+            new AccessControlEntry(principal, "*", operation, AclPermissionType.ALLOW));
     }
 
     /** The shared broker, started on first use. */

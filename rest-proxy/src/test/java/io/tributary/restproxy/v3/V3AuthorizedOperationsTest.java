@@ -2,27 +2,15 @@ package io.tributary.restproxy.v3;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tributary.restproxy.RestProxyApplication;
 import io.tributary.restproxy.testing.BrokerFixture;
 import io.tributary.restproxy.testing.HttpJson;
 import io.tributary.restproxy.testing.HttpJson.Response;
+import io.tributary.restproxy.testing.SecuredProxyTestBase;
 import java.util.List;
-import org.apache.kafka.common.acl.AccessControlEntry;
-import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclOperation;
-import org.apache.kafka.common.acl.AclPermissionType;
-import org.apache.kafka.common.resource.PatternType;
-import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -30,72 +18,41 @@ import tools.jackson.databind.JsonNode;
  * operations each signed-in caller may do, as the brokers' ACLs (StandardAuthorizer) decide them,
  * so a UI can offer only what will work.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@DirtiesContext
-@SpringBootTest(classes = RestProxyApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {"rest-proxy.authentication.method=basic", "kafka.security-protocol=SASL_PLAINTEXT"})
-class V3AuthorizedOperationsTest {
+class V3AuthorizedOperationsTest extends SecuredProxyTestBase {
 
+    // Users of this test alone: the broker and its ACLs are shared.
+    private static final String ALICE = "operations-alice";
+    private static final String BOB = "operations-bob";
+    private static final String CAROL = "operations-carol";
     private static final String ALICE_PASSWORD = "alice-pw-Tq35";
     private static final String BOB_PASSWORD = "bob-pw-Wc82";
     private static final String WITH_OPERATIONS = "?include_authorized_operations=true";
-
-    private static BrokerFixture broker;
-
-    @LocalServerPort
-    int port;
 
     private HttpJson alice;
     private HttpJson bob;
     private String cluster;
 
-    @DynamicPropertySource
-    static void kafka(DynamicPropertyRegistry registry) {
-        registry.add("kafka.bootstrap-servers", () -> broker().bootstrapServers());
-    }
-
-    private static synchronized BrokerFixture broker() {
-        if (broker == null) {
-            broker = BrokerFixture.startSasl();
-            broker.createScramUser("alice", ALICE_PASSWORD);
-            broker.createScramUser("bob", BOB_PASSWORD);
-            broker.createScramUser("carol", "carol-pw-Lm04");
-            broker.createTopic("t", 1);
-            broker.createTopic("carol-only", 1);
-            // alice: everything on t, and may create topics (the brokers report cluster operations only to
-            // whom may DESCRIBE the cluster, as Kafka's); bob: read t; carol: see carol-only.
-            broker.createAcls(List.of(
-                topicAcl("User:alice", AclOperation.ALL, "t"),
-                clusterAcl("User:alice", AclOperation.CREATE),
-                clusterAcl("User:alice", AclOperation.DESCRIBE),
-                topicAcl("User:bob", AclOperation.READ, "t"),
-                topicAcl("User:bob", AclOperation.DESCRIBE, "t"),
-                topicAcl("User:carol", AclOperation.DESCRIBE, "carol-only")));
-        }
-        return broker;
-    }
-
-    private static AclBinding clusterAcl(String principal, AclOperation operation) {
-        return new AclBinding(new ResourcePattern(ResourceType.CLUSTER, "kafka-cluster", PatternType.LITERAL),
-            new AccessControlEntry(principal, "*", operation, AclPermissionType.ALLOW));
-    }
-
-    private static AclBinding topicAcl(String principal, AclOperation operation, String topic) {
-        return new AclBinding(new ResourcePattern(ResourceType.TOPIC, topic, PatternType.LITERAL),
-            new AccessControlEntry(principal, "*", operation, AclPermissionType.ALLOW));
-    }
-
     @BeforeAll
     void clients() {
-        HttpJson anonymous = new HttpJson("http://127.0.0.1:" + port);
-        alice = anonymous.as("alice", ALICE_PASSWORD);
-        bob = anonymous.as("bob", BOB_PASSWORD);
+        BrokerFixture broker = broker();
+        broker.createScramUser(ALICE, ALICE_PASSWORD);
+        broker.createScramUser(BOB, BOB_PASSWORD);
+        broker.createScramUser(CAROL, "carol-pw-Lm04");
+        broker.createTopic("t", 1);
+        broker.createTopic("carol-only", 1);
+        // alice: everything on t, and may create topics (the brokers report cluster operations only to
+        // whom may DESCRIBE the cluster, as Kafka's); bob: read t; carol: see carol-only.
+        broker.createAcls(List.of(
+            BrokerFixture.allow(ResourceType.TOPIC, "t", "User:" + ALICE, AclOperation.ALL),
+            BrokerFixture.allow(ResourceType.CLUSTER, "kafka-cluster", "User:" + ALICE, AclOperation.CREATE),
+            BrokerFixture.allow(ResourceType.CLUSTER, "kafka-cluster", "User:" + ALICE, AclOperation.DESCRIBE),
+            BrokerFixture.allow(ResourceType.TOPIC, "t", "User:" + BOB, AclOperation.READ),
+            BrokerFixture.allow(ResourceType.TOPIC, "t", "User:" + BOB, AclOperation.DESCRIBE),
+            BrokerFixture.allow(ResourceType.TOPIC, "carol-only", "User:" + CAROL, AclOperation.DESCRIBE)));
+        HttpJson anonymous = anonymous();
+        alice = anonymous.as(ALICE, ALICE_PASSWORD);
+        bob = anonymous.as(BOB, BOB_PASSWORD);
         cluster = alice.get("/v3/clusters").body().get("data").get(0).get("cluster_id").asString();
-    }
-
-    @AfterAll
-    void stop() {
-        broker.close();
     }
 
     @Test

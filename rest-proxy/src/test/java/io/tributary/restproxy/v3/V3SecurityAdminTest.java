@@ -3,22 +3,15 @@ package io.tributary.restproxy.v3;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.tributary.restproxy.RestProxyApplication;
-import io.tributary.restproxy.testing.BrokerFixture;
 import io.tributary.restproxy.testing.HttpJson;
 import io.tributary.restproxy.testing.HttpJson.Response;
+import io.tributary.restproxy.testing.SecuredProxyTestBase;
 import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -26,50 +19,31 @@ import tools.jackson.databind.JsonNode;
  * authorizes with Kafka's {@code StandardAuthorizer}: the super user manages all three, a user without
  * rights on the cluster is refused each with 403, and passwords are never answered.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@DirtiesContext
-@SpringBootTest(classes = RestProxyApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {"rest-proxy.authentication.method=basic", "kafka.security-protocol=SASL_PLAINTEXT"})
-class V3SecurityAdminTest {
+class V3SecurityAdminTest extends SecuredProxyTestBase {
 
-    private static final String ADMIN_PASSWORD = "admin-pw-Qe55";
+    /** A user without rights on the cluster (the name is this test's own: the broker is shared). */
+    private static final String CAROL = "security-admin-carol";
     private static final String CAROL_PASSWORD = "carol-pw-Lm08";
-
-    private static BrokerFixture broker;
-
-    @LocalServerPort
-    int port;
 
     private HttpJson anonymous;
     private HttpJson admin;
     private HttpJson carol;
     private String cluster;
 
-    @DynamicPropertySource
-    static void kafka(DynamicPropertyRegistry registry) {
-        registry.add("kafka.bootstrap-servers", () -> broker().bootstrapServers());
-    }
-
-    private static synchronized BrokerFixture broker() {
-        if (broker == null) {
-            broker = BrokerFixture.startSasl();
-            broker.createScramUser(BrokerFixture.SUPER_USER, ADMIN_PASSWORD);
-            broker.createScramUser("carol", CAROL_PASSWORD);
-        }
-        return broker;
-    }
-
     @BeforeAll
     void clients() {
-        anonymous = new HttpJson("http://127.0.0.1:" + port);
-        admin = anonymous.as(BrokerFixture.SUPER_USER, ADMIN_PASSWORD);
-        carol = anonymous.as("carol", CAROL_PASSWORD);
+        broker().createScramUser(CAROL, CAROL_PASSWORD);
+        anonymous = anonymous();
+        admin = superUser();
+        carol = anonymous.as(CAROL, CAROL_PASSWORD);
         cluster = "/v3/clusters/" + admin.get("/v3/clusters").body().get("data").get(0).get("cluster_id").asString();
     }
 
+    /** The default client-id quota set here would hold every later client of the shared broker. */
     @AfterAll
-    void stop() {
-        broker.close();
+    void removeQuotas() {
+        admin.post(cluster + "/client-quotas:alter", "application/json", """
+            {"entity":[{"entity_type":"client-id","entity_name":null}],"remove":["consumer_byte_rate"]}""");
     }
 
     @Test
@@ -131,7 +105,7 @@ class V3SecurityAdminTest {
             assertThat(refused.errorCode()).isEqualTo(40301);
         }
         Response create = carol.post(cluster + "/acls", "application/json", """
-            {"resource_type":"CLUSTER","principal":"User:carol","operation":"ALL","permission":"ALLOW"}""");
+            {"resource_type":"CLUSTER","principal":"User:security-admin-carol","operation":"ALL","permission":"ALLOW"}""");
         assertThat(create.status()).isEqualTo(403);
         Response password = put(carol, cluster + "/scram-users/mallory/credentials/SCRAM-SHA-512",
             "{\"password\":\"mallory-pw-1\"}");

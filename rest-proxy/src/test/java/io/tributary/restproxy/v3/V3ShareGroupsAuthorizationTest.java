@@ -3,10 +3,10 @@ package io.tributary.restproxy.v3;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.tributary.restproxy.RestProxyApplication;
 import io.tributary.restproxy.testing.BrokerFixture;
 import io.tributary.restproxy.testing.HttpJson;
 import io.tributary.restproxy.testing.HttpJson.Response;
+import io.tributary.restproxy.testing.SecuredProxyTestBase;
 import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.List;
@@ -14,26 +14,14 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaShareConsumer;
-import org.apache.kafka.common.acl.AccessControlEntry;
-import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclOperation;
-import org.apache.kafka.common.acl.AclPermissionType;
-import org.apache.kafka.common.resource.PatternType;
-import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -41,13 +29,13 @@ import tools.jackson.databind.JsonNode;
  * {@code StandardAuthorizer}: each user sees and changes only what the group ACLs let their Kafka
  * login do, and {@code authorized_operations} says so, for a UI to offer only what will work.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-@DirtiesContext
-@SpringBootTest(classes = RestProxyApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {"rest-proxy.authentication.method=basic", "kafka.security-protocol=SASL_PLAINTEXT"})
-class V3ShareGroupsAuthorizationTest {
+class V3ShareGroupsAuthorizationTest extends SecuredProxyTestBase {
 
+    // Users of this test alone: the broker and its ACLs are shared.
+    private static final String ALICE = "share-groups-alice";
+    private static final String BOB = "share-groups-bob";
+    private static final String CAROL = "share-groups-carol";
     private static final String ALICE_PASSWORD = "alice-pw-Hv71";
     private static final String BOB_PASSWORD = "bob-pw-Rk20";
     private static final String CAROL_PASSWORD = "carol-pw-Zp93";
@@ -57,56 +45,35 @@ class V3ShareGroupsAuthorizationTest {
     private static final String SECRET_GROUP = "acl-secret-workers";
     private static final String SECRET_TOPIC = "acl-secret";
 
-    private static BrokerFixture broker;
-
-    @LocalServerPort
-    int port;
-
     private HttpJson alice;
     private HttpJson bob;
     private HttpJson carol;
     private String group;
 
-    @DynamicPropertySource
-    static void kafka(DynamicPropertyRegistry registry) {
-        registry.add("kafka.bootstrap-servers", () -> broker().bootstrapServers());
-    }
-
-    private static synchronized BrokerFixture broker() {
-        if (broker == null) {
-            broker = BrokerFixture.startSasl();
-            broker.createScramUser("alice", ALICE_PASSWORD);
-            broker.createScramUser("bob", BOB_PASSWORD);
-            broker.createScramUser("carol", CAROL_PASSWORD);
-            broker.createTopic(TOPIC, 1);
-            broker.createTopic(SECRET_TOPIC, 1);
-            // alice: everything on the group; bob: describe it; carol: nothing. Both may describe the topic,
-            // which describing a group whose members use it needs.
-            broker.createAcls(List.of(
-                acl(ResourceType.GROUP, GROUP, "User:alice", AclOperation.ALL),
-                acl(ResourceType.GROUP, GROUP, "User:bob", AclOperation.DESCRIBE),
-                acl(ResourceType.GROUP, SECRET_GROUP, "User:bob", AclOperation.DESCRIBE),
-                acl(ResourceType.TOPIC, TOPIC, "User:alice", AclOperation.DESCRIBE),
-                acl(ResourceType.TOPIC, TOPIC, "User:bob", AclOperation.DESCRIBE)));
-        }
-        return broker;
-    }
-
-    private static AclBinding acl(ResourceType type, String name, String principal, AclOperation operation) {
-        return new AclBinding(new ResourcePattern(type, name, PatternType.LITERAL),
-            new AccessControlEntry(principal, "*", operation, AclPermissionType.ALLOW));
-    }
-
     @BeforeAll
     void clients() {
-        HttpJson anonymous = new HttpJson("http://127.0.0.1:" + port);
-        alice = anonymous.as("alice", ALICE_PASSWORD);
-        bob = anonymous.as("bob", BOB_PASSWORD);
-        carol = anonymous.as("carol", CAROL_PASSWORD);
+        BrokerFixture broker = broker();
+        broker.createScramUser(ALICE, ALICE_PASSWORD);
+        broker.createScramUser(BOB, BOB_PASSWORD);
+        broker.createScramUser(CAROL, CAROL_PASSWORD);
+        broker.createTopic(TOPIC, 1);
+        broker.createTopic(SECRET_TOPIC, 1);
+        // alice: everything on the group; bob: describe it; carol: nothing. Both may describe the topic,
+        // which describing a group whose members use it needs.
+        broker.createAcls(List.of(
+            BrokerFixture.allow(ResourceType.GROUP, GROUP, "User:" + ALICE, AclOperation.ALL),
+            BrokerFixture.allow(ResourceType.GROUP, GROUP, "User:" + BOB, AclOperation.DESCRIBE),
+            BrokerFixture.allow(ResourceType.GROUP, SECRET_GROUP, "User:" + BOB, AclOperation.DESCRIBE),
+            BrokerFixture.allow(ResourceType.TOPIC, TOPIC, "User:" + ALICE, AclOperation.DESCRIBE),
+            BrokerFixture.allow(ResourceType.TOPIC, TOPIC, "User:" + BOB, AclOperation.DESCRIBE)));
+        HttpJson anonymous = anonymous();
+        alice = anonymous.as(ALICE, ALICE_PASSWORD);
+        bob = anonymous.as(BOB, BOB_PASSWORD);
+        carol = anonymous.as(CAROL, CAROL_PASSWORD);
         String cluster = alice.get("/v3/clusters").body().get("data").get(0).get("cluster_id").asString();
         group = "/v3/clusters/" + cluster + "/share-groups/" + GROUP;
         // The group exists once a share consumer (the internal listener's super user) has joined it.
-        Map<String, Object> settings = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.internalServers(),
+        Map<String, Object> settings = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker().internalServers(),
             ConsumerConfig.GROUP_ID_CONFIG, GROUP);
         try (KafkaShareConsumer<byte[], byte[]> consumer = new KafkaShareConsumer<>(settings,
                 new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
@@ -116,11 +83,6 @@ class V3ShareGroupsAuthorizationTest {
                 assertThat(alice.get(group).body().path("member_count").asInt()).isEqualTo(1);
             });
         }
-    }
-
-    @AfterAll
-    void stop() {
-        broker.close();
     }
 
     @Test
@@ -175,7 +137,7 @@ class V3ShareGroupsAuthorizationTest {
     @Test
     void aGroupWhoseTopicsTheUserMayNotDescribeIsLeftOutOfTheListNotFailingIt() throws Exception {
         AtomicBoolean running = new AtomicBoolean(true);
-        Map<String, Object> settings = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.internalServers(),
+        Map<String, Object> settings = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker().internalServers(),
             ConsumerConfig.GROUP_ID_CONFIG, SECRET_GROUP);
         Thread member = new Thread(() -> {
             try (KafkaShareConsumer<byte[], byte[]> consumer = new KafkaShareConsumer<>(settings,
