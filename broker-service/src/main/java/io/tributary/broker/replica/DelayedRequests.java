@@ -5,6 +5,7 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -73,11 +74,24 @@ final class DelayedRequests {
 
     /** Runs {@code work} with every {@link #checkAndComplete} it makes handed to the completion thread. */
     void withCompletionsDeferred(Runnable work) {
+        deferringCompletions(() -> {
+            work.run();
+            return null;
+        });
+    }
+
+    /**
+     * Runs {@code work} as {@link #withCompletionsDeferred} does and returns its result: for a
+     * coordinator appending under its group's lock, whose append must not complete other groups'
+     * waiting requests on its thread, since their callbacks take those groups' locks.
+     */
+    <T> T deferringCompletions(Supplier<T> work) {
+        boolean outer = DEFERRING.get();
         DEFERRING.set(true);
         try {
-            work.run();
+            return work.get();
         } finally {
-            DEFERRING.set(false);
+            DEFERRING.set(outer);
         }
     }
 

@@ -241,7 +241,8 @@ public final class ReplicaManager {
      * transactional offset commit's batches reuse sequence 0 and are not checked as a client's):
      * the future completes once every in-sync replica has them. A transactional offset commit's
      * batch holds the guard of its transaction's verification (KIP-890 part 1): without the
-     * partition's current guard, a batch that would open a transaction gets INVALID_TXN_STATE.
+     * partition's current guard, a batch that would open a transaction gets INVALID_TXN_STATE. The
+     * waiting requests the append lets complete complete on the completion thread, not the caller's.
      *
      * @param verificationGuard {@link VerificationGuard#NOT_REQUIRED} for records not checked
      */
@@ -249,8 +250,9 @@ public final class ReplicaManager {
                                                                   VerificationGuard verificationGuard) {
         Map<TopicPartition, VerificationGuard> guards = verificationGuard == VerificationGuard.NOT_REQUIRED ? null
             : Map.of(tp, verificationGuard);
-        return append(timeoutMs, (short) -1, Map.of(tp, records), true, AppendOrigin.COORDINATOR, guards)
-            .thenApply(results -> results.get(tp));
+        // Under its group's lock: the requests the append lets complete take other groups' locks (issue 21, seed 21).
+        return delayed.deferringCompletions(() -> append(timeoutMs, (short) -1, Map.of(tp, records), true,
+            AppendOrigin.COORDINATOR, guards)).thenApply(results -> results.get(tp));
     }
 
     /**

@@ -25,9 +25,10 @@ import java.util.Random;
 /**
  * Runs one campaign on a started {@link FaultCluster}: creates the topic (RF 3, {@code min.insync.replicas=2}), starts
  * the {@link QueueWorkload}, and makes the faults of {@link CampaignSettings} one after another in the seed's order:
- * wait for the topic's full ISR, start the nemesis, hold, heal, wait for the ZooKeeper quorum and the full ISR again,
- * stay quiet; then finishes the workload, checks the whole history and each fault's window. One cluster serves many
- * runs, each on a topic of its own. Prints what it does to {@code log}, the seed first.
+ * wait for the topic's full ISR, start the nemesis, hold, heal, wait for the ZooKeeper quorum and the full ISR again
+ * and for what the nemesis itself checks ({@link Nemesis#verifyRecovered}), stay quiet; then finishes the workload,
+ * checks the whole history and each fault's window. One cluster serves many runs, each on a topic of its own. Prints
+ * what it does to {@code log}, the seed first.
  *
  * <p>Times are the JVM's monotonic clock ({@link System#nanoTime()}), the clock the workload records the history
  * with; holds and quiet periods are real sleeps, as a nemesis's schedule is. Not thread-safe: one run at a time.
@@ -100,6 +101,9 @@ public final class Campaign {
     private FaultRecord makeFault(Nemesis nemesis, NemesisContext context, CampaignSettings settings, Random random)
             throws InterruptedException {
         Duration hold = between(settings.holdMin(), settings.holdMax(), random);
+        if (hold.compareTo(nemesis.maximumHold()) > 0) {
+            hold = nemesis.maximumHold();
+        }
         if (hold.compareTo(nemesis.minimumHold()) < 0) {
             hold = nemesis.minimumHold();
         }
@@ -114,6 +118,7 @@ public final class Campaign {
             nemesis.heal(context);
             cluster.zooKeeper().awaitQuorum(settings.recoveryTimeout());
             probe.awaitFullIsr(context.topic(), settings.recoveryTimeout());
+            nemesis.verifyRecovered(context);
         } catch (RuntimeException e) {
             log.println("nemesis " + nemesis.kind() + " failed: " + e);
             ThreadDumps.ofBrokers(cluster, CommandRunner.processes()).forEach(line -> log.println("  " + line));

@@ -86,6 +86,26 @@ public final class BrokerProcess implements AutoCloseable {
         process.resume();
     }
 
+    /**
+     * Stops the broker as an operator would: SIGTERM, so it does its controlled shutdown (leaderships moved away, at
+     * most the controlled-shutdown retries times their backoff), and waits up to {@code timeout} for it to exit,
+     * falling back to SIGKILL with a log line.
+     *
+     * @return true if it exited on SIGTERM, false if it had to be SIGKILLed
+     */
+    public boolean stopGracefully(Duration timeout) {
+        return process.terminate(timeout);
+    }
+
+    /**
+     * Starts the broker again on the same data after {@link #stopGracefully(Duration)} or {@link #kill()}.
+     *
+     * @throws IllegalStateException if it still runs
+     */
+    public void startAgain() {
+        process.startAgain();
+    }
+
     /** Kills the broker if it runs and starts it again on the same data. */
     public void restart() {
         process.restart();

@@ -3,15 +3,21 @@ package io.tributary.faults.harness;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.LogDirDescription;
+import org.apache.kafka.clients.admin.NewPartitionReassignment;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.ElectionType;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
 
 /**
@@ -81,6 +87,43 @@ public final class ClusterProbe implements AutoCloseable {
             Node controller = admin.describeCluster().controller().get(ASK_TIMEOUT_SECONDS, TimeUnit.SECONDS);
             return controller == null || controller.id() < 0 ? null : controller.id();
         });
+    }
+
+    /**
+     * Starts a reassignment of {@code topic}-{@code partition} to {@code replicas} (AlterPartitionReassignments) and
+     * returns without waiting for the controller's answer: the returned future completes when the controller has
+     * recorded the reassignment (not when it has finished) or fails with its error.
+     */
+    public KafkaFuture<Void> reassign(String topic, int partition, List<Integer> replicas) {
+        TopicPartition tp = new TopicPartition(topic, partition);
+        return admin.alterPartitionReassignments(Map.of(tp, Optional.of(new NewPartitionReassignment(replicas))))
+                .values().get(tp);
+    }
+
+    /**
+     * Whether a reassignment of {@code topic}-{@code partition} is in progress (ListPartitionReassignments).
+     *
+     * @throws IllegalStateException if no broker answers within 10 s
+     */
+    public boolean reassigning(String topic, int partition) {
+        TopicPartition tp = new TopicPartition(topic, partition);
+        try {
+            return admin.listPartitionReassignments(Set.of(tp)).reassignments()
+                    .get(ASK_TIMEOUT_SECONDS, TimeUnit.SECONDS).containsKey(tp);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot list the reassignments of " + tp, e);
+        }
+    }
+
+    /**
+     * Asks the controller to elect the preferred replica of {@code topic}-{@code partition} (ElectLeaders, PREFERRED)
+     * without waiting; the future completes with the partition's error, empty on success ({@code
+     * ElectionNotNeededException} when the preferred replica leads already).
+     */
+    public KafkaFuture<Optional<Throwable>> electPreferred(String topic, int partition) {
+        TopicPartition tp = new TopicPartition(topic, partition);
+        return admin.electLeaders(ElectionType.PREFERRED, Set.of(tp)).partitions()
+                .thenApply(results -> results.getOrDefault(tp, Optional.empty()));
     }
 
     /** True if every partition of {@code topic} has a leader and all its replicas in the ISR, per the broker asked. */

@@ -64,6 +64,31 @@ public final class NodeProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * Graceful stop: SIGTERM (a broker then does its controlled shutdown), then waits up to {@code timeout} for the
+     * process to exit; if it is still alive then, logs that on standard error and falls back to {@link #kill()}.
+     * Does nothing if the process has already exited.
+     *
+     * @return true if the process exited on SIGTERM within {@code timeout}, false if it had to be SIGKILLed
+     */
+    public boolean terminate(Duration timeout) {
+        if (!process.isAlive()) {
+            return true;
+        }
+        process.destroy();
+        try {
+            if (process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                return true;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted waiting for " + name + " to exit", e);
+        }
+        System.err.println(name + " (pid " + pid() + ") is alive " + timeout + " after SIGTERM: falling back to SIGKILL");
+        kill();
+        return false;
+    }
+
     /** SIGSTOP: the process is paused, its sockets stay open. */
     public void pause() {
         signal("STOP");
@@ -76,6 +101,14 @@ public final class NodeProcess implements AutoCloseable {
 
     private void signal(String signal) {
         runner.run(List.of("kill", "-s", signal, Long.toString(pid())));
+    }
+
+    /** Starts the same command again after {@link #terminate(Duration)} or {@link #kill()}, logging to a new file. */
+    public void startAgain() {
+        if (process.isAlive()) {
+            throw new IllegalStateException(name + " (pid " + pid() + ") still runs");
+        }
+        launch();
     }
 
     /** Kills the process if it is alive and starts the same command again, logging to a new file. */

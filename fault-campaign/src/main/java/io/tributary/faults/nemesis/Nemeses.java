@@ -5,7 +5,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
-/** Every kind of {@link Nemesis} by its {@link Nemesis#kind()}, in a fixed order: partitions, pauses, kills, disks. */
+/**
+ * Every kind of {@link Nemesis} by its {@link Nemesis#kind()}, in a fixed order: partitions, pauses, kills, disks, then
+ * restarts and kills that race an administrative operation.
+ */
 public final class Nemeses {
 
     private static final Map<String, Supplier<Nemesis>> ALL = new LinkedHashMap<>();
@@ -15,7 +18,8 @@ public final class Nemeses {
                 LeaderFromZooKeeperPartition::new, ControllerFromZooKeeperPartition::new,
                 ZooKeeperMinorityPartition::new, ZooKeeperLeaderPartition::new, BridgePartition::new,
                 LeaderPause::new, ControllerPause::new, ZooKeeperPause::new,
-                LeaderKill::new, BrokersKill::new, ZooKeeperKill::new, FullDisk::new);
+                LeaderKill::new, BrokersKill::new, ZooKeeperKill::new, FullDisk::new,
+                RollingRestart::new, ReassignmentKill::new, PreferredElectionKill::new);
         for (Supplier<Nemesis> supplier : suppliers) {
             ALL.put(supplier.get().kind(), supplier);
         }

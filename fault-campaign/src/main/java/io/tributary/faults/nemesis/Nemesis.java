@@ -22,6 +22,14 @@ public interface Nemesis {
     }
 
     /**
+     * The longest hold that adds anything to this fault; a drawn hold is cut to it (zero for a fault its {@link #start}
+     * makes and undoes by itself, as a rolling restart). Unbounded by default.
+     */
+    default Duration maximumHold() {
+        return Duration.ofSeconds(Long.MAX_VALUE);
+    }
+
+    /**
      * Makes the fault.
      *
      * @return a sentence naming the target, for the campaign's log ("SIGSTOP broker 2, leader of queue-1")
@@ -35,4 +43,14 @@ public interface Nemesis {
      * @throws IllegalStateException if a restarted process does not start within the context's timeout
      */
     void heal(NemesisContext context);
+
+    /**
+     * Checks, after the campaign's recovery wait (ZooKeeper quorum, the topic's full ISR), what this fault must leave
+     * behind beyond that, waiting at most the context's timeout: a reassignment it raced completes, a later preferred
+     * election succeeds. Nothing by default.
+     *
+     * @throws IllegalStateException if the cluster does not get there in time, saying what it saw
+     */
+    default void verifyRecovered(NemesisContext context) {
+    }
 }

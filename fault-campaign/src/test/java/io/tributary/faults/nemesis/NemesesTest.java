@@ -16,7 +16,8 @@ class NemesesTest {
                 "partition-leader-followers", "partition-leader-zookeeper", "partition-controller-zookeeper",
                 "partition-zookeeper-minority", "partition-zookeeper-leader", "partition-bridge",
                 "pause-leader", "pause-controller", "pause-zookeeper",
-                "kill-leader", "kill-brokers", "kill-zookeeper", "full-disk");
+                "kill-leader", "kill-brokers", "kill-zookeeper", "full-disk",
+                "rolling-restart", "kill-during-reassignment", "kill-during-preferred-election");
         for (String kind : Nemeses.kinds()) {
             assertThat(Nemeses.create(kind).kind()).isEqualTo(kind);
         }
@@ -28,6 +29,31 @@ class NemesesTest {
                 "partition-leader-zookeeper", "partition-controller-zookeeper")) {
             assertThat(Nemeses.create(kind).minimumHold()).isGreaterThan(BrokerProcess.SESSION_TIMEOUT);
         }
+    }
+
+    @Test
+    void aRollingRestartIsMadeByItsStartSoNoHoldIsAdded() {
+        Nemesis roll = Nemeses.create("rolling-restart");
+
+        assertThat(roll.maximumHold()).isZero();
+        assertThat(roll.minimumHold()).isZero();
+        assertThat(Nemeses.create("kill-leader").maximumHold()).isGreaterThan(java.time.Duration.ofDays(1));
+    }
+
+    @Test
+    void aRollingRestartRollsEveryBrokerOnceInTurnFromADrawnOne() {
+        List<Integer> ids = List.of(1, 2, 3, 4, 5);
+        java.util.Set<Integer> firsts = new java.util.HashSet<>();
+        for (long seed = 0; seed < 50; seed++) {
+            List<Integer> order = RollingRestart.rollOrder(ids, new Random(seed));
+
+            assertThat(order).containsExactlyInAnyOrderElementsOf(ids);
+            int first = order.get(0);
+            assertThat(order).isEqualTo(java.util.stream.IntStream.range(0, 5)
+                    .mapToObj(i -> ids.get((ids.indexOf(first) + i) % 5)).toList());
+            firsts.add(first);
+        }
+        assertThat(firsts).hasSize(5);
     }
 
     @Test
