@@ -36,11 +36,12 @@ public record CampaignSettings(
     }
 
     /**
-     * The short campaign's timings for {@code kinds}: 2 partitions, 2 s warm-up, holds of 3.5 to 5 s (pauses at least
-     * the session timeout plus a second), quiet periods of 1 to 2 s, 120 s to recover.
+     * The short campaign's timings for {@code kinds}: 2 partitions, 2 s warm-up, holds of 3 to 4 s, at least the
+     * brokers' 3 s session timeout (pauses at least the session timeout plus a second), quiet periods of 0.5 to 1 s,
+     * 120 s to recover.
      */
     public static CampaignSettings shortRun(long seed, List<String> kinds) {
-        return new CampaignSettings(seed, kinds, 2, Duration.ofSeconds(2), Duration.ofMillis(3500),
-                Duration.ofSeconds(5), Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(120));
+        return new CampaignSettings(seed, kinds, 2, Duration.ofSeconds(2), Duration.ofSeconds(3),
+                Duration.ofSeconds(4), Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofSeconds(120));
     }
 }
