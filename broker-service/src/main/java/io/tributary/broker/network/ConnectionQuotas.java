@@ -53,9 +53,8 @@ import org.slf4j.LoggerFactory;
  * {@code listener.name.<l>.max.connections}, or an address above its limit, closes nothing, as in Kafka:
  * new connections wait (or are refused) until enough have closed.
  *
- * <p>Rates are Kafka's {@code Rate} over {@code quota.window.num} windows of
- * {@code quota.window.size.seconds}; a throttle is the time the rate takes to fall back to the
- * limit, at most one window (Kafka's {@code QuotaUtils.boundedThrottleTime}).
+ * <p>Rates are Kafka's {@code Rate} over {@code quota.window.num} windows of {@code quota.window.size.seconds}; a
+ * throttle is the time the rate takes to fall back to the limit, at most one window ({@code QuotaUtils}'s).
  *
  * <p>Meters: those of each {@link ListenerConnectionQuota}, and Kafka's broker-wide
  * {@code broker-connection-accept-rate} as
@@ -493,8 +492,6 @@ public final class ConnectionQuotas {
         return new MetricConfig().timeWindow(quotaWindowSizeSeconds, TimeUnit.SECONDS).samples(quotaWindowNum)
             .quota(Quota.upperBound(limit));
     }
-
-
 
     /** One line per kind per interval of connection events; the listeners' connections log their closing through it. */
     IntervalLog intervalLog() {
