@@ -3,22 +3,18 @@ package io.tributary.broker.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import io.tributary.broker.audit.RefusedRequestLog;
 import io.tributary.broker.metrics.RequestMetrics;
 import io.tributary.broker.network.RequestContext;
+import io.tributary.broker.testing.LoggerEvents;
 import io.tributary.broker.testing.MockTime;
 import java.util.List;
 import org.apache.kafka.common.message.MetadataRequestData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.requests.MetadataRequest;
 import org.apache.kafka.common.requests.RequestHeader;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A request that trips a handler into an exception without a Kafka error code (issue 21's fuzzer, seed 1: a Fetch
@@ -28,21 +24,8 @@ import org.slf4j.LoggerFactory;
  */
 class KafkaApisFailureLogTest {
 
-    private final Logger logger = (Logger) LoggerFactory.getLogger(KafkaApis.class);
-    private final ListAppender<ILoggingEvent> lines = new ListAppender<>();
-
-    @BeforeEach
-    void capture() {
-        lines.start();
-        logger.addAppender(lines);
-        logger.setLevel(Level.INFO);
-    }
-
-    @AfterEach
-    void release() {
-        logger.detachAppender(lines);
-        logger.setLevel(null);
-    }
+    @RegisterExtension
+    final LoggerEvents log = new LoggerEvents(KafkaApis.class);
 
     @Test
     void unexpectedHandlerFailuresAreLoggedOncePerApiAndTypePerInterval() {
@@ -57,14 +40,14 @@ class KafkaApisFailureLogTest {
         for (int i = 0; i < 100; i++) {
             apis.handle(context, Wire.body(new MetadataRequest(new MetadataRequestData(), (short) 12))).join();
         }
-        assertThat(lines.list).hasSize(1);
-        assertThat(lines.list.get(0).getLevel()).isEqualTo(Level.ERROR);
-        assertThat(lines.list.get(0).getThrowableProxy()).as("the stack trace, once").isNotNull();
+        assertThat(log.events()).hasSize(1);
+        assertThat(log.events().get(0).getLevel()).isEqualTo(Level.ERROR);
+        assertThat(log.events().get(0).getThrowableProxy()).as("the stack trace, once").isNotNull();
 
         time.advance(10_000);
         apis.handle(context, Wire.body(new MetadataRequest(new MetadataRequestData(), (short) 12))).join();
 
-        assertThat(lines.list).hasSize(2);
-        assertThat(lines.list.get(1).getFormattedMessage()).contains("(99 more like it not logged in the last 10000 ms)");
+        assertThat(log.events()).hasSize(2);
+        assertThat(log.events().get(1).getFormattedMessage()).contains("(99 more like it not logged in the last 10000 ms)");
     }
 }

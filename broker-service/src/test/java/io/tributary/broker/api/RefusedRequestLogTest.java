@@ -2,12 +2,9 @@ package io.tributary.broker.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import io.tributary.broker.audit.RefusedRequestLog;
 import io.tributary.broker.network.RequestContext;
+import io.tributary.broker.testing.LoggerEvents;
 import io.tributary.broker.testing.MockTime;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -16,10 +13,8 @@ import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.requests.MetadataRequest;
 import org.apache.kafka.common.requests.RequestHeader;
 import org.apache.kafka.common.utils.Time;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Refused requests leave a log line an operator can act on (API, version, client id, principal,
@@ -27,25 +22,9 @@ import org.slf4j.LoggerFactory;
  */
 class RefusedRequestLogTest {
 
-    private final Logger logger = (Logger) LoggerFactory.getLogger(RefusedRequestLog.class);
-    private final ListAppender<ILoggingEvent> lines = new ListAppender<>();
+    @RegisterExtension
+    final LoggerEvents log = new LoggerEvents(RefusedRequestLog.class);
 
-    @BeforeEach
-    void capture() {
-        lines.start();
-        logger.addAppender(lines);
-        logger.setLevel(Level.INFO);
-    }
-
-    @AfterEach
-    void release() {
-        logger.detachAppender(lines);
-        logger.setLevel(null);
-    }
-
-    private List<String> messages() {
-        return lines.list.stream().map(e -> e.getLevel() + " " + e.getFormattedMessage()).toList();
-    }
 
     private static RequestContext context(ApiKeys api, short version) {
         return Wire.context(new RequestHeader(api, version, "billing-app", 3), Wire.ALICE);
@@ -64,7 +43,7 @@ class RefusedRequestLogTest {
         time.advance(10_000);
         assertThat(refusals.refused(RefusedRequestLog.Kind.CONFIG, context, "bad again")).isTrue();
 
-        assertThat(messages()).containsExactly(
+        assertThat(log.messages()).containsExactly(
             "INFO Refused METADATA v12 from client 'billing-app' (User:alice at 127.0.0.1): bad value",
             "WARN Refused METADATA v12 from client 'billing-app' (User:alice at 127.0.0.1): cut short",
             "INFO Refused METADATA v12 from client 'billing-app' (User:alice at 127.0.0.1): bad again"
@@ -84,10 +63,10 @@ class RefusedRequestLogTest {
         apis.handle(context(ApiKeys.METADATA, (short) 12), Wire.body(new MetadataRequest(new MetadataRequestData(),
             (short) 12))).join();
 
-        assertThat(messages()).hasSize(2);
-        assertThat(messages().get(0)).startsWith("INFO Refused METADATA v13 from client 'billing-app'")
+        assertThat(log.messages()).hasSize(2);
+        assertThat(log.messages().get(0)).startsWith("INFO Refused METADATA v13 from client 'billing-app'")
             .endsWith("served versions are 4 to 12; the connection is closed");
-        assertThat(messages().get(1)).startsWith("WARN Refused METADATA v12 from client 'billing-app'")
+        assertThat(log.messages().get(1)).startsWith("WARN Refused METADATA v12 from client 'billing-app'")
             .contains("could not be parsed");
     }
 }

@@ -2,20 +2,15 @@ package io.tributary.broker.network;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.tributary.broker.testing.LoggerEvents;
 import io.tributary.broker.testing.MockTime;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.requests.ApiVersionsRequest;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * What issue 21's fuzzer found on the broker's connections: a client that sends garbage and reconnects in a loop
@@ -26,24 +21,11 @@ import org.slf4j.LoggerFactory;
  */
 class ConnectionGarbageTest {
 
-    private final Logger logger = (Logger) LoggerFactory.getLogger(ConnectionHandler.class);
-    private final ListAppender<ILoggingEvent> lines = new ListAppender<>();
+    @RegisterExtension
+    final LoggerEvents log = new LoggerEvents(ConnectionHandler.class);
     private final MockTime time = new MockTime();
     private final IntervalLog closeLog = new IntervalLog(10_000, time);
     private final ControlledRequestHandler handler = new ControlledRequestHandler();
-
-    @BeforeEach
-    void capture() {
-        lines.start();
-        logger.addAppender(lines);
-        logger.setLevel(Level.INFO);
-    }
-
-    @AfterEach
-    void release() {
-        logger.detachAppender(lines);
-        logger.setLevel(null);
-    }
 
     /** A frame whose header names api key 9999, which no Kafka version defines: the header cannot be parsed. */
     private static ByteBuf unknownApiKeyFrame() {
@@ -62,16 +44,16 @@ class ConnectionGarbageTest {
             connections.add(c);
         }
         assertThat(connections).noneMatch(EmbeddedConnection::isOpen);
-        assertThat(lines.list).as("lines about 100 dropped connections within one interval").hasSize(1);
-        assertThat(lines.list.get(0).getFormattedMessage()).contains("request header could not be parsed");
+        assertThat(log.events()).as("lines about 100 dropped connections within one interval").hasSize(1);
+        assertThat(log.events().get(0).getFormattedMessage()).contains("request header could not be parsed");
 
         time.advance(10_000);
         EmbeddedConnection next = EmbeddedConnection.plaintext(handler, closeLog);
         next.write(unknownApiKeyFrame());
 
         assertThat(next.isOpen()).isFalse();
-        assertThat(lines.list).hasSize(2);
-        assertThat(lines.list.get(1).getFormattedMessage()).contains("(99 more like it not logged in the last 10000 ms)");
+        assertThat(log.events()).hasSize(2);
+        assertThat(log.events().get(1).getFormattedMessage()).contains("(99 more like it not logged in the last 10000 ms)");
         assertThat(handler.calls()).as("no garbage reached the handler").isEmpty();
     }
 
@@ -83,7 +65,7 @@ class ConnectionGarbageTest {
             handler.calls().get(handler.calls().size() - 1).future().complete(Response.close("refused"));
             assertThat(c.isOpen()).isFalse();
         }
-        assertThat(lines.list).hasSize(1);
+        assertThat(log.events()).hasSize(1);
     }
 
     @Test
