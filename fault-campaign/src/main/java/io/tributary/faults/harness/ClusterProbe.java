@@ -68,17 +68,33 @@ public final class ClusterProbe implements AutoCloseable {
                 () -> describe(topic).partitions().get(partition).replicas().stream().map(Node::id).toList());
     }
 
-    /** The partitions of {@code topic} by partition number, as the broker asked describes them now. */
-    public Map<Integer, TopicPartitionInfo> partitions(String topic) throws Exception {
+    /**
+     * The partitions of {@code topic} by partition number, as the broker asked describes them now.
+     *
+     * @throws IllegalStateException if no broker answers within 10 s
+     */
+    public Map<Integer, TopicPartitionInfo> partitions(String topic) {
         Map<Integer, TopicPartitionInfo> byPartition = new TreeMap<>();
-        describe(topic).partitions().forEach(p -> byPartition.put(p.partition(), p));
+        try {
+            describe(topic).partitions().forEach(p -> byPartition.put(p.partition(), p));
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot describe " + topic, e);
+        }
         return byPartition;
     }
 
-    /** Broker {@code brokerId}'s log directories by path (DescribeLogDirs); an offline one carries its error. */
-    public Map<String, LogDirDescription> logDirs(int brokerId) throws Exception {
-        return admin.describeLogDirs(List.of(brokerId)).allDescriptions().get(ASK_TIMEOUT_SECONDS, TimeUnit.SECONDS)
-                .get(brokerId);
+    /**
+     * Broker {@code brokerId}'s log directories by path (DescribeLogDirs); an offline one carries its error.
+     *
+     * @throws IllegalStateException if the broker does not answer within 10 s
+     */
+    public Map<String, LogDirDescription> logDirs(int brokerId) {
+        try {
+            return admin.describeLogDirs(List.of(brokerId)).allDescriptions()
+                    .get(ASK_TIMEOUT_SECONDS, TimeUnit.SECONDS).get(brokerId);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot describe broker " + brokerId + "'s log directories", e);
+        }
     }
 
     /** The id of the controller, waiting up to {@code timeout} for one. */
@@ -169,19 +185,13 @@ public final class ClusterProbe implements AutoCloseable {
                 .get(topic);
     }
 
-    /** A question asked until it has an answer; see {@link #retry}. */
     @FunctionalInterface
-    public interface Question<T> {
+    private interface Question<T> {
         /** The answer, or null if there is none yet. */
         T ask() throws Exception;
     }
 
-    /**
-     * Asks {@code question} every 250 ms until it answers (not null), failing answers (exceptions) included.
-     *
-     * @throws IllegalStateException after {@code timeout}, naming {@code what}, with the last failure as its cause
-     */
-    public static <T> T retry(Duration timeout, String what, Question<T> question) {
+    private static <T> T retry(Duration timeout, String what, Question<T> question) {
         long deadline = System.nanoTime() + timeout.toNanos();
         Exception lastError = null;
         while (true) {

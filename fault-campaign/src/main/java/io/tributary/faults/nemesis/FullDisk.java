@@ -1,7 +1,6 @@
 package io.tributary.faults.nemesis;
 
 import io.tributary.faults.harness.BrokerProcess;
-import io.tributary.faults.harness.ClusterProbe;
 import io.tributary.faults.harness.FaultCluster;
 import io.tributary.faults.harness.TmpfsMount;
 import java.util.Map;
@@ -9,7 +8,6 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.kafka.clients.admin.LogDirDescription;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.errors.KafkaStorageException;
 
@@ -36,8 +34,9 @@ public final class FullDisk implements Nemesis {
     public String start(NemesisContext context, Random random) {
         TmpfsMount disk = context.cluster().smallLogDir();
         String dir = disk.directory().toString();
-        Set<Integer> there = topicPartitionsOf(context, dir, true);
-        Set<Integer> elsewhere = topicPartitionsOf(context, dir, false);
+        Set<Integer> there = new TreeSet<>();
+        Set<Integer> elsewhere = new TreeSet<>();
+        placeTopicPartitions(context, dir, there, elsewhere);
         if (there.isEmpty() && !holdsCoordinatorPartitions(context, dir)) {
             throw new IllegalStateException("broker " + BROKER + " keeps no partition of " + context.topic()
                     + ", __consumer_offsets or __transaction_state in " + dir
@@ -45,21 +44,23 @@ public final class FullDisk implements Nemesis {
         }
         filled = disk;
         long bytes = disk.fill();
-        await(context, "broker " + BROKER + " to report " + dir + " offline", () -> {
+        Eventually.await(context.timeout(), "broker " + BROKER + " reporting " + dir + " offline", () -> {
             LogDirDescription description = context.probe().logDirs(BROKER).get(dir);
-            return description != null && description.error() instanceof KafkaStorageException;
+            return description != null && description.error() instanceof KafkaStorageException ? null
+                    : "directory " + (description == null ? "unknown" : "error " + description.error());
         });
-        await(context, "broker " + BROKER + " out of the ISR and not leading " + context.topic() + " partitions "
-                + there, () -> {
+        Eventually.await(context.timeout(), "broker " + BROKER + " out of the ISR and not leading " + context.topic()
+                + " partitions " + there, () -> {
                     Map<Integer, TopicPartitionInfo> partitions = context.probe().partitions(context.topic());
                     return there.stream().map(partitions::get).allMatch(p -> p.leader() != null
-                            && p.leader().id() != BROKER && p.isr().stream().noneMatch(n -> n.id() == BROKER));
+                            && p.leader().id() != BROKER && p.isr().stream().noneMatch(n -> n.id() == BROKER))
+                            ? null : partitions.toString();
                 });
         BrokerProcess broker = context.cluster().broker(BROKER);
         if (!broker.isAlive()) {
             throw new IllegalStateException("broker " + BROKER + " exited when its log directory " + dir + " filled up");
         }
-        Map<Integer, TopicPartitionInfo> partitions = describe(context);
+        Map<Integer, TopicPartitionInfo> partitions = context.probe().partitions(context.topic());
         for (int partition : elsewhere) {
             if (partitions.get(partition).isr().stream().noneMatch(n -> n.id() == BROKER)) {
                 throw new IllegalStateException("broker " + BROKER + " left the ISR of " + context.topic() + "-"
@@ -82,56 +83,29 @@ public final class FullDisk implements Nemesis {
     }
 
     /**
-     * The partitions of the topic broker {@value #BROKER} keeps in log directory {@code dir} ({@code inDir}) or in its
-     * other directories (not {@code inDir}); with more brokers than replicas it keeps only some of them.
+     * Sorts the partitions of the topic broker {@value #BROKER} keeps into those in log directory {@code dir} and
+     * those in its other directories, once every directory is online; with more brokers than replicas it keeps only
+     * some partitions.
      */
-    private static Set<Integer> topicPartitionsOf(NemesisContext context, String dir, boolean inDir) {
-        Set<Integer> partitions = new TreeSet<>();
-        await(context, "broker " + BROKER + "'s log directories", () -> {
+    private static void placeTopicPartitions(NemesisContext context, String dir, Set<Integer> inDir,
+                                             Set<Integer> elsewhere) {
+        Eventually.await(context.timeout(), "broker " + BROKER + "'s log directories, all online", () -> {
             Map<String, LogDirDescription> dirs = context.probe().logDirs(BROKER);
             if (dirs.get(dir) == null || dirs.values().stream().anyMatch(d -> d.error() != null)) {
-                return false;
+                return dirs.toString();
             }
-            partitions.clear();
-            dirs.forEach((path, description) -> {
-                if (path.equals(dir) == inDir) {
-                    for (TopicPartition tp : description.replicaInfos().keySet()) {
-                        if (tp.topic().equals(context.topic())) {
-                            partitions.add(tp.partition());
-                        }
-                    }
-                }
-            });
-            return true;
+            inDir.clear();
+            elsewhere.clear();
+            dirs.forEach((path, description) -> description.replicaInfos().keySet().stream()
+                    .filter(tp -> tp.topic().equals(context.topic()))
+                    .forEach(tp -> (path.equals(dir) ? inDir : elsewhere).add(tp.partition())));
+            return null;
         });
-        return partitions;
     }
 
     /** Whether {@code dir} keeps a partition of the group or transaction coordinators, which the workload writes. */
     private static boolean holdsCoordinatorPartitions(NemesisContext context, String dir) {
-        try {
-            return context.probe().logDirs(BROKER).get(dir).replicaInfos().keySet().stream()
-                    .anyMatch(tp -> tp.topic().equals("__consumer_offsets") || tp.topic().equals("__transaction_state"));
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot describe broker " + BROKER + "'s log directories", e);
-        }
-    }
-
-    private static Map<Integer, TopicPartitionInfo> describe(NemesisContext context) {
-        try {
-            return context.probe().partitions(context.topic());
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot describe " + context.topic(), e);
-        }
-    }
-
-    @FunctionalInterface
-    private interface Condition {
-        boolean holds() throws Exception;
-    }
-
-    /** Waits up to the context's timeout until {@code condition} holds. */
-    private static void await(NemesisContext context, String what, Condition condition) {
-        ClusterProbe.retry(context.timeout(), what, () -> condition.holds() ? Boolean.TRUE : null);
+        return context.probe().logDirs(BROKER).get(dir).replicaInfos().keySet().stream()
+                .anyMatch(tp -> tp.topic().equals("__consumer_offsets") || tp.topic().equals("__transaction_state"));
     }
 }
