@@ -8,14 +8,10 @@ import io.tributary.adminui.testing.ProxyJson;
 import io.tributary.adminui.testing.StubRestProxy;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import org.openqa.selenium.By;
-import org.openqa.selenium.OutputType;
-import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
@@ -79,14 +75,5 @@ public final class BrokerStatusBrowserSteps extends BrowserSteps {
     private List<String> cells(int broker) {
         return browser.findElements(By.cssSelector("#brokers tr[data-broker='" + broker + "'] td")).stream()
             .map(e -> e.getText().trim()).toList();
-    }
-
-    private String text(String css) {
-        return browser.findElement(By.cssSelector(css)).getText().trim();
-    }
-
-    private void screenshot(String name) throws IOException {
-        Path shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE).toPath();
-        Files.copy(shot, screenshots.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
     }
 }

@@ -6,9 +6,7 @@ import io.tributary.adminui.testing.BrowserSteps;
 import io.tributary.adminui.testing.RestProxyCalls;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -29,8 +27,6 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
-import org.openqa.selenium.OutputType;
-import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -230,20 +226,5 @@ public final class GroupLagResetBrowserSteps extends BrowserSteps {
     private List<String> partitionRow(String topic, int partition) {
         return browser.findElements(By.cssSelector("#offsets tr[data-partition='" + topic + "-" + partition + "'] td"))
             .stream().map(e -> e.getText().trim()).toList();
-    }
-
-    private String text(String css) {
-        return browser.findElement(By.cssSelector(css)).getText().trim();
-    }
-
-    private void clearAndType(String id, String value) {
-        WebElement input = browser.findElement(By.id(id));
-        input.clear();
-        input.sendKeys(value);
-    }
-
-    private void screenshot(String name) throws IOException {
-        Path shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE).toPath();
-        Files.copy(shot, screenshots.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
     }
 }

@@ -3,11 +3,8 @@ package io.tributary.adminui.messages;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.adminui.testing.BrowserSteps;
-import java.io.IOException;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,8 +18,6 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
-import org.openqa.selenium.OutputType;
-import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
@@ -132,14 +127,5 @@ public final class MessagePagingBrowserSteps extends BrowserSteps {
 
     private boolean enabled(String id) {
         return browser.findElement(By.id(id)).isEnabled();
-    }
-
-    private String text(String css) {
-        return browser.findElement(By.cssSelector(css)).getText().trim();
-    }
-
-    private void screenshot(String name) throws IOException {
-        Path shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE).toPath();
-        Files.copy(shot, screenshots.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
     }
 }

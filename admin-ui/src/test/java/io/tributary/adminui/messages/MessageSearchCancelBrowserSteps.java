@@ -3,11 +3,8 @@ package io.tributary.adminui.messages;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.adminui.testing.BrowserSteps;
-import java.io.IOException;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -16,8 +13,6 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.openqa.selenium.By;
-import org.openqa.selenium.OutputType;
-import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
@@ -83,14 +78,5 @@ public final class MessageSearchCancelBrowserSteps extends BrowserSteps {
         assertThat(browser.findElements(By.cssSelector("#search-results tr.msg"))).hasSize(100);
         wait.until(ExpectedConditions.invisibilityOfElementLocated(By.id("search-cancel")));
         assertThat(text("#search-progress")).doesNotContain("cancelled");
-    }
-
-    private String text(String css) {
-        return browser.findElement(By.cssSelector(css)).getText().trim();
-    }
-
-    private void screenshot(String name) throws IOException {
-        Path shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE).toPath();
-        Files.copy(shot, screenshots.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
     }
 }

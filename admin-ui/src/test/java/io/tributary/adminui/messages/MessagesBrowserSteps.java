@@ -6,9 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -18,8 +16,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
-import org.openqa.selenium.OutputType;
-import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
@@ -172,18 +168,10 @@ public final class MessagesBrowserSteps extends BrowserSteps {
         assertThat(browser.findElement(By.id("tail-start")).isEnabled()).isTrue();
     }
 
-    private String text(String css) {
-        return browser.findElement(By.cssSelector(css)).getText().trim();
-    }
 
     private void screenshot(String name, WebElement shown) throws IOException {
         ((org.openqa.selenium.JavascriptExecutor) browser).executeScript(
             "arguments[0].scrollIntoView({block: 'center'})", shown);
         screenshot(name);
-    }
-
-    private void screenshot(String name) throws IOException {
-        Path shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE).toPath();
-        Files.copy(shot, screenshots.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
     }
 }

@@ -5,11 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tributary.adminui.AdminUiApplication;
 import io.tributary.adminui.testing.BrowserSteps;
 import io.tributary.adminui.testing.ClusterProcesses;
-import java.io.IOException;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -23,8 +20,6 @@ import org.apache.kafka.common.Node;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.openqa.selenium.By;
-import org.openqa.selenium.OutputType;
-import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
@@ -154,10 +149,5 @@ public class ReassignmentBrowserSteps extends BrowserSteps {
         } catch (Exception e) {
             return 0;
         }
-    }
-
-    private void screenshot(String name) throws IOException {
-        Path shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE).toPath();
-        Files.copy(shot, screenshots.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
     }
 }

@@ -1,14 +1,21 @@
 package io.tributary.adminui.testing;
 
+import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -41,5 +48,23 @@ public abstract class BrowserSteps {
             admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
         }
         return topic;
+    }
+
+    /** The trimmed text of the first element {@code css} selects. */
+    protected String text(String css) {
+        return browser.findElement(By.cssSelector(css)).getText().trim();
+    }
+
+    /** Replaces the value of the input with id {@code id} by {@code value}, as a user typing it. */
+    protected void clearAndType(String id, String value) {
+        WebElement input = browser.findElement(By.id(id));
+        input.clear();
+        input.sendKeys(value);
+    }
+
+    /** Saves what the browser shows as {@code <screenshots>/<name>.png}, replacing an older one. */
+    protected void screenshot(String name) throws IOException {
+        Path shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE).toPath();
+        Files.copy(shot, screenshots.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
     }
 }

@@ -4,16 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.adminui.testing.BrowserSteps;
 import io.tributary.adminui.testing.RestProxyCalls;
-import java.io.IOException;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
-import org.openqa.selenium.OutputType;
-import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
@@ -131,20 +126,5 @@ public final class TopicLifecycleBrowserSteps extends BrowserSteps {
         assertThat(browser.findElements(row)).isEmpty();
         assertThat(RestProxyCalls.get(restProxy.resolve("/v3/clusters/" + clusterId + "/topics/" + topic)).statusCode())
             .as("the proxy no longer knows the topic").isEqualTo(404);
-    }
-
-    private String text(String css) {
-        return browser.findElement(By.cssSelector(css)).getText().trim();
-    }
-
-    private void clearAndType(String id, String value) {
-        WebElement input = browser.findElement(By.id(id));
-        input.clear();
-        input.sendKeys(value);
-    }
-
-    private void screenshot(String name) throws IOException {
-        Path shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE).toPath();
-        Files.copy(shot, screenshots.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
     }
 }

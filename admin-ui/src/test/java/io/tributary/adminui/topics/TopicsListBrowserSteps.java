@@ -166,9 +166,6 @@ public final class TopicsListBrowserSteps extends BrowserSteps {
             .map(r -> r.getAttribute("data-topic")).toList().equals(List.of(topics)));
     }
 
-    private String text(String css) {
-        return browser.findElement(By.cssSelector(css)).getText().trim();
-    }
 
     private void produce(String topic, int records) throws Exception {
         Properties config = new Properties();

@@ -3,11 +3,8 @@ package io.tributary.adminui.transactions;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.adminui.testing.BrowserSteps;
-import java.io.IOException;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -17,8 +14,6 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.openqa.selenium.By;
-import org.openqa.selenium.OutputType;
-import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
@@ -102,10 +97,5 @@ public final class TransactionsBrowserSteps extends BrowserSteps {
         return (List<String>) ((org.openqa.selenium.JavascriptExecutor) browser).executeScript(
             "return Array.from(document.querySelectorAll('#messages .msg-value'))"
                 + ".map(e => e.textContent.trim());");
-    }
-
-    private void screenshot(String name) throws IOException {
-        Path shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE).toPath();
-        Files.copy(shot, screenshots.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
     }
 }
