@@ -3,6 +3,7 @@ package io.tributary.broker;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tributary.broker.ShutdownSequence.Step;
 import io.tributary.broker.api.ApiHandlers;
+import io.tributary.broker.api.ControllerForwarder;
 import io.tributary.broker.api.KafkaApis;
 import io.tributary.broker.audit.RefusedRequestLog;
 import io.tributary.broker.cluster.AdminManager;
@@ -45,6 +46,8 @@ import io.tributary.broker.network.SocketServer;
 import io.tributary.broker.quota.ClientQuotaStore;
 import io.tributary.broker.quota.ClientQuotas;
 import io.tributary.broker.quota.ReplicationQuotas;
+import io.tributary.broker.replica.BrokerBlockingSender;
+import io.tributary.broker.replica.InterBrokerSender;
 import io.tributary.broker.replica.LastStableOffsetLagGauges;
 import io.tributary.broker.replica.LogDirFailureHandler;
 import io.tributary.broker.replica.ReplicaComponents;
@@ -260,6 +263,13 @@ final class BrokerComponentsBuilder {
                 properties.leaderImbalanceCheckIntervalSeconds() * 1000L,
                 properties.leaderImbalancePerBrokerPercentage()), time);
         stops.add(Step.CONTROLLER, controller::close);
+        String forwarderListener = properties.interBrokerListener();
+        ControllerForwarder forwarder = new ControllerForwarder(properties.id(), metadataCache::controllerId,
+            new InterBrokerSender(ControllerForwarder.CLIENT_ID_PREFIX, id -> metadataCache.broker(id)
+                .flatMap(b -> b.endPoint(forwarderListener)).map(e -> new Node(id, e.host(), e.port())),
+                id -> new BrokerBlockingSender(ControllerForwarder.CLIENT_ID_PREFIX + properties.id(), forwarderListener,
+                    interBrokerClientConfigs(), properties.requestTimeoutMs(), 100, time)));
+        stops.add(Step.CONTROLLER, forwarder::close);
         GroupCoordinatorFactory groupFactory = new GroupCoordinatorFactory(properties, shareGroups);
         GroupConfigManager groupConfigs = new GroupConfigManager(zkClient, groupFactory.groupConfigDefaults());
         stops.add(Step.ACL_STORE, groupConfigs::close);
@@ -328,7 +338,7 @@ final class BrokerComponentsBuilder {
         ClientQuotas clientQuotas = ClientQuotas.create(clientQuotaStore, properties.quotaWindowNum(),
             properties.quotaWindowSizeSeconds(), time, registry);
         KafkaApis apis = new KafkaApis(ApiHandlers.create(properties, security, metadataCache, replicaManager, fetchManager,
-            clientQuotas, adminManager, producerIds, groupCoordinator, groupConfigs, transactions, shares, controller, features, scramCredentialStore, aclStore, authorizer,
+            clientQuotas, adminManager, producerIds, groupCoordinator, groupConfigs, transactions, shares, controller, forwarder, features, scramCredentialStore, aclStore, authorizer,
             // Resumed work queues like a request; when the queue is full it runs where it resumed.
             task -> {
                 if (!requestChannel.offer(task)) {

@@ -35,6 +35,7 @@ public final class ApiHandlers {
      *                        request handler thread
      * @param refusals        where refused config changes are logged
      * @param shares          share groups' record delivery (ShareFetch, ShareAcknowledge, KIP-932)
+     * @param forwarder       sends controller requests received here on to the active controller
      * @return every handler, ApiVersions included
      */
     public static List<ApiHandler> create(BrokerProperties properties, BrokerSecurityProperties securityProperties,
@@ -45,7 +46,8 @@ public final class ApiHandlers {
                                           ProducerIdManager producerIdManager, GroupCoordinator groupCoordinator,
                                           GroupConfigManager groupConfigs,
                                           TransactionComponents transactions, ShareComponents shares,
-                                          Controller controller, FeatureManager features,
+                                          Controller controller, ControllerForwarder forwarder,
+                                          FeatureManager features,
                                           ScramCredentialStore scramCredentialStore,
                                           AclStore aclStore, BrokerAuthorizer authorizer,
                                           java.util.concurrent.Executor handlerExecutor, RefusedRequestLog refusals,
@@ -110,7 +112,7 @@ public final class ApiHandlers {
             new ListGroupsHandler(groupCoordinator, authorizer),
             new DeleteGroupsHandler(groupCoordinator, shareGroupOffsets, authorizer),
             new OffsetDeleteHandler(groupCoordinator, authorizer),
-            new ElectLeadersHandler(controller, authorizer),
+            new ElectLeadersHandler(controller, forwarder, authorizer),
             new AlterPartitionReassignmentsHandler(controller, authorizer),
             new ListPartitionReassignmentsHandler(metadataCache, authorizer),
             new SaslHandshakeHandler(),

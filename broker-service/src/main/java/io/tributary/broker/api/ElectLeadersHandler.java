@@ -22,18 +22,22 @@ import org.apache.kafka.common.requests.ElectLeadersResponse;
 /**
  * ElectLeaders (v0-2, KIP-183 and KIP-460): preferred or unclean leader election, carried out by
  * the controller ({@code kafka-leader-election.sh}, {@code Admin.electLeaders}). A null partition
- * list means every partition. A broker that is not the controller answers NOT_CONTROLLER, and
- * the client finds the controller in its next metadata. Needs ALTER on the cluster: otherwise
- * CLUSTER_AUTHORIZATION_FAILED at the top level and for every partition named, as Kafka.
+ * list means every partition. A broker that is not the controller forwards the request to the
+ * controller ({@link ControllerForwarder}) as Kafka 4's brokers do, and answers NOT_CONTROLLER
+ * only when there is no controller to reach or the request was forwarded already. Needs ALTER on
+ * the cluster: otherwise CLUSTER_AUTHORIZATION_FAILED at the top level and for every partition
+ * named, as Kafka.
  */
 public final class ElectLeadersHandler extends VersionedHandler {
 
     private final Controller controller;
+    private final ControllerForwarder forwarder;
     private final BrokerAuthorizer authorizer;
 
-    public ElectLeadersHandler(Controller controller, BrokerAuthorizer authorizer) {
+    public ElectLeadersHandler(Controller controller, ControllerForwarder forwarder, BrokerAuthorizer authorizer) {
         super(ApiKeys.ELECT_LEADERS, 0, 2);
         this.controller = controller;
+        this.forwarder = forwarder;
         this.authorizer = authorizer;
     }
 
@@ -50,6 +54,15 @@ public final class ElectLeadersHandler extends VersionedHandler {
                 context.apiVersion()));
         }
         List<TopicPartition> partitions = all ? null : List.copyOf(request.topicPartitions());
+        if (!controller.isActive()) {
+            var forwarded = forwarder.forward(context,
+                new ElectLeadersRequest.Builder(type, partitions, request.data().timeoutMs()));
+            if (forwarded.isPresent()) {
+                return forwarded.get().handle((response, error) -> Responses.of(context, error == null
+                    ? new ElectLeadersResponse(((ElectLeadersResponse) response).data().setThrottleTimeMs(0))
+                    : new ElectLeadersResponse(0, Errors.NOT_CONTROLLER.code(), List.of(), context.apiVersion())));
+            }
+        }
         return controller.electLeaders(type, partitions).handle((results, error) -> {
             if (error != null) {
                 Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
