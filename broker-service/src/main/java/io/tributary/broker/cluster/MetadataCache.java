@@ -84,8 +84,7 @@ public final class MetadataCache implements Closeable {
             ZkPaths.DELETE_TOPICS, FeatureZNode.PATH};
         CountDownLatch initialized = new CountDownLatch(paths.length);
         for (String path : paths) {
-            CuratorCache cache = CuratorCache.build(zkClient.curator(), path);
-            cache.listenable().addListener(CuratorCacheListener.builder()
+            CuratorCache cache = ZkWatch.of(zkClient.curator(), path, CuratorCacheListener.builder()
                 .forAll((type, oldData, data) -> submit(() -> apply(type, oldData, data)))
                 .forInitialized(initialized::countDown)
                 .build());

@@ -1,5 +1,6 @@
 package io.tributary.broker.group;
 
+import io.tributary.broker.cluster.ZkWatch;
 import io.tributary.broker.cluster.AdminManager;
 import io.tributary.broker.cluster.ConfigChanges;
 import io.tributary.broker.cluster.EntityConfigs;
@@ -69,8 +70,7 @@ public final class GroupConfigManager implements GroupConfigLookup, AutoCloseabl
     public synchronized void start(long timeoutMs) {
         groups.ensurePaths();
         CountDownLatch initialized = new CountDownLatch(1);
-        watch = CuratorCache.build(zkClient.curator(), groups.root());
-        watch.listenable().addListener(CuratorCacheListener.builder().forAll(this::onWatchEvent)
+        watch = ZkWatch.of(zkClient.curator(), groups.root(), CuratorCacheListener.builder().forAll(this::onWatchEvent)
             .forInitialized(initialized::countDown).build());
         watch.start();
         try {

@@ -1,5 +1,6 @@
 package io.tributary.broker.quota;
 
+import io.tributary.broker.cluster.ZkWatch;
 import io.tributary.broker.cluster.EntityConfigs;
 import io.tributary.broker.cluster.KafkaZkClient;
 import io.tributary.broker.cluster.ZooKeeperClientException;
@@ -65,8 +66,7 @@ public final class ClientQuotaStore implements ClientQuotaLookup, AutoCloseable 
         clients.ensurePaths();
         CountDownLatch initialized = new CountDownLatch(2);
         for (String root : List.of(USERS, CLIENTS)) {
-            CuratorCache watch = CuratorCache.build(zkClient.curator(), root);
-            watch.listenable().addListener(CuratorCacheListener.builder().forAll(this::onWatchEvent)
+            CuratorCache watch = ZkWatch.of(zkClient.curator(), root, CuratorCacheListener.builder().forAll(this::onWatchEvent)
                 .forInitialized(initialized::countDown).build());
             watches.add(watch);
             watch.start();

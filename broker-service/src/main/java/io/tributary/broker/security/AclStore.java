@@ -1,5 +1,6 @@
 package io.tributary.broker.security;
 
+import io.tributary.broker.cluster.ZkWatch;
 import io.tributary.broker.cluster.ChangeNotificationPurger;
 import io.tributary.broker.cluster.KafkaZkClient;
 import io.tributary.broker.cluster.ZkPaths;
@@ -139,8 +140,7 @@ public final class AclStore implements Closeable {
         CountDownLatch initialized = new CountDownLatch(roots.size());
         ExecutorService events = refresher;
         for (String root : roots) {
-            CuratorCache watch = CuratorCache.build(zkClient.curator(), root);
-            watch.listenable().addListener(CuratorCacheListener.builder()
+            CuratorCache watch = ZkWatch.of(zkClient.curator(), root, CuratorCacheListener.builder()
                 .forAll((type, oldData, data) -> onWatchEvent(events, oldData, data))
                 .forInitialized(initialized::countDown)
                 .build());

@@ -1,5 +1,6 @@
 package io.tributary.broker.security;
 
+import io.tributary.broker.cluster.ZkWatch;
 import io.tributary.broker.cluster.ChangeNotificationPurger;
 import io.tributary.broker.cluster.KafkaZkClient;
 import io.tributary.broker.cluster.ZkPaths;
@@ -106,8 +107,7 @@ public final class ScramCredentialStore implements Closeable {
     public synchronized void start(long timeoutMs) {
         userConfigs.ensurePaths();
         CountDownLatch initialized = new CountDownLatch(1);
-        watch = CuratorCache.build(zkClient.curator(), ZkPaths.CONFIG_USERS);
-        watch.listenable().addListener(CuratorCacheListener.builder()
+        watch = ZkWatch.of(zkClient.curator(), ZkPaths.CONFIG_USERS, CuratorCacheListener.builder()
             .forAll(this::onWatchEvent)
             .forInitialized(initialized::countDown)
             .build());

@@ -3,6 +3,7 @@ package io.tributary.faults.campaign;
 import io.tributary.faults.harness.ClusterProbe;
 import io.tributary.faults.harness.CommandRunner;
 import io.tributary.faults.harness.FaultCluster;
+import io.tributary.faults.harness.MetadataView;
 import io.tributary.faults.harness.QueueWorkload;
 import io.tributary.faults.harness.ThreadDumps;
 import io.tributary.faults.history.CheckResult;
@@ -25,8 +26,8 @@ import java.util.Random;
 /**
  * Runs one campaign on a started {@link FaultCluster}: creates the topic (RF 3, {@code min.insync.replicas=2}), starts
  * the {@link QueueWorkload}, and makes the faults of {@link CampaignSettings} one after another in the seed's order:
- * wait for the topic's full ISR, start the nemesis, hold, heal, wait for the ZooKeeper quorum and the full ISR again
- * and for what the nemesis itself checks ({@link Nemesis#verifyRecovered}), stay quiet; then finishes the workload,
+ * wait for the topic's full ISR, start the nemesis, hold, heal, wait for the ZooKeeper quorum and the full ISR again,
+ * for every broker to name the same controller and brokers ({@link MetadataView}) and for what the nemesis itself checks ({@link Nemesis#verifyRecovered}), stay quiet; then finishes the workload,
  * checks the whole history and each fault's window. One cluster serves many runs, each on a topic of its own. Prints
  * what it does to {@code log}, the seed first.
  *
@@ -118,6 +119,7 @@ public final class Campaign {
             nemesis.heal(context);
             cluster.zooKeeper().awaitQuorum(settings.recoveryTimeout());
             probe.awaitFullIsr(context.topic(), settings.recoveryTimeout());
+            MetadataView.awaitAgreement(cluster, settings.recoveryTimeout());
             nemesis.verifyRecovered(context);
         } catch (RuntimeException e) {
             log.println("nemesis " + nemesis.kind() + " failed: " + e);

@@ -2,6 +2,7 @@ package io.tributary.faults.nemesis;
 
 import io.tributary.faults.harness.BrokerProcess;
 import io.tributary.faults.harness.ClusterProbe;
+import io.tributary.faults.harness.MetadataView;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.ExecutionException;
@@ -72,10 +73,15 @@ public final class ReassignmentKill implements Nemesis {
     /** What an Admin client of its own sees as the controller: tells a stale client from a cluster without one. */
     private static String freshView(NemesisContext context) {
         try (ClusterProbe fresh = new ClusterProbe(context.cluster().bootstrapServers())) {
-            return "a new Admin client sees controller " + fresh.controller(java.time.Duration.ofSeconds(5));
+            return "a new Admin client sees controller " + fresh.controller(java.time.Duration.ofSeconds(5))
+                    + brokersViews(context);
         } catch (RuntimeException e) {
-            return "a new Admin client sees no controller: " + e.getMessage();
+            return "a new Admin client sees no controller: " + e.getMessage() + brokersViews(context);
         }
+    }
+
+    private static String brokersViews(NemesisContext context) {
+        return "; brokers answer " + MetadataView.ofAll(context.cluster());
     }
 
     @Override
