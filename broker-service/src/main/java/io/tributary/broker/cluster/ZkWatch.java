@@ -1,6 +1,7 @@
 package io.tributary.broker.cluster;
 
 import java.util.Optional;
+import java.util.concurrent.Executor;
 import java.util.stream.Stream;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.cache.ChildData;
@@ -23,8 +24,8 @@ import org.apache.curator.framework.recipes.cache.CuratorCacheStorage;
  * modification zxid differs is delivered to the listener as {@link CuratorCacheListener.Type#NODE_CHANGED}
  * (a new version is left to Curator, which reports it itself).
  *
- * <p>Events arrive on Curator's event thread, as the cache's own do, in the order the cache
- * stores the nodes.
+ * <p>Events arrive on Curator's notification thread ({@code CuratorFramework.runSafe}), as the
+ * cache's own do, in the order the cache stores the nodes.
  */
 public final class ZkWatch {
 
@@ -37,7 +38,7 @@ public final class ZkWatch {
      */
     public static CuratorCache of(CuratorFramework client, String path, CuratorCacheListener listener) {
         CuratorCache cache = CuratorCache.builder(client, path)
-            .withStorage(new ReplacementAwareStorage(CuratorCacheStorage.standard(), listener)).build();
+            .withStorage(new ReplacementAwareStorage(CuratorCacheStorage.standard(), listener, client::runSafe)).build();
         cache.listenable().addListener(listener);
         return cache;
     }
@@ -47,17 +48,20 @@ public final class ZkWatch {
 
         private final CuratorCacheStorage delegate;
         private final CuratorCacheListener listener;
+        private final Executor notifier;
 
-        ReplacementAwareStorage(CuratorCacheStorage delegate, CuratorCacheListener listener) {
+        /** @param notifier runs the listener where the cache runs its own ({@code CuratorFramework::runSafe}) */
+        ReplacementAwareStorage(CuratorCacheStorage delegate, CuratorCacheListener listener, Executor notifier) {
             this.delegate = delegate;
             this.listener = listener;
+            this.notifier = notifier;
         }
 
         @Override
         public Optional<ChildData> put(ChildData data) {
             Optional<ChildData> previous = delegate.put(data);
             previous.filter(old -> replacedUnderSameVersion(old, data))
-                .ifPresent(old -> listener.event(CuratorCacheListener.Type.NODE_CHANGED, old, data));
+                .ifPresent(old -> notifier.execute(() -> listener.event(CuratorCacheListener.Type.NODE_CHANGED, old, data)));
             return previous;
         }
 

@@ -20,7 +20,7 @@ class ZkWatchTest {
 
     private final List<String> events = new ArrayList<>();
     private final CuratorCacheStorage storage = new ZkWatch.ReplacementAwareStorage(CuratorCacheStorage.standard(),
-        (type, oldData, data) -> events.add(type + " " + text(oldData) + " -> " + text(data)));
+        (type, oldData, data) -> events.add(type + " " + text(oldData) + " -> " + text(data)), Runnable::run);
 
     @Test
     void aNodeReplacedUnderTheSameVersionIsReportedAsChanged() {
