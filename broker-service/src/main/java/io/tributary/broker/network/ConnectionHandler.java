@@ -148,11 +148,13 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         RequestHeader header;
+        ByteBuffer raw = buffer.duplicate();
         try {
             header = RequestHeader.parse(buffer);
         } catch (RuntimeException e) {
             frame.release();
-            closeWithLog(ctx, "unparseable-header", "request header could not be parsed (" + e.getMessage() + ")");
+            closeWithLog(ctx, "unparseable-header", "request header could not be parsed (" + e.getMessage() + ")"
+                + rawHeader(raw));
             return;
         }
         RequestContext context = new RequestContext(header, connectionId, clientAddress(ctx), listenerName,
@@ -391,6 +393,32 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** Closes with a WARN line, unless one of the same {@code kind} was written less than the interval ago. */
+    /**
+     * What the start of a header that could not be parsed names (an API key no Kafka version defines, say):
+     * {@code " (API key 9999 v0 from client 'app')"}, or "" when it is too short to say.
+     */
+    static String rawHeader(ByteBuffer header) {
+        if (header.remaining() < 10) {
+            return "";
+        }
+        short apiKey = header.getShort();
+        short version = header.getShort();
+        header.getInt(); // correlation id
+        short length = header.getShort();
+        String clientId;
+        if (length < 0) {
+            clientId = "null";
+        } else if (length <= header.remaining()) {
+            byte[] bytes = new byte[Math.min(length, 100)];
+            header.get(bytes);
+            clientId = "'" + new String(bytes, java.nio.charset.StandardCharsets.UTF_8).replaceAll("\\p{Cntrl}", "?")
+                + (length > 100 ? "..." : "") + "'";
+        } else {
+            clientId = "unknown";
+        }
+        return " (API key " + apiKey + " v" + version + " from client " + clientId + ")";
+    }
+
     private void closeWithLog(ChannelHandlerContext ctx, String kind, String reason) {
         long suppressed = closeLog.allow("close:" + kind);
         if (suppressed != IntervalLog.SUPPRESS) {

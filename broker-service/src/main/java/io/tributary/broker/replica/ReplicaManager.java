@@ -146,10 +146,13 @@ public final class ReplicaManager {
         return (int) partitions.all().stream().filter(p -> p.isLeader() && p.isr().size() < p.replicas().size()).count();
     }
 
-    /** Partitions this broker leads whose ISR is below {@code min.insync.replicas} (UnderMinIsrPartitionCount). */
+    /**
+     * Partitions this broker leads whose ISR is below {@code min.insync.replicas} capped at their replica count
+     * (UnderMinIsrPartitionCount; Kafka's {@code isUnderMinIsr} with {@code effectiveMinIsr}, KAFKA-15583).
+     */
     public int underMinIsrPartitionCount() {
-        return (int) partitions.all().stream().filter(p -> p.isLeader()
-            && p.isr().size() < p.log().map(l -> l.config().minInSyncReplicas()).orElse(1)).count();
+        return (int) partitions.all().stream().filter(p -> p.isLeader() && p.isr().size()
+            < Math.min(p.log().map(l -> l.config().minInSyncReplicas()).orElse(1), p.replicas().size())).count();
     }
 
     /**

@@ -69,4 +69,32 @@ class RefusedRequestLogTest {
         assertThat(log.messages().get(1)).startsWith("WARN Refused METADATA v12 from client 'billing-app'")
             .contains("could not be parsed");
     }
+
+    /**
+     * An API this broker does not serve at all (Vote and BeginQuorumEpoch are KRaft controllers' APIs):
+     * one INFO line with the client id, API and reason per interval, however often it is asked.
+     */
+    @Test
+    void anApiTheBrokerDoesNotServeIsLoggedOncePerInterval() {
+        MockTime time = new MockTime();
+        RefusedRequestLog refusals = new RefusedRequestLog(10_000, time);
+        FakeApiHandler metadata = new FakeApiHandler(ApiKeys.METADATA, 4, 12, (c, r) ->
+            java.util.concurrent.CompletableFuture.completedFuture(io.tributary.broker.network.Response.close("served")));
+        KafkaApis apis = new KafkaApis(List.of(metadata), io.tributary.broker.metrics.RequestMetrics.noop(), refusals, time);
+
+        for (int i = 0; i < 3; i++) {
+            assertThat(apis.handle(context(ApiKeys.VOTE, (short) 1), ByteBuffer.allocate(0)).join())
+                .isInstanceOf(io.tributary.broker.network.Response.CloseConnection.class);
+        }
+        apis.handle(context(ApiKeys.BEGIN_QUORUM_EPOCH, (short) 0), ByteBuffer.allocate(0)).join();
+        time.advance(10_000);
+        apis.handle(context(ApiKeys.BEGIN_QUORUM_EPOCH, (short) 0), ByteBuffer.allocate(0)).join();
+
+        assertThat(log.messages()).containsExactly(
+            "INFO Refused VOTE v1 from client 'billing-app' (User:alice at 127.0.0.1): the API is not served by this"
+                + " broker; the connection is closed",
+            "INFO Refused BEGIN_QUORUM_EPOCH v0 from client 'billing-app' (User:alice at 127.0.0.1): the API is not"
+                + " served by this broker; the connection is closed (3 more refusal(s) of this kind not logged in the"
+                + " last 10000 ms)");
+    }
 }

@@ -252,4 +252,66 @@ class ClientQuotasTest {
             "--delete-config", "request_percentage");
         assertThat(removed.exitCode()).as(removed.output()).isZero();
     }
+
+    /**
+     * KIP-219: after an answer with {@code throttle_time_ms} = T the broker mutes that connection:
+     * the next request, written at once, is answered no earlier than T after the first answer,
+     * while another connection (of the same client id) is served meanwhile.
+     */
+    @Test
+    void aThrottledConnectionIsMutedForTheThrottleTime() throws Exception {
+        try (Admin admin = broker.admin()) {
+            admin.alterClientQuotas(List.of(new org.apache.kafka.common.quota.ClientQuotaAlteration(
+                new ClientQuotaEntity(Map.of(ClientQuotaEntity.CLIENT_ID, "muted")),
+                List.of(new org.apache.kafka.common.quota.ClientQuotaAlteration.Op("producer_byte_rate", 100_000.0)))))
+                .all().get();
+        }
+        // 300 KB at once against 100 KB/s: about two seconds to wait (once the broker has the quota).
+        org.apache.kafka.common.requests.ProduceRequest produce = new org.apache.kafka.common.requests.ProduceRequest(
+            new org.apache.kafka.common.message.ProduceRequestData().setAcks((short) 1).setTimeoutMs(10_000)
+                .setTopicData(new org.apache.kafka.common.message.ProduceRequestData.TopicProduceDataCollection(
+                    List.of(new org.apache.kafka.common.message.ProduceRequestData.TopicProduceData().setName("free")
+                        .setPartitionData(List.of(new org.apache.kafka.common.message.ProduceRequestData.PartitionProduceData()
+                            .setIndex(0).setRecords(org.apache.kafka.common.record.internal.MemoryRecords.withRecords(
+                                org.apache.kafka.common.compress.Compression.NONE,
+                                new org.apache.kafka.common.record.internal.SimpleRecord(new byte[300_000])))))).iterator())),
+            (short) 12);
+        org.apache.kafka.common.requests.MetadataRequest metadata = new org.apache.kafka.common.requests.MetadataRequest(
+            new org.apache.kafka.common.message.MetadataRequestData().setTopics(List.of()), (short) 12);
+        io.tributary.broker.testing.WireClient[] throttled = {null};
+        int[] throttleMs = {0};
+        try (io.tributary.broker.testing.WireClient other =
+                 io.tributary.broker.testing.WireClient.connect(broker.bootstrapServers()).clientId("muted")) {
+            await().atMost(Duration.ofSeconds(30)).until(() -> {
+                if (throttled[0] != null) {
+                    throttled[0].close();
+                }
+                throttled[0] = io.tributary.broker.testing.WireClient.connect(broker.bootstrapServers()).clientId("muted");
+                org.apache.kafka.common.requests.ProduceResponse answer = throttled[0].send(produce);
+                throttleMs[0] = answer.throttleTimeMs();
+                return throttleMs[0] > 0;
+            });
+            long firstAnswer = System.nanoTime();
+            io.tributary.broker.testing.WireClient muted = throttled[0];
+            muted.sendOnly(metadata);
+            other.send(metadata);
+            assertThat(muted.hasUnreadBytes()).as("another connection is served while this one is muted").isFalse();
+            org.apache.kafka.common.requests.MetadataResponse second = muted.receive(metadata);
+            double elapsedMs = (System.nanoTime() - firstAnswer) / 1e6;
+            System.out.printf("throttle_time_ms %d; the next request on the connection answered after %.0f ms%n",
+                throttleMs[0], elapsedMs);
+            assertThat(second.throttleTimeMs()).isZero();
+            assertThat(elapsedMs).as("the next request waits out the throttle time").isGreaterThanOrEqualTo(throttleMs[0] - 100.0);
+        } finally {
+            if (throttled[0] != null) {
+                throttled[0].close();
+            }
+            try (Admin admin = broker.admin()) {
+                admin.alterClientQuotas(List.of(new org.apache.kafka.common.quota.ClientQuotaAlteration(
+                    new ClientQuotaEntity(Map.of(ClientQuotaEntity.CLIENT_ID, "muted")),
+                    List.of(new org.apache.kafka.common.quota.ClientQuotaAlteration.Op("producer_byte_rate", null)))))
+                    .all().get();
+            }
+        }
+    }
 }

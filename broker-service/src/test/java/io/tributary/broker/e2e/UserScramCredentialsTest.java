@@ -172,4 +172,93 @@ class UserScramCredentialsTest {
         byte[] salted = formatter.saltedPassword(password, credential.salt(), credential.iterations());
         return java.util.Arrays.equals(formatter.storedKey(formatter.clientKey(salted)), credential.storedKey());
     }
+
+    /** A broker's {@code log.retention.ms} as DescribeConfigs with synonyms answers it. */
+    private static org.apache.kafka.clients.admin.ConfigEntry retentionOf(int brokerId) throws Exception {
+        org.apache.kafka.common.config.ConfigResource resource = new org.apache.kafka.common.config.ConfigResource(
+            org.apache.kafka.common.config.ConfigResource.Type.BROKER, Integer.toString(brokerId));
+        return admin.describeConfigs(List.of(resource),
+                new org.apache.kafka.clients.admin.DescribeConfigsOptions().includeSynonyms(true))
+            .all().get().get(resource).get("log.retention.ms");
+    }
+
+    private static List<String> synonyms(org.apache.kafka.clients.admin.ConfigEntry entry) {
+        return entry.synonyms().stream().map(s -> s.source() + ":" + s.name() + "=" + s.value()).toList();
+    }
+
+    /**
+     * Dynamic broker configs on two brokers, as in Kafka's ZooKeeper mode: a cluster-wide
+     * ({@code <default>}) {@code log.retention.ms} set through IncrementalAlterConfigs reaches every broker's
+     * logs, a per-broker one overrides it on that broker only; each is stored under
+     * {@code /config/brokers/<default>} or {@code /config/brokers/1} with a {@code config_change_*}
+     * notification, and DescribeConfigs lists the synonyms in Kafka's order (per-broker, cluster-wide,
+     * static, default).
+     */
+    @Test
+    void aClusterWideBrokerConfigReachesEveryBrokerAndAPerBrokerOneOverridesIt() throws Exception {
+        org.apache.kafka.common.TopicPartition tp = new org.apache.kafka.common.TopicPartition("retained", 0);
+        admin.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic(tp.topic(), Map.of(0, List.of(0, 1)))))
+            .all().get();
+        cluster.awaitIsr(tp, List.of(0, 1));
+        java.util.function.IntFunction<org.apache.kafka.common.config.ConfigResource> broker = id ->
+            new org.apache.kafka.common.config.ConfigResource(org.apache.kafka.common.config.ConfigResource.Type.BROKER,
+                id < 0 ? "" : Integer.toString(id));
+        java.util.function.BiFunction<String, String, List<org.apache.kafka.clients.admin.AlterConfigOp>> set = (k, v) ->
+            List.of(new org.apache.kafka.clients.admin.AlterConfigOp(new org.apache.kafka.clients.admin.ConfigEntry(k, v),
+                v == null ? org.apache.kafka.clients.admin.AlterConfigOp.OpType.DELETE
+                    : org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET));
+        io.tributary.broker.cluster.KafkaZkClient zk = cluster.broker(0).zkClient();
+        List<String> changesBefore = zk.getChildren("/config/changes");
+
+        admin.incrementalAlterConfigs(Map.of(broker.apply(-1), set.apply("log.retention.ms", "7200000"))).all().get();
+        for (int id : List.of(0, 1)) {
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(
+                cluster.replica(id, tp).orElseThrow().log().orElseThrow().config().retentionMs())
+                .as("broker %d's log", id).isEqualTo(7_200_000L));
+        }
+        admin.incrementalAlterConfigs(Map.of(broker.apply(1), set.apply("log.retention.ms", "3600000"))).all().get();
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(
+            cluster.replica(1, tp).orElseThrow().log().orElseThrow().config().retentionMs()).isEqualTo(3_600_000L));
+        assertThat(cluster.replica(0, tp).orElseThrow().log().orElseThrow().config().retentionMs())
+            .as("broker 0 keeps the cluster-wide value").isEqualTo(7_200_000L);
+
+        assertThat(zk.getString("/config/brokers/<default>")).hasValueSatisfying(json ->
+            assertThat(json).contains("\"log.retention.ms\":\"7200000\""));
+        assertThat(zk.getString("/config/brokers/1")).hasValueSatisfying(json ->
+            assertThat(json).contains("\"log.retention.ms\":\"3600000\""));
+        List<String> notifications = zk.getChildren("/config/changes").stream()
+            .filter(n -> !changesBefore.contains(n)).sorted()
+            .map(n -> zk.getString("/config/changes/" + n).orElse("")).toList();
+        assertThat(notifications).hasSize(2);
+        assertThat(notifications.get(0)).contains("\"entity_path\":\"brokers/<default>\"").contains("\"version\":2");
+        assertThat(notifications.get(1)).contains("\"entity_path\":\"brokers/1\"");
+
+        org.apache.kafka.clients.admin.ConfigEntry own = retentionOf(1);
+        assertThat(own.value()).isEqualTo("3600000");
+        assertThat(own.source()).isEqualTo(org.apache.kafka.clients.admin.ConfigEntry.ConfigSource.DYNAMIC_BROKER_CONFIG);
+        // Kafka's chain ends with DEFAULT_CONFIG:log.retention.hours=168 (its synonyms' defaults, the null ones left
+        // out); Tributary's ends with DEFAULT_CONFIG:log.retention.ms=604800000, not asserted here.
+        assertThat(synonyms(own)).startsWith("DYNAMIC_BROKER_CONFIG:log.retention.ms=3600000",
+            "DYNAMIC_DEFAULT_BROKER_CONFIG:log.retention.ms=7200000");
+        List<org.apache.kafka.clients.admin.ConfigEntry.ConfigSource> kafkasOrder = List.of(
+            org.apache.kafka.clients.admin.ConfigEntry.ConfigSource.DYNAMIC_BROKER_CONFIG,
+            org.apache.kafka.clients.admin.ConfigEntry.ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG,
+            org.apache.kafka.clients.admin.ConfigEntry.ConfigSource.STATIC_BROKER_CONFIG,
+            org.apache.kafka.clients.admin.ConfigEntry.ConfigSource.DEFAULT_CONFIG);
+        assertThat(own.synonyms().stream().map(s -> kafkasOrder.indexOf(s.source())).toList()).isSorted();
+        org.apache.kafka.clients.admin.ConfigEntry inherited = retentionOf(0);
+        assertThat(inherited.value()).isEqualTo("7200000");
+        assertThat(inherited.source())
+            .isEqualTo(org.apache.kafka.clients.admin.ConfigEntry.ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG);
+        assertThat(synonyms(inherited)).startsWith("DYNAMIC_DEFAULT_BROKER_CONFIG:log.retention.ms=7200000");
+        assertThat(inherited.synonyms().stream().map(s -> kafkasOrder.indexOf(s.source())).toList()).isSorted();
+
+        admin.incrementalAlterConfigs(Map.of(broker.apply(1), set.apply("log.retention.ms", null),
+            broker.apply(-1), set.apply("log.retention.ms", null))).all().get();
+        for (int id : List.of(0, 1)) {
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(
+                cluster.replica(id, tp).orElseThrow().log().orElseThrow().config().retentionMs())
+                .isEqualTo(168 * 3_600_000L));
+        }
+    }
 }

@@ -58,6 +58,23 @@ class ConnectionGarbageTest {
     }
 
     @Test
+    void anUnknownApiKeyIsLoggedWithTheClientIdApiAndReasonOncePerInterval() {
+        byte[] clientId = "mystery-app".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        for (int i = 0; i < 3; i++) {
+            ByteBuf frame = Unpooled.buffer();
+            frame.writeInt(2 + 2 + 4 + 2 + clientId.length + 1);
+            frame.writeShort(9999).writeShort(3).writeInt(i).writeShort(clientId.length).writeBytes(clientId).writeByte(0);
+            EmbeddedConnection c = EmbeddedConnection.plaintext(handler, closeLog);
+            c.write(frame);
+            assertThat(c.isOpen()).isFalse();
+        }
+        assertThat(log.messages()).hasSize(1);
+        assertThat(log.messages().get(0)).startsWith("WARN Closing connection")
+            .contains("request header could not be parsed").contains("API key 9999 v3 from client 'mystery-app'");
+        assertThat(handler.calls()).isEmpty();
+    }
+
+    @Test
     void closesAskedForByTheHandlerAreLoggedOncePerInterval() {
         for (int i = 0; i < 50; i++) {
             EmbeddedConnection c = EmbeddedConnection.plaintext(handler, closeLog);

@@ -94,4 +94,35 @@ class StrictMinIsrTest {
         await().atMost(Duration.ofSeconds(30)).until(() -> latestOffset() == 2);
         cluster.start(2);
     }
+
+    /**
+     * KAFKA-15583: the effective min ISR is capped at the replica count, so a topic of one replica with
+     * {@code min.insync.replicas=2} takes acks=all records (no NOT_ENOUGH_REPLICAS), commits them (the high
+     * watermark moves, a read_uncommitted ListOffsets LATEST sees them) and is not counted under min ISR.
+     */
+    @Test
+    void minInsyncReplicasAboveTheReplicaCountIsCappedAtIt() throws Exception {
+        TopicPartition single = new TopicPartition("single-replica", 0);
+        try (Admin admin = cluster.admin()) {
+            admin.createTopics(List.of(new NewTopic(single.topic(), Map.of(0, List.of(0)))
+                .configs(Map.of("min.insync.replicas", "2")))).all().get();
+        }
+        assertThat(cluster.awaitLeader(single)).isZero();
+        try (KafkaProducer<byte[], byte[]> producer = cluster.producer(Map.of(ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.RETRIES_CONFIG, 0, ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000,
+                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 20_000))) {
+            for (int i = 0; i < 3; i++) {
+                producer.send(new ProducerRecord<>(single.topic(), 0, null, new byte[] {(byte) i})).get();
+            }
+        }
+        try (Admin admin = cluster.admin()) {
+            assertThat(admin.listOffsets(Map.of(single, OffsetSpec.latest()),
+                    new org.apache.kafka.clients.admin.ListOffsetsOptions(org.apache.kafka.common.IsolationLevel.READ_UNCOMMITTED))
+                .partitionResult(single).get().offset()).as("the high watermark").isEqualTo(3);
+        }
+        assertThat(cluster.replica(0, single).orElseThrow().log().orElseThrow().highWatermark()).isEqualTo(3);
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+            assertThat(cluster.broker(0).replicaManager().underMinIsrPartitionCount()).as("UnderMinIsrPartitionCount")
+                .isZero());
+    }
 }

@@ -48,6 +48,8 @@ class OAuthBearerTest {
     private static final String ALLOWED_FILES = "org.apache.kafka.sasl.oauthbearer.allowed.files";
     private static final String ALLOWED_URLS = "org.apache.kafka.sasl.oauthbearer.allowed.urls";
     private static final List<String> TOKEN_FILES = List.of("carol", "forged", "audience");
+    /** {@code connections.max.reauth.ms}: 20 minutes, between the lifetimes of the tokens below. */
+    private static final long MAX_REAUTH_MS = 20 * 60_000L;
 
     @TempDir
     static Path dir;
@@ -86,7 +88,8 @@ class OAuthBearerTest {
             "broker.sasl-oauthbearer-expected-issuer", ISSUER,
             "broker.sasl-oauthbearer-expected-audience", AUDIENCE,
             "broker.authorizer-class-name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
-            "broker.super-users", "User:ANONYMOUS"));
+            "broker.super-users", "User:ANONYMOUS",
+            "broker.connections-max-reauth-ms", String.valueOf(MAX_REAUTH_MS)));
         broker.server().authorizer().aclsChanged(List.of(new AclBinding(
             new ResourcePattern(ResourceType.TOPIC, "jwt-topic", PatternType.LITERAL),
             new AccessControlEntry("User:carol", "*", AclOperation.DESCRIBE, AclPermissionType.ALLOW))), List.of());
@@ -176,9 +179,43 @@ class OAuthBearerTest {
                     new org.apache.kafka.common.message.SaslAuthenticateRequestData().setAuthBytes(initial))
                     .build((short) 2));
             assertThat(authenticated.error()).isEqualTo(org.apache.kafka.common.protocol.Errors.NONE);
-            // No connections.max.reauth.ms: the token's remaining ten minutes (KIP-368), less the time taken.
+            // The token's remaining ten minutes (KIP-368), less the time taken: sooner than connections.max.reauth.ms.
             assertThat(authenticated.sessionLifetimeMs()).isBetween(9 * 60_000L, 10 * 60_000L);
         }
+    }
+
+    /** The session_lifetime_ms SaslAuthenticate answers a login with {@code jwt} on a new connection. */
+    private static long sessionLifetimeMs(String jwt) throws Exception {
+        TOKENS.add(jwt);
+        String address = broker.server().boundEndPoints().stream().filter(e -> e.listenerName().equals("SASL_PLAINTEXT"))
+            .map(e -> e.host() + ":" + e.port()).findFirst().orElseThrow();
+        try (io.tributary.broker.testing.WireClient client = io.tributary.broker.testing.WireClient.connect(address)) {
+            assertThat(((org.apache.kafka.common.requests.SaslHandshakeResponse) client.send(
+                new org.apache.kafka.common.requests.SaslHandshakeRequest.Builder(
+                    new org.apache.kafka.common.message.SaslHandshakeRequestData().setMechanism("OAUTHBEARER"))
+                    .build((short) 1))).error()).isEqualTo(org.apache.kafka.common.protocol.Errors.NONE);
+            byte[] initial = ("n,,\u0001auth=Bearer " + jwt + "\u0001\u0001")
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            org.apache.kafka.common.requests.SaslAuthenticateResponse authenticated = client.send(
+                new org.apache.kafka.common.requests.SaslAuthenticateRequest.Builder(
+                    new org.apache.kafka.common.message.SaslAuthenticateRequestData().setAuthBytes(initial))
+                    .build((short) 2));
+            assertThat(authenticated.error()).isEqualTo(org.apache.kafka.common.protocol.Errors.NONE);
+            return authenticated.sessionLifetimeMs();
+        }
+    }
+
+    /**
+     * KIP-368 with {@code connections.max.reauth.ms} of 20 minutes: the session lifetime in SaslAuthenticate is
+     * the sooner of that and the token's expiry: a token with 5 minutes left gets its remaining 5 minutes, one
+     * with 30 minutes left gets 20.
+     */
+    @Test
+    void theSessionLifetimeIsTheSoonerOfTheTokensExpiryAndConnectionsMaxReauthMs() throws Exception {
+        assertThat(sessionLifetimeMs(token(issuerKey, "carol", AUDIENCE, 5))).as("the token's remaining lifetime")
+            .isBetween(4 * 60_000L, 5 * 60_000L);
+        assertThat(sessionLifetimeMs(token(issuerKey, "carol", AUDIENCE, 30))).as("connections.max.reauth.ms")
+            .isEqualTo(MAX_REAUTH_MS);
     }
 
     @Test

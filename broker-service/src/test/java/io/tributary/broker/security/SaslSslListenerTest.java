@@ -2,6 +2,7 @@ package io.tributary.broker.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.tributary.broker.config.EndPoint;
 import io.tributary.broker.testing.LogCapture;
@@ -255,5 +256,116 @@ class SaslSslListenerTest {
     private static double counter(String outcome) {
         return broker.server().meterRegistry().find("kafka.server.socket.server.metrics." + outcome + ".authentication")
             .tag("listener", "SASL_SSL").counter().count();
+    }
+
+    private static String plain(String user, String password) {
+        return "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"" + user
+            + "\" password=\"" + password + "\";";
+    }
+
+    private static void alterQuota(Admin admin, String user, String clientId, Double producerByteRate) throws Exception {
+        Map<String, String> entity = new HashMap<>();
+        if (user != null) {
+            entity.put(org.apache.kafka.common.quota.ClientQuotaEntity.USER, user);
+        }
+        if (clientId != null) {
+            entity.put(org.apache.kafka.common.quota.ClientQuotaEntity.CLIENT_ID, clientId);
+        }
+        admin.alterClientQuotas(List.of(new org.apache.kafka.common.quota.ClientQuotaAlteration(
+            new org.apache.kafka.common.quota.ClientQuotaEntity(entity),
+            List.of(new org.apache.kafka.common.quota.ClientQuotaAlteration.Op("producer_byte_rate", producerByteRate)))))
+            .all().get();
+    }
+
+    /** A producer over SASL_SSL as {@code jaas}'s user with client id {@code clientId}. */
+    private static KafkaProducer<byte[], byte[]> quotaProducer(String mechanism, String jaas, String clientId) {
+        Map<String, Object> configs = new HashMap<>(saslSsl(mechanism, jaas));
+        configs.put("key.serializer", ByteArraySerializer.class.getName());
+        configs.put("value.serializer", ByteArraySerializer.class.getName());
+        configs.put("client.id", clientId);
+        configs.put("linger.ms", 0);
+        return new KafkaProducer<>(configs);
+    }
+
+    /** The longest throttle time the broker asked of the producer, ms (its produce-throttle-time-max). */
+    private static double throttleMs(KafkaProducer<byte[], byte[]> producer) {
+        return producer.metrics().entrySet().stream().filter(e -> e.getKey().name().equals("produce-throttle-time-max"))
+            .mapToDouble(e -> (Double) e.getValue().metricValue()).filter(v -> !Double.isNaN(v)).max().orElse(0);
+    }
+
+    /** Creates topic user-quotas unless it exists. */
+    private static void createTheQuotaTopic() throws Exception {
+        try (Admin admin = Admin.create(internalAdmin())) {
+            admin.createTopics(List.of(new NewTopic("user-quotas", 1, (short) 1))).all().get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (!(e.getCause() instanceof org.apache.kafka.common.errors.TopicExistsException)) {
+                throw e;
+            }
+        }
+    }
+
+    /** Sends {@code records} records of 50 KB one after another. */
+    private static void send(KafkaProducer<byte[], byte[]> producer, int records) throws Exception {
+        for (int i = 0; i < records; i++) {
+            producer.send(new ProducerRecord<>("user-quotas", new byte[50_000])).get();
+        }
+    }
+
+    /**
+     * A {@code producer_byte_rate} quota of a user (KIP-55, {@code /config/users/bob}) is enforced on
+     * that authenticated user's producer, whatever its client id: it is told to wait
+     * ({@code throttle_time_ms} > 0); another user's producer sending as much is not.
+     */
+    @Test
+    void aUsersProducerByteRateQuotaThrottlesThatUserOnly() throws Exception {
+        createTheQuotaTopic();
+        try (Admin admin = Admin.create(internalAdmin())) {
+            alterQuota(admin, "bob", null, 20_000.0);
+        }
+        try (KafkaProducer<byte[], byte[]> bob = quotaProducer("PLAIN", plain("bob", "bob-plain-secret"), "bob-app");
+             KafkaProducer<byte[], byte[]> admin = quotaProducer("PLAIN", plain("admin", ADMIN_PASSWORD), "admin-app")) {
+            // 20 KB/s: a few 50 KB records are over it (once the broker has read the quota).
+            await().atMost(Duration.ofSeconds(60)).until(() -> {
+                send(bob, 2);
+                return throttleMs(bob) > 0;
+            });
+            send(admin, 10);
+            assertThat(throttleMs(admin)).as("another user is not throttled").isZero();
+        } finally {
+            try (Admin admin = Admin.create(internalAdmin())) {
+                alterQuota(admin, "bob", null, null);
+            }
+        }
+    }
+
+    /**
+     * Kafka's precedence (KIP-55): a quota of user and client id ({@code /config/users/admin/clients/shared-app})
+     * comes before a quota of the client id alone ({@code /config/clients/shared-app}): admin's producer with
+     * that client id is held to the former (generous), alice's with the same client id to the latter.
+     */
+    @Test
+    void aUserAndClientIdQuotaTakesPrecedenceOverAClientIdQuota() throws Exception {
+        createTheQuotaTopic();
+        try (Admin admin = Admin.create(internalAdmin())) {
+            // In this order: the broker's quota cache applies ZooKeeper's changes in order, so once alice is
+            // throttled by the client id's quota, the broker has admin's too.
+            alterQuota(admin, "admin", "shared-app", 1_000_000_000.0);
+            alterQuota(admin, null, "shared-app", 20_000.0);
+        }
+        try (KafkaProducer<byte[], byte[]> alice = quotaProducer("SCRAM-SHA-512", scram("alice", ALICE_PASSWORD),
+                "shared-app");
+             KafkaProducer<byte[], byte[]> admin = quotaProducer("PLAIN", plain("admin", ADMIN_PASSWORD), "shared-app")) {
+            await().atMost(Duration.ofSeconds(60)).until(() -> {
+                send(alice, 2);
+                return throttleMs(alice) > 0;
+            });
+            send(admin, 10);
+            assertThat(throttleMs(admin)).as("user and client id before client id").isZero();
+        } finally {
+            try (Admin admin = Admin.create(internalAdmin())) {
+                alterQuota(admin, null, "shared-app", null);
+                alterQuota(admin, "admin", "shared-app", null);
+            }
+        }
     }
 }

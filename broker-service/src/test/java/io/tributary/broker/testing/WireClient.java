@@ -66,6 +66,20 @@ public final class WireClient implements AutoCloseable {
             request.version());
     }
 
+    /** Reads the response to {@code request}, sent before with {@link #sendOnly}. */
+    @SuppressWarnings("unchecked")
+    public <T extends AbstractResponse> T receive(AbstractRequest request) throws IOException {
+        ByteBuffer response = readFrame();
+        ResponseHeader.parse(response, request.apiKey().responseHeaderVersion(request.version()));
+        return (T) AbstractResponse.parseResponse(request.apiKey(), new org.apache.kafka.common.protocol.ByteBufferAccessor(response),
+            request.version());
+    }
+
+    /** Whether bytes of a response have arrived and not been read yet (does not block). */
+    public boolean hasUnreadBytes() throws IOException {
+        return in.available() > 0;
+    }
+
     /** Sends a request that expects no response (acks=0). */
     public void sendOnly(AbstractRequest request) throws IOException {
         RequestHeader header = new RequestHeader(request.apiKey(), request.version(), clientId,
