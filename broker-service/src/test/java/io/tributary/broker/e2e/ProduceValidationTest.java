@@ -14,13 +14,20 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.header.internals.RecordHeader;
+import org.apache.kafka.common.message.FetchRequestData;
+import org.apache.kafka.common.message.FetchResponseData;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.MemoryRecordsBuilder;
 import org.apache.kafka.common.record.internal.MutableRecordBatch;
+import org.apache.kafka.common.record.internal.RecordBatch;
 import org.apache.kafka.common.record.internal.SimpleRecord;
+import org.apache.kafka.common.requests.FetchRequest;
+import org.apache.kafka.common.requests.FetchResponse;
 import org.apache.kafka.common.requests.ProduceRequest;
 import org.apache.kafka.common.requests.ProduceResponse;
 import org.apache.kafka.common.utils.internals.Crc32C;
@@ -28,6 +35,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Produce refuses what Apache Kafka 4.4 refuses, with its error codes, on the wire (checks of
@@ -50,7 +59,10 @@ class ProduceValidationTest {
                 new NewTopic("createtime", 2, (short) 1),
                 new NewTopic("keyed", 1, (short) 1).configs(Map.of("cleanup.policy", "compact")),
                 new NewTopic("small", 1, (short) 1).configs(Map.of("segment.bytes", "1048576",
-                    "max.message.bytes", "2097152")))).all().get();
+                    "max.message.bytes", "2097152")),
+                new NewTopic("rebuilt", 1, (short) 1),
+                new NewTopic("rebuilt-appendtime", 1, (short) 1).configs(Map.of("message.timestamp.type", "LogAppendTime"))))
+                .all().get();
         }
     }
 
@@ -183,5 +195,83 @@ class ProduceValidationTest {
         buffer.putInt(17, (int) Crc32C.compute(buffer, 21, buffer.limit() - 21));
         assertThat(batch.isValid()).isTrue();
         assertThat(produceOne(new TopicPartition("createtime", 0), records).errorCode()).isZero();
+    }
+
+    /**
+     * A compressed batch whose records' offset deltas are 0, 10, 20 (as some old clients wrote them):
+     * Kafka's LogValidator cannot assign its offsets in place and rebuilds it with consecutive
+     * offsets; the records, their timestamps and headers, and the producer's id, epoch and
+     * sequence are kept.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"gzip", "snappy", "lz4", "zstd"})
+    void aCompressedBatchWithGapsInItsOffsetsIsRebuiltWithConsecutiveOffsets(String codec) throws Exception {
+        for (String topic : List.of("rebuilt", "rebuilt-appendtime")) {
+            TopicPartition tp = new TopicPartition(topic, 0);
+            long pid = 6000L + codec.hashCode() % 1000 + topic.length();
+            long now = System.currentTimeMillis();
+            MemoryRecordsBuilder builder = MemoryRecords.builder(ByteBuffer.allocate(1024), RecordBatch.MAGIC_VALUE_V2,
+                Compression.of(codec).build(), TimestampType.CREATE_TIME, 0L, RecordBatch.NO_TIMESTAMP, pid, (short) 1, 0,
+                false, RecordBatch.NO_PARTITION_LEADER_EPOCH);
+            for (int i = 0; i < 3; i++) {
+                builder.appendWithOffset(10L * i, now - i, ("k" + i).getBytes(StandardCharsets.UTF_8),
+                    ("value-" + i).getBytes(StandardCharsets.UTF_8),
+                    new org.apache.kafka.common.header.Header[] {new RecordHeader("h", new byte[] {(byte) i})});
+            }
+            builder.overrideLastOffset(2);
+            MemoryRecords sent = builder.build();
+            long base = logEnd(tp);
+
+            ProduceResponseData.PartitionProduceResponse answer = produceOne(tp, sent);
+
+            assertThat(Errors.forCode(answer.errorCode())).as(topic).isEqualTo(Errors.NONE);
+            assertThat(answer.baseOffset()).isEqualTo(base);
+            assertThat(logEnd(tp)).isEqualTo(base + 3);
+            MemoryRecords fetched = fetch(tp, base);
+            List<MutableRecordBatch> batches = new java.util.ArrayList<>();
+            fetched.batches().forEach(batches::add);
+            assertThat(batches).singleElement().satisfies(b -> {
+                assertThat(b.baseOffset()).isEqualTo(base);
+                assertThat(b.lastOffset()).isEqualTo(base + 2);
+                assertThat(b.compressionType().name).isEqualTo(codec);
+                assertThat(List.of(b.producerId(), (long) b.producerEpoch(), (long) b.baseSequence()))
+                    .containsExactly(pid, 1L, 0L);
+                assertThat(b.isValid()).isTrue();
+                assertThat(b.timestampType()).isEqualTo(topic.equals("rebuilt") ? TimestampType.CREATE_TIME
+                    : TimestampType.LOG_APPEND_TIME);
+            });
+            List<org.apache.kafka.common.record.internal.Record> read = new java.util.ArrayList<>();
+            fetched.records().forEach(read::add);
+            assertThat(read).extracting(org.apache.kafka.common.record.internal.Record::offset)
+                .containsExactly(base, base + 1, base + 2);
+            for (int i = 0; i < 3; i++) {
+                org.apache.kafka.common.record.internal.Record r = read.get(i);
+                assertThat(StandardCharsets.UTF_8.decode(r.value()).toString()).isEqualTo("value-" + i);
+                assertThat(StandardCharsets.UTF_8.decode(r.key()).toString()).isEqualTo("k" + i);
+                byte header = (byte) i;
+                assertThat(r.headers()).singleElement().satisfies(h -> assertThat(h.value()).containsExactly(header));
+                if (topic.equals("rebuilt")) {
+                    assertThat(r.timestamp()).isEqualTo(now - i);
+                }
+            }
+            // The producer's state follows the rebuilt batch: its next sequence is 3.
+            assertThat(produceOne(tp, MemoryRecords.withIdempotentRecords(Compression.NONE, pid, (short) 1, 3,
+                record(System.currentTimeMillis(), "k"))).errorCode()).isZero();
+        }
+    }
+
+    /** The records of {@code tp} from {@code offset}, by a Fetch v12. */
+    private static MemoryRecords fetch(TopicPartition tp, long offset) throws Exception {
+        FetchRequestData data = new FetchRequestData().setReplicaId(-1).setMaxWaitMs(0).setMinBytes(0)
+            .setMaxBytes(1 << 20).setSessionEpoch(-1).setIsolationLevel((byte) 0);
+        data.topics().add(new FetchRequestData.FetchTopic().setTopic(tp.topic()).setPartitions(List.of(
+            new FetchRequestData.FetchPartition().setPartition(tp.partition()).setFetchOffset(offset)
+                .setPartitionMaxBytes(1 << 20))));
+        try (WireClient client = WireClient.connect(broker.bootstrapServers())) {
+            FetchResponse response = client.send(new FetchRequest(data, (short) 12));
+            FetchResponseData.PartitionData partition = response.data().responses().get(0).partitions().get(0);
+            assertThat(partition.errorCode()).isZero();
+            return (MemoryRecords) partition.records();
+        }
     }
 }
