@@ -131,7 +131,8 @@ public record LogConfig(
         .define(TopicConfig.MIN_CLEANABLE_DIRTY_RATIO_CONFIG, Type.DOUBLE, 0.5, between(0, 1), MEDIUM,
             TopicConfig.MIN_CLEANABLE_DIRTY_RATIO_DOC)
         .define(TopicConfig.PREALLOCATE_CONFIG, Type.BOOLEAN, false, MEDIUM, TopicConfig.PREALLOCATE_DOC)
-        // Batches are stored as the producer compressed them; recompression on the broker is not offered.
+        // Batches are stored as the producer compressed them (only a batch with gaps in its offsets is compressed again,
+        // with its own codec, as Kafka does); recompression to another codec is not offered.
         .define(TopicConfig.COMPRESSION_TYPE_CONFIG, Type.STRING, "producer", ValidString.in("producer"), MEDIUM,
             TopicConfig.COMPRESSION_TYPE_DOC + " Tributary stores batches as sent: only 'producer' is accepted.")
         // KIP-1191: a topic a share group may write its dead-letter records to (checked when it writes).

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.KafkaStorageException;
+import org.apache.kafka.common.record.internal.DefaultRecordBatch;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.MutableRecordBatch;
 import org.apache.kafka.common.record.internal.RecordBatch;
@@ -92,18 +93,19 @@ final class LogAppender {
         // the topic refuses (a keyless record on a compacted topic) is refused, not answered as written.
         LogValidator.AssignedOffsets assigned = LogValidator.validateAndAssignOffsets(topicPartition, valid,
             firstOffset, leaderEpoch, localLog.config(), now);
+        MemoryRecords toWrite = assigned.records(); // the batches as sent, or with a compressed one rebuilt
         // Only a client retries (Kafka's rule): a coordinator's batches reuse sequence 0 on purpose.
         Optional<BatchMetadata> duplicate = summary.hasProducerId() && origin == AppendOrigin.CLIENT
-            ? producerStateManager.findDuplicate(valid.batches()) : Optional.empty();
+            ? producerStateManager.findDuplicate(toWrite.batches()) : Optional.empty();
         if (duplicate.isPresent()) {
             BatchMetadata d = duplicate.get();
             return new LogAppendInfo(d.firstOffset(), d.lastOffset(), d.timestamp(),
                 RecordBatch.NO_TIMESTAMP, logStartOffset, 0, 0, true);
         }
         Map<Long, ProducerAppendInfo> producers = summary.hasProducerId()
-            ? producerStateManager.prepareAppend(valid.batches(), origin, requestGuard, now) : Map.of();
+            ? producerStateManager.prepareAppend(toWrite.batches(), origin, requestGuard, now) : Map.of();
         leaderEpochCache.assign(leaderEpoch, firstOffset);
-        commitAppend(valid, producers, assigned.lastOffset(), assigned.maxTimestamp(),
+        commitAppend(toWrite, producers, assigned.lastOffset(), assigned.maxTimestamp(),
             assigned.shallowOffsetOfMaxTimestamp(), now);
         return new LogAppendInfo(firstOffset, assigned.lastOffset(), assigned.maxTimestamp(), assigned.logAppendTime(),
             logStartOffset, summary.recordCount(), summary.validBytes(), false);
@@ -138,8 +140,23 @@ final class LogAppender {
         for (RecordBatch batch : valid.batches()) {
             maxTimestamp = Math.max(maxTimestamp, batch.maxTimestamp());
         }
-        return localLog.shouldRoll(valid.sizeInBytes(), maxTimestamp,
+        return localLog.shouldRoll(sizeBound(valid), maxTimestamp,
             localLog.logEndOffset() + summary.recordCount(), now);
+    }
+
+    /**
+     * The bytes an append of these batches may write, for the roll check of one that must not block:
+     * a compressed batch may be rebuilt ({@link LogValidator#validateAndAssignOffsets}) and so
+     * compressed again at its codec's default level, which is not known before; twice its size and a
+     * batch header are allowed for it.
+     */
+    private static int sizeBound(MemoryRecords valid) {
+        long bound = 0;
+        for (RecordBatch batch : valid.batches()) {
+            bound += batch.isCompressed() ? 2L * batch.sizeInBytes() + DefaultRecordBatch.RECORD_BATCH_OVERHEAD
+                : batch.sizeInBytes();
+        }
+        return (int) Math.min(Integer.MAX_VALUE, bound);
     }
 
     /**

@@ -7,15 +7,18 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.errors.CorruptRecordException;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.common.record.internal.CompressionType;
 import org.apache.kafka.common.record.internal.DefaultRecordBatch;
 import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.MemoryRecordsBuilder;
 import org.apache.kafka.common.record.internal.MutableRecordBatch;
 import org.apache.kafka.common.record.internal.Record;
 import org.apache.kafka.common.record.internal.RecordBatch;
+import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.apache.kafka.common.requests.ProduceResponse.RecordError;
 import org.apache.kafka.common.utils.internals.ByteUtils;
 import org.apache.kafka.common.utils.internals.BufferSupplier;
@@ -26,13 +29,15 @@ import org.apache.kafka.common.utils.internals.CloseableIterator;
  *
  * <p>Batch checks (all batches): magic v2, CRC, size within {@code max.message.bytes}, base
  * offset 0 as sent by clients, record count consistent with the offset range, no control
- * batches from clients, a sequence for idempotent batches. Record checks: each record's
- * offset delta in order, a key on compacted topics, timestamps within
- * {@code message.timestamp.before/after.max.ms} for CreateTime topics. Uncompressed batches
- * are walked in their buffer without allocating; compressed ones are decompressed to validate,
- * as Kafka does, but never recompressed: offsets, leader epoch and (for LogAppendTime) the max
- * timestamp are written into the batch header, where the CRC does not cover the first two and
- * the library recomputes it for the third.
+ * batches from clients, a sequence for idempotent batches. Record checks: a key on compacted
+ * topics, timestamps within {@code message.timestamp.before/after.max.ms} for CreateTime topics.
+ * Uncompressed batches are walked in their buffer without allocating; compressed ones are
+ * decompressed to validate, as Kafka does. Batches are kept as sent: offsets, leader epoch and
+ * (for LogAppendTime) the max timestamp are written into the batch header, where the CRC does not
+ * cover the first two and the library recomputes it for the third. The one exception, as in
+ * Kafka: a compressed batch whose records' offset deltas are not 0, 1, 2, ... is rebuilt with
+ * consecutive offsets and compressed again (an uncompressed batch's deltas are kept as sent, as
+ * Kafka keeps them).
  *
  * <p>Stateless apart from a per-thread decompression buffer; thread-safe.
  */
@@ -100,12 +105,14 @@ public final class LogValidator {
     /**
      * Offsets and timestamps assigned to an append.
      *
+     * @param records                     the batches to write: those given, their offsets assigned in place, or,
+     *                                    when a compressed batch had to be rebuilt, a new buffer holding it
      * @param lastOffset                  offset of the last record
      * @param maxTimestamp                largest record timestamp, ms
      * @param shallowOffsetOfMaxTimestamp last offset of the batch holding it
      * @param logAppendTime               the time set on LogAppendTime topics, else -1
      */
-    public record AssignedOffsets(long lastOffset, long maxTimestamp, long shallowOffsetOfMaxTimestamp, long logAppendTime) {
+    public record AssignedOffsets(MemoryRecords records, long lastOffset, long maxTimestamp, long shallowOffsetOfMaxTimestamp, long logAppendTime) {
     }
 
     /**
@@ -181,11 +188,18 @@ public final class LogValidator {
     }
 
     /**
-     * Checks every record and assigns offsets from {@code firstOffset}, in place.
+     * Checks every record and assigns offsets from {@code firstOffset}, in place. A compressed batch
+     * whose records' offset deltas are not 0, 1, 2, ... cannot take its offsets in place: as Kafka's
+     * {@code LogValidator} does, it is rebuilt (decompressed and compressed again with the batch's
+     * codec at its default level) with consecutive offsets, keeping the producer id, epoch, base
+     * sequence, transactional and control flags, and every record's timestamp, key, value and
+     * headers; the other batches are kept as sent.
      *
      * @param leaderEpoch the leader epoch written into each batch
      * @param now         current time, ms (LogAppendTime and timestamp bounds)
-     * @throws RecordValidationException with INVALID_RECORD or INVALID_TIMESTAMP and the records at fault
+     * @throws RecordValidationException with INVALID_RECORD or INVALID_TIMESTAMP and the records at fault;
+     *         MESSAGE_TOO_LARGE or RECORD_LIST_TOO_LARGE when a rebuilt batch outgrows {@code max.message.bytes}
+     *         or the append {@code segment.bytes}
      */
     public static AssignedOffsets validateAndAssignOffsets(TopicPartition tp, MemoryRecords records, long firstOffset,
                                                            int leaderEpoch, LogConfig config, long now) {
@@ -195,6 +209,8 @@ public final class LogValidator {
         long maxTimestamp = RecordBatch.NO_TIMESTAMP;
         long shallowOffsetOfMaxTimestamp = -1;
         boolean logAppendTime = config.messageTimestampType() == TimestampType.LOG_APPEND_TIME;
+        MemoryRecords[] rebuilt = null; // by batch index, only once a batch is rebuilt
+        int index = 0;
         for (MutableRecordBatch batch : records.batches()) {
             long batchMaxTimestamp;
             CompressionType compression = compressionOf(tp, batch);
@@ -205,30 +221,128 @@ public final class LogValidator {
                     throw invalid(tp, "Malformed compressed records: " + problem);
                 }
             }
+            int lastOffsetDelta = (int) (batch.lastOffset() - batch.baseOffset());
             if (compression != CompressionType.NONE) {
                 batchMaxTimestamp = validateCompressedRecords(tp, batch, config, now);
+                if (batchMaxTimestamp == NOT_CONSECUTIVE) {
+                    MemoryRecords batchRebuilt = rebuild(tp, batch, compression, nextOffset, leaderEpoch, config, now);
+                    rebuilt = rebuilt == null ? new MemoryRecords[countBatches(records)] : rebuilt;
+                    rebuilt[index] = batchRebuilt;
+                    MutableRecordBatch newBatch = batchRebuilt.batches().iterator().next();
+                    batchMaxTimestamp = newBatch.maxTimestamp();
+                }
             } else {
                 batchMaxTimestamp = validateUncompressedRecords(tp, batch, buffer, position, config, now);
             }
             position += batch.sizeInBytes();
-            int lastOffsetDelta = (int) (batch.lastOffset() - batch.baseOffset());
-            batch.setLastOffset(nextOffset + lastOffsetDelta);
-            batch.setPartitionLeaderEpoch(leaderEpoch);
-            if (logAppendTime) {
-                batch.setMaxTimestamp(TimestampType.LOG_APPEND_TIME, now);
-                batchMaxTimestamp = now;
-            } else if (batch.timestampType() != TimestampType.CREATE_TIME || batch.maxTimestamp() != batchMaxTimestamp) {
-                // A client's LogAppendTime flag on a CreateTime topic is rewritten, as Kafka does.
-                batch.setMaxTimestamp(TimestampType.CREATE_TIME, batchMaxTimestamp);
+            if (rebuilt == null || rebuilt[index] == null) {
+                batch.setLastOffset(nextOffset + lastOffsetDelta);
+                batch.setPartitionLeaderEpoch(leaderEpoch);
+                if (logAppendTime) {
+                    batch.setMaxTimestamp(TimestampType.LOG_APPEND_TIME, now);
+                    batchMaxTimestamp = now;
+                } else if (batch.timestampType() != TimestampType.CREATE_TIME || batch.maxTimestamp() != batchMaxTimestamp) {
+                    // A client's LogAppendTime flag on a CreateTime topic is rewritten, as Kafka does.
+                    batch.setMaxTimestamp(TimestampType.CREATE_TIME, batchMaxTimestamp);
+                }
             }
             nextOffset += lastOffsetDelta + 1;
             if (batchMaxTimestamp > maxTimestamp) {
                 maxTimestamp = batchMaxTimestamp;
                 shallowOffsetOfMaxTimestamp = nextOffset - 1;
             }
+            index++;
         }
-        return new AssignedOffsets(nextOffset - 1, maxTimestamp, shallowOffsetOfMaxTimestamp,
+        MemoryRecords toWrite = rebuilt == null ? records : assemble(tp, records, rebuilt, config);
+        return new AssignedOffsets(toWrite, nextOffset - 1, maxTimestamp, shallowOffsetOfMaxTimestamp,
             logAppendTime ? now : RecordBatch.NO_TIMESTAMP);
+    }
+
+    /** What {@link #validateCompressedRecords} answers for a batch whose offset deltas are not 0, 1, 2, ... */
+    private static final long NOT_CONSECUTIVE = Long.MIN_VALUE;
+
+    private static int countBatches(MemoryRecords records) {
+        int count = 0;
+        for (MutableRecordBatch ignored : records.batches()) {
+            count++;
+        }
+        return count;
+    }
+
+    /**
+     * A compressed batch rebuilt with consecutive offsets from {@code baseOffset}, as Kafka's
+     * {@code LogValidator} builds it when offsets cannot be assigned in place: its records (timestamps
+     * as validated, keys, values, headers) compressed again with the same codec at its default level,
+     * the producer id, epoch, base sequence, transactional and control flags kept, the topic's
+     * timestamp type, and the leader epoch.
+     *
+     * @throws RecordValidationException (MESSAGE_TOO_LARGE) when the rebuilt batch exceeds {@code max.message.bytes}
+     */
+    private static MemoryRecords rebuild(TopicPartition tp, RecordBatch batch, CompressionType compression,
+                                         long baseOffset, int leaderEpoch, LogConfig config, long now) {
+        TimestampType timestampType = config.messageTimestampType() == TimestampType.LOG_APPEND_TIME
+            ? TimestampType.LOG_APPEND_TIME : TimestampType.CREATE_TIME;
+        List<Record> records = new ArrayList<>(batch.countOrNull());
+        int estimatedSize = DefaultRecordBatch.RECORD_BATCH_OVERHEAD;
+        try (CloseableIterator<Record> iterator = batch.streamingIterator(BUFFER_SUPPLIER.get())) {
+            while (iterator.hasNext()) {
+                Record record = iterator.next();
+                records.add(record);
+                estimatedSize += record.sizeInBytes() + 5;
+            }
+        }
+        // Kafka's buffer estimate for a rebuild: the records uncompressed; the builder grows it if compression expands them.
+        MemoryRecordsBuilder builder = MemoryRecords.builder(ByteBuffer.allocate(estimatedSize), RecordBatch.MAGIC_VALUE_V2,
+            Compression.of(compression).build(), timestampType, baseOffset, now, batch.producerId(),
+            batch.producerEpoch(), batch.baseSequence(), batch.isTransactional(), batch.isControlBatch(), leaderEpoch);
+        long offset = baseOffset;
+        for (Record record : records) {
+            if (batch.isControlBatch()) {
+                builder.appendControlRecordWithOffset(offset++, new SimpleRecord(record.timestamp(), record.key(),
+                    record.value(), record.headers()));
+            } else {
+                builder.appendWithOffset(offset++, record);
+            }
+        }
+        MemoryRecords rebuilt = builder.build();
+        if (rebuilt.sizeInBytes() > config.maxMessageBytes()) {
+            throw new RecordValidationException(Errors.MESSAGE_TOO_LARGE, "Message batch size is " + rebuilt.sizeInBytes()
+                + " bytes in append to partition " + tp + " which exceeds the maximum configured size of "
+                + config.maxMessageBytes() + ".");
+        }
+        return rebuilt;
+    }
+
+    /**
+     * The batches to write: each as sent (offsets assigned in place) or as rebuilt.
+     *
+     * @throws RecordValidationException (RECORD_LIST_TOO_LARGE) when they no longer fit in a segment
+     */
+    private static MemoryRecords assemble(TopicPartition tp, MemoryRecords records, MemoryRecords[] rebuilt,
+                                          LogConfig config) {
+        int size = 0;
+        int index = 0;
+        for (MutableRecordBatch batch : records.batches()) {
+            size += rebuilt[index] != null ? rebuilt[index].sizeInBytes() : batch.sizeInBytes();
+            index++;
+        }
+        if (size > config.segmentBytes()) {
+            throw new RecordValidationException(Errors.RECORD_LIST_TOO_LARGE, "Message batch size is " + size
+                + " bytes in append to partition " + tp + ", which exceeds the maximum configured segment size of "
+                + config.segmentBytes() + ".");
+        }
+        ByteBuffer out = ByteBuffer.allocate(size);
+        index = 0;
+        for (MutableRecordBatch batch : records.batches()) {
+            if (rebuilt[index] != null) {
+                out.put(rebuilt[index].buffer().duplicate());
+            } else {
+                batch.writeTo(out);
+            }
+            index++;
+        }
+        out.flip();
+        return MemoryRecords.readableRecords(out);
     }
 
     /**
@@ -281,7 +395,7 @@ public final class LogValidator {
                     throw invalid(tp, "Record " + i + " declares " + length + " bytes but holds "
                         + (view.position() - recordStart));
                 }
-                Problem problem = recordProblem(i, i, keyLength >= 0, timestamp, flaggedLogAppendTime, config, now);
+                Problem problem = recordProblem(i, keyLength >= 0, timestamp, flaggedLogAppendTime, config, now);
                 if (problem != null) {
                     errors = addError(errors, i, problem.message());
                     errorCode = worse(errorCode, problem.error());
@@ -308,11 +422,13 @@ public final class LogValidator {
         List<RecordError> errors = null;
         Errors errorCode = Errors.INVALID_RECORD;
         int i = 0;
+        boolean consecutive = true;
         try (CloseableIterator<Record> records = ((DefaultRecordBatch) batch).skipKeyValueIterator(BUFFER_SUPPLIER.get())) {
             while (records.hasNext()) {
                 Record record = records.next();
-                int offsetDelta = (int) (record.offset() - batch.baseOffset());
-                Problem problem = recordProblem(i, offsetDelta, record.hasKey(), record.timestamp(),
+                // Offsets of a compressed batch are assigned in place only when its records' deltas are 0, 1, 2, ...
+                consecutive &= record.offset() - batch.baseOffset() == i;
+                Problem problem = recordProblem(i, record.hasKey(), record.timestamp(),
                     batch.timestampType() == TimestampType.LOG_APPEND_TIME, config, now);
                 if (problem != null) {
                     errors = addError(errors, i, problem.message());
@@ -330,7 +446,7 @@ public final class LogValidator {
             throw invalid(tp, "Batch declares " + batch.countOrNull() + " records but holds " + i);
         }
         throwIfErrors(tp, errors, errorCode);
-        return maxTimestamp;
+        return consecutive ? maxTimestamp : NOT_CONSECUTIVE;
     }
 
     /** What is wrong with one record, and the partition error code it earns. */
@@ -347,12 +463,8 @@ public final class LogValidator {
      *                             only a broker may (refused on a LogAppendTime topic, as Kafka's
      *                             {@code LogValidator.validateTimestamp})
      */
-    private static Problem recordProblem(int index, int offsetDelta, boolean hasKey, long timestamp,
+    private static Problem recordProblem(int index, boolean hasKey, long timestamp,
                                          boolean flaggedLogAppendTime, LogConfig config, long now) {
-        if (offsetDelta != index) {
-            // Only for compressed batches: Kafka rebuilds those with new offsets, which Tributary does not.
-            return new Problem(Errors.INVALID_RECORD, "Inner record " + index + " has offset delta " + offsetDelta);
-        }
         if (config.compact() && !hasKey) {
             return new Problem(Errors.INVALID_RECORD, "Compacted topic cannot accept message without key");
         }

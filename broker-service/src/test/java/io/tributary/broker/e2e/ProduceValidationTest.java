@@ -10,17 +10,26 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.header.internals.RecordHeader;
+import org.apache.kafka.common.message.FetchRequestData;
+import org.apache.kafka.common.message.FetchResponseData;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.MemoryRecordsBuilder;
 import org.apache.kafka.common.record.internal.MutableRecordBatch;
+import org.apache.kafka.common.record.internal.RecordBatch;
 import org.apache.kafka.common.record.internal.SimpleRecord;
+import org.apache.kafka.common.requests.FetchRequest;
+import org.apache.kafka.common.requests.FetchResponse;
 import org.apache.kafka.common.requests.ProduceRequest;
 import org.apache.kafka.common.requests.ProduceResponse;
 import org.apache.kafka.common.utils.internals.Crc32C;
@@ -28,6 +37,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Produce refuses what Apache Kafka 4.4 refuses, with its error codes, on the wire (checks of
@@ -50,7 +63,14 @@ class ProduceValidationTest {
                 new NewTopic("createtime", 2, (short) 1),
                 new NewTopic("keyed", 1, (short) 1).configs(Map.of("cleanup.policy", "compact")),
                 new NewTopic("small", 1, (short) 1).configs(Map.of("segment.bytes", "1048576",
-                    "max.message.bytes", "2097152")))).all().get();
+                    "max.message.bytes", "2097152")),
+                new NewTopic("checks", 1, (short) 1).configs(Map.of("max.message.bytes", "10000")),
+                new NewTopic("bounded", 1, (short) 1).configs(Map.of("message.timestamp.before.max.ms", "3600000",
+                    "message.timestamp.after.max.ms", "3600000")),
+                new NewTopic("sequences", 1, (short) 1),
+                new NewTopic("rebuilt", 1, (short) 1),
+                new NewTopic("rebuilt-appendtime", 1, (short) 1).configs(Map.of("message.timestamp.type", "LogAppendTime"))))
+                .all().get();
         }
     }
 
@@ -67,6 +87,12 @@ class ProduceValidationTest {
     /** Produce v12 (topic names), acks=1, of each partition's records; the answers by partition. */
     private static Map<TopicPartition, ProduceResponseData.PartitionProduceResponse> produce(
             String transactionalId, Map<TopicPartition, MemoryRecords> records) throws Exception {
+        return produce(transactionalId, records, (short) 12);
+    }
+
+    /** A Produce of {@code version}, acks=1, of each partition's records; the answers by partition. */
+    private static Map<TopicPartition, ProduceResponseData.PartitionProduceResponse> produce(
+            String transactionalId, Map<TopicPartition, MemoryRecords> records, short version) throws Exception {
         ProduceRequestData data = new ProduceRequestData().setAcks((short) 1).setTimeoutMs(10_000)
             .setTransactionalId(transactionalId);
         records.forEach((tp, r) -> {
@@ -79,7 +105,7 @@ class ProduceValidationTest {
         });
         Map<TopicPartition, ProduceResponseData.PartitionProduceResponse> answers = new LinkedHashMap<>();
         try (WireClient client = WireClient.connect(broker.bootstrapServers())) {
-            ProduceResponse response = client.send(new ProduceRequest(data, (short) 12));
+            ProduceResponse response = client.send(new ProduceRequest(data, version));
             response.data().responses().forEach(t -> t.partitionResponses().forEach(p ->
                 answers.put(new TopicPartition(t.name(), p.index()), p)));
         }
@@ -183,5 +209,262 @@ class ProduceValidationTest {
         buffer.putInt(17, (int) Crc32C.compute(buffer, 21, buffer.limit() - 21));
         assertThat(batch.isValid()).isTrue();
         assertThat(produceOne(new TopicPartition("createtime", 0), records).errorCode()).isZero();
+    }
+
+    /** The batch's CRC computed again after its bytes were changed (the CRC covers attributes onwards). */
+    private static MemoryRecords withCrc(MemoryRecords records) {
+        ByteBuffer buffer = records.buffer();
+        buffer.putInt(17, (int) Crc32C.compute(buffer, 21, buffer.limit() - 21));
+        return records;
+    }
+
+    private static MemoryRecords plain(String... keys) {
+        long now = System.currentTimeMillis();
+        SimpleRecord[] records = new SimpleRecord[keys.length];
+        for (int i = 0; i < keys.length; i++) {
+            records[i] = record(now, keys[i]);
+        }
+        return MemoryRecords.withRecords(Compression.NONE, records);
+    }
+
+    private static MemoryRecords at(long timestamp, Compression compression) {
+        return MemoryRecords.withRecords(compression, record(timestamp, "k"));
+    }
+
+    private static MemoryRecords concat(MemoryRecords a, MemoryRecords b) {
+        ByteBuffer both = ByteBuffer.allocate(a.sizeInBytes() + b.sizeInBytes());
+        both.put(a.buffer().duplicate()).put(b.buffer().duplicate()).flip();
+        return MemoryRecords.readableRecords(both);
+    }
+
+    /**
+     * Each check of Kafka 4.4's append path, as it answers a Produce v12 of one partition:
+     * {@code ProduceRequest.validateRecords} (called by {@code KafkaApis.handleProduceRequest}),
+     * {@code UnifiedLog.analyzeAndValidateRecords}, {@code LogValidator.validateBatch} and
+     * {@code validateRecord}. A partition left alone by its refusal.
+     */
+    static Stream<Arguments> refusals() {
+        long hour = 3_600_000L;
+        return Stream.of(
+            // UnifiedLog.analyzeAndValidateRecords: the batch's CRC (CorruptRecordException).
+            Arguments.of("CRC mismatch", "checks", (Supplier<MemoryRecords>) () -> {
+                MemoryRecords r = plain("k");
+                r.buffer().put(r.sizeInBytes() - 1, (byte) (r.buffer().get(r.sizeInBytes() - 1) ^ 1));
+                return r;
+            }, Errors.CORRUPT_MESSAGE),
+            // ProduceRequest.validateRecords: only magic v2 from Produce v3.
+            Arguments.of("magic v1", "checks", (Supplier<MemoryRecords>) () -> MemoryRecords.withRecords(
+                RecordBatch.MAGIC_VALUE_V1, Compression.NONE, record(System.currentTimeMillis(), "k")), Errors.INVALID_RECORD),
+            Arguments.of("magic v0", "checks", (Supplier<MemoryRecords>) () -> MemoryRecords.withRecords(
+                RecordBatch.MAGIC_VALUE_V0, Compression.NONE, record(RecordBatch.NO_TIMESTAMP, "k")), Errors.INVALID_RECORD),
+            // ProduceRequest.validateRecords: exactly one batch per partition from Produce v3.
+            Arguments.of("two batches for one partition", "checks",
+                (Supplier<MemoryRecords>) () -> concat(plain("a"), plain("b")), Errors.INVALID_RECORD),
+            // UnifiedLog.analyzeAndValidateRecords: a client's batch starts at offset 0 (not covered by the CRC).
+            Arguments.of("base offset 5", "checks", (Supplier<MemoryRecords>) () -> {
+                MemoryRecords r = plain("k");
+                r.buffer().putLong(0, 5L);
+                return r;
+            }, Errors.INVALID_RECORD),
+            // UnifiedLog.analyzeAndValidateRecords: max.message.bytes.
+            Arguments.of("batch above max.message.bytes", "checks", (Supplier<MemoryRecords>) () -> MemoryRecords.withRecords(
+                Compression.NONE, new SimpleRecord(System.currentTimeMillis(), null, new byte[20_000])), Errors.MESSAGE_TOO_LARGE),
+            // LogValidator.validateBatch: the offset range agrees with the record count.
+            Arguments.of("last offset delta beyond the record count", "checks", (Supplier<MemoryRecords>) () -> {
+                MemoryRecords r = plain("a", "b");
+                r.buffer().putInt(23, 2);
+                return withCrc(r);
+            }, Errors.INVALID_RECORD),
+            Arguments.of("last offset delta below the record count", "checks", (Supplier<MemoryRecords>) () -> {
+                MemoryRecords r = plain("a", "b");
+                r.buffer().putInt(23, 0);
+                return withCrc(r);
+            }, Errors.INVALID_RECORD),
+            Arguments.of("negative offset range", "checks", (Supplier<MemoryRecords>) () -> {
+                MemoryRecords r = plain("a");
+                r.buffer().putInt(23, -1);
+                return withCrc(r);
+            }, Errors.INVALID_RECORD),
+            Arguments.of("record count 0", "checks", (Supplier<MemoryRecords>) () -> {
+                MemoryRecords r = plain("a");
+                r.buffer().putInt(57, 0);
+                return withCrc(r);
+            }, Errors.INVALID_RECORD),
+            // LogValidator.validateBatch: only a coordinator writes control batches.
+            Arguments.of("control batch from a client", "checks", (Supplier<MemoryRecords>) () -> {
+                MemoryRecordsBuilder builder = MemoryRecords.builder(ByteBuffer.allocate(256), RecordBatch.MAGIC_VALUE_V2,
+                    Compression.NONE, TimestampType.CREATE_TIME, 0L, System.currentTimeMillis(), 9002L, (short) 0,
+                    RecordBatch.NO_SEQUENCE, false, true, RecordBatch.NO_PARTITION_LEADER_EPOCH);
+                // A COMMIT control record's key (version 0, type 1), in a batch that is not transactional.
+                builder.appendControlRecordWithOffset(0, new SimpleRecord(System.currentTimeMillis(),
+                    new byte[] {0, 0, 0, 1}, null));
+                return builder.build();
+            }, Errors.INVALID_RECORD),
+            // LogValidator.validateBatch: an idempotent batch has a sequence.
+            Arguments.of("producer id without a sequence", "checks", (Supplier<MemoryRecords>) () -> {
+                MemoryRecords r = MemoryRecords.withIdempotentRecords(Compression.NONE, 9001L, (short) 0, 0,
+                    record(System.currentTimeMillis(), "k"));
+                r.buffer().putInt(53, RecordBatch.NO_SEQUENCE);
+                return withCrc(r);
+            }, Errors.INVALID_RECORD),
+            // LogValidator.validateKey, uncompressed and compressed.
+            Arguments.of("keyless record on a compacted topic", "keyed", (Supplier<MemoryRecords>) () ->
+                MemoryRecords.withRecords(Compression.NONE, record(System.currentTimeMillis(), "k"),
+                    record(System.currentTimeMillis(), null)), Errors.INVALID_RECORD),
+            Arguments.of("keyless record on a compacted topic, gzip", "keyed", (Supplier<MemoryRecords>) () ->
+                MemoryRecords.withRecords(Compression.gzip().build(), record(System.currentTimeMillis(), null)),
+                Errors.INVALID_RECORD),
+            // LogValidator.validateTimestamp on a CreateTime topic, uncompressed and compressed.
+            Arguments.of("timestamp before message.timestamp.before.max.ms", "bounded",
+                (Supplier<MemoryRecords>) () -> at(System.currentTimeMillis() - 2 * hour, Compression.NONE), Errors.INVALID_TIMESTAMP),
+            Arguments.of("timestamp after message.timestamp.after.max.ms", "bounded",
+                (Supplier<MemoryRecords>) () -> at(System.currentTimeMillis() + 2 * hour, Compression.NONE), Errors.INVALID_TIMESTAMP),
+            Arguments.of("timestamp before message.timestamp.before.max.ms, lz4", "bounded",
+                (Supplier<MemoryRecords>) () -> at(System.currentTimeMillis() - 2 * hour, Compression.lz4().build()),
+                Errors.INVALID_TIMESTAMP),
+            Arguments.of("timestamp after message.timestamp.after.max.ms, zstd", "bounded",
+                (Supplier<MemoryRecords>) () -> at(System.currentTimeMillis() + 2 * hour, Compression.zstd().build()),
+                Errors.INVALID_TIMESTAMP));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("refusals")
+    void refusedAsKafkaRefusesIt(String check, String topic, Supplier<MemoryRecords> records, Errors expected) throws Exception {
+        TopicPartition tp = new TopicPartition(topic, 0);
+        long before = logEnd(tp);
+        ProduceResponseData.PartitionProduceResponse answer = produceOne(tp, records.get());
+        assertThat(Errors.forCode(answer.errorCode())).as(check).isEqualTo(expected);
+        assertThat(logEnd(tp)).as("nothing appended").isEqualTo(before);
+    }
+
+    @Test
+    void zstdBeforeProduceV7IsRefused() throws Exception {
+        TopicPartition tp = new TopicPartition("checks", 0);
+        long before = logEnd(tp);
+        assertThat(Errors.forCode(produce(null, Map.of(tp, at(System.currentTimeMillis(), Compression.zstd().build())),
+            (short) 6).get(tp).errorCode())).isEqualTo(Errors.UNSUPPORTED_COMPRESSION_TYPE);
+        assertThat(logEnd(tp)).isEqualTo(before);
+    }
+
+    @Test
+    void timestampsWithinTheBoundsOrOnALogAppendTimeTopicAreAccepted() throws Exception {
+        long now = System.currentTimeMillis();
+        long hour = 3_600_000L;
+        assertThat(produceOne(new TopicPartition("bounded", 0), at(now - hour / 2, Compression.NONE)).errorCode()).isZero();
+        assertThat(produceOne(new TopicPartition("bounded", 0), at(now + hour / 2, Compression.gzip().build())).errorCode())
+            .isZero();
+        // No bounds on a LogAppendTime topic: the broker's time replaces the record's.
+        assertThat(produceOne(new TopicPartition("appendtime", 0), at(now - 1000 * hour, Compression.NONE)).errorCode())
+            .isZero();
+        // CreateTime's before bound is unlimited by default (Kafka 4's message.timestamp.before.max.ms).
+        assertThat(produceOne(new TopicPartition("createtime", 1), at(now - 1000 * hour, Compression.NONE)).errorCode())
+            .isZero();
+    }
+
+    @Test
+    void producerSequencesAreCheckedAsKafkaChecksThem() throws Exception {
+        TopicPartition tp = new TopicPartition("sequences", 0);
+        long pid = 5150L;
+        ProduceResponseData.PartitionProduceResponse first = produceOne(tp, MemoryRecords.withIdempotentRecords(
+            Compression.NONE, pid, (short) 3, 0, record(System.currentTimeMillis(), "a"), record(System.currentTimeMillis(), "b")));
+        assertThat(first.errorCode()).isZero();
+        // A gap after sequence 1 (ProducerAppendInfo.checkSequence).
+        assertThat(Errors.forCode(produceOne(tp, MemoryRecords.withIdempotentRecords(Compression.NONE, pid, (short) 3, 3,
+            record(System.currentTimeMillis(), "c"))).errorCode())).isEqualTo(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER);
+        // A retry of the first batch: answered with its offset, not written again.
+        long end = logEnd(tp);
+        ProduceResponseData.PartitionProduceResponse retry = produceOne(tp, MemoryRecords.withIdempotentRecords(
+            Compression.NONE, pid, (short) 3, 0, record(System.currentTimeMillis(), "a"), record(System.currentTimeMillis(), "b")));
+        assertThat(retry.errorCode()).isZero();
+        assertThat(retry.baseOffset()).isEqualTo(first.baseOffset());
+        assertThat(logEnd(tp)).isEqualTo(end);
+        // An older epoch (ProducerAppendInfo.checkProducerEpoch).
+        assertThat(Errors.forCode(produceOne(tp, MemoryRecords.withIdempotentRecords(Compression.NONE, pid, (short) 2, 2,
+            record(System.currentTimeMillis(), "c"))).errorCode())).isEqualTo(Errors.INVALID_PRODUCER_EPOCH);
+        // A new epoch must start at sequence 0.
+        assertThat(Errors.forCode(produceOne(tp, MemoryRecords.withIdempotentRecords(Compression.NONE, pid, (short) 4, 7,
+            record(System.currentTimeMillis(), "c"))).errorCode())).isEqualTo(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER);
+        // The next sequence is accepted.
+        assertThat(produceOne(tp, MemoryRecords.withIdempotentRecords(Compression.NONE, pid, (short) 3, 2,
+            record(System.currentTimeMillis(), "c"))).errorCode()).isZero();
+        assertThat(logEnd(tp)).isEqualTo(end + 1);
+    }
+
+    /**
+     * A compressed batch whose records' offset deltas are 0, 10, 20 (as some old clients wrote them):
+     * Kafka's LogValidator cannot assign its offsets in place and rebuilds it with consecutive
+     * offsets; the records, their timestamps and headers, and the producer's id, epoch and
+     * sequence are kept.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"gzip", "snappy", "lz4", "zstd"})
+    void aCompressedBatchWithGapsInItsOffsetsIsRebuiltWithConsecutiveOffsets(String codec) throws Exception {
+        for (String topic : List.of("rebuilt", "rebuilt-appendtime")) {
+            TopicPartition tp = new TopicPartition(topic, 0);
+            long pid = 6000L + codec.hashCode() % 1000 + topic.length();
+            long now = System.currentTimeMillis();
+            MemoryRecordsBuilder builder = MemoryRecords.builder(ByteBuffer.allocate(1024), RecordBatch.MAGIC_VALUE_V2,
+                Compression.of(codec).build(), TimestampType.CREATE_TIME, 0L, RecordBatch.NO_TIMESTAMP, pid, (short) 1, 0,
+                false, RecordBatch.NO_PARTITION_LEADER_EPOCH);
+            for (int i = 0; i < 3; i++) {
+                builder.appendWithOffset(10L * i, now - i, ("k" + i).getBytes(StandardCharsets.UTF_8),
+                    ("value-" + i).getBytes(StandardCharsets.UTF_8),
+                    new org.apache.kafka.common.header.Header[] {new RecordHeader("h", new byte[] {(byte) i})});
+            }
+            builder.overrideLastOffset(2);
+            MemoryRecords sent = builder.build();
+            long base = logEnd(tp);
+
+            ProduceResponseData.PartitionProduceResponse answer = produceOne(tp, sent);
+
+            assertThat(Errors.forCode(answer.errorCode())).as(topic).isEqualTo(Errors.NONE);
+            assertThat(answer.baseOffset()).isEqualTo(base);
+            assertThat(logEnd(tp)).isEqualTo(base + 3);
+            MemoryRecords fetched = fetch(tp, base);
+            List<MutableRecordBatch> batches = new java.util.ArrayList<>();
+            fetched.batches().forEach(batches::add);
+            assertThat(batches).singleElement().satisfies(b -> {
+                assertThat(b.baseOffset()).isEqualTo(base);
+                assertThat(b.lastOffset()).isEqualTo(base + 2);
+                assertThat(b.compressionType().name).isEqualTo(codec);
+                assertThat(List.of(b.producerId(), (long) b.producerEpoch(), (long) b.baseSequence()))
+                    .containsExactly(pid, 1L, 0L);
+                assertThat(b.isValid()).isTrue();
+                assertThat(b.timestampType()).isEqualTo(topic.equals("rebuilt") ? TimestampType.CREATE_TIME
+                    : TimestampType.LOG_APPEND_TIME);
+            });
+            List<org.apache.kafka.common.record.internal.Record> read = new java.util.ArrayList<>();
+            fetched.records().forEach(read::add);
+            assertThat(read).extracting(org.apache.kafka.common.record.internal.Record::offset)
+                .containsExactly(base, base + 1, base + 2);
+            for (int i = 0; i < 3; i++) {
+                org.apache.kafka.common.record.internal.Record r = read.get(i);
+                assertThat(StandardCharsets.UTF_8.decode(r.value()).toString()).isEqualTo("value-" + i);
+                assertThat(StandardCharsets.UTF_8.decode(r.key()).toString()).isEqualTo("k" + i);
+                byte header = (byte) i;
+                assertThat(r.headers()).singleElement().satisfies(h -> assertThat(h.value()).containsExactly(header));
+                if (topic.equals("rebuilt")) {
+                    assertThat(r.timestamp()).isEqualTo(now - i);
+                }
+            }
+            // The producer's state follows the rebuilt batch: its next sequence is 3.
+            assertThat(produceOne(tp, MemoryRecords.withIdempotentRecords(Compression.NONE, pid, (short) 1, 3,
+                record(System.currentTimeMillis(), "k"))).errorCode()).isZero();
+        }
+    }
+
+    /** The records of {@code tp} from {@code offset}, by a Fetch v12. */
+    private static MemoryRecords fetch(TopicPartition tp, long offset) throws Exception {
+        FetchRequestData data = new FetchRequestData().setReplicaId(-1).setMaxWaitMs(0).setMinBytes(0)
+            .setMaxBytes(1 << 20).setSessionEpoch(-1).setIsolationLevel((byte) 0);
+        data.topics().add(new FetchRequestData.FetchTopic().setTopic(tp.topic()).setPartitions(List.of(
+            new FetchRequestData.FetchPartition().setPartition(tp.partition()).setFetchOffset(offset)
+                .setPartitionMaxBytes(1 << 20))));
+        try (WireClient client = WireClient.connect(broker.bootstrapServers())) {
+            FetchResponse response = client.send(new FetchRequest(data, (short) 12));
+            FetchResponseData.PartitionData partition = response.data().responses().get(0).partitions().get(0);
+            assertThat(partition.errorCode()).isZero();
+            return (MemoryRecords) partition.records();
+        }
     }
 }
