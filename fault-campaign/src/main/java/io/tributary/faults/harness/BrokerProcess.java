@@ -61,7 +61,11 @@ public final class BrokerProcess implements AutoCloseable {
                 "--broker.offsets-topic-replication-factor=3", "--broker.offsets-topic-num-partitions=3",
                 "--broker.controlled-shutdown-retry-backoff-ms=2000", "--server.port=0",
                 "--broker.num-io-threads=2", "--broker.num-network-threads=2",
-                "--broker.log-cleaner-dedupe-buffer-size=1048576");
+                "--broker.log-cleaner-dedupe-buffer-size=1048576",
+                // Small segments, so the cleaner compacts the offset commits and transaction states of an hour's
+                // workload (a 100 MiB segment is never cleaned, and broker 1's small log directory may hold one).
+                "--broker.offsets-topic-segment-bytes=4194304",
+                "--broker.transaction-state-log-segment-bytes=4194304");
     }
 
     /** Waits until this start of the broker logs that it started. */

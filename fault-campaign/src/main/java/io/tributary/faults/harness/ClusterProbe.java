@@ -54,6 +54,20 @@ public final class ClusterProbe implements AutoCloseable {
         awaitFullIsr(topic, timeout);
     }
 
+    /**
+     * Deletes {@code topic} and waits until the cluster no longer lists it: a long campaign deletes each checked run's
+     * topic, so a small log directory is not filled by the runs before.
+     */
+    public void deleteTopic(String topic, Duration timeout) {
+        try {
+            admin.deleteTopics(List.of(topic)).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot delete topic " + topic, e);
+        }
+        retry(timeout, "the deletion of " + topic, () -> admin.listTopics().names()
+                .get(timeout.toMillis(), TimeUnit.MILLISECONDS).contains(topic) ? null : Boolean.TRUE);
+    }
+
     /** The id of the leader of {@code topic}-{@code partition}, waiting up to {@code timeout} for one. */
     public int leader(String topic, int partition, Duration timeout) {
         return retry(timeout, "a leader of " + topic + "-" + partition, () -> {
