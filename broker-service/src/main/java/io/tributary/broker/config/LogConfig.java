@@ -11,7 +11,9 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.ValidList;
@@ -20,6 +22,7 @@ import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.InvalidConfigurationException;
 import org.apache.kafka.common.record.TimestampType;
+import org.apache.kafka.common.record.internal.CompressionType;
 
 /**
  * The effective configuration of one topic's logs: broker defaults overlaid with the topic's
@@ -52,6 +55,11 @@ import org.apache.kafka.common.record.TimestampType;
  * @param maxCompactionLagMs          maximum age before a record must be compactable, ms
  * @param minCleanableDirtyRatio      dirty ratio that triggers compaction
  * @param preallocate                 preallocate segment files
+ * @param compressionType             {@code producer} (batches kept as compressed by the producer),
+ *                                    {@code uncompressed}, {@code gzip}, {@code snappy}, {@code lz4} or {@code zstd}
+ * @param compressionGzipLevel        gzip level when {@code compressionType} is gzip
+ * @param compressionLz4Level         lz4 level when {@code compressionType} is lz4
+ * @param compressionZstdLevel        zstd level when {@code compressionType} is zstd
  */
 public record LogConfig(
         Map<String, String> overrides,
@@ -76,11 +84,18 @@ public record LogConfig(
         long minCompactionLagMs,
         long maxCompactionLagMs,
         double minCleanableDirtyRatio,
-        boolean preallocate) {
+        boolean preallocate,
+        String compressionType,
+        int compressionGzipLevel,
+        int compressionLz4Level,
+        int compressionZstdLevel) {
 
     /** Kafka's topic-level {@code leader/follower.replication.throttled.replicas}: accepted and stored for tools. */
     public static final String LEADER_THROTTLED_REPLICAS = "leader.replication.throttled.replicas";
     public static final String FOLLOWER_THROTTLED_REPLICAS = "follower.replication.throttled.replicas";
+
+    /** {@code compression.type} that keeps each batch's own codec. */
+    public static final String PRODUCER_COMPRESSION = "producer";
 
     /** Smallest {@code segment.bytes} a topic override may set (Kafka 4, KIP-1030). */
     public static final int MIN_TOPIC_SEGMENT_BYTES = 1024 * 1024;
@@ -131,10 +146,17 @@ public record LogConfig(
         .define(TopicConfig.MIN_CLEANABLE_DIRTY_RATIO_CONFIG, Type.DOUBLE, 0.5, between(0, 1), MEDIUM,
             TopicConfig.MIN_CLEANABLE_DIRTY_RATIO_DOC)
         .define(TopicConfig.PREALLOCATE_CONFIG, Type.BOOLEAN, false, MEDIUM, TopicConfig.PREALLOCATE_DOC)
-        // Batches are stored as the producer compressed them (only a batch with gaps in its offsets is compressed again,
-        // with its own codec, as Kafka does); recompression to another codec is not offered.
-        .define(TopicConfig.COMPRESSION_TYPE_CONFIG, Type.STRING, "producer", ValidString.in("producer"), MEDIUM,
-            TopicConfig.COMPRESSION_TYPE_DOC + " Tributary stores batches as sent: only 'producer' is accepted.")
+        // producer keeps batches as the producer compressed them (only one with gaps in its offsets is compressed again);
+        // a codec, or uncompressed, makes every batch of another codec be compressed again with it, as Kafka does.
+        .define(TopicConfig.COMPRESSION_TYPE_CONFIG, Type.STRING, PRODUCER_COMPRESSION,
+            ValidString.in(PRODUCER_COMPRESSION, "uncompressed", "gzip", "snappy", "lz4", "zstd"), MEDIUM,
+            TopicConfig.COMPRESSION_TYPE_DOC)
+        .define(TopicConfig.COMPRESSION_GZIP_LEVEL_CONFIG, Type.INT, CompressionType.GZIP.defaultLevel(),
+            CompressionType.GZIP.levelValidator(), MEDIUM, TopicConfig.COMPRESSION_GZIP_LEVEL_DOC)
+        .define(TopicConfig.COMPRESSION_LZ4_LEVEL_CONFIG, Type.INT, CompressionType.LZ4.defaultLevel(),
+            CompressionType.LZ4.levelValidator(), MEDIUM, TopicConfig.COMPRESSION_LZ4_LEVEL_DOC)
+        .define(TopicConfig.COMPRESSION_ZSTD_LEVEL_CONFIG, Type.INT, CompressionType.ZSTD.defaultLevel(),
+            CompressionType.ZSTD.levelValidator(), MEDIUM, TopicConfig.COMPRESSION_ZSTD_LEVEL_DOC)
         // KIP-1191: a topic a share group may write its dead-letter records to (checked when it writes).
         .define(TopicConfig.ERRORS_DEADLETTERQUEUE_GROUP_ENABLE_CONFIG, Type.BOOLEAN, false, MEDIUM,
             TopicConfig.ERRORS_DEADLETTERQUEUE_GROUP_ENABLE_DOC)
@@ -197,7 +219,11 @@ public record LogConfig(
             (Long) parsed.get(TopicConfig.MIN_COMPACTION_LAG_MS_CONFIG),
             (Long) parsed.get(TopicConfig.MAX_COMPACTION_LAG_MS_CONFIG),
             (Double) parsed.get(TopicConfig.MIN_CLEANABLE_DIRTY_RATIO_CONFIG),
-            (Boolean) parsed.get(TopicConfig.PREALLOCATE_CONFIG));
+            (Boolean) parsed.get(TopicConfig.PREALLOCATE_CONFIG),
+            (String) parsed.get(TopicConfig.COMPRESSION_TYPE_CONFIG),
+            (Integer) parsed.get(TopicConfig.COMPRESSION_GZIP_LEVEL_CONFIG),
+            (Integer) parsed.get(TopicConfig.COMPRESSION_LZ4_LEVEL_CONFIG),
+            (Integer) parsed.get(TopicConfig.COMPRESSION_ZSTD_LEVEL_CONFIG));
     }
 
     /** A config of Kafka's defaults with the given overrides; for tests and tools. */
@@ -280,6 +306,22 @@ public record LogConfig(
         m.put(TopicConfig.MIN_COMPACTION_LAG_MS_CONFIG, "log.cleaner.min.compaction.lag.ms");
         m.put(TopicConfig.MAX_COMPACTION_LAG_MS_CONFIG, "log.cleaner.max.compaction.lag.ms");
         return Collections.unmodifiableMap(m);
+    }
+
+    /**
+     * The codec every batch is stored in, from {@code compression.type} and the level of that codec
+     * (Kafka's {@code LogConfig} and {@code LogValidator}); empty for {@code producer}, which keeps
+     * each batch's own.
+     */
+    public Optional<Compression> targetCompression() {
+        return switch (compressionType) {
+            case PRODUCER_COMPRESSION -> Optional.empty();
+            case "uncompressed" -> Optional.of(Compression.NONE);
+            case "gzip" -> Optional.of(Compression.gzip().level(compressionGzipLevel).build());
+            case "lz4" -> Optional.of(Compression.lz4().level(compressionLz4Level).build());
+            case "zstd" -> Optional.of(Compression.zstd().level(compressionZstdLevel).build());
+            default -> Optional.of(Compression.of(compressionType).build());
+        };
     }
 
     /** Whether old segments are deleted by retention ({@code cleanup.policy} contains {@code delete}). */

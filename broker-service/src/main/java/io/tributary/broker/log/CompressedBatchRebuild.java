@@ -8,7 +8,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.TimestampType;
-import org.apache.kafka.common.record.internal.CompressionType;
 import org.apache.kafka.common.record.internal.DefaultRecordBatch;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.MemoryRecordsBuilder;
@@ -20,10 +19,12 @@ import org.apache.kafka.common.utils.internals.BufferSupplier;
 import org.apache.kafka.common.utils.internals.CloseableIterator;
 
 /**
- * The one case where {@link LogValidator} does not keep a produced batch as sent, as Kafka's
- * {@code LogValidator}: a compressed batch whose records' offset deltas are not 0, 1, 2, ... is
- * rebuilt with consecutive offsets and compressed again, and the append is assembled from the
- * batches kept and the batches rebuilt. Stateless; thread-safe.
+ * The cases where {@link LogValidator} does not keep a produced batch as sent, as Kafka's
+ * {@code LogValidator}: a compressed batch whose records' offset deltas are not 0, 1, 2, ..., and
+ * any batch of a codec other than the topic's {@code compression.type} (unless that is
+ * {@code producer}), is rebuilt with consecutive offsets and compressed with the topic's codec
+ * (or, for offset gaps on a {@code producer} topic, its own at its default level); the append is
+ * assembled from the batches kept and the batches rebuilt. Stateless; thread-safe.
  */
 final class CompressedBatchRebuild {
 
@@ -41,13 +42,13 @@ final class CompressedBatchRebuild {
     /**
      * A compressed batch rebuilt with consecutive offsets from {@code baseOffset}, as Kafka's
      * {@code LogValidator} builds it when offsets cannot be assigned in place: its records (timestamps
-     * as validated, keys, values, headers) compressed again with the same codec at its default level,
+     * as validated, keys, values, headers) compressed with {@code compression},
      * the producer id, epoch, base sequence, transactional and control flags kept, the topic's
      * timestamp type, and the leader epoch.
      *
      * @throws RecordValidationException (MESSAGE_TOO_LARGE) when the rebuilt batch exceeds {@code max.message.bytes}
      */
-    static MemoryRecords rebuild(TopicPartition tp, RecordBatch batch, CompressionType compression,
+    static MemoryRecords rebuild(TopicPartition tp, RecordBatch batch, Compression compression,
                                          long baseOffset, int leaderEpoch, LogConfig config, long now,
                                  BufferSupplier bufferSupplier) {
         TimestampType timestampType = config.messageTimestampType() == TimestampType.LOG_APPEND_TIME
@@ -63,7 +64,7 @@ final class CompressedBatchRebuild {
         }
         // Kafka's buffer estimate for a rebuild: the records uncompressed; the builder grows it if compression expands them.
         MemoryRecordsBuilder builder = MemoryRecords.builder(ByteBuffer.allocate(estimatedSize), RecordBatch.MAGIC_VALUE_V2,
-            Compression.of(compression).build(), timestampType, baseOffset, now, batch.producerId(),
+            compression, timestampType, baseOffset, now, batch.producerId(),
             batch.producerEpoch(), batch.baseSequence(), batch.isTransactional(), batch.isControlBatch(), leaderEpoch);
         long offset = baseOffset;
         for (Record record : records) {

@@ -125,6 +125,9 @@ final class LogAppender {
         if (summary.batchCount() == 0) {
             return false;
         }
+        if (localLog.config().targetCompression().isPresent()) {
+            return true; // batches may be compressed again with the topic's codec: size unknown, CPU-bound
+        }
         if (localLog.config().flushMessages() != Long.MAX_VALUE || localLog.config().flushMs() != Long.MAX_VALUE) {
             return true;
         }

@@ -5,8 +5,10 @@ import io.tributary.broker.producer.AppendOrigin;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.errors.CorruptRecordException;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.TimestampType;
@@ -207,6 +209,7 @@ public final class LogValidator {
         long shallowOffsetOfMaxTimestamp = -1;
         boolean logAppendTime = config.messageTimestampType() == TimestampType.LOG_APPEND_TIME;
         MemoryRecords[] rebuilt = null; // by batch index, only once a batch is rebuilt
+        Optional<Compression> target = config.targetCompression();
         int index = 0;
         for (MutableRecordBatch batch : records.batches()) {
             long batchMaxTimestamp;
@@ -219,18 +222,27 @@ public final class LogValidator {
                 }
             }
             int lastOffsetDelta = (int) (batch.lastOffset() - batch.baseOffset());
+            Compression rebuildWith = null;
             if (compression != CompressionType.NONE) {
                 batchMaxTimestamp = validateCompressedRecords(tp, batch, config, now);
                 if (batchMaxTimestamp == NOT_CONSECUTIVE) {
-                    MemoryRecords batchRebuilt = CompressedBatchRebuild.rebuild(tp, batch, compression, nextOffset, leaderEpoch,
-                        config, now, BUFFER_SUPPLIER.get());
-                    rebuilt = rebuilt == null ? new MemoryRecords[CompressedBatchRebuild.countBatches(records)] : rebuilt;
-                    rebuilt[index] = batchRebuilt;
-                    MutableRecordBatch newBatch = batchRebuilt.batches().iterator().next();
-                    batchMaxTimestamp = newBatch.maxTimestamp();
+                    rebuildWith = target.orElseGet(() -> Compression.of(compression).build());
                 }
             } else {
                 batchMaxTimestamp = validateUncompressedRecords(tp, batch, buffer, position, config, now);
+            }
+            // The topic's compression.type other than producer (Kafka's LogValidator): a batch of another codec is
+            // compressed again with the topic's; a coordinator's uncompressed control batch stays as it is.
+            if (rebuildWith == null && target.isPresent() && target.get().type() != compression
+                    && !(compression == CompressionType.NONE && batch.isControlBatch())) {
+                rebuildWith = target.get();
+            }
+            if (rebuildWith != null) {
+                MemoryRecords batchRebuilt = CompressedBatchRebuild.rebuild(tp, batch, rebuildWith, nextOffset,
+                    leaderEpoch, config, now, BUFFER_SUPPLIER.get());
+                rebuilt = rebuilt == null ? new MemoryRecords[CompressedBatchRebuild.countBatches(records)] : rebuilt;
+                rebuilt[index] = batchRebuilt;
+                batchMaxTimestamp = batchRebuilt.batches().iterator().next().maxTimestamp();
             }
             position += batch.sizeInBytes();
             if (rebuilt == null || rebuilt[index] == null) {

@@ -40,6 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -69,7 +70,9 @@ class ProduceValidationTest {
                     "message.timestamp.after.max.ms", "3600000")),
                 new NewTopic("sequences", 1, (short) 1),
                 new NewTopic("rebuilt", 1, (short) 1),
-                new NewTopic("rebuilt-appendtime", 1, (short) 1).configs(Map.of("message.timestamp.type", "LogAppendTime"))))
+                new NewTopic("rebuilt-appendtime", 1, (short) 1).configs(Map.of("message.timestamp.type", "LogAppendTime")),
+                new NewTopic("to-lz4", 1, (short) 1).configs(Map.of("compression.type", "lz4", "compression.lz4.level", "12")),
+                new NewTopic("to-uncompressed", 1, (short) 1).configs(Map.of("compression.type", "uncompressed"))))
                 .all().get();
         }
     }
@@ -451,6 +454,35 @@ class ProduceValidationTest {
             assertThat(produceOne(tp, MemoryRecords.withIdempotentRecords(Compression.NONE, pid, (short) 1, 3,
                 record(System.currentTimeMillis(), "k"))).errorCode()).isZero();
         }
+    }
+
+    /**
+     * A topic's {@code compression.type} other than {@code producer}: every batch of another codec is stored compressed
+     * with the topic's, as Kafka's LogValidator does (before, Tributary refused any value but producer); a batch of the
+     * topic's codec is kept as sent.
+     */
+    @ParameterizedTest
+    @CsvSource({"to-lz4, none, lz4", "to-lz4, gzip, lz4", "to-lz4, lz4, lz4", "to-uncompressed, zstd, none",
+        "to-uncompressed, none, none"})
+    void aTopicsCompressionTypeIsTheCodecItsBatchesAreStoredIn(String topic, String sentCodec, String storedCodec)
+            throws Exception {
+        TopicPartition tp = new TopicPartition(topic, 0);
+        long now = System.currentTimeMillis();
+        MemoryRecords sent = MemoryRecords.withRecords(Compression.of(sentCodec).build(), record(now, "a"),
+            record(now, "b"), record(now, "c"));
+        long base = logEnd(tp);
+
+        assertThat(Errors.forCode(produceOne(tp, sent).errorCode())).isEqualTo(Errors.NONE);
+
+        MemoryRecords fetched = fetch(tp, base);
+        assertThat(fetched.batches()).singleElement().satisfies(b -> {
+            assertThat(b.compressionType().name).isEqualTo(storedCodec);
+            assertThat(b.isValid()).isTrue();
+            assertThat(b.baseOffset()).isEqualTo(base);
+        });
+        List<String> keys = new java.util.ArrayList<>();
+        fetched.records().forEach(r -> keys.add(StandardCharsets.UTF_8.decode(r.key()).toString()));
+        assertThat(keys).containsExactly("a", "b", "c");
     }
 
     /** The records of {@code tp} from {@code offset}, by a Fetch v12. */
