@@ -305,6 +305,10 @@ public record LogConfig(
         m.put(TopicConfig.DELETE_RETENTION_MS_CONFIG, "log.cleaner.delete.retention.ms");
         m.put(TopicConfig.MIN_COMPACTION_LAG_MS_CONFIG, "log.cleaner.min.compaction.lag.ms");
         m.put(TopicConfig.MAX_COMPACTION_LAG_MS_CONFIG, "log.cleaner.max.compaction.lag.ms");
+        m.put(TopicConfig.COMPRESSION_TYPE_CONFIG, "compression.type");
+        m.put(TopicConfig.COMPRESSION_GZIP_LEVEL_CONFIG, "compression.gzip.level");
+        m.put(TopicConfig.COMPRESSION_LZ4_LEVEL_CONFIG, "compression.lz4.level");
+        m.put(TopicConfig.COMPRESSION_ZSTD_LEVEL_CONFIG, "compression.zstd.level");
         return Collections.unmodifiableMap(m);
     }
 

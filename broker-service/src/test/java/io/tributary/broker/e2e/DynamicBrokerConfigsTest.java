@@ -174,6 +174,28 @@ class DynamicBrokerConfigsTest {
         assertThat(refused(8_000)).isFalse();
     }
 
+    /** Kafka's broker-wide {@code compression.type} and levels are dynamic log defaults, as in its ZooKeeper mode. */
+    @Test
+    void theClusterWideCompressionTypeIsEveryTopicsDefault() throws Exception {
+        KafkaTool.Result set = configs("--entity-type", "brokers", "--entity-default", "--alter",
+            "--add-config", "compression.type=zstd,compression.zstd.level=7");
+        assertThat(set.exitCode()).as(set.output()).isZero();
+        try {
+            await().atMost(Duration.ofSeconds(30)).until(() -> "zstd".equals(topicConfig().get("compression.type").value()));
+            Config inherited = topicConfig();
+            assertThat(inherited.get("compression.type").source())
+                .isEqualTo(ConfigEntry.ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG);
+            assertThat(inherited.get("compression.zstd.level").value()).isEqualTo("7");
+            KafkaTool.Result bad = configs("--entity-type", "brokers", "--entity-default", "--alter",
+                "--add-config", "compression.type=brotli");
+            assertThat(bad.exitCode()).isNotZero();
+        } finally {
+            assertThat(configs("--entity-type", "brokers", "--entity-default", "--alter", "--delete-config",
+                "compression.type,compression.zstd.level").exitCode()).isZero();
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> "producer".equals(topicConfig().get("compression.type").value()));
+    }
+
     @Test
     void aListValuedSettingTakesAppendAndSubtract() throws Exception {
         ConfigResource clusterWide = new ConfigResource(ConfigResource.Type.BROKER, "");
