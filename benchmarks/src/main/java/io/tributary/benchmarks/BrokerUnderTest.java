@@ -1,8 +1,6 @@
 package io.tributary.benchmarks;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -11,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import io.tributary.testing.TestPorts;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -191,13 +190,12 @@ abstract class BrokerUnderTest {
         return Admin.create(props);
     }
 
-    /** A TCP port that was free a moment ago on 127.0.0.1. */
+    /**
+     * A TCP port that was free a moment ago, below the kernel's ephemeral range: a port from that
+     * range can be taken by a client's outgoing connection before the broker binds it.
+     */
     static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return TestPorts.freePort();
     }
 
     /** The JVM options both brokers get (those of Kafka's start scripts), with the given heap size. */
