@@ -23,14 +23,18 @@ import java.util.List;
  * @param baselineJar   another Tributary broker jar (an earlier build) that takes turns with the two
  *                      as "baseline", to compare a change with what it changes; null for none
  *                      ({@code benchmark.baseline-jar})
+ * @param cluster       brokers per system under test ({@code benchmark.cluster}): 1, a single broker;
+ *                      more, a cluster of that many on this machine (a KRaft quorum of combined nodes,
+ *                      Tributary brokers on one ZooKeeper) whose topics have every broker as a replica
+ *                      and {@code min.insync.replicas} one less
  */
 record BenchmarkSettings(long records, int recordSize, int partitions, int rounds, List<Scenario> scenarios,
                          long warmupRecords, String brokerHeap, Duration runTimeout, Duration pause,
-                         Path tributaryJar, BenchmarkSecurity.Mode security, Path baselineJar) {
+                         Path tributaryJar, BenchmarkSecurity.Mode security, Path baselineJar, int cluster) {
 
     BenchmarkSettings {
-        if (records <= 0 || recordSize <= 0 || partitions <= 0 || rounds <= 0 || warmupRecords < 0) {
-            throw new IllegalArgumentException("benchmark.records, record-size, partitions and rounds must be"
+        if (records <= 0 || recordSize <= 0 || partitions <= 0 || rounds <= 0 || warmupRecords < 0 || cluster <= 0) {
+            throw new IllegalArgumentException("benchmark.records, record-size, partitions, rounds and cluster must be"
                     + " positive and warmup-records not negative");
         }
         if (scenarios.isEmpty()) {
@@ -56,7 +60,8 @@ record BenchmarkSettings(long records, int recordSize, int partitions, int round
                 Path.of(prop("benchmark.tributary-jar", "../broker-service/target/broker-service-"
                         + prop("benchmark.tributary-version", "0.1.0-SNAPSHOT") + ".jar")).toAbsolutePath().normalize(),
                 BenchmarkSecurity.Mode.named(prop("benchmark.security", "plaintext")),
-                optionalPath(prop("benchmark.baseline-jar", "")));
+                optionalPath(prop("benchmark.baseline-jar", "")),
+                Integer.parseInt(prop("benchmark.cluster", "1")));
     }
 
     /** The absolute path {@code value} names, or null when it is empty. */

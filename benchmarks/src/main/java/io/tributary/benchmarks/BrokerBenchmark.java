@@ -17,6 +17,10 @@ import java.util.stream.Stream;
  * ratios. A consumer run first fills a fresh topic with ProducerPerformance (not measured). Both brokers run as child
  * JVMs with the same heap and GC options; data lives in a temp directory removed on exit.
  *
+ * <p>With {@code benchmark.cluster} above 1 (the {@code replicated} set, {@code exec:exec@replicated}),
+ * each side is a cluster of that many brokers on this machine ({@link BrokerCluster}) with topics
+ * replicated to all of them, and the CPU per record is the sum of the brokers'.
+ *
  * <p>Parameters are {@code benchmark.*} system properties, see {@link BenchmarkSettings}.
  */
 public final class BrokerBenchmark {
@@ -24,7 +28,7 @@ public final class BrokerBenchmark {
     private static final Duration STOP_GRACE = Duration.ofSeconds(20);
 
     private final BenchmarkSettings settings;
-    private final List<BrokerUnderTest> brokers = new ArrayList<>();
+    private final List<SystemUnderTest> brokers = new ArrayList<>();
     private final AtomicBoolean cleanedUp = new AtomicBoolean();
     private Path workDir;
     private PerfToolRun tool;
@@ -66,17 +70,26 @@ public final class BrokerBenchmark {
         consumer = new ConsumerPerformanceRun(tool);
         printSetup(security);
 
-        brokers.add(new KafkaBroker(workDir.resolve("kafka"), launcher, settings.brokerHeap(), security));
-        brokers.add(new TributaryBroker(workDir.resolve("tributary"), launcher, settings.tributaryJar(),
-                settings.brokerHeap(), security));
-        if (settings.baselineJar() != null) {
-            brokers.add(new TributaryBroker("baseline", workDir.resolve("baseline"), launcher, settings.baselineJar(),
+        int size = settings.cluster();
+        if (size == 1) {
+            brokers.add(new KafkaBroker(workDir.resolve("kafka"), launcher, settings.brokerHeap(), security));
+            brokers.add(new TributaryBroker(workDir.resolve("tributary"), launcher, settings.tributaryJar(),
                     settings.brokerHeap(), security));
+        } else {
+            brokers.add(BrokerCluster.kafka(size, workDir.resolve("kafka"), launcher, settings.brokerHeap(), security));
+            brokers.add(BrokerCluster.tributary("tributary", size, workDir.resolve("tributary"), launcher,
+                    settings.tributaryJar(), settings.brokerHeap(), security));
         }
-        for (BrokerUnderTest broker : brokers) {
+        if (settings.baselineJar() != null) {
+            brokers.add(size == 1
+                    ? new TributaryBroker("baseline", workDir.resolve("baseline"), launcher, settings.baselineJar(),
+                            settings.brokerHeap(), security)
+                    : BrokerCluster.tributary("baseline", size, workDir.resolve("baseline"), launcher,
+                            settings.baselineJar(), settings.brokerHeap(), security));
+        }
+        for (SystemUnderTest broker : brokers) {
             Duration took = broker.start();
-            System.out.printf("%s started in %.1f s (pid %d, %s)%n", broker.name(), took.toMillis() / 1e3,
-                    broker.pid(), broker.bootstrap());
+            System.out.printf("%s started in %.1f s (%s)%n", broker.name(), took.toMillis() / 1e3, broker.describe());
         }
         warmUp();
 
@@ -85,7 +98,7 @@ public final class BrokerBenchmark {
             System.out.printf("%nRound %d of %d%n", round, settings.rounds());
             for (int s = 0; s < settings.scenarios().size(); s++) {
                 Scenario scenario = settings.scenarios().get(s);
-                for (BrokerUnderTest broker : turnOrder(round + s)) {
+                for (SystemUnderTest broker : turnOrder(round + s)) {
                     RunResult result = measure(broker, scenario, round, "bench-" + scenario.name() + "-r" + round,
                             settings.records());
                     System.out.println(result.line());
@@ -106,26 +119,24 @@ public final class BrokerBenchmark {
         // a path first taken while measuring makes the JIT deoptimize and recompile hot methods in that run.
         System.out.printf("%nWarm-up (not reported): %,d records per broker and scenario%n", settings.warmupRecords());
         for (Scenario scenario : settings.scenarios()) {
-            for (BrokerUnderTest broker : brokers) {
+            for (SystemUnderTest broker : brokers) {
                 RunResult r = measure(broker, scenario, 0, "warmup-" + scenario.name(), settings.warmupRecords());
                 System.out.println(r.line());
             }
         }
     }
 
-    private RunResult measure(BrokerUnderTest broker, Scenario scenario, int round, String topic, long records)
+    private RunResult measure(SystemUnderTest broker, Scenario scenario, int round, String topic, long records)
             throws Exception {
         if (!broker.isAlive()) {
             return new RunResult(broker.name(), scenario.name(), round, null, 0, 0, 0, 0, 0,
-                    "the broker process is not running; its log " + broker.logFile() + " ends with:\n"
-                            + LogTail.of(broker.logFile(), 40));
+                    "a broker process is not running; " + broker.logTail(40));
         }
         try {
             broker.createTopic(topic, settings.partitions(), scenario.topicConfigs());
         } catch (Exception e) {
             return new RunResult(broker.name(), scenario.name(), round, null, 0, 0, 0, 0, 0,
-                    "creating topic " + topic + " failed: " + e + "\n  broker log " + broker.logFile()
-                            + " ends with:\n" + LogTail.of(broker.logFile(), 40));
+                    "creating topic " + topic + " failed: " + e + "\n  " + broker.logTail(40));
         }
         Thread.sleep(settings.pause().toMillis());
         RunResult produced = producer.run(broker, scenario, round, topic, records);
@@ -137,8 +148,8 @@ public final class BrokerBenchmark {
     }
 
     /** The brokers in turn, each turn starting one broker further (Kafka first in even turns of two brokers). */
-    private List<BrokerUnderTest> turnOrder(int turn) {
-        List<BrokerUnderTest> order = new ArrayList<>(brokers);
+    private List<SystemUnderTest> turnOrder(int turn) {
+        List<SystemUnderTest> order = new ArrayList<>(brokers);
         java.util.Collections.rotate(order, -(turn % order.size()));
         return order;
     }
@@ -149,6 +160,11 @@ public final class BrokerBenchmark {
                         + " %d round(s), scenarios %s%n", org.apache.kafka.common.utils.internals.AppInfoParser.getVersion(),
                 settings.records(), settings.recordSize(), settings.partitions(), settings.rounds(),
                 settings.scenarios().stream().map(Scenario::name).toList());
+        if (settings.cluster() > 1) {
+            System.out.printf("Clusters: %d brokers each on this machine (Kafka: KRaft voters, combined broker+controller;"
+                    + " Tributary: one ZooKeeper, embedded in broker 0), topics with replication factor %d and"
+                    + " min.insync.replicas=%d%n", settings.cluster(), settings.cluster(), Math.max(1, settings.cluster() - 1));
+        }
         System.out.printf("Security: clients on %s%n", security.describe());
         System.out.printf("Java %s, %d cores, load average %s, broker heap %s, work dir %s%n",
                 Runtime.version(), Runtime.getRuntime().availableProcessors(), loadAverage(),
@@ -178,7 +194,7 @@ public final class BrokerBenchmark {
                 """);
     }
 
-    /** Stops the producer and both brokers and deletes the work directory; runs once, also on Ctrl-C. */
+    /** Stops the producer and the brokers and deletes the work directory; runs once, also on Ctrl-C. */
     private void cleanUp() {
         if (!cleanedUp.compareAndSet(false, true)) {
             return;

@@ -1,8 +1,6 @@
 package io.tributary.benchmarks;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -11,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import io.tributary.testing.TestPorts;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -20,7 +19,7 @@ import org.apache.kafka.clients.admin.TopicDescription;
  * A broker started as a child JVM for the benchmark: Apache Kafka's or Tributary's. Knows its
  * bootstrap address, its process (for CPU time) and its log file.
  */
-abstract class BrokerUnderTest {
+abstract class BrokerUnderTest implements SystemUnderTest {
 
     /** How long a broker may take to start and answer an Admin client. */
     static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(180);
@@ -47,13 +46,14 @@ abstract class BrokerUnderTest {
     /** Starts the broker process and returns it; called once. */
     protected abstract Process launch() throws IOException, InterruptedException;
 
-    /** Short name, as printed in the tables. */
-    final String name() {
+    @Override
+    public final String name() {
         return name;
     }
 
-    /** The Kafka clients' bootstrap address. */
-    final String bootstrap() {
+    /** The Kafka clients' bootstrap address: this broker's client listener. */
+    @Override
+    public final String bootstrap() {
         return "127.0.0.1:" + port;
     }
 
@@ -68,19 +68,46 @@ abstract class BrokerUnderTest {
     }
 
     /** CPU seconds the broker process has used so far (user + system). */
-    final double cpuSeconds() {
+    @Override
+    public final double cpuSeconds() {
         return CpuClock.processSeconds(process.pid());
     }
 
     /** CPU seconds the broker's JIT compiler threads used so far (see {@link CpuClock#compilerSeconds}). */
-    final double jitCpuSeconds() {
+    @Override
+    public final double jitCpuSeconds() {
         return CpuClock.compilerSeconds(process.pid());
     }
 
+    @Override
+    public final String logTail(int lines) {
+        return "broker log " + logFile + " ends with:\n" + LogTail.of(logFile, lines);
+    }
+
+    @Override
+    public String describe() {
+        return "pid " + pid() + ", " + bootstrap();
+    }
+
     /** Starts the broker and waits until an Admin client sees it in the cluster; returns the time taken. */
-    final Duration start() throws IOException, InterruptedException {
+    @Override
+    public final Duration start() throws IOException, InterruptedException {
         Instant begin = Instant.now();
+        launchProcess();
+        awaitAdmin(begin);
+        return Duration.between(begin, Instant.now());
+    }
+
+    /**
+     * Starts the broker process without waiting for it: a broker that cannot serve alone (a KRaft
+     * voter waiting for a quorum) is launched with the others first, then {@link #awaitAdmin}.
+     */
+    final void launchProcess() throws IOException, InterruptedException {
         process = launch();
+    }
+
+    /** Waits until an Admin client sees the broker launched at {@code begin} in the cluster. */
+    final void awaitAdmin(Instant begin) throws InterruptedException {
         Instant deadline = begin.plus(STARTUP_TIMEOUT);
         while (true) {
             if (!process.isAlive()) {
@@ -88,7 +115,7 @@ abstract class BrokerUnderTest {
                         + " while starting; its log " + logFile + " ends with:\n" + LogTail.of(logFile, 40));
             }
             if (answersAdmin()) {
-                return Duration.between(begin, Instant.now());
+                return;
             }
             if (Instant.now().isAfter(deadline)) {
                 throw new IllegalStateException(name + " did not answer within " + STARTUP_TIMEOUT
@@ -100,13 +127,23 @@ abstract class BrokerUnderTest {
 
     /** Creates {@code topic} with replication factor 1 and waits until every partition has a leader. */
     final void createTopic(String topic, int partitions) throws Exception {
-        createTopic(topic, partitions, java.util.Map.of());
+        createTopic(topic, partitions, Map.of());
     }
 
     /** Creates {@code topic} with replication factor 1 and {@code configs}, and waits for its leaders. */
-    final void createTopic(String topic, int partitions, java.util.Map<String, String> configs) throws Exception {
+    @Override
+    public final void createTopic(String topic, int partitions, Map<String, String> configs) throws Exception {
+        createTopic(topic, partitions, (short) 1, configs);
+    }
+
+    /**
+     * Creates {@code topic} with {@code replicationFactor} and {@code configs} through this broker,
+     * and waits until every partition has a leader and {@code replicationFactor} replicas in sync.
+     */
+    final void createTopic(String topic, int partitions, short replicationFactor, Map<String, String> configs)
+            throws Exception {
         try (Admin admin = admin()) {
-            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1).configs(configs)))
+            admin.createTopics(List.of(new NewTopic(topic, partitions, replicationFactor).configs(configs)))
                     .all().get(60, TimeUnit.SECONDS);
             Instant deadline = Instant.now().plusSeconds(60);
             while (true) {
@@ -114,7 +151,8 @@ abstract class BrokerUnderTest {
                     TopicDescription d = admin.describeTopics(List.of(topic)).allTopicNames()
                             .get(10, TimeUnit.SECONDS).get(topic);
                     if (d.partitions().size() == partitions
-                            && d.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty())) {
+                            && d.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty()
+                                    && p.isr().size() == replicationFactor)) {
                         return;
                     }
                 } catch (Exception e) {
@@ -123,7 +161,8 @@ abstract class BrokerUnderTest {
                     }
                 }
                 if (Instant.now().isAfter(deadline)) {
-                    throw new IllegalStateException(name + ": topic " + topic + " has no leaders after 60 s");
+                    throw new IllegalStateException(name + ": topic " + topic + " has partitions without a leader"
+                            + " or with replicas out of sync after 60 s");
                 }
                 Thread.sleep(200);
             }
@@ -135,7 +174,8 @@ abstract class BrokerUnderTest {
      * without it) and sets {@code share.auto.offset.reset=earliest} on share group {@code group}, so
      * its consumers read what was written before they joined.
      */
-    final void readShareGroupFromEarliest(String group) throws Exception {
+    @Override
+    public final void readShareGroupFromEarliest(String group) throws Exception {
         try (Admin admin = admin()) {
             short finalized = admin.describeFeatures().featureMetadata().get(60, TimeUnit.SECONDS).finalizedFeatures()
                     .getOrDefault("share.version", new org.apache.kafka.clients.admin.FinalizedVersionRange((short) 0, (short) 0))
@@ -154,7 +194,8 @@ abstract class BrokerUnderTest {
     }
 
     /** Stops the broker: SIGTERM, then a forced kill after {@code grace}. Safe to call more than once. */
-    final void stop(Duration grace) {
+    @Override
+    public final void stop(Duration grace) {
         if (process == null || !process.isAlive()) {
             return;
         }
@@ -170,8 +211,18 @@ abstract class BrokerUnderTest {
     }
 
     /** Whether the broker process is still running. */
-    final boolean isAlive() {
+    @Override
+    public final boolean isAlive() {
         return process != null && process.isAlive();
+    }
+
+    /** How many brokers an Admin client asking this one sees in the cluster, 0 if it does not answer. */
+    final int brokersSeen() {
+        try (Admin admin = admin()) {
+            return admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).size();
+        } catch (Exception e) {
+            return 0;
+        }
     }
 
     private boolean answersAdmin() {
@@ -191,13 +242,12 @@ abstract class BrokerUnderTest {
         return Admin.create(props);
     }
 
-    /** A TCP port that was free a moment ago on 127.0.0.1. */
+    /**
+     * A TCP port that was free a moment ago, below the kernel's ephemeral range: a port from that
+     * range can be taken by a client's outgoing connection before the broker binds it.
+     */
     static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return TestPorts.freePort();
     }
 
     /** The JVM options both brokers get (those of Kafka's start scripts), with the given heap size. */

@@ -25,7 +25,7 @@ final class ConsumerPerformanceRun {
     }
 
     /** Consumes {@code records} records of {@code topic} on {@code broker} in group {@code topic}-group. */
-    RunResult run(BrokerUnderTest broker, Scenario scenario, int round, String topic, long records)
+    RunResult run(SystemUnderTest broker, Scenario scenario, int round, String topic, long records)
             throws Exception {
         String group = topic + "-group";
         String tool = "org.apache.kafka.tools.ConsumerPerformance";
@@ -52,7 +52,7 @@ final class ConsumerPerformanceRun {
         } else if (summary.get().records() < records) {
             error = "only " + summary.get().records() + " of " + records + " records were consumed";
         } else if (!broker.isAlive()) {
-            error = "the broker process exited during the run";
+            error = "a broker process exited during the run";
         }
         return error != null || m.timedOut() ? this.tool.failed(broker, scenario, round, m,
                 tool.substring(tool.lastIndexOf('.') + 1), error)
@@ -80,7 +80,7 @@ final class ConsumerPerformanceRun {
             }
             return Optional.of(new PerfSummary(Long.parseLong(values[records].trim()),
                     Double.parseDouble(values[recordsPerSecond].trim()), Double.parseDouble(values[mbPerSecond].trim()),
-                    Double.NaN, Double.NaN));
+                    Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN));
         }
         return Optional.empty();
     }

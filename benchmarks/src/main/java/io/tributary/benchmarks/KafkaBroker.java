@@ -19,6 +19,10 @@ import org.apache.kafka.common.Uuid;
  *
  * <p>Further brokers of the same cluster ({@link #joining}) are broker-only nodes whose controller
  * is the first node's, formatted with its cluster id; they take plaintext clients only.
+ *
+ * <p>A cluster of combined nodes ({@link #quorum}) has every node a voter of a static controller
+ * quorum ({@code controller.quorum.voters}), all formatted with one cluster id; each has the
+ * client listener of a single node, SASL_SSL included.
  */
 final class KafkaBroker extends BrokerUnderTest {
 
@@ -29,20 +33,39 @@ final class KafkaBroker extends BrokerUnderTest {
     private final int nodeId;
     /** The combined-mode node whose controller this broker-only node uses, or null for a combined node. */
     private final KafkaBroker quorum;
+    /** Every voter of the static controller quorum this combined node is one of, or null for a standalone node. */
+    private final List<KafkaBroker> voters;
     private final String clusterId;
 
     KafkaBroker(Path dir, JavaLauncher launcher, String heap, BenchmarkSecurity security) throws IOException {
-        this("kafka", dir, launcher, heap, security, 1, null);
+        this("kafka", dir, launcher, heap, security, 1, null, null, Uuid.randomUuid().toString());
     }
 
     private KafkaBroker(String name, Path dir, JavaLauncher launcher, String heap, BenchmarkSecurity security,
-                        int nodeId, KafkaBroker quorum) throws IOException {
+                        int nodeId, KafkaBroker quorum, List<KafkaBroker> voters, String clusterId) throws IOException {
         super(name, dir, security);
         this.launcher = launcher;
         this.heap = heap;
         this.nodeId = nodeId;
         this.quorum = quorum;
-        this.clusterId = quorum == null ? Uuid.randomUuid().toString() : quorum.clusterId;
+        this.voters = voters;
+        this.clusterId = clusterId;
+    }
+
+    /**
+     * {@code count} combined nodes (ids 1 to {@code count}) named {@code kafka-1}..., each in its own
+     * directory under {@code dir}, all voters of one static controller quorum. Launch them all before
+     * waiting for any: a voter alone cannot elect a controller.
+     */
+    static List<KafkaBroker> quorum(int count, Path dir, JavaLauncher launcher, String heap, BenchmarkSecurity security)
+            throws IOException {
+        String clusterId = Uuid.randomUuid().toString();
+        List<KafkaBroker> voters = new ArrayList<>();
+        for (int id = 1; id <= count; id++) {
+            voters.add(new KafkaBroker("kafka-" + id, dir.resolve("kafka-" + id), launcher, heap, security, id, null,
+                    voters, clusterId));
+        }
+        return List.copyOf(voters);
     }
 
     /** A broker-only node {@code nodeId} of {@code quorum}'s cluster (start it after {@code quorum}); plaintext. */
@@ -50,7 +73,8 @@ final class KafkaBroker extends BrokerUnderTest {
         if (quorum.security.secured()) {
             throw new IllegalArgumentException("a joining Kafka broker takes plaintext clients only");
         }
-        return new KafkaBroker(name, dir, quorum.launcher, quorum.heap, quorum.security, nodeId, quorum);
+        return new KafkaBroker(name, dir, quorum.launcher, quorum.heap, quorum.security, nodeId, quorum, null,
+                quorum.clusterId);
     }
 
     /** The KRaft node id (the broker id clients see). */
@@ -69,8 +93,8 @@ final class KafkaBroker extends BrokerUnderTest {
 
     private void format(Path config) throws IOException, InterruptedException {
         List<String> args = new ArrayList<>(List.of("format", "-t", clusterId, "-c", config.toString()));
-        if (quorum == null) {
-            args.add("--standalone");
+        if (quorum == null && voters == null) {
+            args.add("--standalone"); // a static quorum (controller.quorum.voters) takes neither flag
         }
         if (security.secured()) {
             args.addAll(List.of("--add-scram", security.scramUser()));
@@ -88,8 +112,13 @@ final class KafkaBroker extends BrokerUnderTest {
         Properties p = new Properties();
         p.setProperty("process.roles", quorum == null ? "broker,controller" : "broker");
         p.setProperty("node.id", Integer.toString(nodeId));
-        p.setProperty("controller.quorum.bootstrap.servers", "127.0.0.1:"
-                + (quorum == null ? controllerPort : quorum.controllerPort));
+        if (voters != null) {
+            p.setProperty("controller.quorum.voters", String.join(",", voters.stream()
+                    .map(v -> v.nodeId + "@127.0.0.1:" + v.controllerPort).toList()));
+        } else {
+            p.setProperty("controller.quorum.bootstrap.servers", "127.0.0.1:"
+                    + (quorum == null ? controllerPort : quorum.controllerPort));
+        }
         p.setProperty("controller.listener.names", "CONTROLLER");
         if (quorum != null) {
             p.setProperty("listeners", "PLAINTEXT://127.0.0.1:" + port);
@@ -113,7 +142,8 @@ final class KafkaBroker extends BrokerUnderTest {
         p.setProperty("auto.create.topics.enable", "false");
         Path file = dir.resolve("server.properties");
         try (Writer out = Files.newBufferedWriter(file)) {
-            p.store(out, "single-node KRaft broker for the producer benchmark");
+            p.store(out, voters != null ? "KRaft voter " + nodeId + " of " + voters.size() + " for the benchmark"
+                    : "KRaft broker for the benchmark");
         }
         return file;
     }

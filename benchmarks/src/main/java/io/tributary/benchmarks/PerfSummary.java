@@ -18,13 +18,16 @@ import java.util.regex.Pattern;
  * @param mbPerSecond      throughput, MB (2^20 bytes) of record values per second
  * @param avgLatencyMs     mean send-to-acknowledgement latency, ms
  * @param p99LatencyMs     99th percentile latency, ms
+ * @param p50LatencyMs     median latency, ms
+ * @param p95LatencyMs     95th percentile latency, ms
+ * @param p999LatencyMs    99.9th percentile latency, ms
  */
 record PerfSummary(long records, double recordsPerSecond, double mbPerSecond, double avgLatencyMs,
-                   double p99LatencyMs) {
+                   double p99LatencyMs, double p50LatencyMs, double p95LatencyMs, double p999LatencyMs) {
 
     private static final Pattern SUMMARY = Pattern.compile("^(\\d+) records sent, ([\\d.]+) records/sec "
-            + "\\(([\\d.]+) MB/sec\\), ([\\d.]+) ms avg latency, [\\d.]+ ms max latency, \\d+ ms 50th, "
-            + "\\d+ ms 95th, (\\d+) ms 99th");
+            + "\\(([\\d.]+) MB/sec\\), ([\\d.]+) ms avg latency, [\\d.]+ ms max latency, (\\d+) ms 50th, "
+            + "(\\d+) ms 95th, (\\d+) ms 99th, (\\d+) ms 99\\.9th");
 
     /** The first summary line in ProducerPerformance's output, if it printed one. */
     static Optional<PerfSummary> find(Path output) throws IOException {
@@ -33,7 +36,8 @@ record PerfSummary(long records, double recordsPerSecond, double mbPerSecond, do
             if (m.find()) {
                 return Optional.of(new PerfSummary(Long.parseLong(m.group(1)), Double.parseDouble(m.group(2)),
                         Double.parseDouble(m.group(3)), Double.parseDouble(m.group(4)),
-                        Double.parseDouble(m.group(5))));
+                        Double.parseDouble(m.group(7)), Double.parseDouble(m.group(5)),
+                        Double.parseDouble(m.group(6)), Double.parseDouble(m.group(8))));
             }
         }
         return Optional.empty();

@@ -21,7 +21,7 @@ final class PerfToolRun {
      *
      * @param exitCode    the tool's exit code, -1 if it was killed
      * @param timedOut    whether it was killed for running past the timeout
-     * @param brokerCpuS  CPU seconds of the broker process during the run (user + system)
+     * @param brokerCpuS  CPU seconds of the broker process(es) during the run (user + system, summed)
      * @param brokerJitCpuS the part of {@code brokerCpuS} its JIT compiler threads used
      * @param toolCpuS    CPU seconds of the tool's JVM, sampled every 200 ms (a lower bound)
      * @param machineCpuS busy CPU seconds of the whole machine during the run
@@ -56,7 +56,7 @@ final class PerfToolRun {
      *
      * @param outputName name of the output file in the output directory
      */
-    Measured run(BrokerUnderTest broker, String mainClass, List<String> args, String outputName)
+    Measured run(SystemUnderTest broker, String mainClass, List<String> args, String outputName)
             throws IOException, InterruptedException {
         Path output = outputDir.resolve(outputName);
         List<String> toolArgs = new ArrayList<>(security.toolArgs());
@@ -89,17 +89,17 @@ final class PerfToolRun {
      * Why a run failed ({@code error}, or a timeout, which wins), and what was measured, with the
      * end of the tool's output and of the broker's log.
      */
-    RunResult failed(BrokerUnderTest broker, Scenario scenario, int round, Measured m, String tool, String error)
+    RunResult failed(SystemUnderTest broker, Scenario scenario, int round, Measured m, String tool, String error)
             throws IOException {
         String why = m.timedOut() ? tool + " did not finish within " + timeout : error;
         return new RunResult(broker.name(), scenario.name(), round, null, m.brokerCpuS(), m.brokerJitCpuS(), m.toolCpuS(),
                 m.machineCpuS(),
                 m.wallS(), why + "\n  " + tool + " output " + m.output() + " ends with:\n" + LogTail.of(m.output(), 25)
-                        + "  broker log " + broker.logFile() + " ends with:\n" + LogTail.of(broker.logFile(), 40));
+                        + "  " + broker.logTail(40));
     }
 
     /** A successful run. */
-    static RunResult succeeded(BrokerUnderTest broker, Scenario scenario, int round, Measured m, PerfSummary summary) {
+    static RunResult succeeded(SystemUnderTest broker, Scenario scenario, int round, Measured m, PerfSummary summary) {
         return new RunResult(broker.name(), scenario.name(), round, summary, m.brokerCpuS(), m.brokerJitCpuS(), m.toolCpuS(),
                 m.machineCpuS(), m.wallS(), null);
     }

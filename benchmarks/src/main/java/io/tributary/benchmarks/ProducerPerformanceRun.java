@@ -17,7 +17,7 @@ final class ProducerPerformanceRun {
     }
 
     /** Produces {@code records} records to {@code topic} on {@code broker} with the scenario's producer settings. */
-    RunResult run(BrokerUnderTest broker, Scenario scenario, int round, String topic, long records)
+    RunResult run(SystemUnderTest broker, Scenario scenario, int round, String topic, long records)
             throws IOException, InterruptedException {
         List<String> args = new ArrayList<>(List.of("--topic", topic, "--num-records", Long.toString(records),
                 "--record-size", Integer.toString(settings.recordSize()), "--throughput", "-1",
@@ -40,7 +40,7 @@ final class ProducerPerformanceRun {
         } else if (summary.get().records() != records) {
             error = "only " + summary.get().records() + " of " + records + " records were acknowledged";
         } else if (!broker.isAlive()) {
-            error = "the broker process exited during the run";
+            error = "a broker process exited during the run";
         }
         return error != null || m.timedOut() ? tool.failed(broker, scenario, round, m, "ProducerPerformance", error)
                 : PerfToolRun.succeeded(broker, scenario, round, m, summary.get());

@@ -4,11 +4,18 @@ import java.io.PrintStream;
 import java.util.List;
 import java.util.function.ToDoubleFunction;
 
-/** Prints, per scenario, each broker's medians across rounds and Tributary's ratios to Kafka. */
+/**
+ * Prints, per scenario, each broker's medians across rounds and Tributary's ratios to Kafka. For
+ * clusters ({@code benchmark.cluster} above 1) the latency columns are p50, p99 and p99.9 instead of
+ * avg and p99, and the CPU is the sum of the cluster's broker processes.
+ */
 final class Report {
 
     private static final String HEADER = String.format("  %-10s %12s %8s %9s %8s %13s %12s %13s %6s",
             "broker", "records/s", "MB/s", "avg ms", "p99 ms", "broker CPU s", "CPU us/rec", "work us/rec", "runs");
+    private static final String CLUSTER_HEADER = String.format("  %-10s %12s %8s %7s %7s %8s %13s %12s %13s %6s",
+            "cluster", "records/s", "MB/s", "p50 ms", "p99 ms", "p99.9 ms", "brokers CPU s", "CPU us/rec",
+            "work us/rec", "runs");
 
     private final BenchmarkSettings settings;
     private final BenchmarkSecurity security;
@@ -21,18 +28,24 @@ final class Report {
     }
 
     void print(PrintStream out) {
-        out.printf("%nResults: %,d records x %d B, %d partitions, medians of %d round(s) per broker, clients on %s%n",
+        boolean cluster = settings.cluster() > 1;
+        out.printf("%nResults: %,d records x %d B, %d partitions, medians of %d round(s) per %s, clients on %s%n",
                 settings.records(), settings.recordSize(), settings.partitions(), settings.rounds(),
-                security.describe());
+                cluster ? "cluster" : "broker", security.describe());
+        if (cluster) {
+            out.printf("Clusters of %d brokers on this machine, topics with replication factor %d and"
+                            + " min.insync.replicas=%d; CPU is the sum of the %d broker processes%n", settings.cluster(),
+                    settings.cluster(), Math.max(1, settings.cluster() - 1), settings.cluster());
+        }
         for (Scenario scenario : settings.scenarios()) {
-            out.printf("%n%s (%s)%n%s%n", scenario.name(), scenario.describe(), HEADER);
+            out.printf("%n%s (%s)%n%s%n", scenario.name(), scenario.describe(), cluster ? CLUSTER_HEADER : HEADER);
             Medians kafka = medians("kafka", scenario);
             Medians tributary = medians("tributary", scenario);
-            kafka.print(out);
-            tributary.print(out);
+            kafka.print(out, cluster);
+            tributary.print(out, cluster);
             if (settings.baselineJar() != null) {
                 Medians baseline = medians("baseline", scenario);
-                baseline.print(out);
+                baseline.print(out, cluster);
                 if (baseline.runs > 0 && tributary.runs > 0) {
                     out.printf("  tributary/baseline: throughput %.2fx, CPU per record %.2fx (work threads %.2fx)%s%n",
                             tributary.recordsPerSecond / baseline.recordsPerSecond,
@@ -41,7 +54,16 @@ final class Report {
                             scenario.consume() ? "" : ", p99 latency " + ratio(tributary.p99Ms, baseline.p99Ms));
                 }
             }
-            if (kafka.runs > 0 && tributary.runs > 0) {
+            if (kafka.runs > 0 && tributary.runs > 0 && cluster) {
+                out.printf("  tributary/kafka: throughput %.2fx (higher is better), CPU per record %.2fx"
+                                + " (work threads %.2fx; lower is better)%s%n",
+                        tributary.recordsPerSecond / kafka.recordsPerSecond,
+                        tributary.cpuMicrosPerRecord / kafka.cpuMicrosPerRecord,
+                        tributary.workCpuMicrosPerRecord / kafka.workCpuMicrosPerRecord,
+                        scenario.consume() ? "" : String.format(", p50 latency %s, p99 %s, p99.9 %s",
+                                ratio(tributary.p50Ms, kafka.p50Ms), ratio(tributary.p99Ms, kafka.p99Ms),
+                                ratio(tributary.p999Ms, kafka.p999Ms)));
+            } else if (kafka.runs > 0 && tributary.runs > 0) {
                 out.printf("  tributary/kafka: throughput %.2fx (higher is better), CPU per record %.2fx"
                                 + " (work threads %.2fx; lower is better)%s%n",
                         tributary.recordsPerSecond / kafka.recordsPerSecond,
@@ -69,7 +91,8 @@ final class Report {
                 median(ok, r -> r.summary().recordsPerSecond()), median(ok, r -> r.summary().mbPerSecond()),
                 median(ok, r -> r.summary().avgLatencyMs()), median(ok, r -> r.summary().p99LatencyMs()),
                 median(ok, RunResult::brokerCpuS), median(ok, RunResult::cpuMicrosPerRecord),
-                median(ok, RunResult::workCpuMicrosPerRecord));
+                median(ok, RunResult::workCpuMicrosPerRecord), median(ok, r -> r.summary().p50LatencyMs()),
+                median(ok, r -> r.summary().p999LatencyMs()));
     }
 
     /** The median of {@code f} over {@code runs} (mean of the middle two for an even count), NaN if none. */
@@ -92,8 +115,15 @@ final class Report {
      */
     private record Medians(String broker, int runs, long attempted, double recordsPerSecond, double mbPerSecond,
                            double avgLatencyMs, double p99Ms, double cpuSeconds, double cpuMicrosPerRecord,
-                           double workCpuMicrosPerRecord) {
-        void print(PrintStream out) {
+                           double workCpuMicrosPerRecord, double p50Ms, double p999Ms) {
+        /** One row; with {@code percentiles} (clusters), p50, p99 and p99.9 instead of avg and p99. */
+        void print(PrintStream out, boolean percentiles) {
+            if (percentiles) {
+                out.printf("  %-10s %,12.0f %8.2f %7s %7s %8s %13.2f %12.2f %13.2f %6s%n", broker, recordsPerSecond,
+                        mbPerSecond, orDash("%.1f", p50Ms), orDash("%.1f", p99Ms), orDash("%.1f", p999Ms), cpuSeconds,
+                        cpuMicrosPerRecord, workCpuMicrosPerRecord, runs + "/" + attempted);
+                return;
+            }
             out.printf("  %-10s %,12.0f %8.2f %9s %8s %13.2f %12.2f %13.2f %6s%n", broker, recordsPerSecond,
                     mbPerSecond, orDash("%.2f", avgLatencyMs), orDash("%.1f", p99Ms), cpuSeconds, cpuMicrosPerRecord,
                     workCpuMicrosPerRecord, runs + "/" + attempted);

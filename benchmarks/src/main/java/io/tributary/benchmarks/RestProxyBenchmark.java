@@ -1,7 +1,6 @@
 package io.tributary.benchmarks;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -21,6 +20,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import io.tributary.testing.TestPorts;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -78,7 +78,7 @@ public final class RestProxyBenchmark {
         try {
             broker.start();
             bootstrap = broker.bootstrap();
-            int port = freePort();
+            int port = TestPorts.freePort();
             proxy = "http://127.0.0.1:" + port;
             proxyProcess = JavaLauncher.start(launcher.jar(List.of("-Xmx1g", "-XX:+UseParallelGC"), proxyJar,
                 List.of("--server.port=" + port, "--kafka.bootstrap-servers=" + bootstrap,
@@ -278,9 +278,4 @@ public final class RestProxyBenchmark {
         return jar;
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
 }

@@ -7,7 +7,8 @@ package io.tributary.benchmarks;
  * @param scenario     scenario name
  * @param round        round number, from 1
  * @param summary      the tool's summary (no latency for ConsumerPerformance), null if the run failed
- * @param brokerCpuS   CPU seconds the broker process used during the run (user + system)
+ * @param brokerCpuS   CPU seconds the broker process (or the cluster's processes, summed) used during the run
+ *                     (user + system)
  * @param brokerJitCpuS the part of {@code brokerCpuS} its JIT compiler threads used: a JVM still
  *                     compiling the paths a new connection takes (a new producer deoptimizes hot
  *                     methods) spends up to half of the broker's CPU there, which varies from
@@ -41,7 +42,8 @@ record RunResult(String broker, String scenario, int round, PerfSummary summary,
             return head + " FAILED: " + error;
         }
         String latency = Double.isNaN(summary.avgLatencyMs()) ? ""
-                : String.format(" avg %8.2f ms p99 %6.0f ms", summary.avgLatencyMs(), summary.p99LatencyMs());
+                : String.format(" avg %8.2f ms p50 %4.0f p99 %6.0f p99.9 %6.0f ms", summary.avgLatencyMs(),
+                        summary.p50LatencyMs(), summary.p99LatencyMs(), summary.p999LatencyMs());
         return head + String.format(" %,10.0f rec/s %7.2f MB/s%s | broker CPU %6.2f s"
                         + " (%5.2f us/rec; JIT %5.2f s, work %5.2f us/rec), client CPU %6.2f s, machine busy %6.2f s, wall %6.2f s",
                 summary.recordsPerSecond(), summary.mbPerSecond(), latency, brokerCpuS, cpuMicrosPerRecord(),

@@ -44,13 +44,12 @@ final class TributaryBroker extends BrokerUnderTest {
 
     /**
      * Broker {@code brokerId} of a cluster on one ZooKeeper: broker 0 embeds it on {@code zooKeeperPort},
-     * the others connect to it (start broker 0 first). Plaintext clients.
+     * the others connect to it (start broker 0 first). Clients as {@code security} says; with SASL_SSL,
+     * every broker creates the SCRAM user if absent (the first write wins) and the brokers replicate
+     * over the plaintext INTERNAL listener.
      */
     static TributaryBroker ofCluster(String name, Path dir, JavaLauncher launcher, Path jar, String heap,
                                      BenchmarkSecurity security, int brokerId, int zooKeeperPort) throws IOException {
-        if (security.secured()) {
-            throw new IllegalArgumentException("a Tributary cluster broker takes plaintext clients only");
-        }
         return new TributaryBroker(name, dir, launcher, jar, heap, security, List.of("--broker.id=" + brokerId,
                 brokerId == 0 ? "--broker.embedded-zookeeper-port=" + zooKeeperPort
                         : "--broker.zookeeper-connect=127.0.0.1:" + zooKeeperPort));
