@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  */
 class ReplicationSimulationTest {
 
-    static final long CI_SEEDS = 150;
+    static final long CI_SEEDS = 100;
 
     private static Level savedLevel;
 
