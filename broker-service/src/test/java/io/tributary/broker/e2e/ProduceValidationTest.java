@@ -48,6 +48,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Kafka's {@code LogValidator}, {@code UnifiedLog.append}, {@code KafkaApis.handleProduceRequest} and
  * {@code ReplicaManager.handleProduceAppend} that Tributary lacked), and accepts what it accepts.
  * Transaction verification is off, as a broker that does not check with coordinators.
+ * <p>Longer than 500 lines on purpose: every check of the append path shares this one broker, which the suite
+ * starts once (a broker per split class would cost seconds of the test command's budget).
  */
 class ProduceValidationTest {
 
