@@ -222,9 +222,9 @@ public final class GroupLagResetBrowserSteps extends BrowserSteps {
         }
     }
 
-    /** The cells after the topic of a row of the group page's offsets table. */
+    /** The cells after the topic of a row of the group page's offsets table (re-read if the 5 s refresh replaced it). */
     private List<String> partitionRow(String topic, int partition) {
-        return browser.findElements(By.cssSelector("#offsets tr[data-partition='" + topic + "-" + partition + "'] td"))
-            .stream().map(e -> e.getText().trim()).toList();
+        By cells = By.cssSelector("#offsets tr[data-partition='" + topic + "-" + partition + "'] td");
+        return readFresh(() -> browser.findElements(cells).stream().map(e -> e.getText().trim()).toList());
     }
 }

@@ -8,11 +8,13 @@ import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
@@ -52,7 +54,24 @@ public abstract class BrowserSteps {
 
     /** The trimmed text of the first element {@code css} selects. */
     protected String text(String css) {
-        return browser.findElement(By.cssSelector(css)).getText().trim();
+        return readFresh(() -> browser.findElement(By.cssSelector(css)).getText().trim());
+    }
+
+    /**
+     * Reads the page through {@code read}, again when the elements it found were replaced meanwhile (pages
+     * that refresh on a timer replace their content between a find and a read): a few attempts, each
+     * finding the elements anew.
+     */
+    protected static <T> T readFresh(Supplier<T> read) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return read.get();
+            } catch (StaleElementReferenceException e) {
+                if (attempt == 5) {
+                    throw e;
+                }
+            }
+        }
     }
 
     /** Replaces the value of the input with id {@code id} by {@code value}, as a user typing it. */

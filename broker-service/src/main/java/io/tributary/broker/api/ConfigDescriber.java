@@ -39,7 +39,8 @@ final class ConfigDescriber {
     }
 
     /**
-     * The configs of a topic with the given overrides.
+     * The configs of a topic with the given overrides: a topic override first, then the chain of the
+     * broker setting that gives the topic config its default ({@link #chain}).
      *
      * @param keys names to include, or null for all
      */
@@ -48,7 +49,8 @@ final class ConfigDescriber {
         Map<String, Object> defaults = dynamicConfig.logConfigDefaults();
         LogConfig config = LogConfig.create(defaults, overrides);
         Map<String, String> values = config.values(defaults);
-        Map<String, String> brokerValues = BrokerConfigNames.describe(brokerProperties);
+        Map<String, String> perBroker = dynamicConfig.perBrokerConfigs();
+        Map<String, String> clusterDefault = dynamicConfig.clusterDefaultConfigs();
         List<DescribeConfigsResourceResult> out = new ArrayList<>();
         for (ConfigDef.ConfigKey key : LogConfig.CONFIG_DEF.configKeys().values()) {
             if (keys != null && !keys.contains(key.name)) {
@@ -59,18 +61,9 @@ final class ConfigDescriber {
                 synonyms.add(new DescribeConfigsSynonym().setName(key.name)
                     .setValue(overrides.get(key.name)).setSource(ConfigSource.TOPIC_CONFIG.id()));
             }
-            List<String> brokerSynonyms = DynamicBrokerConfig.brokerSynonyms(key.name);
-            addDynamic(synonyms, brokerSynonyms, DynamicBrokerConfig.Level.PER_BROKER);
-            addDynamic(synonyms, brokerSynonyms, DynamicBrokerConfig.Level.CLUSTER_DEFAULT);
-            String synonym = LogConfig.brokerSynonym(key.name);
-            if (synonym != null && isStaticBrokerValue(synonym, brokerValues)) {
-                synonyms.add(new DescribeConfigsSynonym().setName(synonym)
-                    .setValue(brokerValues.get(synonym)).setSource(ConfigSource.STATIC_BROKER_CONFIG.id()));
-            }
-            if (synonym != null) {
-                synonyms.add(new DescribeConfigsSynonym().setName(synonym)
-                    .setValue(ConfigDef.convertToString(key.defaultValue, key.type))
-                    .setSource(ConfigSource.DEFAULT_CONFIG.id()));
+            String brokerSetting = LogConfig.brokerSynonym(key.name);
+            if (brokerSetting != null) {
+                synonyms.addAll(chain(brokerSetting, perBroker, clusterDefault, false));
             }
             ConfigSource source = synonyms.isEmpty() ? ConfigSource.DEFAULT_CONFIG
                 : ConfigSource.forId(synonyms.get(0).source());
@@ -90,21 +83,60 @@ final class ConfigDescriber {
         return out;
     }
 
-    private void addDynamic(List<DescribeConfigsSynonym> synonyms, List<String> brokerSynonyms,
-                            DynamicBrokerConfig.Level level) {
-        Map<String, String> set = level == DynamicBrokerConfig.Level.PER_BROKER ? dynamicConfig.perBrokerConfigs()
-            : dynamicConfig.clusterDefaultConfigs();
-        for (String name : brokerSynonyms) {
-            if (set.containsKey(name)) {
-                synonyms.add(new DescribeConfigsSynonym().setName(name).setValue(set.get(name))
-                    .setSource(sourceOf(level).id()));
-            }
+    /**
+     * The synonyms of broker setting {@code name} as Kafka's {@code ConfigHelper.configSynonyms} lists
+     * them: level by level (this broker's dynamic configs, the cluster-wide ones, the static setting when
+     * it differs from its default, the default), at each level every name of
+     * {@link DynamicBrokerConfig#brokerConfigSynonyms} that the level sets, finest unit first; then the
+     * entries before the first one named {@code name} are dropped. So {@code log.retention.ms} that is set
+     * nowhere has no synonyms (its default is Kafka's {@code log.retention.hours=168}), even when
+     * {@code log.retention.hours} is set dynamically, exactly as Kafka answers.
+     *
+     * @param sensitive whether the values are withheld (null), as for passwords
+     */
+    private List<DescribeConfigsSynonym> chain(String name, Map<String, String> perBroker,
+                                               Map<String, String> clusterDefault, boolean sensitive) {
+        List<String> names = DynamicBrokerConfig.brokerConfigSynonyms(name);
+        List<DescribeConfigsSynonym> chain = new ArrayList<>();
+        for (String n : names) {
+            addIfSet(chain, n, perBroker.get(n), ConfigSource.DYNAMIC_BROKER_CONFIG, sensitive);
+        }
+        for (String n : names) {
+            addIfSet(chain, n, clusterDefault.get(n), ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG, sensitive);
+        }
+        for (String n : names) {
+            String value = staticValues.get(n);
+            boolean explicit = value != null && !java.util.Objects.equals(value, BrokerConfigNames.defaultValue(n));
+            addIfSet(chain, n, explicit ? value : null, ConfigSource.STATIC_BROKER_CONFIG, sensitive);
+        }
+        for (String n : names) {
+            addIfSet(chain, n, defaultValue(n, names.size() > 1), ConfigSource.DEFAULT_CONFIG, sensitive);
+        }
+        int first = 0;
+        while (first < chain.size() && !chain.get(first).name().equals(name)) {
+            first++;
+        }
+        return new ArrayList<>(chain.subList(first, chain.size()));
+    }
+
+    private static void addIfSet(List<DescribeConfigsSynonym> chain, String name, String value, ConfigSource source,
+                                 boolean sensitive) {
+        if (value != null) {
+            chain.add(new DescribeConfigsSynonym().setName(name).setValue(sensitive ? null : value).setSource(source.id()));
         }
     }
 
-    private static ConfigSource sourceOf(DynamicBrokerConfig.Level level) {
-        return level == DynamicBrokerConfig.Level.PER_BROKER ? ConfigSource.DYNAMIC_BROKER_CONFIG
-            : ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG;
+    /**
+     * A broker setting's default: Tributary's own where it takes the setting, Kafka 3.9's otherwise. For a
+     * setting given in several units, Kafka's ({@code log.retention.ms} none, {@code log.retention.hours}
+     * 168): Tributary's one millisecond setting has the same default in effect.
+     */
+    private String defaultValue(String name, boolean unitGroup) {
+        String own = BrokerConfigNames.defaultValue(name);
+        if (!unitGroup && own != null) {
+            return own;
+        }
+        return KafkaBrokerConfigs.key(name).map(KafkaBrokerConfigs.Key::defaultValue).orElse(null);
     }
 
     /**
@@ -113,7 +145,9 @@ final class ConfigDescriber {
      * the static setting; the others read-only), and then every other setting Kafka 3.9 in ZooKeeper
      * mode lists ({@link KafkaBrokerConfigs}) with Kafka's default, read-only, passwords null and
      * marked sensitive; for the cluster-wide default resource (the empty name), only the settings the
-     * cluster-wide dynamic configs set, as Kafka answers it.
+     * cluster-wide dynamic configs set, as Kafka answers it. Each value is the first of its synonyms
+     * ({@link #chain}); a setting whose chain is empty ({@code log.retention.ms} set nowhere) has a null
+     * value and source DEFAULT_CONFIG, as in Kafka.
      */
     List<DescribeConfigsResourceResult> brokerConfigs(boolean defaultResource, Collection<String> keys,
                                                       boolean includeSynonyms, boolean includeDocumentation) {
@@ -132,36 +166,19 @@ final class ConfigDescriber {
             if (keys != null && !keys.contains(name)) {
                 continue;
             }
-            List<DescribeConfigsSynonym> synonyms = new ArrayList<>();
             boolean dynamic = DynamicBrokerConfig.isDynamic(name);
-            if (perBroker.containsKey(name)) {
-                synonyms.add(new DescribeConfigsSynonym().setName(name).setValue(perBroker.get(name))
-                    .setSource(ConfigSource.DYNAMIC_BROKER_CONFIG.id()));
-            }
-            if (clusterDefault.containsKey(name)) {
-                synonyms.add(new DescribeConfigsSynonym().setName(name).setValue(clusterDefault.get(name))
-                    .setSource(ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG.id()));
-            }
             java.util.Optional<KafkaBrokerConfigs.Key> kafkaKey = KafkaBrokerConfigs.key(name);
             boolean own = staticValues.containsKey(name);
-            if (!defaultResource && own) {
-                String value = staticValues.get(name);
-                boolean isDefault = java.util.Objects.equals(value, BrokerConfigNames.defaultValue(name));
-                synonyms.add(new DescribeConfigsSynonym().setName(name).setValue(value)
-                    .setSource((isDefault ? ConfigSource.DEFAULT_CONFIG : ConfigSource.STATIC_BROKER_CONFIG).id()));
-            } else if (!defaultResource && kafkaKey.isPresent()) {
-                synonyms.add(new DescribeConfigsSynonym().setName(name).setValue(kafkaKey.get().defaultValue())
-                    .setSource(ConfigSource.DEFAULT_CONFIG.id()));
-            }
             boolean sensitive = kafkaKey.map(KafkaBrokerConfigs.Key::sensitive).orElse(false)
                 || DynamicBrokerConfig.isPassword(name);
-            if (sensitive) {
-                synonyms.replaceAll(s -> s.duplicate().setValue(null));
+            List<DescribeConfigsSynonym> synonyms = chain(name, perBroker, clusterDefault, sensitive);
+            if (defaultResource) {
+                synonyms.removeIf(s -> s.source() != ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG.id());
             }
-            DescribeConfigsSynonym effective = synonyms.get(0);
+            boolean effective = !synonyms.isEmpty() && synonyms.get(0).name().equals(name);
             DescribeConfigsResourceResult result = new DescribeConfigsResourceResult()
-                .setName(name).setValue(effective.value()).setReadOnly(!dynamic)
-                .setConfigSource(effective.source())
+                .setName(name).setValue(effective ? synonyms.get(0).value() : null).setReadOnly(!dynamic)
+                .setConfigSource(effective ? synonyms.get(0).source() : ConfigSource.DEFAULT_CONFIG.id())
                 .setIsSensitive(sensitive)
                 .setConfigType(kafkaKey.map(k -> configType(k.type())).orElse(
                     DynamicBrokerConfig.isPassword(name) ? ConfigType.PASSWORD : ConfigType.STRING).id())
@@ -175,16 +192,14 @@ final class ConfigDescriber {
     }
 
     private static String documentation(String name, boolean own, boolean dynamic) {
+        if (!own && dynamic) {
+            return "Changed while the brokers run (kafka-configs --entity-type brokers); Kafka 3.9's default is shown";
+        }
         if (!own) {
             return "Kafka's setting, which Tributary does not take: Kafka 3.9's default is shown";
         }
         return "Set as broker." + name.replace('.', '-') + " in the broker's configuration" + (dynamic
             ? ", or changed while the brokers run (kafka-configs --entity-type brokers)" : "");
-    }
-
-    private static boolean isStaticBrokerValue(String brokerSetting, Map<String, String> brokerValues) {
-        return brokerValues.containsKey(brokerSetting)
-            && !java.util.Objects.equals(brokerValues.get(brokerSetting), BrokerConfigNames.defaultValue(brokerSetting));
     }
 
     static ConfigType configType(ConfigDef.Type type) {

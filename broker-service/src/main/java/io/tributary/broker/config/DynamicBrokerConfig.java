@@ -23,8 +23,8 @@ import org.slf4j.LoggerFactory;
  * as Kafka's {@code DynamicLogConfig}), set per broker ({@code /config/brokers/{id}}) or for every
  * broker ({@code /config/brokers/<default>}). Precedence, key by key, as Kafka: this broker's
  * dynamic value, the cluster-wide default, the static setting, Kafka's default; within one set,
- * {@code log.retention.ms} wins over {@code .minutes} over {@code .hours}, and {@code log.roll.ms}
- * over {@code log.roll.hours}.
+ * {@code log.retention.ms} wins over {@code .minutes} over {@code .hours}, {@code log.roll.ms}
+ * over {@code log.roll.hours}, and {@code log.roll.jitter.ms} over {@code log.roll.jitter.hours}.
  *
  * <p>{@link #logConfigDefaults()} is what topics without an override of their own inherit; a
  * change calls the listeners, which apply it to every log at once.
@@ -165,6 +165,18 @@ public final class DynamicBrokerConfig {
                 .sorted((a, b) -> Integer.compare(unitRank(a), unitRank(b))).forEach(synonyms::add);
         }
         return synonyms;
+    }
+
+    /**
+     * Kafka's synonyms of a broker setting ({@code DynamicBrokerConfig.brokerConfigSynonyms}): every unit
+     * of a setting given in several ({@code log.retention.ms}, {@code .minutes}, {@code .hours};
+     * {@code log.roll.ms}, {@code .hours}; {@code log.roll.jitter.ms}, {@code .hours}), finest first;
+     * the name alone otherwise. Unlike Kafka, {@code log.flush.scheduler.interval.ms} is no synonym of
+     * {@code log.flush.interval.ms}: here it is only how often logs are checked, never a flush interval.
+     */
+    public static List<String> brokerConfigSynonyms(String brokerConfig) {
+        String topicConfig = TOPIC_CONFIG_OF.get(brokerConfig);
+        return topicConfig == null ? List.of(brokerConfig) : brokerSynonyms(topicConfig);
     }
 
     /** The topic config defaults in effect now, keyed by topic config name; immutable. */
@@ -465,6 +477,7 @@ public final class DynamicBrokerConfig {
         m.put("log.retention.minutes", TopicConfig.RETENTION_MS_CONFIG);
         m.put("log.retention.hours", TopicConfig.RETENTION_MS_CONFIG);
         m.put("log.roll.hours", TopicConfig.SEGMENT_MS_CONFIG);
+        m.put("log.roll.jitter.hours", TopicConfig.SEGMENT_JITTER_MS_CONFIG);
         return Map.copyOf(m);
     }
 }

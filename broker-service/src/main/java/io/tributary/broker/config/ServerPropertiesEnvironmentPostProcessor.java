@@ -23,7 +23,7 @@ import org.springframework.core.env.StandardEnvironment;
  * Accepts a Kafka {@code server.properties} file given as {@code --server-properties=PATH}
  * (or the {@code SERVER_PROPERTIES} environment variable): each known Kafka setting is mapped
  * to its {@code broker.*} property ({@link BrokerConfigNames}), {@code log.retention.hours} /
- * {@code .minutes} and {@code log.roll.hours} are converted to milliseconds, and every unknown
+ * {@code .minutes}, {@code log.roll.hours} and {@code log.roll.jitter.hours} are converted to milliseconds, and every unknown
  * key is named in one log line. The file ranks below command-line arguments and environment
  * variables, above application.yml.
  *
@@ -71,7 +71,7 @@ public class ServerPropertiesEnvironmentPostProcessor implements EnvironmentPost
     static Map<String, Object> map(Properties kafka, java.util.function.Consumer<List<String>> unknownKeys) {
         Map<String, Object> mapped = new LinkedHashMap<>();
         List<String> unknown = new ArrayList<>();
-        // Sorted keys put log.retention.hours before .minutes before .ms (and log.roll.hours before .ms),
+        // Sorted keys put log.retention.hours before .minutes before .ms (and log.roll.hours, log.roll.jitter.hours before their .ms),
         // so the finer unit wins, as in Kafka.
         for (String key : kafka.stringPropertyNames().stream().sorted().toList()) {
             String value = kafka.getProperty(key).trim();
@@ -79,6 +79,7 @@ public class ServerPropertiesEnvironmentPostProcessor implements EnvironmentPost
                 case "log.retention.hours" -> putMs(mapped, "broker.log-retention-ms", value, TimeUnit.HOURS);
                 case "log.retention.minutes" -> putMs(mapped, "broker.log-retention-ms", value, TimeUnit.MINUTES);
                 case "log.roll.hours" -> putMs(mapped, "broker.log-roll-ms", value, TimeUnit.HOURS);
+                case "log.roll.jitter.hours" -> putMs(mapped, "broker.log-roll-jitter-ms", value, TimeUnit.HOURS);
                 case "log.dir" -> put(mapped, "broker.log-dirs", value);
                 default -> BrokerConfigNames.propertyFor(key).map(p -> put(mapped, p, value)).orElse(null);
             };

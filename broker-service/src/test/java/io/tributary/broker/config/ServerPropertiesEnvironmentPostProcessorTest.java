@@ -59,6 +59,10 @@ class ServerPropertiesEnvironmentPostProcessorTest {
         assertThat(map(Map.of("log.retention.hours", "-1"), new ArrayList<>()))
             .containsEntry("broker.log-retention-ms", "-1");
         assertThat(map(Map.of("log.roll.hours", "1"), new ArrayList<>())).containsEntry("broker.log-roll-ms", "3600000");
+        assertThat(map(Map.of("log.roll.jitter.hours", "2"), new ArrayList<>()))
+            .containsEntry("broker.log-roll-jitter-ms", "7200000");
+        assertThat(map(Map.of("log.roll.jitter.hours", "2", "log.roll.jitter.ms", "5"), new ArrayList<>()))
+            .containsEntry("broker.log-roll-jitter-ms", "5");
     }
 
     @Test
