@@ -247,10 +247,10 @@ final class ReplicaFetcherThread extends Thread {
                 if (partitionLog.isEmpty()) {
                     continue;
                 }
-                // In sync by its own log, as Kafka's fetch state judges it: caught up with the leader's
-                // high watermark as last answered (the ISR in ZooKeeper reaches a follower late).
-                boolean caughtUp = partitionLog.get().logEndOffset() >= partitionLog.get().highWatermark();
-                if (!caughtUp && followerThrottled(e.getKey(), partitionLog.get())
+                // In sync as Kafka's fetch state judges it: the last answer left it at the leader's high
+                // watermark (the ISR in ZooKeeper reaches a follower late; its own high watermark is never
+                // above its log end offset, so it cannot tell).
+                if (!state.isReplicaInSync() && followerThrottled(e.getKey(), partitionLog.get())
                         && followerQuota.isQuotaExceeded()) {
                     continue; // KIP-73: left out until the throttled rate falls below follower.replication.throttled.rate
                 }
@@ -385,7 +385,7 @@ final class ReplicaFetcherThread extends Thread {
                             data.logStartOffset()).map(info -> partition.get().log().orElseThrow().logEndOffset());
                     }
                     if (newEnd.isPresent()) {
-                        partitionStates.put(tp, state.withFetchOffset(newEnd.get()));
+                        partitionStates.put(tp, state.fetched(newEnd.get(), data.highWatermark()));
                         appended.add(tp);
                     } else {
                         partitionStates.remove(tp);

@@ -161,8 +161,8 @@ public final class ReplicaStateChanges implements MetadataListener {
                 tp, state.leaderEpoch(), partitionLog.logEndOffset());
             fetcherManager.removePartitions(Set.of(tp));
             if (state.hasLeader()) {
-                fetcherManager.addPartition(tp, state.leader(), new PartitionFetchState(topicId,
-                    partitionLog.logEndOffset(), state.leaderEpoch(), 0));
+                fetcherManager.addPartition(tp, state.leader(), PartitionFetchState.initial(topicId,
+                    partitionLog.logEndOffset(), state.leaderEpoch()));
             }
             if (wasLeader) {
                 leadershipListeners.resigned(tp);
