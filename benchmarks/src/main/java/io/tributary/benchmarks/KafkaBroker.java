@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.Uuid;
@@ -23,6 +24,9 @@ import org.apache.kafka.common.Uuid;
  * <p>A cluster of combined nodes ({@link #quorum}) has every node a voter of a static controller
  * quorum ({@code controller.quorum.voters}), all formatted with one cluster id; each has the
  * client listener of a single node, SASL_SSL included.
+ *
+ * <p>Further server properties ({@code quota.window.num=2}...) can be given to a single node; they
+ * are written last to its {@code server.properties}, replacing the benchmark's own where both set one.
  */
 final class KafkaBroker extends BrokerUnderTest {
 
@@ -36,13 +40,22 @@ final class KafkaBroker extends BrokerUnderTest {
     /** Every voter of the static controller quorum this combined node is one of, or null for a standalone node. */
     private final List<KafkaBroker> voters;
     private final String clusterId;
+    /** Server properties given by the benchmark, written after (and over) the broker's own. */
+    private final Map<String, String> settings;
 
     KafkaBroker(Path dir, JavaLauncher launcher, String heap, BenchmarkSecurity security) throws IOException {
-        this("kafka", dir, launcher, heap, security, 1, null, null, Uuid.randomUuid().toString());
+        this(dir, launcher, heap, security, Map.of());
+    }
+
+    /** @param settings further server properties, e.g. {@code quota.window.num}; they win over the benchmark's */
+    KafkaBroker(Path dir, JavaLauncher launcher, String heap, BenchmarkSecurity security, Map<String, String> settings)
+            throws IOException {
+        this("kafka", dir, launcher, heap, security, 1, null, null, Uuid.randomUuid().toString(), settings);
     }
 
     private KafkaBroker(String name, Path dir, JavaLauncher launcher, String heap, BenchmarkSecurity security,
-                        int nodeId, KafkaBroker quorum, List<KafkaBroker> voters, String clusterId) throws IOException {
+                        int nodeId, KafkaBroker quorum, List<KafkaBroker> voters, String clusterId,
+                        Map<String, String> settings) throws IOException {
         super(name, dir, security);
         this.launcher = launcher;
         this.heap = heap;
@@ -50,6 +63,7 @@ final class KafkaBroker extends BrokerUnderTest {
         this.quorum = quorum;
         this.voters = voters;
         this.clusterId = clusterId;
+        this.settings = Map.copyOf(settings);
     }
 
     /**
@@ -63,7 +77,7 @@ final class KafkaBroker extends BrokerUnderTest {
         List<KafkaBroker> voters = new ArrayList<>();
         for (int id = 1; id <= count; id++) {
             voters.add(new KafkaBroker("kafka-" + id, dir.resolve("kafka-" + id), launcher, heap, security, id, null,
-                    voters, clusterId));
+                    voters, clusterId, Map.of()));
         }
         return List.copyOf(voters);
     }
@@ -74,7 +88,7 @@ final class KafkaBroker extends BrokerUnderTest {
             throw new IllegalArgumentException("a joining Kafka broker takes plaintext clients only");
         }
         return new KafkaBroker(name, dir, quorum.launcher, quorum.heap, quorum.security, nodeId, quorum, null,
-                quorum.clusterId);
+                quorum.clusterId, Map.of());
     }
 
     /** The KRaft node id (the broker id clients see). */
@@ -140,6 +154,7 @@ final class KafkaBroker extends BrokerUnderTest {
         p.setProperty("share.coordinator.state.topic.min.isr", "1");
         p.setProperty("group.initial.rebalance.delay.ms", "0");
         p.setProperty("auto.create.topics.enable", "false");
+        settings.forEach(p::setProperty);
         Path file = dir.resolve("server.properties");
         try (Writer out = Files.newBufferedWriter(file)) {
             p.store(out, voters != null ? "KRaft voter " + nodeId + " of " + voters.size() + " for the benchmark"

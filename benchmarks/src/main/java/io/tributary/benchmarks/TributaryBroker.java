@@ -5,12 +5,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Tributary's broker from its executable jar, with its embedded ZooKeeper and its data in a temp
  * directory. The jar is copied there first, so a rebuild during the benchmark cannot change it under
  * the running broker. With a SASL_SSL client listener, the SCRAM user comes from
  * {@code --broker.bootstrap-scram-users} and the inter-broker listener stays in plaintext.
+ *
+ * <p>Further Spring properties ({@code broker.quota-window-num=2}...) can be given; each is passed
+ * as a {@code --name=value} argument.
  */
 final class TributaryBroker extends BrokerUnderTest {
 
@@ -19,7 +23,10 @@ final class TributaryBroker extends BrokerUnderTest {
     private final String heap;
     private final int internalPort = freePort();
 
-    /** Settings that replace the single-node defaults: {@code --broker.id}, the ZooKeeper to use or to embed. */
+    /**
+     * Arguments before the benchmark's own: {@code --broker.id}, the ZooKeeper to use or to embed, and
+     * any further settings the benchmark was given.
+     */
     private final List<String> clusterArgs;
 
     TributaryBroker(Path dir, JavaLauncher launcher, Path jar, String heap, BenchmarkSecurity security)
@@ -30,7 +37,24 @@ final class TributaryBroker extends BrokerUnderTest {
     /** @param name how the report names it ("baseline" for an earlier build) */
     TributaryBroker(String name, Path dir, JavaLauncher launcher, Path jar, String heap, BenchmarkSecurity security)
             throws IOException {
-        this(name, dir, launcher, jar, heap, security, List.of("--broker.embedded-zookeeper-port=0"));
+        this(name, dir, launcher, jar, heap, security, Map.of());
+    }
+
+    /**
+     * @param settings further Spring properties, e.g. {@code broker.quota-window-num}, not one the
+     *                 benchmark already passes (a property given twice on the command line is a list)
+     */
+    TributaryBroker(String name, Path dir, JavaLauncher launcher, Path jar, String heap, BenchmarkSecurity security,
+                    Map<String, String> settings) throws IOException {
+        this(name, dir, launcher, jar, heap, security, withSettings(List.of("--broker.embedded-zookeeper-port=0"),
+                settings));
+    }
+
+    /** {@code args} followed by {@code --name=value} for each of {@code settings}, in name order. */
+    private static List<String> withSettings(List<String> args, Map<String, String> settings) {
+        List<String> all = new ArrayList<>(args);
+        new java.util.TreeMap<>(settings).forEach((name, value) -> all.add("--" + name + "=" + value));
+        return all;
     }
 
     private TributaryBroker(String name, Path dir, JavaLauncher launcher, Path jar, String heap,
