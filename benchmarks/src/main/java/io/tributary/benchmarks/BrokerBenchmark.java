@@ -106,7 +106,13 @@ public final class BrokerBenchmark {
                 }
             }
         }
-        new Report(settings, security, results).print(System.out);
+        Report report = new Report(settings, security, results);
+        report.print(System.out);
+        Path plot = Path.of(System.getProperty("benchmark.plot", "target/benchmark-"
+                + java.time.LocalDateTime.now().format(java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))
+                + ".png"));
+        ComparisonChart.write(plot, report.chartTitle(), report.bars());
+        System.out.printf("%nPlot of throughput and p99: %s%n", plot.toAbsolutePath());
         System.out.printf("%nLoad average at the end: %s%n", loadAverage());
         return results.stream().allMatch(RunResult::ok) ? 0 : 1;
     }

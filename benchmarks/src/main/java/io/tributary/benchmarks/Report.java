@@ -77,6 +77,29 @@ final class Report {
         }
     }
 
+    /** Every broker's medians per scenario, for {@link ComparisonChart}: records/s and p99 ms. */
+    List<ComparisonChart.Bar> bars() {
+        List<ComparisonChart.Bar> bars = new java.util.ArrayList<>();
+        for (Scenario scenario : settings.scenarios()) {
+            for (String broker : List.of("kafka", "tributary", "baseline")) {
+                Medians m = medians(broker, scenario);
+                if (m.runs > 0) {
+                    bars.add(new ComparisonChart.Bar(scenario.name(), broker, m.recordsPerSecond,
+                            scenario.consume() ? Double.NaN : m.p99Ms));
+                }
+            }
+        }
+        return bars;
+    }
+
+    /** The chart's title: the run's size and setup. */
+    String chartTitle() {
+        return String.format(java.util.Locale.ROOT, "%,d records x %d B, %d partitions, %s, medians of %d round(s)%s",
+                settings.records(), settings.recordSize(), settings.partitions(), settings.cluster() > 1
+                        ? settings.cluster() + " brokers, RF " + settings.cluster() : "1 broker",
+                settings.rounds(), security.secured() ? ", " + security.describe() : "");
+    }
+
     /** {@code a / b} as {@code 1.23x}, or n/a when {@code b} is 0 (p99 can round to 0 ms). */
     private static String ratio(double a, double b) {
         return b == 0 || Double.isNaN(b) ? "n/a" : String.format("%.2fx", a / b);
