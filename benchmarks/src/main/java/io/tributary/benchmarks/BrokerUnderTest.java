@@ -30,6 +30,7 @@ abstract class BrokerUnderTest implements SystemUnderTest {
     protected final int port;
     protected final BenchmarkSecurity security;
     private Process process;
+    private boolean prepared;
 
     /**
      * @param dir      this broker's own directory (data and log file), created here
@@ -43,8 +44,28 @@ abstract class BrokerUnderTest implements SystemUnderTest {
         this.port = freePort();
     }
 
-    /** Starts the broker process and returns it; called once. */
+    /**
+     * Starts the broker process and returns it; called once per {@link #launchProcess}, after
+     * {@link #prepareLaunch}. A broker stopped cleanly is launched again on the data it left.
+     */
     protected abstract Process launch() throws IOException, InterruptedException;
+
+    /**
+     * What must be done once before the first launch and is no part of the broker's start-up
+     * (Kafka: formatting its storage; Tributary: copying its jar); nothing by default.
+     */
+    protected void prepareLaunch() throws IOException, InterruptedException {
+    }
+
+    /** Does {@link #prepareLaunch} unless done before; returns the time it took (zero when done before). */
+    final Duration prepare() throws IOException, InterruptedException {
+        Instant begin = Instant.now();
+        if (!prepared) {
+            prepareLaunch();
+            prepared = true;
+        }
+        return Duration.between(begin, Instant.now());
+    }
 
     @Override
     public final String name() {
@@ -103,7 +124,21 @@ abstract class BrokerUnderTest implements SystemUnderTest {
      * voter waiting for a quorum) is launched with the others first, then {@link #awaitAdmin}.
      */
     final void launchProcess() throws IOException, InterruptedException {
+        prepare();
         process = launch();
+    }
+
+    /**
+     * Waits until the broker process exits by itself (a run that ends on its own, such as a class
+     * data sharing training run) and returns its exit value; kills it after {@code timeout}.
+     */
+    final int awaitExit(Duration timeout) throws InterruptedException {
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            throw new IllegalStateException(name + " did not exit within " + timeout + "; its log " + logFile
+                    + " ends with:\n" + LogTail.of(logFile, 40));
+        }
+        return process.exitValue();
     }
 
     /** Waits until an Admin client sees the broker launched at {@code begin} in the cluster. */

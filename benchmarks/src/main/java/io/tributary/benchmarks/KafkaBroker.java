@@ -96,10 +96,15 @@ final class KafkaBroker extends BrokerUnderTest {
         return nodeId;
     }
 
+    /** Writes the configuration and formats the storage: once, before the first launch. */
+    @Override
+    protected void prepareLaunch() throws IOException, InterruptedException {
+        format(writeConfig());
+    }
+
     @Override
     protected Process launch() throws IOException, InterruptedException {
-        Path config = writeConfig();
-        format(config);
+        Path config = dir.resolve("server.properties");
         List<String> jvm = new ArrayList<>(jvmOptions(heap));
         jvm.add("-Dbenchmark.log-level=INFO");
         return JavaLauncher.start(launcher.mainClass(jvm, "kafka.Kafka", List.of(config.toString())), dir, logFile);

@@ -28,6 +28,10 @@ final class TributaryBroker extends BrokerUnderTest {
      * any further settings the benchmark was given.
      */
     private final List<String> clusterArgs;
+    /** Whether {@link #jar} is copied into the broker's directory and run from there, or run where it is. */
+    private final boolean copyJar;
+    /** JVM options after those both brokers get (class data sharing). */
+    private final List<String> extraJvmOptions;
 
     TributaryBroker(Path dir, JavaLauncher launcher, Path jar, String heap, BenchmarkSecurity security)
             throws IOException {
@@ -59,11 +63,32 @@ final class TributaryBroker extends BrokerUnderTest {
 
     private TributaryBroker(String name, Path dir, JavaLauncher launcher, Path jar, String heap,
                             BenchmarkSecurity security, List<String> clusterArgs) throws IOException {
+        this(name, dir, launcher, jar, true, List.of(), heap, security, clusterArgs);
+    }
+
+    private TributaryBroker(String name, Path dir, JavaLauncher launcher, Path jar, boolean copyJar,
+                            List<String> extraJvmOptions, String heap, BenchmarkSecurity security,
+                            List<String> clusterArgs) throws IOException {
         super(name, dir, security);
         this.launcher = launcher;
         this.jar = jar;
+        this.copyJar = copyJar;
+        this.extraJvmOptions = List.copyOf(extraJvmOptions);
         this.heap = heap;
         this.clusterArgs = List.copyOf(clusterArgs);
+    }
+
+    /**
+     * A single node run from a jar extracted with Spring Boot's {@code -Djarmode=tools extract} (its
+     * libraries beside it, so it runs where it is, not copied), with {@code extraJvmOptions} after
+     * the common ones: {@code -XX:SharedArchiveFile=...} for a class data sharing archive, or
+     * {@code -XX:ArchiveClassesAtExit=...} for the training run that writes it.
+     */
+    static TributaryBroker extracted(String name, Path dir, JavaLauncher launcher, Path extractedJar,
+                                     List<String> extraJvmOptions, String heap, BenchmarkSecurity security)
+            throws IOException {
+        return new TributaryBroker(name, dir, launcher, extractedJar, false, extraJvmOptions, heap, security,
+                List.of("--broker.embedded-zookeeper-port=0"));
     }
 
     /**
@@ -87,9 +112,20 @@ final class TributaryBroker extends BrokerUnderTest {
         }
     }
 
+    /** Copies the jar into the broker's directory (unless it runs where it is). */
+    @Override
+    protected void prepareLaunch() throws IOException {
+        if (copyJar) {
+            Files.copy(jar, runJar());
+        }
+    }
+
+    private Path runJar() {
+        return copyJar ? dir.resolve("tributary-broker.jar") : jar;
+    }
+
     @Override
     protected Process launch() throws IOException {
-        Path copy = Files.copy(jar, dir.resolve("tributary-broker.jar"));
         List<String> args = new ArrayList<>(clusterArgs);
         args.addAll(List.of("--broker.data-dir=" + dir.resolve("data"), "--server.port=0",
                 // As the Kafka broker of this benchmark: a new group's first rebalance does not wait.
@@ -99,7 +135,9 @@ final class TributaryBroker extends BrokerUnderTest {
         } else {
             args.add("--broker.listeners=PLAINTEXT://127.0.0.1:" + port);
         }
-        return JavaLauncher.start(launcher.jar(jvmOptions(heap), copy, args), dir, logFile);
+        List<String> jvm = new ArrayList<>(jvmOptions(heap));
+        jvm.addAll(extraJvmOptions);
+        return JavaLauncher.start(launcher.jar(jvm, runJar(), args), dir, logFile);
     }
 
     /** Clients on SASL_SSL at {@link #port}, INTERNAL (inter-broker) in plaintext. */
