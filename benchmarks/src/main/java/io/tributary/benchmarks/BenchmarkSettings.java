@@ -57,8 +57,7 @@ record BenchmarkSettings(long records, int recordSize, int partitions, int round
                 prop("benchmark.broker-heap", "1g"),
                 Duration.ofSeconds(Long.parseLong(prop("benchmark.run-timeout-s", "900"))),
                 Duration.ofSeconds(Long.parseLong(prop("benchmark.pause-s", "3"))),
-                Path.of(prop("benchmark.tributary-jar", "../broker-service/target/broker-service-"
-                        + prop("benchmark.tributary-version", "0.1.0-SNAPSHOT") + ".jar")).toAbsolutePath().normalize(),
+                tributaryJarFromProperties(),
                 BenchmarkSecurity.Mode.named(prop("benchmark.security", "plaintext")),
                 optionalPath(prop("benchmark.baseline-jar", "")),
                 Integer.parseInt(prop("benchmark.cluster", "1")));
@@ -69,7 +68,36 @@ record BenchmarkSettings(long records, int recordSize, int partitions, int round
         return value.isEmpty() ? null : Path.of(value).toAbsolutePath().normalize();
     }
 
-    private static String prop(String name, String defaultValue) {
+    /**
+     * The Tributary broker jar to launch: {@code benchmark.tributary-jar}, else this repository's build
+     * ({@code ../broker-service/target/broker-service-<benchmark.tributary-version>.jar}), absolute.
+     */
+    static Path tributaryJarFromProperties() {
+        return Path.of(prop("benchmark.tributary-jar", "../broker-service/target/broker-service-"
+                + prop("benchmark.tributary-version", "0.1.0-SNAPSHOT") + ".jar")).toAbsolutePath().normalize();
+    }
+
+    /**
+     * Runs a benchmark's {@code run} and exits the JVM with its status: 2, with the failure printed,
+     * when it throws (only the message for a bad setting or state, the stack trace otherwise).
+     */
+    static void runAndExit(java.util.concurrent.Callable<Integer> run) {
+        int status;
+        try {
+            status = run.call();
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            System.err.println("\nBenchmark failed: " + e.getMessage());
+            status = 2;
+        } catch (Exception e) {
+            System.err.println("\nBenchmark failed:");
+            e.printStackTrace();
+            status = 2;
+        }
+        System.exit(status);
+    }
+
+    /** A system property, or {@code defaultValue} when it is unset or blank (an empty Maven property). */
+    static String prop(String name, String defaultValue) {
         String value = System.getProperty(name);
         return value == null || value.isBlank() ? defaultValue : value.trim();
     }

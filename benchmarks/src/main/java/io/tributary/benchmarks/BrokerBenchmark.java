@@ -5,10 +5,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.stream.Stream;
 
 /**
  * Runs Kafka's ProducerPerformance and ConsumerPerformance against Apache Kafka's own broker and
@@ -40,18 +38,7 @@ public final class BrokerBenchmark {
     }
 
     public static void main(String[] args) {
-        int status;
-        try {
-            status = new BrokerBenchmark(BenchmarkSettings.fromSystemProperties()).run();
-        } catch (IllegalArgumentException | IllegalStateException e) {
-            System.err.println("\nBenchmark failed: " + e.getMessage());
-            status = 2;
-        } catch (Exception e) {
-            System.err.println("\nBenchmark failed:");
-            e.printStackTrace();
-            status = 2;
-        }
-        System.exit(status);
+        BenchmarkSettings.runAndExit(() -> new BrokerBenchmark(BenchmarkSettings.fromSystemProperties()).run());
     }
 
     /** Runs everything; returns the exit status (1 if any run failed). */
@@ -209,12 +196,6 @@ public final class BrokerBenchmark {
             tool.killCurrent();
         }
         brokers.forEach(b -> b.stop(STOP_GRACE));
-        if (workDir != null) {
-            try (Stream<Path> paths = Files.walk(workDir)) {
-                paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            } catch (IOException e) {
-                System.err.println("could not delete " + workDir + ": " + e);
-            }
-        }
+        WorkDirs.delete(workDir);
     }
 }

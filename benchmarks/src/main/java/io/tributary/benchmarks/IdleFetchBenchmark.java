@@ -1,12 +1,12 @@
 package io.tributary.benchmarks;
 
-import java.io.IOException;
+import static io.tributary.benchmarks.BenchmarkSettings.prop;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -15,7 +15,6 @@ import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -74,22 +73,13 @@ public final class IdleFetchBenchmark {
     private final int rate = Integer.parseInt(prop("benchmark.idle-rate", "200"));
     private final int rounds = Integer.parseInt(prop("benchmark.rounds", "2"));
     private final String heap = prop("benchmark.broker-heap", "1g");
-    private final Path jar = Path.of(prop("benchmark.tributary-jar", "../broker-service/target/broker-service-"
-            + prop("benchmark.tributary-version", "0.1.0-SNAPSHOT") + ".jar")).toAbsolutePath().normalize();
+    private final Path jar = BenchmarkSettings.tributaryJarFromProperties();
     private final List<BrokerUnderTest> processes = new ArrayList<>();
     private final AtomicBoolean cleanedUp = new AtomicBoolean();
     private Path workDir;
 
     public static void main(String[] args) {
-        int status;
-        try {
-            status = new IdleFetchBenchmark().run();
-        } catch (Exception e) {
-            System.err.println("\nBenchmark failed:");
-            e.printStackTrace();
-            status = 2;
-        }
-        System.exit(status);
+        BenchmarkSettings.runAndExit(() -> new IdleFetchBenchmark().run());
     }
 
     private int run() throws Exception {
@@ -350,17 +340,7 @@ public final class IdleFetchBenchmark {
         List<BrokerUnderTest> reversed = new ArrayList<>(processes);
         java.util.Collections.reverse(reversed);
         reversed.forEach(b -> b.stop(Duration.ofSeconds(20)));
-        if (workDir != null) {
-            try (Stream<Path> paths = Files.walk(workDir)) {
-                paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            } catch (IOException e) {
-                System.err.println("could not delete " + workDir + ": " + e);
-            }
-        }
+        WorkDirs.delete(workDir);
     }
 
-    private static String prop(String name, String defaultValue) {
-        String value = System.getProperty(name);
-        return value == null || value.isBlank() ? defaultValue : value.trim();
-    }
 }

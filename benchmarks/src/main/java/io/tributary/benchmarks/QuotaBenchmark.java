@@ -1,11 +1,12 @@
 package io.tributary.benchmarks;
 
+import static io.tributary.benchmarks.BenchmarkSettings.prop;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -15,7 +16,6 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.ToDoubleFunction;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -85,22 +85,13 @@ public final class QuotaBenchmark {
     private final List<Integer> sizes = sizes(prop("benchmark.quota-sizes", "32,128"));
     private final List<Integer> defaultSizes = sizes(prop("benchmark.quota-default-sizes", "128"));
     private final String heap = prop("benchmark.broker-heap", "1g");
-    private final Path jar = Path.of(prop("benchmark.tributary-jar", "../broker-service/target/broker-service-"
-            + prop("benchmark.tributary-version", "0.1.0-SNAPSHOT") + ".jar")).toAbsolutePath().normalize();
+    private final Path jar = BenchmarkSettings.tributaryJarFromProperties();
     private final List<BrokerUnderTest> brokers = new ArrayList<>();
     private final AtomicBoolean cleanedUp = new AtomicBoolean();
     private Path workDir;
 
     public static void main(String[] args) {
-        int status;
-        try {
-            status = new QuotaBenchmark().run();
-        } catch (Exception e) {
-            System.err.println("\nBenchmark failed:");
-            e.printStackTrace();
-            status = 2;
-        }
-        System.exit(status);
+        BenchmarkSettings.runAndExit(() -> new QuotaBenchmark().run());
     }
 
     private int run() throws Exception {
@@ -334,18 +325,7 @@ public final class QuotaBenchmark {
             return;
         }
         brokers.forEach(b -> b.stop(Duration.ofSeconds(30)));
-        if (workDir != null) {
-            try (Stream<Path> paths = Files.walk(workDir)) {
-                paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            } catch (java.io.IOException e) {
-                System.err.println("could not delete " + workDir + ": " + e);
-            }
-        }
+        WorkDirs.delete(workDir);
     }
 
-    /** A system property, or {@code defaultValue} when it is unset or blank (an empty Maven property). */
-    private static String prop(String name, String defaultValue) {
-        String value = System.getProperty(name);
-        return value == null || value.isBlank() ? defaultValue : value.trim();
-    }
 }

@@ -1,10 +1,11 @@
 package io.tributary.benchmarks;
 
+import static io.tributary.benchmarks.BenchmarkSettings.prop;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -12,7 +13,6 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -54,22 +54,13 @@ public final class RejoinBenchmark {
     private final int rate = Integer.parseInt(prop("benchmark.rejoin-rate", "1000"));
     private final int rounds = Integer.parseInt(prop("benchmark.rounds", "3"));
     private final String heap = prop("benchmark.broker-heap", "1g");
-    private final Path jar = Path.of(prop("benchmark.tributary-jar", "../broker-service/target/broker-service-"
-            + prop("benchmark.tributary-version", "0.1.0-SNAPSHOT") + ".jar")).toAbsolutePath().normalize();
+    private final Path jar = BenchmarkSettings.tributaryJarFromProperties();
     private final List<BrokerUnderTest> brokers = new ArrayList<>();
     private final AtomicBoolean cleanedUp = new AtomicBoolean();
     private Path workDir;
 
     public static void main(String[] args) {
-        int status;
-        try {
-            status = new RejoinBenchmark().run();
-        } catch (Exception e) {
-            System.err.println("\nBenchmark failed:");
-            e.printStackTrace();
-            status = 2;
-        }
-        System.exit(status);
+        BenchmarkSettings.runAndExit(() -> new RejoinBenchmark().run());
     }
 
     private int run() throws Exception {
@@ -80,24 +71,13 @@ public final class RejoinBenchmark {
         TributaryBroker.requireJar(jar);
         workDir = Files.createTempDirectory("tributary-rejoin-bench-");
         Runtime.getRuntime().addShutdownHook(new Thread(this::cleanUp, "benchmark-cleanup"));
-        JavaLauncher launcher = new JavaLauncher(BrokerBenchmark.writeLog4jConfig(workDir));
-        BenchmarkSecurity plaintext = BenchmarkSecurity.create(BenchmarkSecurity.Mode.PLAINTEXT, workDir.resolve("tls"));
         System.out.printf("Rejoin benchmark: %d members on %d partitions at %d records/s, one more member joins;"
                 + " protocols %s; %d round(s)%n", members, partitions, rate, PROTOCOLS, rounds);
-        System.out.printf("Java %s, %d cores, broker heap %s, work dir %s%n", Runtime.version(),
-                Runtime.getRuntime().availableProcessors(), heap, workDir);
-        brokers.add(new KafkaBroker(workDir.resolve("kafka"), launcher, heap, plaintext));
-        brokers.add(new TributaryBroker(workDir.resolve("tributary"), launcher, jar, heap, plaintext));
-        for (BrokerUnderTest broker : brokers) {
-            Duration took = broker.start();
-            System.out.printf("%s started in %.1f s (%s)%n", broker.name(), took.toMillis() / 1e3, broker.bootstrap());
-        }
+        BrokerPair.start(workDir, jar, heap, brokers);
         List<Result> results = new ArrayList<>();
         try {
             for (int round = 1; round <= rounds; round++) {
-                List<BrokerUnderTest> order = new ArrayList<>(brokers);
-                java.util.Collections.rotate(order, -(round % order.size()));
-                for (BrokerUnderTest broker : order) {
+                for (BrokerUnderTest broker : BrokerPair.inTurn(brokers, round)) {
                     for (String protocol : PROTOCOLS) {
                         Result r = measure(broker, protocol, round);
                         System.out.printf(Locale.ROOT, "  round %d %-9s %-8s join %,6d ms, longest partition stall %,6d ms%n",
@@ -283,18 +263,7 @@ public final class RejoinBenchmark {
             return;
         }
         brokers.forEach(b -> b.stop(Duration.ofSeconds(30)));
-        if (workDir != null) {
-            try (Stream<Path> paths = Files.walk(workDir)) {
-                paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            } catch (java.io.IOException e) {
-                System.err.println("could not delete " + workDir + ": " + e);
-            }
-        }
+        WorkDirs.delete(workDir);
     }
 
-    /** A system property, or {@code defaultValue} when it is unset or blank (an empty Maven property). */
-    private static String prop(String name, String defaultValue) {
-        String value = System.getProperty(name);
-        return value == null || value.isBlank() ? defaultValue : value.trim();
-    }
 }

@@ -1,5 +1,7 @@
 package io.tributary.benchmarks;
 
+import static io.tributary.benchmarks.BenchmarkSettings.prop;
+
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -8,7 +10,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -80,8 +81,7 @@ public final class StartupBenchmark {
     private final String heap = prop("benchmark.broker-heap", "1g");
     private final int idleSeconds = Integer.parseInt(prop("benchmark.startup-idle-s", "10"));
     private final int partitions = Integer.parseInt(prop("benchmark.startup-partitions", "0"));
-    private final Path jar = Path.of(prop("benchmark.tributary-jar", "../broker-service/target/broker-service-"
-            + prop("benchmark.tributary-version", "0.1.0-SNAPSHOT") + ".jar")).toAbsolutePath().normalize();
+    private final Path jar = BenchmarkSettings.tributaryJarFromProperties();
     private final List<BrokerUnderTest> started = Collections.synchronizedList(new ArrayList<>());
     private final AtomicBoolean cleanedUp = new AtomicBoolean();
     private Path workDir;
@@ -91,15 +91,7 @@ public final class StartupBenchmark {
     private Path archive;
 
     public static void main(String[] args) {
-        int status;
-        try {
-            status = new StartupBenchmark().run();
-        } catch (Exception e) {
-            System.err.println("\nBenchmark failed:");
-            e.printStackTrace();
-            status = 2;
-        }
-        System.exit(status);
+        BenchmarkSettings.runAndExit(() -> new StartupBenchmark().run());
     }
 
     private int run() throws Exception {
@@ -405,18 +397,7 @@ public final class StartupBenchmark {
             brokers = List.copyOf(started);
         }
         brokers.forEach(b -> b.stop(Duration.ofSeconds(30)));
-        if (workDir != null) {
-            try (Stream<Path> paths = Files.walk(workDir)) {
-                paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            } catch (IOException e) {
-                System.err.println("could not delete " + workDir + ": " + e);
-            }
-        }
+        WorkDirs.delete(workDir);
     }
 
-    /** A system property, or {@code defaultValue} when it is unset or blank (an empty Maven property). */
-    private static String prop(String name, String defaultValue) {
-        String value = System.getProperty(name);
-        return value == null || value.isBlank() ? defaultValue : value.trim();
-    }
 }
