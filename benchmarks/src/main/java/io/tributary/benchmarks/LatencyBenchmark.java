@@ -351,9 +351,9 @@ public final class LatencyBenchmark {
         System.out.println("| measure | Kafka | Tributary | ratio |");
         System.out.println("|---|---|---|---|");
         toolRow(toolResults, "avg (ms)", ToolResult::avg, "%.2f");
-        toolRow(toolResults, "p50 (ms)", ToolResult::p50, "%.0f");
-        toolRow(toolResults, "p99 (ms)", ToolResult::p99, "%.0f");
-        toolRow(toolResults, "p99.9 (ms)", ToolResult::p999, "%.0f");
+        toolRow(toolResults, "p50 (ms)", ToolResult::p50, "%.1f");
+        toolRow(toolResults, "p99 (ms)", ToolResult::p99, "%.1f");
+        toolRow(toolResults, "p99.9 (ms)", ToolResult::p999, "%.1f");
     }
 
     private static void rateRow(List<RateResult> results, String measure, ToDoubleFunction<RateResult> f, String format) {
