@@ -24,7 +24,8 @@ final class BrokerPair {
      */
     static List<BrokerUnderTest> start(Path workDir, Path tributaryJar, String heap, List<BrokerUnderTest> started)
             throws Exception {
-        JavaLauncher launcher = new JavaLauncher(BrokerBenchmark.writeLog4jConfig(workDir));
+        JavaLauncher launcher = new JavaLauncher(BrokerBenchmark.writeLog4jConfig(java.nio.file.Files.createDirectories(
+                workDir)));
         BenchmarkSecurity plaintext = BenchmarkSecurity.create(BenchmarkSecurity.Mode.PLAINTEXT, workDir.resolve("tls"));
         System.out.printf("Java %s, %d cores, broker heap %s, work dir %s%n", Runtime.version(),
                 Runtime.getRuntime().availableProcessors(), heap, workDir);

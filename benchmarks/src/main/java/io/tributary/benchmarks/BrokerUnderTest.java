@@ -245,6 +245,23 @@ abstract class BrokerUnderTest implements SystemUnderTest {
         }
     }
 
+    /** Kills the broker process at once (SIGKILL), as a crash would, and waits until it is gone. */
+    final void kill() throws InterruptedException {
+        if (process != null && process.isAlive()) {
+            process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /** The broker process's resident set size from {@code /proc/<pid>/status}, MiB; NaN where unavailable. */
+    final double rssMiB() {
+        try (java.util.stream.Stream<String> lines = Files.lines(Path.of("/proc", Long.toString(pid()), "status"))) {
+            return lines.filter(l -> l.startsWith("VmRSS:")).findFirst()
+                    .map(l -> Long.parseLong(l.replaceAll("[^0-9]", "")) / 1024.0).orElse(Double.NaN);
+        } catch (IOException | RuntimeException e) {
+            return Double.NaN;
+        }
+    }
+
     /** Whether the broker process is still running. */
     @Override
     public final boolean isAlive() {

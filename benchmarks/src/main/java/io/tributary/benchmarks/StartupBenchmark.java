@@ -164,7 +164,7 @@ public final class StartupBenchmark {
             double cpu = broker.cpuSeconds();
             admin.close(Duration.ZERO);
             Thread.sleep(idleSeconds * 1000L); // idle: nobody connected
-            double rss = rssMiB(broker.pid());
+            double rss = broker.rssMiB();
             return new Result(broker.name(), round, (listening - launched) / 1e6, (ready - launched) / 1e6, cpu, rss);
         } finally {
             broker.stop(STOP_GRACE);
@@ -332,16 +332,6 @@ public final class StartupBenchmark {
         props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         return new KafkaProducer<>(props);
-    }
-
-    /** The process's resident set size from {@code /proc/<pid>/status}, MiB; NaN where unavailable. */
-    private static double rssMiB(long pid) {
-        try (Stream<String> lines = Files.lines(Path.of("/proc", Long.toString(pid), "status"))) {
-            return lines.filter(l -> l.startsWith("VmRSS:")).findFirst()
-                    .map(l -> Long.parseLong(l.replaceAll("[^0-9]", "")) / 1024.0).orElse(Double.NaN);
-        } catch (IOException | RuntimeException e) {
-            return Double.NaN;
-        }
     }
 
     private static String loadAverage() {
