@@ -263,11 +263,13 @@ public final class Controller implements MetadataListener, Closeable {
                 if (assignment == null) {
                     continue;
                 }
+                Map<TopicPartition, LeaderAndIsr> created = new java.util.LinkedHashMap<>();
                 assignment.replicas().forEach((partition, replicas) -> {
                     TopicPartition tp = new TopicPartition(topic, partition);
                     reconcilePartition(tp, replicas, liveReplicasOf(live, offlineReplicas.get(tp)), shuttingDown,
-                        brokerEpochs);
+                        brokerEpochs, created);
                 });
+                writes.createPartitionStates(topic, created);
                 if (!assignment.addingReplicas().isEmpty() || !assignment.removingReplicas().isEmpty()) {
                     reassignments.reconcile(assignment);
                 }
@@ -294,15 +296,17 @@ public final class Controller implements MetadataListener, Closeable {
         return out;
     }
 
+    /** @param created receives the first state of a partition that has none yet, written with its topic's others */
     private void reconcilePartition(TopicPartition tp, List<Integer> replicas, Set<Integer> live,
-                                    Set<Integer> shuttingDown, Map<Integer, Long> brokerEpochs) {
+                                    Set<Integer> shuttingDown, Map<Integer, Long> brokerEpochs,
+                                    Map<TopicPartition, LeaderAndIsr> created) {
         Optional<LeaderAndIsr> current = metadataCache.partitionState(tp);
         List<Integer> liveReplicas = replicas.stream().filter(live::contains).toList();
         if (current.isEmpty()) {
             if (!liveReplicas.isEmpty()) {
                 int leader = PartitionLeaderElection.fromIsr(replicas, liveReplicas, live, shuttingDown, -1)
                     .orElse(liveReplicas.get(0));
-                writes.createPartitionState(tp, new LeaderAndIsr(leader, 0, liveReplicas, epoch(), -1));
+                created.put(tp, new LeaderAndIsr(leader, 0, liveReplicas, epoch(), -1));
             }
             return;
         }

@@ -4,7 +4,9 @@ import io.tributary.broker.cluster.Controller.FencedControllerException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.api.transaction.CuratorOp;
@@ -88,23 +90,62 @@ final class ControllerWrites {
         }
     }
 
-    /** Creates the state node of a new partition, and its parents where missing. */
-    void createPartitionState(TopicPartition tp, LeaderAndIsr state) {
-        List<CuratorOp> ops = new ArrayList<>();
-        try {
-            ops.add(epochCheck());
-            if (zkClient.getDataAndVersion(ZkPaths.partitions(tp.topic())).isEmpty()) {
-                ops.add(zkClient.curator().transactionOp().create().forPath(ZkPaths.partitions(tp.topic())));
-            }
-            if (zkClient.getDataAndVersion(ZkPaths.partition(tp.topic(), tp.partition())).isEmpty()) {
-                ops.add(zkClient.curator().transactionOp().create().forPath(ZkPaths.partition(tp.topic(), tp.partition())));
-            }
-            ops.add(zkClient.curator().transactionOp().create()
-                .forPath(ZkPaths.partitionState(tp.topic(), tp.partition()), state.toJson()));
-        } catch (Exception e) {
-            throw new ZooKeeperClientException("Could not prepare the state of " + tp, e);
+    /** New partitions' state nodes written per ZooKeeper transaction: a few hundred bytes each, far below its 1 MB limit. */
+    static final int CREATE_BATCH = 100;
+
+    /**
+     * Creates the state nodes of new partitions of {@code topic}, and their parents where missing, at
+     * most {@link #CREATE_BATCH} partitions per transaction: a topic of a thousand partitions is ten
+     * writes, not a thousand. A batch that meets a node created meanwhile writes nothing, and the rest
+     * waits for the reconciliation that follows (as for one partition).
+     *
+     * @param states the new partitions' first states, by partition; all of {@code topic}
+     */
+    void createPartitionStates(String topic, Map<TopicPartition, LeaderAndIsr> states) {
+        if (states.isEmpty()) {
+            return;
         }
-        fencedWrite(ops, tp, "create leadership (leader " + state.leader() + ", ISR " + state.isr() + ")");
+        boolean parentExists = zkClient.getDataAndVersion(ZkPaths.partitions(topic)).isPresent();
+        Set<String> existing = parentExists ? Set.copyOf(zkClient.getChildren(ZkPaths.partitions(topic))) : Set.of();
+        List<Map.Entry<TopicPartition, LeaderAndIsr>> entries = new ArrayList<>(states.entrySet());
+        for (int from = 0; from < entries.size(); from += CREATE_BATCH) {
+            List<Map.Entry<TopicPartition, LeaderAndIsr>> batch = entries.subList(from,
+                Math.min(entries.size(), from + CREATE_BATCH));
+            List<CuratorOp> ops = new ArrayList<>();
+            try {
+                ops.add(epochCheck());
+                if (!parentExists) {
+                    ops.add(zkClient.curator().transactionOp().create().forPath(ZkPaths.partitions(topic)));
+                }
+                for (Map.Entry<TopicPartition, LeaderAndIsr> entry : batch) {
+                    int partition = entry.getKey().partition();
+                    if (!existing.contains(Integer.toString(partition))) {
+                        ops.add(zkClient.curator().transactionOp().create().forPath(ZkPaths.partition(topic, partition)));
+                    }
+                    ops.add(zkClient.curator().transactionOp().create()
+                        .forPath(ZkPaths.partitionState(topic, partition), entry.getValue().toJson()));
+                }
+            } catch (Exception e) {
+                throw new ZooKeeperClientException("Could not prepare the states of new partitions of " + topic, e);
+            }
+            String what = batch.size() == 1 ? "create leadership (leader " + batch.get(0).getValue().leader() + ", ISR "
+                + batch.get(0).getValue().isr() + ")" : "create leadership of " + batch.size() + " partitions ("
+                + leaders(batch) + ")";
+            if (!fencedWrite(ops, batch.size() == 1 ? batch.get(0).getKey() : "topic " + topic, what)) {
+                return;
+            }
+            parentExists = true;
+        }
+    }
+
+    /** "partition: leader, ISR" of each, for the log line of a batch. */
+    private static String leaders(List<Map.Entry<TopicPartition, LeaderAndIsr>> batch) {
+        StringBuilder out = new StringBuilder();
+        for (Map.Entry<TopicPartition, LeaderAndIsr> entry : batch) {
+            out.append(out.isEmpty() ? "" : "; ").append(entry.getKey().partition()).append(": leader ")
+                .append(entry.getValue().leader()).append(", ISR ").append(entry.getValue().isr());
+        }
+        return out.toString();
     }
 
     /**
@@ -132,7 +173,7 @@ final class ControllerWrites {
         try {
             List<CuratorOp> ops = List.of(epochCheck(), zkClient.curator().transactionOp().setData()
                 .withVersion(assignment.zkVersion()).forPath(ZkPaths.topic(assignment.topic()), assignment.toJson()));
-            return fencedWrite(ops, new TopicPartition(assignment.topic(), -1), why);
+            return fencedWrite(ops, "topic " + assignment.topic(), why);
         } catch (FencedControllerException | ZooKeeperClientException e) {
             throw e;
         } catch (Exception e) {
@@ -160,7 +201,7 @@ final class ControllerWrites {
         } catch (Exception e) {
             throw new ZooKeeperClientException("Could not prepare the deletion of " + topic, e);
         }
-        return fencedWrite(ops, new TopicPartition(topic, -1), "delete topic " + topic);
+        return fencedWrite(ops, "topic " + topic, "delete topic " + topic);
     }
 
     private CuratorOp epochCheck() throws Exception {
@@ -168,22 +209,23 @@ final class ControllerWrites {
     }
 
     /** @return true when written, false when the partition's node changed meanwhile */
-    private boolean fencedWrite(List<CuratorOp> ops, TopicPartition tp, String what) {
+    /** @param target what is written, for the log and errors: a partition, or a topic */
+    private boolean fencedWrite(List<CuratorOp> ops, Object target, String what) {
         try {
             zkClient.curator().transaction().forOperations(ops);
-            log.info("Controller {} (epoch {}): {} for {}", brokerId, epoch, what, tp);
+            log.info("Controller {} (epoch {}): {} for {}", brokerId, epoch, what, target);
             return true;
         } catch (KeeperException.BadVersionException | KeeperException.NodeExistsException
                  | KeeperException.NoNodeException e) {
             if (!stillController()) {
-                throw new FencedControllerException("the controller epoch moved on while writing " + tp);
+                throw new FencedControllerException("the controller epoch moved on while writing " + target);
             }
             // The partition's node changed under us (e.g. its leader changed the ISR): the watch brings
             // the new state and a new reconciliation.
             reconcileLater();
             return false;
         } catch (Exception e) {
-            throw new ZooKeeperClientException("Could not " + what + " for " + tp + ": " + e, e);
+            throw new ZooKeeperClientException("Could not " + what + " for " + target + ": " + e, e);
         }
     }
 
