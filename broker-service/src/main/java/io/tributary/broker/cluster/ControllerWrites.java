@@ -128,22 +128,20 @@ final class ControllerWrites {
             } catch (Exception e) {
                 throw new ZooKeeperClientException("Could not prepare the states of new partitions of " + topic, e);
             }
-            String what = batch.size() == 1 ? "create leadership (leader " + batch.get(0).getValue().leader() + ", ISR "
-                + batch.get(0).getValue().isr() + ")" : "create leadership of " + batch.size() + " partitions ("
-                + leaders(batch) + ")";
-            if (!fencedWrite(ops, batch.size() == 1 ? batch.get(0).getKey() : "topic " + topic, what)) {
+            if (!fencedWrite(ops, "topic " + topic, "create leadership of " + leaders(batch))) {
                 return;
             }
             parentExists = true;
         }
     }
 
-    /** "partition: leader, ISR" of each, for the log line of a batch. */
+    /** "partition 3 (leader 0, ISR [0, 1])" of each, for the log line of a batch. */
     private static String leaders(List<Map.Entry<TopicPartition, LeaderAndIsr>> batch) {
         StringBuilder out = new StringBuilder();
         for (Map.Entry<TopicPartition, LeaderAndIsr> entry : batch) {
-            out.append(out.isEmpty() ? "" : "; ").append(entry.getKey().partition()).append(": leader ")
-                .append(entry.getValue().leader()).append(", ISR ").append(entry.getValue().isr());
+            out.append(out.isEmpty() ? "partition " : ", partition ").append(entry.getKey().partition())
+                .append(" (leader ").append(entry.getValue().leader()).append(", ISR ").append(entry.getValue().isr())
+                .append(')');
         }
         return out.toString();
     }
