@@ -47,8 +47,7 @@ public final class BrokerBenchmark {
         if (settings.baselineJar() != null) {
             TributaryBroker.requireJar(settings.baselineJar());
         }
-        workDir = Files.createTempDirectory("tributary-bench-");
-        Runtime.getRuntime().addShutdownHook(new Thread(this::cleanUp, "benchmark-cleanup"));
+        workDir = WorkDirs.create("tributary-bench-", this::cleanUp);
         JavaLauncher launcher = new JavaLauncher(writeLog4jConfig(workDir));
         BenchmarkSecurity security = BenchmarkSecurity.create(settings.security(), workDir.resolve("tls"));
         Path runs = Files.createDirectories(workDir.resolve("runs"));

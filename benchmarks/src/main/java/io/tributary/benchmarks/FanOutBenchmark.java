@@ -2,7 +2,6 @@ package io.tributary.benchmarks;
 
 import static io.tributary.benchmarks.BenchmarkSettings.prop;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -69,8 +68,7 @@ public final class FanOutBenchmark {
                     + " rounds must be positive");
         }
         TributaryBroker.requireJar(jar);
-        workDir = Files.createTempDirectory("tributary-fanout-bench-");
-        Runtime.getRuntime().addShutdownHook(new Thread(this::cleanUp, "benchmark-cleanup"));
+        workDir = WorkDirs.create("tributary-fanout-bench-", this::cleanUp);
         System.out.printf("Fan-out benchmark: %,d records x %d B to %d partitions, read by %d groups at once;"
                 + " %d round(s)%n", records, recordSize, partitions, groups, rounds);
         BrokerPair.start(workDir, jar, heap, brokers);

@@ -2,7 +2,6 @@ package io.tributary.benchmarks;
 
 import static io.tributary.benchmarks.BenchmarkSettings.prop;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -87,8 +86,7 @@ public final class IdleFetchBenchmark {
             throw new IllegalArgumentException("benchmark.idle-partitions, idle-rate, rounds and idle-seconds must be positive");
         }
         TributaryBroker.requireJar(jar);
-        workDir = Files.createTempDirectory("tributary-idle-bench-");
-        Runtime.getRuntime().addShutdownHook(new Thread(this::cleanUp, "benchmark-cleanup"));
+        workDir = WorkDirs.create("tributary-idle-bench-", this::cleanUp);
         JavaLauncher launcher = new JavaLauncher(BrokerBenchmark.writeLog4jConfig(workDir));
         BenchmarkSecurity plaintext = BenchmarkSecurity.create(BenchmarkSecurity.Mode.PLAINTEXT, workDir.resolve("tls"));
         System.out.printf("Idle fetch benchmark: %,d partitions, RF 2, all led by one broker and followed by the other;"

@@ -106,8 +106,7 @@ public final class LatencyBenchmark {
                     + " latency-tool-records and rounds must be positive");
         }
         TributaryBroker.requireJar(jar);
-        workDir = Files.createTempDirectory("tributary-latency-bench-");
-        Runtime.getRuntime().addShutdownHook(new Thread(this::cleanUp, "benchmark-cleanup"));
+        workDir = WorkDirs.create("tributary-latency-bench-", this::cleanUp);
         JavaLauncher launcher = new JavaLauncher(BrokerBenchmark.writeLog4jConfig(workDir));
         BenchmarkSecurity plaintext = BenchmarkSecurity.create(BenchmarkSecurity.Mode.PLAINTEXT, workDir.resolve("tls"));
         tool = new PerfToolRun(launcher, plaintext, Files.createDirectories(workDir.resolve("runs")),

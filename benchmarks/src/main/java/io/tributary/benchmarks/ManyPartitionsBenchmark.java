@@ -2,7 +2,6 @@ package io.tributary.benchmarks;
 
 import static io.tributary.benchmarks.BenchmarkSettings.prop;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -69,8 +68,7 @@ public final class ManyPartitionsBenchmark {
                     + " many-records at least many-producers");
         }
         TributaryBroker.requireJar(jar);
-        workDir = Files.createTempDirectory("tributary-many-partitions-bench-");
-        Runtime.getRuntime().addShutdownHook(new Thread(this::cleanUp, "benchmark-cleanup"));
+        workDir = WorkDirs.create("tributary-many-partitions-bench-", this::cleanUp);
         System.out.printf("Many-partitions benchmark: %s partitions, %d producers, %,d records of %d B%n",
                 partitionCounts, producers, records, RECORD_SIZE);
         List<Result> results = new ArrayList<>();

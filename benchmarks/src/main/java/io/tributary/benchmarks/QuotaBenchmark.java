@@ -2,7 +2,6 @@ package io.tributary.benchmarks;
 
 import static io.tributary.benchmarks.BenchmarkSettings.prop;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -101,8 +100,7 @@ public final class QuotaBenchmark {
                     + " quota-partition-fetch-bytes, quota-sizes and quota-default-sizes must be positive");
         }
         TributaryBroker.requireJar(jar);
-        workDir = Files.createTempDirectory("tributary-quota-bench-");
-        Runtime.getRuntime().addShutdownHook(new Thread(this::cleanUp, "benchmark-cleanup"));
+        workDir = WorkDirs.create("tributary-quota-bench-", this::cleanUp);
         JavaLauncher launcher = new JavaLauncher(BrokerBenchmark.writeLog4jConfig(workDir));
         BenchmarkSecurity plaintext = BenchmarkSecurity.create(BenchmarkSecurity.Mode.PLAINTEXT, workDir.resolve("tls"));
         List<Setup> setups = new ArrayList<>();

@@ -2,7 +2,6 @@ package io.tributary.benchmarks;
 
 import static io.tributary.benchmarks.BenchmarkSettings.prop;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -69,8 +68,7 @@ public final class RejoinBenchmark {
                     + " rejoin-partitions above rejoin-members");
         }
         TributaryBroker.requireJar(jar);
-        workDir = Files.createTempDirectory("tributary-rejoin-bench-");
-        Runtime.getRuntime().addShutdownHook(new Thread(this::cleanUp, "benchmark-cleanup"));
+        workDir = WorkDirs.create("tributary-rejoin-bench-", this::cleanUp);
         System.out.printf("Rejoin benchmark: %d members on %d partitions at %d records/s, one more member joins;"
                 + " protocols %s; %d round(s)%n", members, partitions, rate, PROTOCOLS, rounds);
         BrokerPair.start(workDir, jar, heap, brokers);

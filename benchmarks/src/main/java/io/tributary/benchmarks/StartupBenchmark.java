@@ -100,8 +100,7 @@ public final class StartupBenchmark {
                     + " benchmark.startup-partitions not negative");
         }
         TributaryBroker.requireJar(jar);
-        workDir = Files.createTempDirectory("tributary-startup-bench-");
-        Runtime.getRuntime().addShutdownHook(new Thread(this::cleanUp, "benchmark-cleanup"));
+        workDir = WorkDirs.create("tributary-startup-bench-", this::cleanUp);
         launcher = new JavaLauncher(BrokerBenchmark.writeLog4jConfig(workDir));
         plaintext = BenchmarkSecurity.create(BenchmarkSecurity.Mode.PLAINTEXT, workDir.resolve("tls"));
         System.out.printf("Start-up benchmark: %s, %d round(s), %s; idle RSS %d s after ready%n", BROKERS, rounds,
