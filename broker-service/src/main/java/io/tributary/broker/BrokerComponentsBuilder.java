@@ -74,6 +74,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.Node;
@@ -219,7 +220,9 @@ final class BrokerComponentsBuilder {
         LogManager logManager = storage.logManager();
         BrokerConfigManager brokerConfigs = new BrokerConfigManager(zkClient, dynamicConfig, properties.id());
         brokerConfigs.load(); // the dynamic topic defaults apply from the first loaded segment on
-        logManager.loadLogs(topic -> logConfigFromZooKeeper(zkClient, topic));
+        // One ZooKeeper read per topic, not per partition (a broker restarting on 1,000 partitions of a topic).
+        Map<String, LogConfig> loadedTopicConfigs = new ConcurrentHashMap<>();
+        logManager.loadLogs(topic -> loadedTopicConfigs.computeIfAbsent(topic, t -> logConfigFromZooKeeper(zkClient, t)));
 
         MetadataCache metadataCache = new MetadataCache(zkClient);
         stops.add(Step.METADATA_CACHE, metadataCache::close);
@@ -244,7 +247,7 @@ final class BrokerComponentsBuilder {
         applyReplicationThrottles.run();
         dynamicConfig.addListener(applyReplicationThrottles);
         ReplicaComponents replicas = ReplicaComponents.build(new ReplicaComponents.Settings(properties.id(),
-                topic -> logConfigFromZooKeeper(zkClient, topic), isrUpdater, properties.replicaLagTimeMaxMs(),
+                topic -> logConfigOf(zkClient, metadataCache, topic), isrUpdater, properties.replicaLagTimeMaxMs(),
                 dynamicConfig.brokerLevelInt("num.replica.fetchers"), ReplicaFetcherManager.config(properties.replicaFetchWaitMaxMs(),
                     properties.replicaFetchMinBytes(), properties.replicaFetchMaxBytes(),
                     properties.replicaFetchResponseMaxBytes(), properties.replicaFetchBackoffMs(),
@@ -455,8 +458,22 @@ final class BrokerComponentsBuilder {
         }
     }
 
+    /**
+     * A topic's log config: its overrides as the metadata watch last delivered them, else as ZooKeeper
+     * holds them (a new topic whose config node the watch has not delivered yet). A read per partition
+     * made creating a topic of 1,000 partitions wait for 1,000 ZooKeeper round trips; a config changed
+     * since is applied when the watch delivers it ({@code onTopicConfigChanged}).
+     */
+    private LogConfig logConfigOf(KafkaZkClient zkClient, MetadataCache metadataCache, String topic) {
+        return metadataCache.knownTopicConfig(topic).map(overrides -> logConfig(topic, overrides))
+            .orElseGet(() -> logConfigFromZooKeeper(zkClient, topic));
+    }
+
     private LogConfig logConfigFromZooKeeper(KafkaZkClient zkClient, String topic) {
-        Map<String, String> overrides = zkClient.getTopicConfig(topic).config();
+        return logConfig(topic, zkClient.getTopicConfig(topic).config());
+    }
+
+    private LogConfig logConfig(String topic, Map<String, String> overrides) {
         try {
             return LogConfig.create(dynamicConfig.logConfigDefaults(), overrides);
         } catch (RuntimeException e) {

@@ -290,6 +290,15 @@ public final class MetadataCache implements Closeable {
         return topicConfigs.getOrDefault(topic, Map.of());
     }
 
+    /**
+     * The overrides of {@code topic} as last seen in its {@code /config/topics} node, or empty when
+     * that node has not been seen (the watch of a new topic's config may deliver it after the topic's
+     * partition states; callers then read ZooKeeper).
+     */
+    public Optional<Map<String, String>> knownTopicConfig(String topic) {
+        return Optional.ofNullable(topicConfigs.get(topic));
+    }
+
     public boolean isPendingDeletion(String topic) {
         return pendingDeletions.contains(topic);
     }

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import org.apache.kafka.common.errors.KafkaStorageException;
 import org.apache.kafka.common.utils.Utils;
 import org.slf4j.Logger;
@@ -99,18 +100,23 @@ final class LogDirectories {
     }
 
     /**
-     * The online log directory holding the fewest partitions (ties go to the first listed).
+     * The online log directory holding the fewest partitions (ties go to the first listed). With one
+     * online directory the partitions are not counted: creating each of n partitions would otherwise
+     * cost O(n).
      *
      * @param partitionParents the log directory of each partition log, one entry per log
      * @throws KafkaStorageException when every directory is offline
      */
-    File leastLoaded(Collection<File> partitionParents) {
+    File leastLoaded(Supplier<Collection<File>> partitionParents) {
         Map<File, Integer> counts = new HashMap<>();
         dirs.stream().filter(d -> !offline.contains(d)).forEach(d -> counts.put(d, 0));
         if (counts.isEmpty()) {
             throw new KafkaStorageException("Every log directory is offline: " + dirs);
         }
-        for (File parent : partitionParents) {
+        if (counts.size() == 1) {
+            return counts.keySet().iterator().next();
+        }
+        for (File parent : partitionParents.get()) {
             counts.computeIfPresent(parent, (k, v) -> v + 1);
         }
         return counts.keySet().stream().min(Comparator.comparingInt((File d) -> counts.get(d))

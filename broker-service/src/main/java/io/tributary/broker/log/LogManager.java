@@ -291,7 +291,7 @@ public final class LogManager {
             if (existing != null) {
                 return existing;
             }
-            File parent = dirs.leastLoaded(logs.values().stream().map(l -> l.dir().getParentFile()).toList());
+            File parent = dirs.leastLoaded(() -> logs.values().stream().map(l -> l.dir().getParentFile()).toList());
             File dir = new File(parent, LogFileNames.logDirName(tp));
             try {
                 Files.createDirectories(dir.toPath());

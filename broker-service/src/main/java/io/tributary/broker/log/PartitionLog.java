@@ -65,6 +65,7 @@ public final class PartitionLog {
     private final LeaderEpochFileCache leaderEpochCache;
     private final PartitionMetadataFile partitionMetadataFile;
     private final Time time;
+    private final Scheduler scheduler;
     private final HighWatermark highWatermark;
     private volatile long logStartOffset;
 
@@ -79,6 +80,7 @@ public final class PartitionLog {
         this.leaderEpochCache = leaderEpochCache;
         this.partitionMetadataFile = new PartitionMetadataFile(dir);
         this.time = time;
+        this.scheduler = scheduler;
         this.localLog = new LocalLog(lock, dir, topicPartition, config, segments, recoveryPoint, nextOffsetMetadata,
             scheduler, time);
         this.producers = new LogProducers(lock, producerStateManager, time);
@@ -143,15 +145,36 @@ public final class PartitionLog {
         return producerStateManager;
     }
 
-    /** The topic id stored beside the log, if any. */
+    /** The topic id stored beside the log or assigned since, if any (read from disk once). */
     public Optional<Uuid> topicId() {
         return partitionMetadataFile.read();
     }
 
-    /** Stores the topic id beside the log. */
-    public void assignTopicId(Uuid topicId) throws IOException {
-        if (!topicId.equals(partitionMetadataFile.read().orElse(null))) {
-            partitionMetadataFile.write(topicId);
+    /**
+     * Ties the log to {@code topicId}: at once in memory, and in {@code partition.metadata} by a task
+     * of the scheduler (or at the latest when the log is renamed or closed), so the thread applying
+     * metadata does not wait for an fsync per new partition (as Kafka's {@code UnifiedLog}).
+     */
+    public void assignTopicId(Uuid topicId) {
+        if (partitionMetadataFile.record(topicId)) {
+            scheduler.scheduleOnce("flush-partition-metadata-" + topicPartition, this::flushPartitionMetadata);
+        }
+    }
+
+    /**
+     * Writes a topic id assigned since the last flush, unless the log was closed (which flushed it).
+     * Not under the log's lock, which appends and high watermark updates take: the file has a monitor
+     * of its own, and a rename of the directory flushes it first.
+     */
+    void flushPartitionMetadata() {
+        if (localLog.isClosed()) {
+            return;
+        }
+        try {
+            partitionMetadataFile.maybeFlush();
+        } catch (IOException e) {
+            log.error("Could not write the partition metadata of {} in {}; written again on close", topicPartition,
+                dir(), e);
         }
     }
 
@@ -413,6 +436,11 @@ public final class PartitionLog {
     void renameDir(File newDir) throws IOException {
         lock.lock();
         try {
+            try {
+                partitionMetadataFile.maybeFlush();
+            } catch (IOException e) {
+                log.warn("Could not write the partition metadata of {} before renaming its directory", topicPartition, e);
+            }
             localLog.renameDir(newDir);
             leaderEpochCache.updateParentDir(newDir);
             partitionMetadataFile.updateParentDir(newDir);
@@ -431,6 +459,11 @@ public final class PartitionLog {
             }
             localLog.markClosed();
             localLog.segmentsChanged();
+            try {
+                partitionMetadataFile.maybeFlush();
+            } catch (IOException e) {
+                log.warn("Could not write the partition metadata of {} on close", topicPartition, e);
+            }
             try {
                 producerStateManager.updateMapEndOffset(logEndOffset());
                 producerStateManager.takeSnapshot();

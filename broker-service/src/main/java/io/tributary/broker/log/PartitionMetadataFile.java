@@ -16,20 +16,38 @@ import org.apache.kafka.common.Uuid;
  *   topic_id: 7gB3xZQ4S0mN0d1E5vL3aQ
  * </pre>
  * It ties the directory to one incarnation of its topic: a directory whose topic id differs
- * from the cluster's belongs to a deleted topic of the same name and is removed. Thread-safe.
+ * from the cluster's belongs to a deleted topic of the same name and is removed.
+ *
+ * <p>The topic id is read from disk once and then kept in memory. A new id is {@linkplain #record
+ * recorded} in memory and written by {@link #maybeFlush} (a temporary file, fsynced, renamed over the
+ * old one), which the log runs on its scheduler, as Kafka's {@code UnifiedLog} does: creating a
+ * partition's log then costs no fsync of this file on the thread that applies metadata. A crash
+ * before the flush leaves no file, or the old one, and the id is recorded again from ZooKeeper when
+ * the partition's state is next applied. Thread-safe.
  */
 public final class PartitionMetadataFile {
 
     static final String FILE_NAME = "partition.metadata";
 
-    private volatile File file;
+    private File file;
+    /** The topic id on disk or recorded; null until first read. */
+    private Optional<Uuid> topicId;
+    /** Recorded and not yet on disk. */
+    private Uuid dirty;
 
     PartitionMetadataFile(File dir) {
         this.file = new File(dir, FILE_NAME);
     }
 
-    /** The stored topic id, if the file exists and is well formed. */
+    /** The topic id recorded, or else stored on disk if the file exists and is well formed. */
     public synchronized Optional<Uuid> read() {
+        if (topicId == null) {
+            topicId = readFile();
+        }
+        return topicId;
+    }
+
+    private Optional<Uuid> readFile() {
         if (!file.exists()) {
             return Optional.empty();
         }
@@ -46,17 +64,41 @@ public final class PartitionMetadataFile {
         }
     }
 
-    /** Records the topic id, durably. */
-    public synchronized void write(Uuid topicId) throws IOException {
+    /**
+     * Records {@code id} as this directory's topic id, in memory until {@link #maybeFlush}.
+     *
+     * @return whether it differs from the id read or recorded before (so a flush is due)
+     */
+    public synchronized boolean record(Uuid id) {
+        if (id.equals(read().orElse(null))) {
+            return false;
+        }
+        topicId = Optional.of(id);
+        dirty = id;
+        return true;
+    }
+
+    /** Writes the recorded topic id durably, if one is not on disk yet. */
+    public synchronized void maybeFlush() throws IOException {
+        if (dirty == null) {
+            return;
+        }
         File tmp = new File(file.getPath() + ".tmp");
-        Files.writeString(tmp.toPath(), "version: 0\ntopic_id: " + topicId + "\n", StandardCharsets.UTF_8);
+        Files.writeString(tmp.toPath(), "version: 0\ntopic_id: " + dirty + "\n", StandardCharsets.UTF_8);
         try (var channel = java.nio.channels.FileChannel.open(tmp.toPath(), java.nio.file.StandardOpenOption.WRITE)) {
             channel.force(true);
         }
         Files.move(tmp.toPath(), file.toPath(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        dirty = null;
     }
 
-    void updateParentDir(File dir) {
+    /** Records the topic id and writes it at once, durably. */
+    public void write(Uuid id) throws IOException {
+        record(id);
+        maybeFlush();
+    }
+
+    synchronized void updateParentDir(File dir) {
         this.file = new File(dir, FILE_NAME);
     }
 }

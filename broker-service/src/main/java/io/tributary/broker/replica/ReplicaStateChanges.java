@@ -138,7 +138,7 @@ public final class ReplicaStateChanges implements MetadataListener {
                 becomeFollower(tp, state, replicas, topicId, partitionLog, partition);
             }
             delayed.checkAndComplete(tp);
-        } catch (RuntimeException | java.io.IOException e) {
+        } catch (RuntimeException e) {
             log.error("Could not apply the state of {} ({}); the partition stays offline on this broker", tp, state, e);
         }
     }

@@ -82,6 +82,21 @@ class CheckpointFileTest {
     }
 
     @Test
+    void aRecordedTopicIdIsReadAtOnceAndOnDiskOnlyOnceFlushed() throws IOException {
+        PartitionMetadataFile file = new PartitionMetadataFile(dir);
+        Uuid topicId = Uuid.randomUuid();
+
+        assertThat(file.record(topicId)).as("a new id").isTrue();
+        assertThat(file.record(topicId)).as("the same id again").isFalse();
+
+        assertThat(file.read()).hasValue(topicId);
+        assertThat(new PartitionMetadataFile(dir).read()).as("on disk").isEmpty();
+        file.maybeFlush();
+        assertThat(new PartitionMetadataFile(dir).read()).as("on disk").hasValue(topicId);
+        assertThat(new File(dir, PartitionMetadataFile.FILE_NAME + ".tmp")).doesNotExist();
+    }
+
+    @Test
     void aMalformedPartitionMetadataFileHasNoTopicId() throws IOException {
         Files.writeString(new File(dir, PartitionMetadataFile.FILE_NAME).toPath(), "version: 0\ntopic_id: not-a-uuid\n");
 

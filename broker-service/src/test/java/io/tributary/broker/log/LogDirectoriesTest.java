@@ -50,12 +50,22 @@ class LogDirectoriesTest {
 
     @Test
     void leastLoadedIsTheOnlineDirectoryWithFewestPartitionsFirstListedOnTies() {
-        assertThat(dirs.leastLoaded(List.of())).isEqualTo(a);
-        assertThat(dirs.leastLoaded(List.of(a, b))).isEqualTo(c);
-        assertThat(dirs.leastLoaded(List.of(a, a, b, c))).isEqualTo(b);
+        assertThat(dirs.leastLoaded(() -> List.of())).isEqualTo(a);
+        assertThat(dirs.leastLoaded(() -> List.of(a, b))).isEqualTo(c);
+        assertThat(dirs.leastLoaded(() -> List.of(a, a, b, c))).isEqualTo(b);
 
         dirs.markOffline(b);
-        assertThat(dirs.leastLoaded(List.of(a, a, c))).as("an offline directory gets no new log").isEqualTo(c);
+        assertThat(dirs.leastLoaded(() -> List.of(a, a, c))).as("an offline directory gets no new log").isEqualTo(c);
+    }
+
+    @Test
+    void withOneOnlineDirectoryThePartitionsAreNotCounted() {
+        dirs.markOffline(a);
+        dirs.markOffline(c);
+
+        assertThat(dirs.leastLoaded(() -> {
+            throw new AssertionError("counted the partitions of a single online directory");
+        })).isEqualTo(b);
     }
 
     @Test
@@ -64,7 +74,7 @@ class LogDirectoriesTest {
         dirs.markOffline(b);
         dirs.markOffline(c);
 
-        assertThatThrownBy(() -> dirs.leastLoaded(List.of())).isInstanceOf(KafkaStorageException.class)
+        assertThatThrownBy(() -> dirs.leastLoaded(() -> List.of())).isInstanceOf(KafkaStorageException.class)
             .hasMessageContaining("Every log directory is offline");
     }
 

@@ -142,6 +142,31 @@ class LogManagerTest {
     }
 
     @Test
+    void aNewLogsTopicIdIsWrittenByTheSchedulerNotByTheThreadCreatingIt() throws IOException {
+        LogManager manager = start();
+        Uuid topicId = Uuid.randomUuid();
+
+        PartitionLog log = manager.getOrCreateLog(tp(0), topicId, topicConfig);
+
+        File file = new File(log.dir(), "partition.metadata");
+        assertThat(log.topicId()).hasValue(topicId);
+        assertThat(file).as("no fsync of it while the log is created").doesNotExist();
+        scheduler.tick();
+        assertThat(file).content().isEqualTo("version: 0\ntopic_id: " + topicId + "\n");
+    }
+
+    @Test
+    void aTopicIdNotWrittenYetIsWrittenWhenTheLogCloses() throws IOException {
+        LogManager first = start();
+        Uuid topicId = Uuid.randomUuid();
+        first.getOrCreateLog(tp(0), topicId, topicConfig);
+
+        shutdown(first);
+
+        assertThat(start().getLog(tp(0)).orElseThrow().topicId()).hasValue(topicId);
+    }
+
+    @Test
     void aDirectoryOfAnotherClusterOrBrokerIsRefused() throws IOException {
         shutdown(start());
 
