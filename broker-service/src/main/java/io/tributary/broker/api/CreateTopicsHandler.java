@@ -1,6 +1,7 @@
 package io.tributary.broker.api;
 
 import io.tributary.broker.cluster.AdminManager;
+import io.tributary.broker.cluster.LeadersElected;
 import io.tributary.broker.cluster.MetadataCache;
 import io.tributary.broker.network.RequestContext;
 import io.tributary.broker.network.Response;
@@ -131,7 +132,7 @@ public final class CreateTopicsHandler extends VersionedHandler {
         }
         CompletableFuture<Boolean> ready = created.isEmpty() || request.data().timeoutMs() <= 0
             ? CompletableFuture.completedFuture(true)
-            : metadataCache.waitFor(() -> created.stream().allMatch(metadataCache::allPartitionsHaveLeaders),
+            : metadataCache.waitFor(new LeadersElected(metadataCache, List.copyOf(created)),
                 request.data().timeoutMs());
         return ready.thenApply(allReady -> {
             CreateTopicsResponseData data = new CreateTopicsResponseData().setThrottleTimeMs(mutations.throttleMs());
