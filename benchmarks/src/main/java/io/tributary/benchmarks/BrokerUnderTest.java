@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import io.tributary.testing.TestPorts;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 
@@ -23,6 +24,8 @@ abstract class BrokerUnderTest implements SystemUnderTest {
 
     /** How long a broker may take to start and answer an Admin client. */
     static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(180);
+    /** Partitions created by one CreateTopics or CreatePartitions request of {@link #createTopic}. */
+    static final int PARTITIONS_PER_REQUEST = 5_000;
 
     private final String name;
     protected final Path dir;
@@ -174,13 +177,24 @@ abstract class BrokerUnderTest implements SystemUnderTest {
     /**
      * Creates {@code topic} with {@code replicationFactor} and {@code configs} through this broker,
      * and waits until every partition has a leader and {@code replicationFactor} replicas in sync.
+     * Beyond {@link #PARTITIONS_PER_REQUEST} partitions, the topic is created with that many and
+     * grown by CreatePartitions requests of that many: Kafka's KRaft controller refuses one operation
+     * of more than 10,000 metadata records ("excessively large batch operation"). Waits up to 60 s,
+     * or a second per 100 partitions when that is longer.
      */
     final void createTopic(String topic, int partitions, short replicationFactor, Map<String, String> configs)
             throws Exception {
         try (Admin admin = admin()) {
-            admin.createTopics(List.of(new NewTopic(topic, partitions, replicationFactor).configs(configs)))
-                    .all().get(60, TimeUnit.SECONDS);
-            Instant deadline = Instant.now().plusSeconds(60);
+            long timeoutS = Math.max(60, partitions / 100);
+            int created = Math.min(partitions, PARTITIONS_PER_REQUEST);
+            admin.createTopics(List.of(new NewTopic(topic, created, replicationFactor).configs(configs)))
+                    .all().get(timeoutS, TimeUnit.SECONDS);
+            while (created < partitions) {
+                created = Math.min(partitions, created + PARTITIONS_PER_REQUEST);
+                admin.createPartitions(Map.of(topic, NewPartitions.increaseTo(created))).all()
+                        .get(timeoutS, TimeUnit.SECONDS);
+            }
+            Instant deadline = Instant.now().plusSeconds(timeoutS);
             while (true) {
                 try {
                     TopicDescription d = admin.describeTopics(List.of(topic)).allTopicNames()
@@ -197,7 +211,7 @@ abstract class BrokerUnderTest implements SystemUnderTest {
                 }
                 if (Instant.now().isAfter(deadline)) {
                     throw new IllegalStateException(name + ": topic " + topic + " has partitions without a leader"
-                            + " or with replicas out of sync after 60 s");
+                            + " or with replicas out of sync after " + timeoutS + " s");
                 }
                 Thread.sleep(200);
             }
