@@ -8,6 +8,10 @@ import io.tributary.testing.TestPorts;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,6 +38,12 @@ import org.junit.jupiter.api.io.TempDir;
  * {@link ReadmeTour} for the markup and how outputs compare). Last it stops the quickstart and checks
  * what that prints.
  *
+ * <p>It is also the test of {@code bin/quickstart}'s start and stop ({@code QuickstartIT} has the ways it
+ * refuses or fails to start): once the banner shows, the three parts answer their readiness checks and the
+ * banner's Swagger UI, admin UI and metrics addresses answer 200; the terminal has the banner only (the parts'
+ * output goes to their logs) and nothing on stderr; the script runs three JVMs, and on SIGTERM it stops them
+ * all and exits 0 once the broker has shut down.
+ *
  * <p>It runs in a directory laid out as a fresh checkout after the build: the repository's {@code bin/}
  * and the built jars, no {@code data/} or {@code logs/}. The README's ports (9092, 8090, 8082, 8080) are
  * moved to free ones through {@code bin/quickstart}'s variables, and replaced in the commands and the
@@ -44,6 +54,7 @@ class ReadmeTourIT {
     private static final Duration START_TIMEOUT = Duration.ofMinutes(4);
     private static final Duration STEP_TIMEOUT = Duration.ofMinutes(2);
     private static final Duration RETRY_TIMEOUT = Duration.ofSeconds(90);
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private static final Pattern README_PORT = Pattern.compile(":(9092|8090|8082|8080)\\b");
 
     @TempDir
@@ -97,6 +108,7 @@ class ReadmeTourIT {
 
         layOutCheckout();
         String banner = startQuickstart(start);
+        everyPartAnswers(banner);
         startShell();
         for (ReadmeTour.Step step : steps.subList(1, steps.size() - 1)) {
             assertThat(step.command()).as("%s", step).isNotNull();
@@ -160,6 +172,25 @@ class ReadmeTourIT {
             throw new AssertionError(mismatch(start, expected, read("quickstart.out"), read("quickstart.err")), e);
         }
         return read("quickstart.out");
+    }
+
+    /**
+     * Once the banner shows, every part answers, and so do the banner's addresses; the parts' own output goes
+     * to their logs, not to the terminal (the banner matched the README's line for line).
+     */
+    private void everyPartAnswers(String banner) {
+        for (String port : List.of("8090", "8082", "8080")) {
+            assertThat(httpStatus("http://127.0.0.1:" + ports.get(port) + "/actuator/health/readiness"))
+                .as("readiness on the README's port %s", port).isEqualTo(200);
+        }
+        for (String address : List.of("http://localhost:8082/swagger-ui/index.html", "http://localhost:8080/",
+                "http://localhost:8090/actuator/prometheus")) {
+            assertThat(httpStatus(withTestPorts(address))).as("%s", address).isEqualTo(200);
+        }
+        assertThat(banner.lines().count()).isLessThan(20);
+        assertThat(banner).doesNotContain(" INFO ");
+        assertThat(read("quickstart.err")).isEmpty();
+        assertThat(read("logs/broker.log")).contains("Started BrokerApplication");
     }
 
     private void startShell() throws IOException {
@@ -227,9 +258,14 @@ class ReadmeTourIT {
         return new Attempt(Integer.parseInt(Files.readString(statusFile).trim()), read(out), read(err));
     }
 
-    /** SIGTERM, as Ctrl-C: the script stops the three parts and prints what the README shows after the banner. */
+    /**
+     * SIGTERM, as Ctrl-C: the script stops the three parts (its JVMs) and prints what the README shows after the
+     * banner; the broker's log says it shut down.
+     */
     private void stopQuickstart(ReadmeTour.Step stop, String banner) throws InterruptedException {
         List<ProcessHandle> parts = quickstart.descendants().toList();
+        assertThat(parts.stream().filter(p -> p.info().commandLine().orElse("").contains(" -jar ")))
+            .as("the JVMs bin/quickstart started").hasSize(3);
         quickstart.destroy();
         assertThat(quickstart.waitFor(90, TimeUnit.SECONDS)).as("bin/quickstart stops within 90 s").isTrue();
         assertThat(quickstart.exitValue()).as("%s", read("quickstart.err")).isZero();
@@ -238,6 +274,7 @@ class ReadmeTourIT {
         if (!OutputPattern.matches(stop.output(), afterBanner, false)) {
             throw new AssertionError(mismatch(stop, stop.output(), afterBanner, read("quickstart.err")));
         }
+        assertThat(read("logs/broker.log")).contains("Broker 0 shut down");
     }
 
     private List<String> withTestPorts(List<String> lines) {
@@ -268,6 +305,19 @@ class ReadmeTourIT {
             return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The HTTP status of a GET of {@code url}, or -1 when nothing answers. */
+    private static int httpStatus(String url) {
+        try {
+            HttpRequest request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).GET().build();
+            return HTTP.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (IOException e) {
+            return -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
         }
     }
 
