@@ -65,7 +65,6 @@ public final class PartitionLog {
     private final LeaderEpochFileCache leaderEpochCache;
     private final PartitionMetadataFile partitionMetadataFile;
     private final Time time;
-    private final Scheduler scheduler;
     private final HighWatermark highWatermark;
     private volatile long logStartOffset;
 
@@ -78,9 +77,8 @@ public final class PartitionLog {
         this.logStartOffset = logStartOffset;
         this.producerStateManager = producerStateManager;
         this.leaderEpochCache = leaderEpochCache;
-        this.partitionMetadataFile = new PartitionMetadataFile(dir);
+        this.partitionMetadataFile = new PartitionMetadataFile(dir, scheduler);
         this.time = time;
-        this.scheduler = scheduler;
         this.localLog = new LocalLog(lock, dir, topicPartition, config, segments, recoveryPoint, nextOffsetMetadata,
             scheduler, time);
         this.producers = new LogProducers(lock, producerStateManager, time);
@@ -150,32 +148,9 @@ public final class PartitionLog {
         return partitionMetadataFile.read();
     }
 
-    /**
-     * Ties the log to {@code topicId}: at once in memory, and in {@code partition.metadata} by a task
-     * of the scheduler (or at the latest when the log is renamed or closed), so the thread applying
-     * metadata does not wait for an fsync per new partition (as Kafka's {@code UnifiedLog}).
-     */
+    /** Ties the log to {@code topicId}: see {@link PartitionMetadataFile#assign} (no fsync on the caller's thread). */
     public void assignTopicId(Uuid topicId) {
-        if (partitionMetadataFile.record(topicId)) {
-            scheduler.scheduleOnce("flush-partition-metadata-" + topicPartition, this::flushPartitionMetadata);
-        }
-    }
-
-    /**
-     * Writes a topic id assigned since the last flush, unless the log was closed (which flushed it).
-     * Not under the log's lock, which appends and high watermark updates take: the file has a monitor
-     * of its own, and a rename of the directory flushes it first.
-     */
-    void flushPartitionMetadata() {
-        if (localLog.isClosed()) {
-            return;
-        }
-        try {
-            partitionMetadataFile.maybeFlush();
-        } catch (IOException e) {
-            log.error("Could not write the partition metadata of {} in {}; written again on close", topicPartition,
-                dir(), e);
-        }
+        partitionMetadataFile.assign(topicId);
     }
 
     /** Total bytes of the segment files. */
@@ -436,11 +411,7 @@ public final class PartitionLog {
     void renameDir(File newDir) throws IOException {
         lock.lock();
         try {
-            try {
-                partitionMetadataFile.maybeFlush();
-            } catch (IOException e) {
-                log.warn("Could not write the partition metadata of {} before renaming its directory", topicPartition, e);
-            }
+            partitionMetadataFile.flushQuietly();
             localLog.renameDir(newDir);
             leaderEpochCache.updateParentDir(newDir);
             partitionMetadataFile.updateParentDir(newDir);
@@ -459,11 +430,7 @@ public final class PartitionLog {
             }
             localLog.markClosed();
             localLog.segmentsChanged();
-            try {
-                partitionMetadataFile.maybeFlush();
-            } catch (IOException e) {
-                log.warn("Could not write the partition metadata of {} on close", topicPartition, e);
-            }
+            partitionMetadataFile.flushQuietly();
             try {
                 producerStateManager.updateMapEndOffset(logEndOffset());
                 producerStateManager.takeSnapshot();

@@ -3,6 +3,8 @@ package io.tributary.broker.log;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tributary.broker.testing.MockScheduler;
+import io.tributary.broker.testing.MockTime;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -19,6 +21,8 @@ class CheckpointFileTest {
 
     @TempDir
     File dir;
+
+    private final MockScheduler scheduler = new MockScheduler(new MockTime());
 
     private CheckpointFile<OffsetCheckpointFile.OffsetEntry> offsets() {
         return new CheckpointFile<>(new File(dir, "recovery-point-offset-checkpoint"), OffsetCheckpointFile.OffsetEntry::format,
@@ -70,7 +74,7 @@ class CheckpointFileTest {
 
     @Test
     void thePartitionMetadataFileHoldsTheTopicId() throws IOException {
-        PartitionMetadataFile file = new PartitionMetadataFile(dir);
+        PartitionMetadataFile file = new PartitionMetadataFile(dir, scheduler);
         assertThat(file.read()).isEmpty();
         Uuid topicId = Uuid.randomUuid();
 
@@ -78,21 +82,21 @@ class CheckpointFileTest {
 
         assertThat(Files.readString(new File(dir, PartitionMetadataFile.FILE_NAME).toPath()))
             .isEqualTo("version: 0\ntopic_id: " + topicId + "\n");
-        assertThat(new PartitionMetadataFile(dir).read()).hasValue(topicId);
+        assertThat(new PartitionMetadataFile(dir, scheduler).read()).hasValue(topicId);
     }
 
     @Test
     void aRecordedTopicIdIsReadAtOnceAndOnDiskOnlyOnceFlushed() throws IOException {
-        PartitionMetadataFile file = new PartitionMetadataFile(dir);
+        PartitionMetadataFile file = new PartitionMetadataFile(dir, scheduler);
         Uuid topicId = Uuid.randomUuid();
 
         assertThat(file.record(topicId)).as("a new id").isTrue();
         assertThat(file.record(topicId)).as("the same id again").isFalse();
 
         assertThat(file.read()).hasValue(topicId);
-        assertThat(new PartitionMetadataFile(dir).read()).as("on disk").isEmpty();
+        assertThat(new PartitionMetadataFile(dir, scheduler).read()).as("on disk").isEmpty();
         file.maybeFlush();
-        assertThat(new PartitionMetadataFile(dir).read()).as("on disk").hasValue(topicId);
+        assertThat(new PartitionMetadataFile(dir, scheduler).read()).as("on disk").hasValue(topicId);
         assertThat(new File(dir, PartitionMetadataFile.FILE_NAME + ".tmp")).doesNotExist();
     }
 
@@ -100,6 +104,6 @@ class CheckpointFileTest {
     void aMalformedPartitionMetadataFileHasNoTopicId() throws IOException {
         Files.writeString(new File(dir, PartitionMetadataFile.FILE_NAME).toPath(), "version: 0\ntopic_id: not-a-uuid\n");
 
-        assertThat(new PartitionMetadataFile(dir).read()).isEmpty();
+        assertThat(new PartitionMetadataFile(dir, scheduler).read()).isEmpty();
     }
 }
