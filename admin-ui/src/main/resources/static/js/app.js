@@ -107,6 +107,13 @@ function navigationMenu() {
 
 navigationMenu();
 
+// "Skip to content" moves focus to the page's main area. Its href (#view, for a browser without
+// scripts) would change the hash, which the router reads as a page named "view": Not found.
+document.querySelector('a.skip').addEventListener('click', (e) => {
+  e.preventDefault();
+  document.getElementById('view').focus();
+});
+
 /** Shows the security pages' links (hidden at first) to a user the proxy lets read them. */
 async function showSecurityLinks() {
   try {

@@ -17,9 +17,10 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The navigation by keyboard, run by {@code AdminUiBrowserIT}: from a fresh page the first Tab lands on
- * "Skip to content", whose Enter moves focus to the main area; from the top of a page Tab reaches each
- * page's navigation link and Enter opens that page, marked as the current one; no control of a page's
- * main area lacks an accessible name. ({@link KeyboardBrowserSteps} tabs through every control.)
+ * "Skip to content", whose Enter moves focus to the main area and leaves the page as it is; from the top
+ * of a page Tab reaches each page's navigation link and Enter opens that page, marked as the current one;
+ * no control of a page's main area lacks an accessible name. ({@link KeyboardBrowserSteps} tabs through
+ * every control.)
  */
 public final class KeyboardNavigationBrowserSteps extends BrowserSteps {
 
@@ -49,6 +50,9 @@ public final class KeyboardNavigationBrowserSteps extends BrowserSteps {
         assertThat(browser.switchTo().activeElement().getText()).isEqualTo("Skip to content");
         keys.sendKeys(Keys.ENTER).perform();
         wait.until(d -> "view".equals(((JavascriptExecutor) d).executeScript("return document.activeElement.id")));
+        // The page stays: the skip link's #view is no route (it showed "Not found" instead of the overview).
+        assertThat(browser.getCurrentUrl()).endsWith("#/");
+        assertThat(browser.findElements(By.id("overview-title"))).as("the overview is still shown").hasSize(1);
         String[][] pages = {{"Topics", "topics-title", "#/topics"}, {"Consumer groups", "groups-title", "#/groups"},
             {"Share groups", "share-groups-title", "#/share-groups"},
             {"Transactions", "transactions-title", "#/transactions"}, {"Brokers", "brokers-title", "#/brokers"},
