@@ -3,14 +3,9 @@ package io.tributary.deploy.bin;
 import io.tributary.deploy.Repository;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -33,7 +28,6 @@ final class BinScript {
         }
     }
 
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     private BinScript() {
     }
@@ -96,18 +90,6 @@ final class BinScript {
         return System.getProperty("test.jvm.flags", "").trim();
     }
 
-    /** The HTTP status of a GET of {@code url}, or -1 when nothing answers. */
-    static int httpStatus(String url) {
-        try {
-            HttpRequest request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).GET().build();
-            return HTTP.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
-        } catch (IOException e) {
-            return -1;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return -1;
-        }
-    }
 
     private static String read(Path file) {
         try {

@@ -3,6 +3,7 @@ package io.tributary.deploy.bin;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.tributary.deploy.HttpGet;
 import io.tributary.deploy.Repository;
 import io.tributary.testing.TestPorts;
 import java.nio.file.Path;
@@ -50,7 +51,7 @@ class KafkaToolScriptsIT {
             .start();
         await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(250)).until(() -> {
             assertThat(broker.isAlive()).as("the broker exited; see %s", dir.resolve("broker.log")).isTrue();
-            return BinScript.httpStatus("http://127.0.0.1:" + httpPort + "/actuator/health/readiness") == 200;
+            return HttpGet.status("http://127.0.0.1:" + httpPort + "/actuator/health/readiness") == 200;
         });
         // The tools' JVMs start with the build's options for short-lived JVMs.
         env = Map.of("KAFKA_JVM_PERFORMANCE_OPTS", BinScript.jvmFlags());

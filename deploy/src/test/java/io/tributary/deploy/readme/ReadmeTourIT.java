@@ -3,15 +3,12 @@ package io.tributary.deploy.readme;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.tributary.deploy.HttpGet;
 import io.tributary.deploy.Repository;
 import io.tributary.testing.TestPorts;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,7 +51,6 @@ class ReadmeTourIT {
     private static final Duration START_TIMEOUT = Duration.ofMinutes(4);
     private static final Duration STEP_TIMEOUT = Duration.ofMinutes(2);
     private static final Duration RETRY_TIMEOUT = Duration.ofSeconds(90);
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private static final Pattern README_PORT = Pattern.compile(":(9092|8090|8082|8080)\\b");
 
     @TempDir
@@ -180,12 +176,12 @@ class ReadmeTourIT {
      */
     private void everyPartAnswers(String banner) {
         for (String port : List.of("8090", "8082", "8080")) {
-            assertThat(httpStatus("http://127.0.0.1:" + ports.get(port) + "/actuator/health/readiness"))
+            assertThat(HttpGet.status("http://127.0.0.1:" + ports.get(port) + "/actuator/health/readiness"))
                 .as("readiness on the README's port %s", port).isEqualTo(200);
         }
         for (String address : List.of("http://localhost:8082/swagger-ui/index.html", "http://localhost:8080/",
                 "http://localhost:8090/actuator/prometheus")) {
-            assertThat(httpStatus(withTestPorts(address))).as("%s", address).isEqualTo(200);
+            assertThat(HttpGet.status(withTestPorts(address))).as("%s", address).isEqualTo(200);
         }
         assertThat(banner.lines().count()).isLessThan(20);
         assertThat(banner).doesNotContain(" INFO ");
@@ -308,18 +304,6 @@ class ReadmeTourIT {
         }
     }
 
-    /** The HTTP status of a GET of {@code url}, or -1 when nothing answers. */
-    private static int httpStatus(String url) {
-        try {
-            HttpRequest request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).GET().build();
-            return HTTP.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
-        } catch (IOException e) {
-            return -1;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return -1;
-        }
-    }
 
     private static String jvmFlags() {
         return System.getProperty("test.jvm.flags", "").trim();
