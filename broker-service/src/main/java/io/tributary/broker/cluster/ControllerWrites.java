@@ -206,8 +206,10 @@ final class ControllerWrites {
         return zkClient.curator().transactionOp().check().withVersion(epochZkVersion).forPath(ZkPaths.CONTROLLER_EPOCH);
     }
 
-    /** @return true when written, false when the partition's node changed meanwhile */
-    /** @param target what is written, for the log and errors: a partition, or a topic */
+    /**
+     * @param target what is written, for the log and errors: a partition, or a topic
+     * @return true when written, false when a node it writes changed meanwhile
+     */
     private boolean fencedWrite(List<CuratorOp> ops, Object target, String what) {
         try {
             zkClient.curator().transaction().forOperations(ops);

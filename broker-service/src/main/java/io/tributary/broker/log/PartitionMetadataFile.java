@@ -116,12 +116,6 @@ public final class PartitionMetadataFile {
         dirty = null;
     }
 
-    /** Records the topic id and writes it at once, durably. */
-    public void write(Uuid id) throws IOException {
-        record(id);
-        maybeFlush();
-    }
-
     synchronized void updateParentDir(File dir) {
         this.file = new File(dir, FILE_NAME);
     }

@@ -78,7 +78,8 @@ class CheckpointFileTest {
         assertThat(file.read()).isEmpty();
         Uuid topicId = Uuid.randomUuid();
 
-        file.write(topicId);
+        file.record(topicId);
+        file.maybeFlush();
 
         assertThat(Files.readString(new File(dir, PartitionMetadataFile.FILE_NAME).toPath()))
             .isEqualTo("version: 0\ntopic_id: " + topicId + "\n");
